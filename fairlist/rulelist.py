@@ -1,0 +1,287 @@
+"""The rule-list model: an ordered ``if … then … else if … else …`` classifier.
+
+A :class:`RuleList` is immutable. Each :class:`Rule` has an *antecedent*, the name of a binary
+feature (a mined conjunction such as ``age:18-20 && gender:Male`` is one name), and a prediction
+(0 or 1). A sample is classified by the first rule whose antecedent it satisfies, else by the
+default prediction.
+
+Printing follows the paper::
+
+    if [priors:>3] then [recidivism]
+    else if [age:18-20 && gender:Male] then [recidivism]
+    else [no recidivism]
+
+Models are shared as a versioned JSON document (see :meth:`RuleList.to_json`), never pickle.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+__all__ = ["Rule", "RuleList", "RuleListFormatError", "JSON_FORMAT", "JSON_VERSION"]
+
+JSON_FORMAT = "fairlist.rule_list"
+JSON_VERSION = 1
+CONJUNCTION = " && "
+NEGATION = "not "
+
+
+class RuleListFormatError(ValueError):
+    """A JSON document is not a fairlist rule list (or is a malformed one)."""
+
+
+@dataclass(frozen=True)
+class Rule:
+    """``if antecedent then prediction``."""
+
+    antecedent: str
+    prediction: int
+
+    def __post_init__(self) -> None:
+        if not isinstance(self.antecedent, str) or not self.antecedent.strip():
+            raise ValueError(f"a rule's antecedent must be a non-empty string, got {self.antecedent!r}")
+        if self.prediction not in (0, 1) or isinstance(self.prediction, float):
+            raise ValueError(f"a rule's prediction must be 0 or 1, got {self.prediction!r}")
+        object.__setattr__(self, "prediction", int(self.prediction))
+
+
+@dataclass(frozen=True)
+class RuleList:
+    """An immutable rule list.
+
+    Parameters
+    ----------
+    rules : sequence of Rule
+    default : int
+        Prediction (0 or 1) for samples that no rule captures.
+    labels : pair of str
+        Names of the predictions 0 and 1, used when printing.
+    feature_names : sequence of str, optional
+        Column order of the boolean matrices given to :meth:`predict` (a DataFrame is matched by
+        column name instead).
+
+    Examples
+    --------
+    >>> rl = RuleList([Rule("priors:>3", 1)], default=0, labels=("no", "yes"))
+    >>> print(rl)
+    if [priors:>3] then [yes]
+    else [no]
+    """
+
+    rules: tuple[Rule, ...]
+    default: int
+    labels: tuple[str, str] = ("0", "1")
+    feature_names: tuple[str, ...] | None = field(default=None, compare=False)
+
+    def __init__(
+        self,
+        rules: Sequence[Rule] = (),
+        default: int = 0,
+        labels: Sequence[str] = ("0", "1"),
+        feature_names: Sequence[str] | None = None,
+    ) -> None:
+        rules = tuple(rules)
+        for r in rules:
+            if not isinstance(r, Rule):
+                raise TypeError(f"rules must be Rule objects, got {type(r).__name__}")
+        names = [r.antecedent for r in rules]
+        if len(set(names)) != len(names):
+            dup = next(n for n in names if names.count(n) > 1)
+            raise ValueError(f"antecedent {dup!r} appears twice in the rule list")
+        if default not in (0, 1) or isinstance(default, float):
+            raise ValueError(f"default must be 0 or 1, got {default!r}")
+        labels = tuple(str(x) for x in labels)
+        if len(labels) != 2:
+            raise ValueError(f"labels must name the two predictions, got {labels!r}")
+        object.__setattr__(self, "rules", rules)
+        object.__setattr__(self, "default", int(default))
+        object.__setattr__(self, "labels", labels)
+        object.__setattr__(
+            self, "feature_names", None if feature_names is None else tuple(map(str, feature_names))
+        )
+
+    # ---------------------------------------------------------------- construction
+    @classmethod
+    def from_indices(
+        cls,
+        antecedents: Sequence[int],
+        predictions: Sequence[int],
+        default: int,
+        feature_names: Sequence[str],
+        labels: Sequence[str] = ("0", "1"),
+    ) -> RuleList:
+        """Build from antecedent column indices, as the engines return them."""
+        rules = [Rule(str(feature_names[j]), int(p)) for j, p in zip(antecedents, predictions)]
+        return cls(rules, default, labels, feature_names)
+
+    # ---------------------------------------------------------------- properties
+    def __len__(self) -> int:
+        return len(self.rules)
+
+    @property
+    def length(self) -> int:
+        """Number of rules, not counting the default."""
+        return len(self.rules)
+
+    def antecedent_indices(self, feature_names: Sequence[str] | None = None) -> list[int]:
+        """Column index of each rule's antecedent in ``feature_names`` (default: the stored ones)."""
+        names = feature_names if feature_names is not None else self.feature_names
+        if names is None:
+            raise ValueError("feature_names are needed to map antecedents to columns")
+        position = {n: i for i, n in enumerate(names)}
+        missing = [r.antecedent for r in self.rules if r.antecedent not in position]
+        if missing:
+            raise ValueError(f"antecedent {missing[0]!r} is not among the feature names")
+        return [position[r.antecedent] for r in self.rules]
+
+    # ---------------------------------------------------------------- prediction
+    def _columns(self, X: Any) -> list[np.ndarray]:
+        """One boolean column per rule, resolved by name on a DataFrame, by position otherwise."""
+        if hasattr(X, "columns"):
+            return [_resolve_column(X, r.antecedent) for r in self.rules]
+        arr = np.asarray(X)
+        if arr.ndim != 2:
+            raise ValueError(f"X must be two-dimensional, got shape {arr.shape}")
+        if self.feature_names is None:
+            raise ValueError(
+                "this rule list has no feature_names, so it can only predict on a DataFrame"
+            )
+        if arr.shape[1] != len(self.feature_names):
+            raise ValueError(
+                f"X has {arr.shape[1]} columns, the rule list expects {len(self.feature_names)}"
+            )
+        return [_binary_column(arr[:, j], self.feature_names[j]) for j in self.antecedent_indices()]
+
+    def apply(self, X: Any) -> np.ndarray:
+        """Index of the rule that fires on each sample; ``len(self)`` for the default."""
+        cols = self._columns(X)
+        n = len(X)
+        fired = np.full(n, len(self.rules), dtype=np.int64)
+        free = np.ones(n, dtype=bool)
+        for k, col in enumerate(cols):
+            hit = free & col
+            fired[hit] = k
+            free &= ~col
+        return fired
+
+    def predict(self, X: Any) -> np.ndarray:
+        """Predictions (0/1, ``int8``) for a boolean matrix or a DataFrame of binary columns."""
+        outputs = np.array([r.prediction for r in self.rules] + [self.default], dtype=np.int8)
+        return outputs[self.apply(X)]
+
+    # ---------------------------------------------------------------- printing
+    def __str__(self) -> str:
+        yes = lambda q: self.labels[q]  # noqa: E731
+        if not self.rules:
+            return f"always predict [{yes(self.default)}] (no rule; the default alone)"
+        lines = [
+            f"{'if' if k == 0 else 'else if'} [{r.antecedent}] then [{yes(r.prediction)}]"
+            for k, r in enumerate(self.rules)
+        ]
+        lines.append(f"else [{yes(self.default)}]")
+        return "\n".join(lines)
+
+    # ---------------------------------------------------------------- JSON
+    def to_dict(self) -> dict[str, Any]:
+        doc: dict[str, Any] = {
+            "format": JSON_FORMAT,
+            "version": JSON_VERSION,
+            "rules": [{"antecedent": r.antecedent, "prediction": r.prediction} for r in self.rules],
+            "default": self.default,
+            "labels": list(self.labels),
+        }
+        if self.feature_names is not None:
+            doc["feature_names"] = list(self.feature_names)
+        return doc
+
+    def to_json(self, path: str | Path | None = None, **dump_kwargs: Any) -> str:
+        """The versioned JSON document; also written to ``path`` when given."""
+        text = json.dumps(self.to_dict(), indent=dump_kwargs.pop("indent", 2), **dump_kwargs)
+        if path is not None:
+            Path(path).write_text(text + "\n", encoding="utf-8")
+        return text
+
+    @classmethod
+    def from_dict(cls, doc: Any) -> RuleList:
+        if not isinstance(doc, dict):
+            raise RuleListFormatError(f"expected a JSON object, got {type(doc).__name__}")
+        if doc.get("format") != JSON_FORMAT:
+            raise RuleListFormatError(
+                f"not a fairlist rule list: 'format' is {doc.get('format')!r}, expected {JSON_FORMAT!r}"
+            )
+        version = doc.get("version")
+        if version != JSON_VERSION:
+            raise RuleListFormatError(
+                f"rule-list document version {version!r} is not supported (this fairlist reads "
+                f"version {JSON_VERSION})"
+            )
+        for key in ("rules", "default"):
+            if key not in doc:
+                raise RuleListFormatError(f"rule-list document has no {key!r} field")
+        if not isinstance(doc["rules"], list):
+            raise RuleListFormatError("'rules' must be a list")
+        rules = []
+        for k, item in enumerate(doc["rules"]):
+            if not isinstance(item, dict) or set(item) != {"antecedent", "prediction"}:
+                raise RuleListFormatError(
+                    f"rules[{k}] must be an object with exactly 'antecedent' and 'prediction'"
+                )
+            try:
+                rules.append(Rule(item["antecedent"], item["prediction"]))
+            except ValueError as exc:
+                raise RuleListFormatError(f"rules[{k}]: {exc}") from None
+        try:
+            return cls(
+                rules,
+                doc["default"],
+                doc.get("labels", ("0", "1")),
+                doc.get("feature_names"),
+            )
+        except (TypeError, ValueError) as exc:
+            raise RuleListFormatError(str(exc)) from None
+
+    @classmethod
+    def from_json(cls, source: str | Path) -> RuleList:
+        """Load from a JSON string or a path to a JSON file."""
+        text = str(source)
+        if isinstance(source, Path) or not text.lstrip().startswith("{"):
+            path = Path(source)
+            if not path.exists():
+                raise FileNotFoundError(f"no rule-list file at {path}")
+            text = path.read_text(encoding="utf-8")
+        try:
+            doc = json.loads(text)
+        except json.JSONDecodeError as exc:
+            raise RuleListFormatError(f"not valid JSON: {exc}") from None
+        return cls.from_dict(doc)
+
+
+def _binary_column(values: Any, name: str) -> np.ndarray:
+    col = np.asarray(values)
+    if col.dtype == bool:
+        return col
+    if col.dtype.kind in "iuf" and np.isin(col, (0, 1)).all():
+        return col.astype(bool)
+    raise ValueError(f"column {name!r} must be binary (0/1 or bool)")
+
+
+def _resolve_column(frame: Any, name: str) -> np.ndarray:
+    """A column by name; a conjunction ``a && b`` or a negation ``not a`` is composed from its
+    parts when the frame has no column of that exact name."""
+    if name in frame.columns:
+        return _binary_column(frame[name].to_numpy(), name)
+    if CONJUNCTION in name:
+        parts = [p.strip() for p in name.split(CONJUNCTION.strip())]
+        out = np.ones(len(frame), dtype=bool)
+        for p in parts:
+            out &= _resolve_column(frame, p)
+        return out
+    if name.startswith(NEGATION):
+        return ~_resolve_column(frame, name[len(NEGATION) :])
+    raise KeyError(f"the data has no column {name!r} needed by the rule list")
