@@ -1,0 +1,2 @@
+// The fairness lower bound (DESIGN.md §3). Placeholder: being written.
+#pragma once

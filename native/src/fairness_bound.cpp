@@ -1,0 +1,1 @@
+#include "fairlist/fairness_bound.hpp"
