@@ -72,7 +72,9 @@ class Metric(enum.IntEnum):
             if key in _ALIASES:
                 return _ALIASES[key]
         allowed = ", ".join(sorted({m.name.lower() for m in cls} | set(_SHORT.values())))
-        raise ValueError(f"metric={value!r} is not a known unfairness measure; use one of {allowed}")
+        raise ValueError(
+            f"metric={value!r} is not a known unfairness measure; use one of {allowed}"
+        )
 
 
 _SHORT = {
@@ -203,7 +205,9 @@ def protected_mask(sensitive_features: Any, protected: Any = None) -> np.ndarray
         import pandas as pd
 
         if pd.isna(s).any():
-            raise ValueError("sensitive_features contains missing values; every sample needs a group")
+            raise ValueError(
+                "sensitive_features contains missing values; every sample needs a group"
+            )
     if protected is None:
         return _as_binary("sensitive_features", s)
     mask = s == protected

@@ -45,7 +45,9 @@ class Rule:
 
     def __post_init__(self) -> None:
         if not isinstance(self.antecedent, str) or not self.antecedent.strip():
-            raise ValueError(f"a rule's antecedent must be a non-empty string, got {self.antecedent!r}")
+            raise ValueError(
+                f"a rule's antecedent must be a non-empty string, got {self.antecedent!r}"
+            )
         if self.prediction not in (0, 1) or isinstance(self.prediction, float):
             raise ValueError(f"a rule's prediction must be 0 or 1, got {self.prediction!r}")
         object.__setattr__(self, "prediction", int(self.prediction))
@@ -117,7 +119,14 @@ class RuleList:
         labels: Sequence[str] = ("0", "1"),
     ) -> RuleList:
         """Build from antecedent column indices, as the engines return them."""
-        rules = [Rule(str(feature_names[j]), int(p)) for j, p in zip(antecedents, predictions)]
+        if len(antecedents) != len(predictions):
+            raise ValueError(
+                f"{len(antecedents)} antecedents but {len(predictions)} predictions were given"
+            )
+        rules = [
+            Rule(str(feature_names[j]), int(p))
+            for j, p in zip(antecedents, predictions, strict=True)
+        ]
         return cls(rules, default, labels, feature_names)
 
     # ---------------------------------------------------------------- properties
@@ -130,7 +139,7 @@ class RuleList:
         return len(self.rules)
 
     def antecedent_indices(self, feature_names: Sequence[str] | None = None) -> list[int]:
-        """Column index of each rule's antecedent in ``feature_names`` (default: the stored ones)."""
+        """Column index of each rule's antecedent in ``feature_names`` (default: stored ones)."""
         names = feature_names if feature_names is not None else self.feature_names
         if names is None:
             raise ValueError("feature_names are needed to map antecedents to columns")
@@ -213,7 +222,8 @@ class RuleList:
             raise RuleListFormatError(f"expected a JSON object, got {type(doc).__name__}")
         if doc.get("format") != JSON_FORMAT:
             raise RuleListFormatError(
-                f"not a fairlist rule list: 'format' is {doc.get('format')!r}, expected {JSON_FORMAT!r}"
+                f"not a fairlist rule list: 'format' is {doc.get('format')!r}, "
+                f"expected {JSON_FORMAT!r}"
             )
         version = doc.get("version")
         if version != JSON_VERSION:
@@ -250,7 +260,7 @@ class RuleList:
     def from_json(cls, source: str | Path) -> RuleList:
         """Load from a JSON string or a path to a JSON file."""
         text = str(source)
-        if isinstance(source, Path) or not text.lstrip().startswith("{"):
+        if isinstance(source, Path) or not text.lstrip().startswith(("{", "[")):
             path = Path(source)
             if not path.exists():
                 raise FileNotFoundError(f"no rule-list file at {path}")

@@ -38,7 +38,8 @@ def get_solver(engine: str = "bnb", **options: Any) -> Solver:
     """An engine instance by name (``"bnb"`` or ``"cpsat"``), configured with ``options``."""
     registry = _registry()
     if engine not in registry:
-        raise ValueError(f"engine={engine!r} is not known; use one of {', '.join(sorted(registry))}")
+        known = ", ".join(sorted(registry))
+        raise ValueError(f"engine={engine!r} is not known; use one of {known}")
     return registry[engine](**options)
 
 
