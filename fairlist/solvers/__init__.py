@@ -18,29 +18,26 @@ __all__ = [
 _ENGINES = {"bnb": (".bnb", "BnBSolver"), "cpsat": (".cpsat", "CPSatSolver")}
 
 
-def _registry() -> dict[str, type]:
-    """Engine name -> class, imported lazily so that ``import fairlist`` stays cheap."""
+def _engine_class(engine: str) -> type:
+    """The class of a named engine, imported on first use so ``import fairlist`` stays cheap."""
     from importlib import import_module
 
-    return {
-        name: getattr(import_module(module, __name__), cls)
-        for name, (module, cls) in _ENGINES.items()
-    }
+    if engine not in _ENGINES:
+        known = ", ".join(sorted(_ENGINES))
+        raise ValueError(f"engine={engine!r} is not known; use one of {known}")
+    module, cls = _ENGINES[engine]
+    return getattr(import_module(module, __name__), cls)
 
 
 def __getattr__(name: str) -> Any:
     if name == "SOLVERS":
-        return _registry()
+        return {engine: _engine_class(engine) for engine in _ENGINES}
     raise AttributeError(name)
 
 
 def get_solver(engine: str = "bnb", **options: Any) -> Solver:
     """An engine instance by name (``"bnb"`` or ``"cpsat"``), configured with ``options``."""
-    registry = _registry()
-    if engine not in registry:
-        known = ", ".join(sorted(registry))
-        raise ValueError(f"engine={engine!r} is not known; use one of {known}")
-    return registry[engine](**options)
+    return _engine_class(engine)(**options)
 
 
 def solve(problem: Problem, engine: str = "bnb", **options: Any) -> Result:
