@@ -1,0 +1,570 @@
+"""The CP-SAT engine: an exact OR-Tools model of fair rule lists of bounded length.
+
+Model (see ``DESIGN.md`` §4)
+----------------------------
+Data
+    Samples with the same antecedent bits are captured by the same rule and predicted alike, so
+    they are aggregated first into *patterns* ``p`` (distinct rows of ``X``) with integer weights
+    ``w[p, g, y]`` = number of samples of pattern ``p``, group ``g`` (0 = protected,
+    1 = unprotected) and label ``y``. ``S[p]`` = the antecedents pattern ``p`` satisfies.
+    ``K`` = the maximum length (positions ``k = 0 .. K-1``), ``M`` = number of antecedents.
+
+Variables
+    ``use[k, j]``  position ``k`` holds antecedent ``j``;
+    ``unused[k]``  position ``k`` holds no rule (the list is shorter than ``k + 1``);
+    ``pred[k]``    prediction of the rule at position ``k``; ``default`` the default prediction;
+    ``cap[p, k]``  pattern ``p`` is captured by position ``k`` (its first satisfied rule);
+    ``cap_default[p]`` pattern ``p`` falls through to the default;
+    ``pos[p]``     pattern ``p`` is predicted positive.
+
+Constraints
+    1. exactly one of ``use[k, :]`` and ``unused[k]``; ``unused[k] => unused[k+1]`` (used positions
+       are contiguous); each antecedent used at most once; ``unused[k] => not pred[k]``;
+    2. capture: ``sum_k cap[p, k] + cap_default[p] = 1``; ``cap[p, k] <= sat[p, k]`` and
+       ``sat[p, k] <= sum_{k' <= k} cap[p, k']``, where ``sat[p, k] = sum_{j in S[p]} use[k, j]``
+       is 0/1 (one antecedent per position). Together: the first satisfied position captures;
+    3. ``cap[p, k] => pos[p] == pred[k]``, ``cap_default[p] => pos[p] == default``;
+    4. a used position captures at least one pattern (a dominance cut: deleting a rule that
+       captures nothing keeps every prediction, hence fairness, and does not raise the objective);
+    5. fairness, on the per-group confusion counts ``TP[g] = sum_p w[p, g, 1] pos[p]``,
+       ``FP[g] = sum_p w[p, g, 0] pos[p]`` (``FN``, ``TN`` follow). The cap ``E = epsilon +
+       FEASIBILITY_TOL`` (added in floating point, exactly as :func:`fairlist.metrics.is_fair`
+       does, then read as an exact fraction). A rate with a zero denominator is 0.
+
+       * SP, PE, EOpp, EOdds: every rate is ``num / den`` with a *constant* denominator (group
+         size, label count per group). With ``D`` the lcm of the non-zero denominators,
+         ``D * gap = |num_0 * D/den_0 - num_1 * D/den_1|`` is linear and integral (a zero
+         denominator gives coefficient 0, i.e. rate 0), and ``sum of gaps <= E`` becomes
+         ``sum_i gapD[i] <= floor(E * D)`` — exact.
+       * PP, CUAE: the denominators are variables. ``zero[i, g] <=> den[i, g] = 0`` and
+         ``dden[i, g] = den[i, g] + zero[i, g] >= 1``, so that ``num / dden`` is the rate under
+         the zero-denominator convention (the numerator is 0 then). Products by
+         ``add_multiplication_equality``: ``gap[i] >= |num[i,0] dden[i,1] - num[i,1] dden[i,0]|``
+         with ``prod[i] = dden[i,0] dden[i,1]``; PP: ``q gap <= p prod``; CUAE: ``q (gap[0]
+         prod[1] + gap[1] prod[0]) <= p prod[0] prod[1]``, where ``p / q`` is the largest fraction
+         ``<= E`` whose denominator is at most the largest possible reduced denominator ``B`` of
+         an attainable unfairness. No attainable value lies in ``(p/q, E]``, so this is exact.
+         When ``q B`` would overflow 64-bit integers (CUAE beyond about 800 samples) ``q`` is
+         capped instead: the model is then *conservative* (every list it accepts is fair, a few
+         fair ones may be cut), ``stats["epsilon_exact"]`` is False and the status is never
+         better than ``feasible``.
+
+Objective
+    ``errors / N + lam * length`` with ``lam = a / b`` read exactly from its shortest decimal
+    representation (``0.01`` is ``1/100``; a value with more than 9 significant decimals is
+    approximated with denominator <= 10**9): minimise the integer ``b * errors + a * N *
+    length`` (divided by their gcd), which orders rule lists exactly as the true objective does,
+    ties included. The reported objective is always recomputed by :meth:`Problem.evaluate`.
+
+Maximum length
+    CP-SAT needs a bound ``K``: ``problem.max_length`` if set, else the ``max_length`` option,
+    else the exact bound implied by the best fair constant rule list (objective ``U``; a list of
+    ``K`` rules costs at least ``lam K``, so ``K <= U / lam``), else ``M`` (antecedents are
+    distinct). ``stats["max_length_source"]`` says which one applied.
+
+Every rule list returned is re-evaluated with :meth:`Problem.evaluate`; a disagreement with the
+model (unfair list, different errors) raises ``RuntimeError``, since it would be a bug.
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from dataclasses import dataclass, field
+from fractions import Fraction
+from typing import Any
+
+import numpy as np
+from ortools.sat.python import cp_model
+
+from ..metrics import FEASIBILITY_TOL, Metric
+from ..rulelist import RuleList
+from .base import Problem, Result, Status, StopReason
+
+__all__ = ["CPSatSolver", "CPSatModel", "build_model", "floor_fraction", "lambda_fraction"]
+
+_INT_LIMIT = 2**61  # keep every product and linear bound well inside int64
+_LAM_MAX_DENOMINATOR = 10**9
+
+
+# ---------------------------------------------------------------------------- exact arithmetic
+def floor_fraction(x: Fraction, bound: int) -> Fraction:
+    """The largest fraction ``p / q <= x`` with ``1 <= q <= bound`` (Stern–Brocot descent).
+
+    Parameters
+    ----------
+    x : Fraction
+        A non-negative number.
+    bound : int
+        Largest denominator allowed (>= 1).
+    """
+    if bound < 1:
+        raise ValueError(f"bound must be >= 1, got {bound}")
+    if x < 0:
+        raise ValueError(f"x must be >= 0, got {x}")
+    if x.denominator <= bound:
+        return x
+    a, b = math.floor(x), 1  # lower end a/b <= x
+    c, d = a + 1, 1  # upper end c/d > x
+    while b + d <= bound:
+        if Fraction(a + c, b + d) <= x:
+            # Raise the lower end as far as possible: (a + k c) / (b + k d) <= x.
+            k = min(math.floor((x * b - a) / (c - x * d)), (bound - b) // d)
+            a, b = a + k * c, b + k * d
+        else:
+            # Lower the upper end: (c + k a) / (d + k b) > x (x != a/b since its denominator
+            # exceeds the bound).
+            k = min(math.ceil((c - x * d) / (x * b - a)) - 1, (bound - d) // b)
+            c, d = c + k * a, d + k * b
+    return Fraction(a, b)
+
+
+def lambda_fraction(lam: float) -> Fraction:
+    """``lam`` as an exact fraction: its shortest decimal form, denominator at most 10**9."""
+    f = Fraction(repr(float(lam)))
+    if f.denominator > _LAM_MAX_DENOMINATOR:
+        f = f.limit_denominator(_LAM_MAX_DENOMINATOR)
+    return f
+
+
+# ---------------------------------------------------------------------------- the model
+@dataclass
+class CPSatModel:
+    """A built model, its variables and the data needed to read a solution back."""
+
+    model: cp_model.CpModel
+    max_length: int
+    patterns: np.ndarray  # (P, M) uint8: the distinct antecedent rows
+    weights: np.ndarray  # (P, 2, 2) int64: samples per (pattern, group, label); group 0 protected
+    use: dict[tuple[int, int], cp_model.IntVar]  # use[k, j]: position k holds antecedent j
+    unused: dict[int, cp_model.IntVar]  # unused[k]: position k holds no rule
+    pred: dict[int, cp_model.IntVar]  # pred[k]: prediction of position k
+    default: cp_model.IntVar  # the default prediction
+    pos: dict[int, Any]  # pos[p]: pattern p is predicted positive
+    errors: cp_model.LinearExpr  # number of misclassified samples
+    err_coef: int  # objective = err_coef * errors + len_coef * length
+    len_coef: int
+    scale: int  # objective / scale = errors / N + lam * length (lam as lambda_fraction)
+    lam: Fraction
+    epsilon_exact: bool  # False when the fairness cap had to be made conservative
+    stats: dict[str, Any] = field(default_factory=dict)
+
+    def read(self, solver: cp_model.CpSolver) -> tuple[list[int], list[int], int]:
+        """Antecedent indices, predictions and default of the solver's current solution."""
+        antecedents, predictions = [], []
+        for k in range(self.max_length):
+            if solver.boolean_value(self.unused[k]):
+                break
+            m = self.patterns.shape[1]
+            j = next(j for j in range(m) if solver.boolean_value(self.use[k, j]))
+            antecedents.append(j)
+            predictions.append(int(solver.boolean_value(self.pred[k])))
+        return antecedents, predictions, int(solver.boolean_value(self.default))
+
+
+def aggregate(problem: Problem) -> tuple[np.ndarray, np.ndarray]:
+    """Distinct antecedent rows and, per row, the sample counts per (group, label)."""
+    patterns, inverse = np.unique(problem.X, axis=0, return_inverse=True)
+    inverse = np.asarray(inverse).reshape(-1)
+    weights = np.zeros((len(patterns), 2, 2), dtype=np.int64)
+    group = np.where(problem.protected, 0, 1)
+    np.add.at(weights, (inverse, group, problem.y.astype(np.int64)), 1)
+    return patterns, weights
+
+
+def _best_constant_objective(problem: Problem) -> Fraction | None:
+    """errors / N of the best fair constant rule list (no rules), None if neither is fair."""
+    best = None
+    for q in (0, 1):
+        ev = problem.evaluate(RuleList((), q, problem.labels, problem.feature_names))
+        if ev.fair and (best is None or ev.errors < best):
+            best = ev.errors
+    return None if best is None else Fraction(best, problem.n_samples)
+
+
+def resolve_max_length(problem: Problem, max_length: int | None) -> tuple[int, str]:
+    """The length bound K of the model and where it came from (see the module docstring)."""
+    m = problem.n_antecedents
+    if problem.max_length is not None:
+        return min(problem.max_length, m), "problem"
+    if max_length is not None:
+        return min(int(max_length), m), "option"
+    if problem.lam > 0:
+        upper = _best_constant_objective(problem)
+        if upper is not None:
+            return min(m, math.floor(upper / lambda_fraction(problem.lam))), "lambda_bound"
+    return m, "n_antecedents"
+
+
+def _hint_values(rule_list: RuleList, problem: Problem, max_length: int):
+    """(antecedent indices, predictions, default) of a hint, or None if it does not fit."""
+    try:
+        idx = rule_list.antecedent_indices(problem.feature_names)
+    except ValueError:
+        return None
+    if len(idx) > max_length:
+        return None
+    return idx, [r.prediction for r in rule_list.rules], rule_list.default
+
+
+def build_model(problem: Problem, max_length: int, hint: RuleList | None = None) -> CPSatModel:
+    """The CP-SAT model of ``problem`` restricted to rule lists of length <= ``max_length``."""
+    # 1. Data -------------------------------------------------------------------------------
+    patterns, weights = aggregate(problem)
+    n_patterns, m = patterns.shape
+    K = min(int(max_length), m)
+    n = problem.n_samples
+    sat_sets = [np.flatnonzero(patterns[p]).tolist() for p in range(n_patterns)]
+    n_group = weights.sum(axis=(0, 2))  # samples per group
+    n_pos = weights[:, :, 1].sum(axis=0)  # positives per group
+    n_neg = weights[:, :, 0].sum(axis=0)  # negatives per group
+    model = cp_model.CpModel()
+
+    # 2. Variables --------------------------------------------------------------------------
+    # use[k, j]: position k holds antecedent j
+    use = {(k, j): model.new_bool_var(f"use[{k},{j}]") for k in range(K) for j in range(m)}
+    # unused[k]: position k holds no rule
+    unused = {k: model.new_bool_var(f"unused[{k}]") for k in range(K)}
+    # pred[k]: the rule at position k predicts 1
+    pred = {k: model.new_bool_var(f"pred[{k}]") for k in range(K)}
+    # default: the default predicts 1
+    default = model.new_bool_var("default")
+    # cap[p, k]: pattern p is captured by position k (k = K: by the default)
+    cap: dict[tuple[int, int], Any] = {}
+    # pos[p]: pattern p is predicted 1
+    pos: dict[int, Any] = {}
+    for p in range(n_patterns):
+        if not sat_sets[p] or K == 0:
+            pos[p] = default  # satisfies no antecedent: always reaches the default
+            continue
+        for k in range(K + 1):
+            cap[p, k] = model.new_bool_var(f"cap[{p},{k}]")
+        pos[p] = model.new_bool_var(f"pos[{p}]")
+
+    # 3. Constraints: rule-list structure ---------------------------------------------------
+    for k in range(K):
+        model.add_exactly_one([use[k, j] for j in range(m)] + [unused[k]])
+        model.add_implication(unused[k], ~pred[k])  # symmetry: unused positions predict 0
+        if k + 1 < K:
+            model.add_implication(unused[k], unused[k + 1])  # used positions are contiguous
+    for j in range(m):
+        model.add_at_most_one([use[k, j] for k in range(K)])  # no antecedent twice
+
+    # 4. Constraints: capture and predictions -----------------------------------------------
+    captures: dict[int, list[Any]] = {k: [] for k in range(K)}
+    for p in range(n_patterns):
+        if (p, 0) not in cap:
+            continue
+        model.add_exactly_one([cap[p, k] for k in range(K + 1)])
+        for k in range(K):
+            sat = sum(use[k, j] for j in sat_sets[p])
+            model.add(cap[p, k] <= sat)  # captured only where satisfied
+            model.add(sat <= sum(cap[p, kk] for kk in range(k + 1)))  # the first satisfied captures
+            model.add(pos[p] == pred[k]).only_enforce_if(cap[p, k])
+            captures[k].append(cap[p, k])
+        model.add(pos[p] == default).only_enforce_if(cap[p, K])
+    for k in range(K):
+        # dominance cut: a used rule captures something
+        model.add(sum(captures[k]) >= 1).only_enforce_if(~unused[k])
+
+    # 5. Constraints: fairness --------------------------------------------------------------
+    def count(g: int, y: int) -> cp_model.LinearExpr:
+        """Samples of group g and label y predicted positive."""
+        return sum(int(weights[p, g, y]) * pos[p] for p in range(n_patterns) if weights[p, g, y])
+
+    tp = [count(g, 1) for g in (0, 1)]
+    fp = [count(g, 0) for g in (0, 1)]
+    epsilon_exact = True
+    metric = problem.metric
+    if problem.epsilon is not None:
+        cap_e = Fraction(problem.epsilon + FEASIBILITY_TOL)  # the float sum is_fair compares to
+        if metric in (
+            Metric.STATISTICAL_PARITY, Metric.PREDICTIVE_EQUALITY,
+            Metric.EQUAL_OPPORTUNITY, Metric.EQUALIZED_ODDS,
+        ):
+            # rates num[g] / den[g] with constant denominators
+            terms = {
+                Metric.STATISTICAL_PARITY: [([tp[g] + fp[g] for g in (0, 1)], n_group)],
+                Metric.PREDICTIVE_EQUALITY: [(fp, n_neg)],
+                Metric.EQUAL_OPPORTUNITY: [(tp, n_pos)],
+                Metric.EQUALIZED_ODDS: [(tp, n_pos), (fp, n_neg)],
+            }[metric]
+            dens = [int(d) for _, den in terms for d in den if d > 0]
+            lcm = math.lcm(*dens) if dens else 1
+            limit = math.floor(cap_e * lcm)
+            diffs = []
+            for num, den in terms:
+                coef = [lcm // int(den[g]) if den[g] > 0 else 0 for g in (0, 1)]
+                diffs.append(coef[0] * num[0] - coef[1] * num[1])  # = lcm * (rate_0 - rate_1)
+            if len(diffs) == 1:
+                model.add(diffs[0] <= limit)
+                model.add(-diffs[0] <= limit)
+            else:
+                # gap_d[i]: lcm * |rate gap| of term i
+                gap_d = [model.new_int_var(0, lcm, f"gap_d[{i}]") for i in range(len(diffs))]
+                for g_var, diff in zip(gap_d, diffs, strict=True):
+                    model.add(g_var >= diff)
+                    model.add(g_var >= -diff)
+                model.add(sum(gap_d) <= limit)
+        else:
+            # rates num / den with variable denominators: i = 0 PPV, i = 1 NPV
+            ratios = [([tp[g] for g in (0, 1)], [tp[g] + fp[g] for g in (0, 1)])]
+            if metric is Metric.CONDITIONAL_USE_ACCURACY_EQUALITY:
+                tn = [int(n_neg[g]) - fp[g] for g in (0, 1)]
+                negs = [int(n_group[g]) - tp[g] - fp[g] for g in (0, 1)]
+                ratios.append((tn, negs))
+            gaps, prods = [], []
+            for i, (num, den) in enumerate(ratios):
+                top = [int(n_group[g]) for g in (0, 1)]
+                # num_v[i, g]: numerator of rate i in group g
+                num_v = [model.new_int_var(0, top[g], f"num[{i},{g}]") for g in (0, 1)]
+                # zero[i, g]: the denominator of rate i in group g is 0 (the rate is 0)
+                zero = [model.new_bool_var(f"zero[{i},{g}]") for g in (0, 1)]
+                # dden[i, g]: that denominator, or 1 when it is 0
+                dden = [model.new_int_var(1, top[g], f"dden[{i},{g}]") for g in (0, 1)]
+                # cross[i, g]: num[i, g] * dden[i, 1 - g]
+                cross = [model.new_int_var(0, top[0] * top[1], f"cross[{i},{g}]") for g in (0, 1)]
+                for g in (0, 1):
+                    model.add(num_v[g] == num[g])
+                    model.add(den[g] == 0).only_enforce_if(zero[g])
+                    model.add(den[g] >= 1).only_enforce_if(~zero[g])
+                    model.add(dden[g] == den[g] + zero[g])
+                    model.add_multiplication_equality(cross[g], [num_v[g], dden[1 - g]])
+                # prod[i]: dden[i, 0] * dden[i, 1]
+                prod = model.new_int_var(1, top[0] * top[1], f"prod[{i}]")
+                model.add_multiplication_equality(prod, [dden[0], dden[1]])
+                # gap[i]: |rate gap| * prod[i]
+                gap = model.new_int_var(0, top[0] * top[1], f"gap[{i}]")
+                model.add(gap >= cross[0] - cross[1])
+                model.add(gap >= cross[1] - cross[0])
+                gaps.append(gap)
+                prods.append(prod)
+            if len(ratios) == 1:
+                reach = int(n_group[0] * n_group[1])  # largest reduced denominator of gap/prod
+                magnitude = reach  # largest value of gap and prod
+                lhs, rhs = gaps[0], prods[0]
+            else:
+                split = [max(int(t), (int(t) // 2) * ((int(t) + 1) // 2)) for t in n_group]
+                reach = split[0] * split[1]  # prod[0] * prod[1] <= reach
+                magnitude = 2 * reach
+                # weighted[i]: gap[i] * prod[1 - i]; both: prod[0] * prod[1]
+                weighted = [model.new_int_var(0, reach, f"weighted[{i}]") for i in (0, 1)]
+                model.add_multiplication_equality(weighted[0], [gaps[0], prods[1]])
+                model.add_multiplication_equality(weighted[1], [gaps[1], prods[0]])
+                both = model.new_int_var(1, reach, "both")
+                model.add_multiplication_equality(both, [prods[0], prods[1]])
+                lhs, rhs = weighted[0] + weighted[1], both
+            q_max = max(1, _INT_LIMIT // (4 * magnitude))
+            if q_max < reach:
+                epsilon_exact = False
+            bound = floor_fraction(cap_e, min(reach, q_max))
+            model.add(bound.denominator * lhs <= bound.numerator * rhs)
+
+    # 6. Objective --------------------------------------------------------------------------
+    lam = lambda_fraction(problem.lam)
+    n_err = weights[:, :, :].sum(axis=1)  # (P, 2): samples per pattern and label
+    errors = sum(
+        int(n_err[p, 1]) - int(n_err[p, 1]) * pos[p] + int(n_err[p, 0]) * pos[p]
+        for p in range(n_patterns)
+    )
+    length = K - sum(unused.values())
+    err_coef, len_coef = lam.denominator, lam.numerator * n
+    common = math.gcd(err_coef, len_coef) if len_coef else err_coef
+    err_coef, len_coef = err_coef // common, len_coef // common
+    model.minimize(err_coef * errors + len_coef * length)
+    scale = n * lam.denominator // common
+
+    # 7. Hint -------------------------------------------------------------------------------
+    hinted = False
+    if hint is not None:
+        values = _hint_values(hint, problem, K)
+        if values is not None:
+            _add_hint(model, values, K, m, patterns, sat_sets, use, unused, pred, default, cap, pos)
+            hinted = True
+
+    proto = model.proto
+    stats = {
+        "n_patterns": n_patterns,
+        "n_points": int(np.count_nonzero(weights)),
+        "n_variables": len(proto.variables),
+        "n_constraints": len(proto.constraints),
+        "hinted": hinted,
+    }
+    return CPSatModel(
+        model=model, max_length=K, patterns=patterns, weights=weights, use=use, unused=unused,
+        pred=pred, default=default, pos=pos, errors=errors, err_coef=err_coef,
+        len_coef=len_coef, scale=scale, lam=lam, epsilon_exact=epsilon_exact, stats=stats,
+    )
+
+
+def _add_hint(model, values, K, m, patterns, sat_sets, use, unused, pred, default, cap, pos):
+    """Hint every decision and derived variable from a rule list (a complete assignment)."""
+    idx, preds, dflt = values
+    for k in range(K):
+        for j in range(m):
+            model.add_hint(use[k, j], k < len(idx) and idx[k] == j)
+        model.add_hint(unused[k], k >= len(idx))
+        model.add_hint(pred[k], k < len(idx) and bool(preds[k]))
+    model.add_hint(default, bool(dflt))
+    for p in range(len(patterns)):
+        if (p, 0) not in cap:
+            continue
+        first = next((k for k, j in enumerate(idx) if patterns[p, j]), K)
+        for k in range(K + 1):
+            model.add_hint(cap[p, k], k == first)
+        model.add_hint(pos[p], bool(preds[first]) if first < len(idx) else bool(dflt))
+
+
+# ---------------------------------------------------------------------------- the engine
+_STATUS = {
+    cp_model.OPTIMAL: Status.OPTIMAL,
+    cp_model.FEASIBLE: Status.FEASIBLE,
+    cp_model.INFEASIBLE: Status.INFEASIBLE,
+    cp_model.UNKNOWN: Status.UNKNOWN,
+}
+
+
+class CPSatSolver:
+    """Exact fair rule lists with OR-Tools CP-SAT (``engine="cpsat"``).
+
+    Searches the full space (each rule and the default may predict either label) of rule lists
+    of length <= K; see the module docstring for the model and how K is chosen.
+
+    Parameters
+    ----------
+    max_length : int, optional
+        Length bound used when ``problem.max_length`` is None.
+    time_limit : float, optional
+        Seconds; defaults to ``problem.limits.time_limit`` (None: no limit). ``max_nodes`` has
+        no CP-SAT counterpart and is ignored; ``memory_limit_mb`` is passed on.
+    num_workers : int, optional
+        CP-SAT search workers (None: CP-SAT's default, one per core). Use 1 for runs that are
+        reproducible whatever the machine.
+    random_seed : int
+    log_progress : bool
+        Print CP-SAT's search log.
+    hint : RuleList, optional
+        A rule list to start from (``add_hint``); ignored when longer than K.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from fairlist.solvers import Problem
+    >>> X = np.array([[1, 0], [1, 1], [0, 1], [0, 0]], dtype=np.uint8)
+    >>> p = Problem(X, [1, 1, 0, 0], [True, False, True, False], lam=0.01, max_length=2)
+    >>> CPSatSolver(num_workers=1).solve(p).objective
+    0.01
+    """
+
+    name = "cpsat"
+
+    def __init__(
+        self,
+        *,
+        max_length: int | None = None,
+        time_limit: float | None = None,
+        num_workers: int | None = None,
+        random_seed: int = 0,
+        log_progress: bool = False,
+        hint: RuleList | None = None,
+    ) -> None:
+        self.max_length = max_length
+        self.time_limit = time_limit
+        self.num_workers = num_workers
+        self.random_seed = random_seed
+        self.log_progress = log_progress
+        self.hint = hint
+
+    def _validate(self) -> None:
+        ml = self.max_length
+        if ml is not None and (isinstance(ml, bool) or int(ml) != ml or ml < 0):
+            raise ValueError(f"max_length must be a non-negative integer or None, got {ml!r}")
+        tl = self.time_limit
+        if tl is not None and (isinstance(tl, bool) or not tl > 0):
+            raise ValueError(f"time_limit must be a positive number of seconds, got {tl!r}")
+        nw = self.num_workers
+        if nw is not None and (isinstance(nw, bool) or int(nw) != nw or nw < 1):
+            raise ValueError(f"num_workers must be a positive integer or None, got {nw!r}")
+        if self.hint is not None and not isinstance(self.hint, RuleList):
+            raise TypeError(f"hint must be a RuleList, got {type(self.hint).__name__}")
+
+    def solve(self, problem: Problem) -> Result:
+        """Solve ``problem``; see :class:`fairlist.solvers.Result`."""
+        if not isinstance(problem, Problem):
+            raise TypeError(f"problem must be a fairlist Problem, got {type(problem).__name__}")
+        self._validate()
+        start = time.perf_counter()
+        K, source = resolve_max_length(problem, self.max_length)
+        built = build_model(problem, K, self.hint)
+        build_seconds = time.perf_counter() - start
+
+        solver = cp_model.CpSolver()
+        params = solver.parameters
+        time_limit = self.time_limit if self.time_limit is not None else problem.limits.time_limit
+        if time_limit is not None:
+            params.max_time_in_seconds = float(time_limit)
+        if problem.limits.memory_limit_mb is not None:
+            params.max_memory_in_mb = int(math.ceil(problem.limits.memory_limit_mb))
+        if self.num_workers is not None:
+            params.num_workers = int(self.num_workers)
+        params.random_seed = int(self.random_seed)
+        params.log_search_progress = bool(self.log_progress)
+        code = solver.solve(built.model)
+        if code == cp_model.MODEL_INVALID:
+            raise RuntimeError(f"CP-SAT rejected the model: {built.model.validate()}")
+        status = _STATUS[code]
+
+        stats = dict(built.stats)
+        stats.update(
+            max_length=K,
+            max_length_source=source,
+            epsilon_exact=built.epsilon_exact,
+            lam_fraction=str(built.lam),
+            objective_scale=built.scale,
+            cpsat_status=solver.status_name(code),
+            conflicts=solver.num_conflicts,
+            branches=solver.num_branches,
+            build_seconds=build_seconds,
+            solve_seconds=solver.wall_time,
+            seconds=time.perf_counter() - start,
+        )
+        if not built.epsilon_exact:
+            # The model's cap is conservative: its optimum/infeasibility proves nothing.
+            status = {Status.OPTIMAL: Status.FEASIBLE, Status.INFEASIBLE: Status.UNKNOWN}.get(
+                status, status
+            )
+        complete = status in (Status.OPTIMAL, Status.INFEASIBLE)
+        stop = StopReason.COMPLETED if complete else (
+            StopReason.TIME_LIMIT if time_limit is not None else StopReason.INTERRUPTED
+        )
+        if status in (Status.INFEASIBLE, Status.UNKNOWN):
+            bound = math.inf
+            if status is Status.UNKNOWN:
+                bound = solver.best_objective_bound / built.scale if built.epsilon_exact else 0.0
+            return Result(
+                status=status, rule_list=None, objective=math.inf, accuracy=math.nan,
+                unfairness=math.nan, lower_bound=bound, stop_reason=stop, engine=self.name,
+                search_space="full", stats=stats,
+            )
+
+        antecedents, predictions, dflt = built.read(solver)
+        rule_list = problem.rule_list(antecedents, predictions, dflt)
+        ev = problem.evaluate(rule_list)
+        model_errors = int(round(solver.value(built.errors)))
+        if not ev.fair or ev.errors != model_errors or ev.length != len(antecedents):
+            raise RuntimeError(
+                f"CP-SAT model disagrees with Problem.evaluate on {rule_list!r}: fair={ev.fair} "
+                f"(unfairness {ev.unfairness!r}, epsilon {problem.epsilon!r}), errors "
+                f"{ev.errors} vs model {model_errors}; this is a bug in fairlist.solvers.cpsat"
+            )
+        if status is Status.OPTIMAL:
+            lower = ev.objective
+        elif built.epsilon_exact:
+            lower = min(ev.objective, solver.best_objective_bound / built.scale)
+        else:
+            lower = 0.0
+        return Result(
+            status=status, rule_list=rule_list, objective=ev.objective, accuracy=ev.accuracy,
+            unfairness=ev.unfairness, lower_bound=lower, stop_reason=stop, engine=self.name,
+            search_space="full", stats=stats,
+        )
