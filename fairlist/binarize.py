@@ -1,0 +1,667 @@
+"""From a table to binary antecedents: discretise, one-hot, negate and mine conjunctions.
+
+The branch-and-bound and CP-SAT engines read a bit-matrix of *antecedents*: boolean tests such as
+``age:18-20``, ``not priors:0`` or ``age:21-22 && gender:Male``. :class:`Binarizer` builds that
+matrix from a pandas DataFrame the way the FairCORELS paper does (its section "Experimental
+setup"):
+
+1. **Single antecedents** ``R``. Categorical, string and boolean columns are one-hot encoded
+   (``workclass:private``). Numeric columns are cut into intervals, either at cut points given
+   by the user, or learned by the MDLP criterion of Fayyad & Irani (1993, supervised, the paper's
+   choice for Adult), or at quantiles (unsupervised). Intervals are half-open, ``[c_i, c_{i+1})``.
+2. **Negations** ``R̄``: ``not X`` for every single antecedent ``X``.
+3. **Two-clause conjunctions** ``T = {r_i ∧ r_j : r_i ≠ r_j ∈ R, supp(r_i ∧ r_j) ≥ σ}``
+   (``σ`` is ``min_support``). Two antecedents from the same column are never paired: the
+   intervals or categories of one column are disjoint, so their conjunction is empty.
+
+The sensitive column is never an antecedent: name it with ``sensitive=`` and the transformer
+leaves it out (and checks that it splits the rows into at least two groups).
+
+Antecedent names
+----------------
+``column:value`` for a category; for an interval of a numeric column ``column:<c1``,
+``column:c_i-c_j`` and ``column:>=c_k``. On an integer-valued column the middle intervals are
+written inclusively (``age:21-22`` is ``21 <= age <= 22``, ``priors:1`` is ``priors == 1``) and
+cut points are integers. A separator ``..`` replaces ``-`` when a bound is negative. Negations
+read ``not X`` and conjunctions ``X && Y``.
+
+Missing values
+--------------
+``handle_missing="error"`` (the default) refuses a column with missing values and names it and
+the number of missing rows: the paper drops such rows, and a silent choice would change the
+meaning of every antecedent. ``handle_missing="category"`` makes "missing" its own antecedent,
+``column:missing``. At ``transform`` time a category (or a missing value) that was not seen at
+``fit`` time sets none of the column's antecedents (so every negation of that column is true),
+with a :class:`UnseenCategoryWarning`.
+
+Performance
+-----------
+Everything is vectorised with numpy: MDLP works on the per-value class counts with cumulative
+sums (one pass per accepted cut), and the supports of all pairs of single antecedents come from
+one matrix product ``Sᵀ S`` of the boolean sample-by-antecedent matrix.
+"""
+
+from __future__ import annotations
+
+import math
+import numbers
+import warnings
+from collections.abc import Hashable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+import pandas as pd
+from sklearn.base import BaseEstimator, TransformerMixin
+from sklearn.utils.validation import check_is_fitted
+
+__all__ = [
+    "Binarizer",
+    "UnseenCategoryWarning",
+    "ConstantColumnWarning",
+    "AntecedentCapWarning",
+    "mdlp_cut_points",
+    "quantile_cut_points",
+]
+
+MISSING = "missing"
+"""Category name of a missing value under ``handle_missing="category"``."""
+
+
+class UnseenCategoryWarning(UserWarning):
+    """A value met at ``transform`` time was not seen at ``fit`` time; it sets no antecedent."""
+
+
+class ConstantColumnWarning(UserWarning):
+    """A column takes a single value at ``fit`` time; it yields no antecedent."""
+
+
+class AntecedentCapWarning(UserWarning):
+    """``max_antecedents`` removed some antecedents."""
+
+
+# --------------------------------------------------------------------------------------------
+# Cut points
+# --------------------------------------------------------------------------------------------
+
+
+def _entropy_rows(counts: np.ndarray) -> np.ndarray:
+    """Class entropy (bits) of each row of a (m, k) count matrix; an empty row has entropy 0."""
+    totals = counts.sum(axis=1, keepdims=True)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        p = np.where(totals > 0, counts / np.where(totals > 0, totals, 1), 0.0)
+        logs = np.where(p > 0, np.log2(np.where(p > 0, p, 1.0)), 0.0)
+    return -(p * logs).sum(axis=1)
+
+
+def mdlp_cut_points(x: np.ndarray, y: np.ndarray) -> np.ndarray:
+    """Cut points of ``x`` chosen by the MDLP criterion (Fayyad & Irani, 1993).
+
+    Recursive entropy minimisation: the cut ``T`` of a set ``S`` minimising the class entropy
+    ``E(T; S) = |S1|/|S| Ent(S1) + |S2|/|S| Ent(S2)`` is kept if and only if
+
+        Gain(T; S) > log2(N - 1) / N + Δ(T; S) / N,
+        Δ(T; S) = log2(3^k - 2) - [k Ent(S) - k1 Ent(S1) - k2 Ent(S2)],
+
+    with ``N = |S|`` and ``k``, ``k1``, ``k2`` the numbers of classes present in ``S``, ``S1``
+    and ``S2``; then both halves are cut again. A cut lies midway between two consecutive
+    distinct values. Only cuts between distinct values are candidates; the minimum over them is
+    the minimum over boundary points (Fayyad & Irani's Theorem 1), so nothing is lost.
+
+    Parameters
+    ----------
+    x : ndarray of shape (n,)
+        Numeric values without NaN.
+    y : ndarray of shape (n,)
+        Class codes ``0 .. k-1``.
+
+    Returns
+    -------
+    ndarray of float
+        Sorted cut points (possibly empty).
+
+    Examples
+    --------
+    >>> mdlp_cut_points(np.array([1, 2, 3, 10, 11, 12] * 5), np.array([0, 0, 0, 1, 1, 1] * 5))
+    array([6.5])
+    """
+    x = np.asarray(x, dtype=float)
+    y = np.asarray(y, dtype=np.intp)
+    if x.shape != y.shape or x.ndim != 1:
+        raise ValueError(f"x and y must be 1-D of the same length, got {x.shape} and {y.shape}")
+    if x.size == 0:
+        return np.empty(0)
+    values, inverse = np.unique(x, return_inverse=True)
+    k = int(y.max()) + 1
+    counts = np.bincount(inverse * k + y, minlength=values.size * k).reshape(values.size, k)
+    counts = counts.astype(float)
+    cuts: list[float] = []
+    stack = [(0, values.size)]  # half-open ranges of distinct values still to be cut
+    while stack:
+        lo, hi = stack.pop()
+        if hi - lo < 2:
+            continue
+        block = counts[lo:hi]
+        total = block.sum(axis=0)
+        n = total.sum()
+        left = np.cumsum(block, axis=0)[:-1]  # left[t]: classes of values lo..lo+t
+        right = total - left
+        n_left = left.sum(axis=1)
+        ent_left = _entropy_rows(left)
+        ent_right = _entropy_rows(right)
+        weighted = (n_left * ent_left + (n - n_left) * ent_right) / n
+        t = int(np.argmin(weighted))
+        ent_all = float(_entropy_rows(total[None, :])[0])
+        gain = ent_all - weighted[t]
+        k_all = int((total > 0).sum())
+        k_left = int((left[t] > 0).sum())
+        k_right = int((right[t] > 0).sum())
+        delta = math.log2(3.0**k_all - 2.0) - (
+            k_all * ent_all - k_left * ent_left[t] - k_right * ent_right[t]
+        )
+        if gain > (math.log2(n - 1.0) + delta) / n:
+            cuts.append(0.5 * (values[lo + t] + values[lo + t + 1]))
+            stack.append((lo, lo + t + 1))
+            stack.append((lo + t + 1, hi))
+    return np.array(sorted(cuts), dtype=float)
+
+
+def quantile_cut_points(x: np.ndarray, n_bins: int) -> np.ndarray:
+    """Cut points at the ``1/n_bins, 2/n_bins, …`` quantiles of ``x`` (duplicates merged).
+
+    Cuts equal to the minimum are dropped: they would open an empty first interval.
+
+    Examples
+    --------
+    >>> quantile_cut_points(np.arange(8.0), 4)
+    array([1.75, 3.5 , 5.25])
+    """
+    x = np.asarray(x, dtype=float)
+    if x.size == 0:
+        return np.empty(0)
+    cuts = np.unique(np.quantile(x, np.linspace(0.0, 1.0, n_bins + 1)[1:-1]))
+    return cuts[cuts > x.min()]
+
+
+# --------------------------------------------------------------------------------------------
+# Names
+# --------------------------------------------------------------------------------------------
+
+
+def _fmt(value: float) -> str:
+    """Compact text of a cut point: ``5119`` rather than ``5119.0``."""
+    if float(value).is_integer():
+        return str(int(value))
+    return f"{value:.6g}"
+
+
+def _interval_names(cuts: np.ndarray, integer: bool) -> list[str]:
+    """Names of the intervals ``(-inf, c1), [c1, c2), …, [ck, inf)`` (see module docstring)."""
+    if cuts.size == 0:
+        return []
+    names = [f"<{_fmt(cuts[0])}"]
+    for lo, hi in zip(cuts[:-1], cuts[1:], strict=True):
+        upper = hi - 1 if integer else hi
+        if integer and upper == lo:
+            names.append(_fmt(lo))
+            continue
+        sep = ".." if (lo < 0 or upper < 0) else "-"
+        names.append(f"{_fmt(lo)}{sep}{_fmt(upper)}")
+    names.append(f">={_fmt(cuts[-1])}")
+    return names
+
+
+# --------------------------------------------------------------------------------------------
+# Column specifications (what fit learned about one input column)
+# --------------------------------------------------------------------------------------------
+
+
+@dataclass
+class _Column:
+    """How one input column becomes single antecedents."""
+
+    name: Hashable
+    kind: str  # "categorical" or "numeric"
+    names: list[str]  # antecedent names, in output order
+    categories: list[Any] = field(default_factory=list)  # categorical: values, output order
+    cut_points: np.ndarray | None = None  # numeric: sorted cut points
+    integer: bool = False  # numeric: integer-valued at fit time
+    missing: bool = False  # "column:missing" is one of the antecedents (the last one)
+
+
+def _is_numeric(series: pd.Series) -> bool:
+    return pd.api.types.is_numeric_dtype(series.dtype) and not pd.api.types.is_bool_dtype(
+        series.dtype
+    )
+
+
+def _label_codes(y: Any, n_rows: int) -> np.ndarray:
+    """Validate a binary label and return its codes 0/1 (sorted order of the values)."""
+    y_arr = np.asarray(y)
+    if y_arr.ndim != 1:
+        raise ValueError(f"y must be one-dimensional, got shape {y_arr.shape}")
+    if y_arr.shape[0] != n_rows:
+        raise ValueError(f"y has {y_arr.shape[0]} rows, X has {n_rows}")
+    missing = pd.isna(y_arr)
+    if missing.any():
+        raise ValueError(f"y has {int(missing.sum())} missing values")
+    values, codes = np.unique(y_arr, return_inverse=True)
+    if values.size > 2:
+        shown = ", ".join(repr(v) for v in values[:5].tolist())
+        raise ValueError(
+            f"y must be binary; it has {values.size} distinct values ({shown}"
+            f"{', …' if values.size > 5 else ''})"
+        )
+    return codes.astype(np.intp)
+
+
+def _as_frame(X: Any) -> pd.DataFrame:
+    """A DataFrame view of X (arrays get columns ``x0, x1, …`` as scikit-learn does)."""
+    if isinstance(X, pd.DataFrame):
+        return X
+    if hasattr(X, "to_pandas"):  # polars, pyarrow
+        return X.to_pandas()
+    arr = np.asarray(X)
+    if arr.ndim != 2:
+        raise ValueError(f"X must be two-dimensional, got shape {arr.shape}")
+    return pd.DataFrame(arr, columns=[f"x{i}" for i in range(arr.shape[1])])
+
+
+# --------------------------------------------------------------------------------------------
+# The transformer
+# --------------------------------------------------------------------------------------------
+
+
+class Binarizer(TransformerMixin, BaseEstimator):
+    """Turn a DataFrame into binary antecedents, as the FairCORELS paper prepares its data.
+
+    Parameters
+    ----------
+    sensitive : column name or None, default=None
+        The sensitive column. It is never an antecedent; ``fit`` checks that it exists and
+        holds at least two groups. ``transform`` ignores it (it may be absent there).
+    numeric : {"mdlp", "quantile"}, default="mdlp"
+        How numeric columns without explicit ``cut_points`` are cut. ``"mdlp"`` (supervised,
+        needs ``y``) is the paper's choice; ``"quantile"`` uses ``n_bins`` quantiles.
+    n_bins : int, default=4
+        Number of quantile intervals (``numeric="quantile"`` only); fewer when values repeat.
+    cut_points : mapping of column name to sequence of float, or None, default=None
+        Explicit cut points per numeric column (they win over ``numeric``). The intervals are
+        ``(-inf, c1), [c1, c2), …, [ck, inf)``. Use it to apply the cut points learned on one
+        part of the data to another part (``cut_points=other.cut_points_``).
+    categorical : sequence of column names or None, default=None
+        Numeric columns to one-hot encode as categories instead of cutting them.
+    negations : bool, default=True
+        Add ``not X`` for every single antecedent ``X``.
+    conjunctions : bool, default=True
+        Add ``X && Y`` for single antecedents of different columns with support >= min_support.
+    min_support : float in [0, 1], default=0.1
+        Minimal fraction of the fitted rows that a conjunction must cover.
+    max_antecedents : int or None, default=None
+        Keep at most this many antecedents: single ones first, then negations, then the
+        conjunctions of largest support. Dropping any raises an :class:`AntecedentCapWarning`.
+    handle_missing : {"error", "category"}, default="error"
+        Refuse missing values (the error names the column and the row count), or make
+        ``column:missing`` an antecedent of its own.
+
+    Attributes
+    ----------
+    feature_names_in_ : ndarray of str
+        Columns seen in ``fit`` (including the sensitive one).
+    n_features_in_ : int
+    columns_ : list
+        Per used column, how it becomes antecedents (internal, read-only).
+    cut_points_ : dict
+        Cut points of every numeric column that was cut.
+    categories_ : dict
+        Categories (in output order) of every one-hot encoded column.
+    single_names_ : list of str
+        Names of the single antecedents ``R``.
+    supports_ : ndarray of float
+        Support (fraction of the fitted rows) of each output antecedent.
+    n_dropped_ : int
+        Antecedents removed by ``max_antecedents``.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> df = pd.DataFrame({"age": [19, 35, 50, 23, 41, 60], "sex": list("FMFMFM"),
+    ...                    "job": ["a", "b", "a", "b", "b", "a"]})
+    >>> b = Binarizer(sensitive="sex", cut_points={"age": [21, 46]}, min_support=0.3)
+    >>> b.fit_transform(df).shape
+    (6, 12)
+    >>> list(b.get_feature_names_out()[:5])
+    ['age:<21', 'age:21-45', 'age:>=46', 'job:a', 'job:b']
+    """
+
+    def __init__(
+        self,
+        *,
+        sensitive: Hashable | None = None,
+        numeric: str = "mdlp",
+        n_bins: int = 4,
+        cut_points: Mapping[Hashable, Sequence[float]] | None = None,
+        categorical: Sequence[Hashable] | None = None,
+        negations: bool = True,
+        conjunctions: bool = True,
+        min_support: float = 0.1,
+        max_antecedents: int | None = None,
+        handle_missing: str = "error",
+    ) -> None:
+        self.sensitive = sensitive
+        self.numeric = numeric
+        self.n_bins = n_bins
+        self.cut_points = cut_points
+        self.categorical = categorical
+        self.negations = negations
+        self.conjunctions = conjunctions
+        self.min_support = min_support
+        self.max_antecedents = max_antecedents
+        self.handle_missing = handle_missing
+
+    # ---------------------------------------------------------------- validation
+
+    def _validate_params(self) -> None:
+        """Check every parameter; a bad value raises ValueError naming it and what is allowed."""
+
+        def bad(name: str, allowed: str) -> ValueError:
+            return ValueError(f"{name} must be {allowed}, got {getattr(self, name)!r}")
+
+        if self.numeric not in ("mdlp", "quantile"):
+            raise bad("numeric", "'mdlp' or 'quantile'")
+        if self.handle_missing not in ("error", "category"):
+            raise bad("handle_missing", "'error' or 'category'")
+        if (
+            not isinstance(self.n_bins, numbers.Integral)
+            or isinstance(self.n_bins, bool)
+            or self.n_bins < 2
+        ):
+            raise bad("n_bins", "an integer >= 2")
+        for name in ("negations", "conjunctions"):
+            if not isinstance(getattr(self, name), (bool, np.bool_)):
+                raise bad(name, "a bool")
+        if (
+            not isinstance(self.min_support, numbers.Real)
+            or isinstance(self.min_support, bool)
+            or not 0.0 <= float(self.min_support) <= 1.0
+        ):
+            raise bad("min_support", "a number in [0, 1]")
+        if self.max_antecedents is not None and (
+            not isinstance(self.max_antecedents, numbers.Integral)
+            or isinstance(self.max_antecedents, bool)
+            or self.max_antecedents < 1
+        ):
+            raise bad("max_antecedents", "None or an integer >= 1")
+        if self.cut_points is not None:
+            if not isinstance(self.cut_points, Mapping):
+                raise bad("cut_points", "None or a mapping column -> sequence of numbers")
+            for col, cuts in self.cut_points.items():
+                arr = np.asarray(cuts, dtype=float)
+                if arr.ndim != 1 or not np.all(np.isfinite(arr)) or np.any(np.diff(arr) <= 0):
+                    raise ValueError(
+                        f"cut_points[{col!r}] must be a strictly increasing sequence of finite "
+                        f"numbers, got {cuts!r}"
+                    )
+        if self.categorical is not None and isinstance(self.categorical, (str, bytes)):
+            raise bad("categorical", "None or a sequence of column names")
+
+    def _validate_frame(self, X: Any) -> pd.DataFrame:
+        frame = _as_frame(X)
+        if frame.shape[0] == 0:
+            raise ValueError("X has no rows")
+        if frame.shape[1] == 0:
+            raise ValueError("X has no columns")
+        duplicated = frame.columns[frame.columns.duplicated()].unique().tolist()
+        if duplicated:
+            raise ValueError(f"X has duplicate column names: {duplicated}")
+        return frame
+
+    def _check_sensitive(self, frame: pd.DataFrame) -> None:
+        if self.sensitive is None:
+            return
+        if self.sensitive not in frame.columns:
+            raise ValueError(
+                f"sensitive column {self.sensitive!r} is not in X (columns: "
+                f"{list(frame.columns)[:10]}{' …' if frame.shape[1] > 10 else ''})"
+            )
+        groups = frame[self.sensitive]
+        n_missing = int(groups.isna().sum())
+        if n_missing:
+            raise ValueError(f"sensitive column {self.sensitive!r} has {n_missing} missing values")
+        n_groups = groups.nunique()
+        if n_groups < 2:
+            raise ValueError(
+                f"sensitive column {self.sensitive!r} has {n_groups} group; at least 2 are needed"
+            )
+
+    # ---------------------------------------------------------------- fit
+
+    def _fit_column(self, name: Hashable, series: pd.Series, codes: np.ndarray | None) -> _Column:
+        missing = series.isna().to_numpy()
+        n_missing = int(missing.sum())
+        if n_missing and self.handle_missing == "error":
+            raise ValueError(
+                f"column {name!r} has {n_missing} missing values (of {series.size} rows); drop "
+                "or impute them, or pass handle_missing='category'"
+            )
+        present = series[~missing]
+        explicit = self.cut_points is not None and name in self.cut_points
+        force_categorical = self.categorical is not None and name in self.categorical
+        if explicit and not _is_numeric(series):
+            raise ValueError(f"cut_points given for column {name!r}, which is not numeric")
+        if (explicit or _is_numeric(series)) and not force_categorical:
+            values = present.to_numpy(dtype=float)
+            integer = bool(values.size) and bool(np.all(np.floor(values) == values))
+            if explicit:
+                cuts = np.asarray(self.cut_points[name], dtype=float)
+            elif values.size == 0 or np.unique(values).size < 2:
+                cuts = np.empty(0)
+            elif self.numeric == "quantile":
+                cuts = quantile_cut_points(values, int(self.n_bins))
+            else:
+                if codes is None:
+                    raise ValueError(
+                        f"numeric='mdlp' needs y to cut column {name!r}; pass y to fit, or use "
+                        "numeric='quantile' or explicit cut_points"
+                    )
+                cuts = mdlp_cut_points(values, codes[~missing])
+            if integer and not explicit:
+                cuts = np.unique(np.ceil(cuts))  # x >= ceil(c) iff x >= c on integers
+            integer = integer and bool(np.all(np.floor(cuts) == cuts))
+            col = _Column(
+                name, "numeric", _interval_names(cuts, integer), cut_points=cuts, integer=integer
+            )
+        else:
+            if isinstance(series.dtype, pd.CategoricalDtype):
+                observed = set(present.unique().tolist())
+                categories = [c for c in series.cat.categories if c in observed]
+            else:
+                categories = sorted(present.unique().tolist(), key=lambda v: (str(type(v)), v))
+            col = _Column(
+                name, "categorical", [f"{name}:{c}" for c in categories], categories=categories
+            )
+        if col.kind == "numeric":
+            col.names = [f"{name}:{label}" for label in col.names]
+        if n_missing:
+            col.missing = True
+            col.names.append(f"{name}:{MISSING}")
+        n_values = len(col.names)
+        if n_values < 2:  # constant column, or all missing values as their own category
+            warnings.warn(
+                f"column {name!r} takes a single value at fit time; it yields no antecedent",
+                ConstantColumnWarning,
+                stacklevel=4,
+            )
+            col.names = []
+        if len(set(col.names)) != len(col.names):
+            raise ValueError(f"column {name!r} gives duplicate antecedent names: {col.names}")
+        return col
+
+    def fit(self, X: Any, y: Any = None) -> Binarizer:
+        """Learn the single antecedents, and mine the conjunctions, on ``X``.
+
+        Parameters
+        ----------
+        X : DataFrame of shape (n_samples, n_columns)
+            The table (arrays are accepted; their columns are named ``x0, x1, …``).
+        y : array-like of shape (n_samples,), optional
+            Binary label; needed by ``numeric="mdlp"`` when there is a numeric column to cut.
+
+        Returns
+        -------
+        self
+        """
+        self._validate_params()
+        frame = self._validate_frame(X)
+        self._check_sensitive(frame)
+        codes = None if y is None else _label_codes(y, frame.shape[0])
+        for name in list(self.cut_points or {}) + list(self.categorical or []):
+            if name not in frame.columns:
+                raise ValueError(f"column {name!r} named in cut_points/categorical is not in X")
+        self.feature_names_in_ = np.asarray([str(c) for c in frame.columns], dtype=object)
+        self.n_features_in_ = frame.shape[1]
+
+        self.columns_ = [
+            self._fit_column(name, frame[name], codes)
+            for name in frame.columns
+            if name != self.sensitive
+        ]
+        self.columns_ = [c for c in self.columns_ if c.names]
+        self.cut_points_ = {c.name: c.cut_points for c in self.columns_ if c.kind == "numeric"}
+        self.categories_ = {c.name: c.categories for c in self.columns_ if c.kind == "categorical"}
+        self.single_names_ = [n for c in self.columns_ for n in c.names]
+        if not self.single_names_:
+            raise ValueError(
+                "no antecedent could be built: every column is the sensitive one or constant"
+            )
+
+        singles = self._singles(frame, warn=False)  # (n, r) bool
+        n = singles.shape[0]
+        r = singles.shape[1]
+        source = np.repeat(np.arange(len(self.columns_)), [len(c.names) for c in self.columns_])
+        single_support = singles.mean(axis=0)
+
+        neg = np.arange(r) if self.negations else np.empty(0, dtype=np.intp)
+        pairs = np.empty((0, 2), dtype=np.intp)
+        pair_support = np.empty(0)
+        if self.conjunctions:
+            s = singles.astype(np.float64)  # exact counts up to 2**53 rows
+            counts = s.T @ s
+            i, j = np.triu_indices(r, k=1)
+            keep = (source[i] != source[j]) & (counts[i, j] >= self.min_support * n - 1e-9)
+            keep &= counts[i, j] > 0
+            pairs = np.stack([i[keep], j[keep]], axis=1)
+            pair_support = counts[i[keep], j[keep]] / n
+
+        self.n_dropped_ = 0
+        total = r + neg.size + pairs.shape[0]
+        cap = self.max_antecedents
+        if cap is not None and total > cap:
+            self.n_dropped_ = total - cap
+            warnings.warn(
+                f"max_antecedents={cap} drops {self.n_dropped_} of {total} antecedents "
+                "(kept: single antecedents, then negations, then the conjunctions of largest "
+                "support)",
+                AntecedentCapWarning,
+                stacklevel=2,
+            )
+            order = np.argsort(-pair_support, kind="stable")
+            room = cap
+            single_keep = np.arange(min(r, room))
+            room -= single_keep.size
+            neg = neg[:room]
+            room -= neg.size
+            order = np.sort(order[:room])
+            pairs, pair_support = pairs[order], pair_support[order]
+        else:
+            single_keep = np.arange(r)
+
+        self._single_keep = single_keep
+        self._negated = neg
+        self._pairs = pairs
+        names = [self.single_names_[k] for k in single_keep]
+        names += [f"not {self.single_names_[k]}" for k in neg]
+        names += [f"{self.single_names_[a]} && {self.single_names_[b]}" for a, b in pairs]
+        self._names_out = np.asarray(names, dtype=object)
+        self.supports_ = np.concatenate(
+            [single_support[single_keep], 1.0 - single_support[neg], pair_support]
+        )
+        return self
+
+    # ---------------------------------------------------------------- transform
+
+    def _singles(self, frame: pd.DataFrame, warn: bool) -> np.ndarray:
+        """The (n, r) boolean matrix of single antecedents."""
+        n = frame.shape[0]
+        out = np.zeros((n, len(self.single_names_)), dtype=bool)
+        pos = 0
+        for col in self.columns_:
+            series = frame[col.name]
+            missing = series.isna().to_numpy()
+            width = len(col.names)
+            if missing.any() and not col.missing:
+                if self.handle_missing == "error":
+                    raise ValueError(
+                        f"column {col.name!r} has {int(missing.sum())} missing values (of {n} "
+                        "rows); drop or impute them, or fit with handle_missing='category'"
+                    )
+                if warn:
+                    warnings.warn(
+                        f"column {col.name!r}: {int(missing.sum())} missing values were not "
+                        "seen at fit time; they set no antecedent of this column",
+                        UnseenCategoryWarning,
+                        stacklevel=4,
+                    )
+            n_values = width - int(col.missing)
+            if col.kind == "numeric":
+                values = pd.to_numeric(series, errors="raise").to_numpy(dtype=float)
+                bins = np.searchsorted(col.cut_points, np.where(missing, 0.0, values), "right")
+                rows = np.flatnonzero(~missing)
+                out[rows, pos + bins[rows]] = True
+            else:
+                index = pd.Index(col.categories)
+                codes = index.get_indexer(series.astype(object).where(~missing, None))
+                unseen = (codes < 0) & ~missing
+                if unseen.any() and warn:
+                    examples = pd.unique(series[unseen].astype(object))[:5].tolist()
+                    warnings.warn(
+                        f"column {col.name!r}: {int(unseen.sum())} rows hold categories not "
+                        f"seen at fit time (e.g. {examples}); they set no antecedent of this "
+                        "column",
+                        UnseenCategoryWarning,
+                        stacklevel=4,
+                    )
+                rows = np.flatnonzero(codes >= 0)
+                out[rows, pos + codes[rows]] = True
+            if col.missing:
+                out[missing, pos + n_values] = True
+            pos += width
+        return out
+
+    def transform(self, X: Any) -> np.ndarray:
+        """The antecedent matrix of ``X``: uint8 of shape (n_samples, n_antecedents).
+
+        Columns are found by name; the sensitive column and unknown extra columns are ignored.
+        """
+        check_is_fitted(self, "_names_out")
+        frame = _as_frame(X)
+        if frame.shape[0] == 0:
+            raise ValueError("X has no rows")
+        duplicated = frame.columns[frame.columns.duplicated()].unique().tolist()
+        if duplicated:
+            raise ValueError(f"X has duplicate column names: {duplicated}")
+        absent = [c.name for c in self.columns_ if c.name not in frame.columns]
+        if absent:
+            raise ValueError(f"X lacks the columns seen at fit time: {absent}")
+        singles = self._singles(frame, warn=True)
+        parts = [
+            singles[:, self._single_keep],
+            ~singles[:, self._negated],
+            singles[:, self._pairs[:, 0]] & singles[:, self._pairs[:, 1]],
+        ]
+        return np.ascontiguousarray(np.concatenate(parts, axis=1), dtype=np.uint8)
+
+    def get_feature_names_out(self, input_features: Any = None) -> np.ndarray:
+        """Antecedent names, in the column order of :meth:`transform`."""
+        check_is_fitted(self, "_names_out")
+        return self._names_out.copy()
