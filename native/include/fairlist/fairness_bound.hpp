@@ -1,2 +1,47 @@
-// The fairness lower bound (DESIGN.md §3). Placeholder: being written.
+// The fairness lower bound of DESIGN.md §3: for a prefix whose captured samples have fixed
+// predictions, the minimum number of errors on the uncaptured samples over every completion
+// (ignoring the rule structure) that meets the fairness cap, or "infeasible".
+//
+// The relaxation has four integer variables: x[g][y] in [0, u[g][y]] uncaptured samples of
+// group g and label y predicted positive. It is solved exactly with respect to the canonical
+// double-precision check is_fair(unfairness(completed counts), epsilon), with no allocation
+// and no external solver (see fairness_bound.cpp for the algorithm per metric).
 #pragma once
+#include <cstdint>
+
+namespace fairlist {
+
+// Values equal to fairlist.metrics.Metric.
+enum class Metric : int { SP = 1, PP = 2, PE = 3, EOPP = 4, EODDS = 5, CUAE = 6 };
+
+// Confusion counts of one group.
+struct GroupConfusion { std::int64_t tp = 0, fp = 0, tn = 0, fn = 0; };
+
+// Uncaptured (not yet classified) samples of one group, by true label.
+struct Uncaptured { std::int64_t pos = 0, neg = 0; };
+
+constexpr double kFeasibilityTol = 1e-9;
+
+// Unfairness of complete confusion counts: same arithmetic as fairlist.metrics
+// (rate = num/den or 0 if den == 0; gap = |rate_prot - rate_unprot|; EOdds = gapTPR + gapFPR;
+//  CUAE = gapPPV + gapNPV). Must be bit-identical to the Python value.
+double unfairness(Metric m, const GroupConfusion& prot, const GroupConfusion& unprot);
+
+// value <= epsilon + kFeasibilityTol
+inline bool is_fair(double value, double epsilon) { return value <= epsilon + kFeasibilityTol; }
+
+struct FairnessBound {
+    bool feasible;            // some completion of the uncaptured samples meets epsilon
+    std::int64_t min_errors;  // minimum errors on the uncaptured samples over fair completions
+                              // (undefined when !feasible)
+};
+
+// The relaxation: x[g][y] in [0, u[g][y]] uncaptured samples of group g and label y are
+// predicted positive (any split, ignoring the rule structure); the completed counts are
+// fixed + x. Minimise sum_g (u[g].pos - x[g][1]) + x[g][0] subject to
+// is_fair(unfairness(completed), epsilon). Exact for this 4-variable integer program.
+FairnessBound fairness_lower_bound(Metric m, double epsilon,
+                                   const GroupConfusion& fixed_prot, const GroupConfusion& fixed_unprot,
+                                   const Uncaptured& u_prot, const Uncaptured& u_unprot);
+
+}  // namespace fairlist
