@@ -43,7 +43,9 @@ def _unfairness_arrays(metric, p, u):
     ptp, pfp, ptn, pfn = p
     utp, ufp, utn, ufn = u
     if metric is Metric.STATISTICAL_PARITY:
-        return np.abs(_rate(ptp + pfp, ptp + pfp + ptn + pfn) - _rate(utp + ufp, utp + ufp + utn + ufn))
+        return np.abs(
+            _rate(ptp + pfp, ptp + pfp + ptn + pfn) - _rate(utp + ufp, utp + ufp + utn + ufn)
+        )
     if metric is Metric.PREDICTIVE_PARITY:
         return np.abs(_rate(ptp, ptp + pfp) - _rate(utp, utp + ufp))
     if metric is Metric.PREDICTIVE_EQUALITY:
@@ -65,7 +67,10 @@ def _completed(fixed, upos, uneg, x1, x0):
 def brute_force(metric, epsilon, fixed_p, fixed_u, u_p, u_u):
     """Minimum errors over every (x1P, x0P, x1U, x0U) with a fair completion, or None."""
     x1p, x0p, x1u, x0u = np.meshgrid(
-        np.arange(u_p[0] + 1), np.arange(u_p[1] + 1), np.arange(u_u[0] + 1), np.arange(u_u[1] + 1),
+        np.arange(u_p[0] + 1),
+        np.arange(u_p[1] + 1),
+        np.arange(u_u[0] + 1),
+        np.arange(u_u[1] + 1),
         indexing="ij",
     )
     value = _unfairness_arrays(
@@ -79,7 +84,10 @@ def brute_force(metric, epsilon, fixed_p, fixed_u, u_p, u_u):
 def attainable_values(metric, fixed_p, fixed_u, u_p, u_u):
     """All unfairness values some completion attains (to test epsilon exactly at a level)."""
     x1p, x0p, x1u, x0u = np.meshgrid(
-        np.arange(u_p[0] + 1), np.arange(u_p[1] + 1), np.arange(u_u[0] + 1), np.arange(u_u[1] + 1),
+        np.arange(u_p[0] + 1),
+        np.arange(u_p[1] + 1),
+        np.arange(u_u[0] + 1),
+        np.arange(u_u[1] + 1),
         indexing="ij",
     )
     value = _unfairness_arrays(
@@ -120,7 +128,12 @@ def test_bound_equals_brute_force_on_small_counts(metric):
     for case in range(260):
         fixed_p, fixed_u, u_p, u_u = _random_small_case(rng, 6 if case % 3 else 3)
         levels = attainable_values(metric, fixed_p, fixed_u, u_p, u_u)
-        epsilons = {0.0, float(rng.choice(levels)), float(rng.choice(levels)), float(rng.random() * 0.5)}
+        epsilons = {
+            0.0,
+            float(rng.choice(levels)),
+            float(rng.choice(levels)),
+            float(rng.random() * 0.5),
+        }
         epsilons.add(float(np.nextafter(float(rng.choice(levels)) - FEASIBILITY_TOL, 0.0)))
         epsilons.add(3.0)
         for eps in epsilons:
@@ -152,13 +165,19 @@ def test_bound_handles_empty_groups_and_labels(metric):
 def test_bound_reports_infeasible_when_no_completion_is_fair():
     # Statistical parity: the protected group is fully decided at rate 1, the unprotected at
     # rate 0 with one free sample; no completion gets the gap below 0.5.
-    assert bound.fairness_lower_bound(int(Metric.STATISTICAL_PARITY), 0.1, (3, 1, 0, 0), (0, 0, 3, 1), (0, 0), (1, 0)) == (False, -1)
+    assert bound.fairness_lower_bound(
+        int(Metric.STATISTICAL_PARITY), 0.1, (3, 1, 0, 0), (0, 0, 3, 1), (0, 0), (1, 0)
+    ) == (False, -1)
     # Nothing is uncaptured and the counts are unfair.
-    assert bound.fairness_lower_bound(int(Metric.EQUAL_OPPORTUNITY), 0.0, (1, 0, 0, 1), (1, 0, 0, 0), (0, 0), (0, 0)) == (False, -1)
+    assert bound.fairness_lower_bound(
+        int(Metric.EQUAL_OPPORTUNITY), 0.0, (1, 0, 0, 1), (1, 0, 0, 0), (0, 0), (0, 0)
+    ) == (False, -1)
 
 
 def test_bound_is_zero_when_error_free_completion_is_fair():
-    assert bound.fairness_lower_bound(int(Metric.STATISTICAL_PARITY), 0.05, (10, 2, 30, 5), (11, 2, 29, 5), (7, 9), (6, 8)) == (True, 0)
+    assert bound.fairness_lower_bound(
+        int(Metric.STATISTICAL_PARITY), 0.05, (10, 2, 30, 5), (11, 2, 29, 5), (7, 9), (6, 8)
+    ) == (True, 0)
 
 
 def test_bound_rejects_bad_arguments():
@@ -176,6 +195,7 @@ def test_bound_rejects_bad_arguments():
 # Larger cases against simple exact solvers that exploit only the separability of each metric.
 def _linear_exact(metric, epsilon, fixed_p, fixed_u, u_p, u_u):
     """SP / PE / EOpp: each group's rate depends on one variable; enumerate the 2-D grid."""
+
     def group(fixed, upos, uneg):
         tp, fp, tn, fn = fixed
         if metric is Metric.STATISTICAL_PARITY:
@@ -196,6 +216,7 @@ def _linear_exact(metric, epsilon, fixed_p, fixed_u, u_p, u_u):
 
 def _eodds_exact(epsilon, fixed_p, fixed_u, u_p, u_u):
     """EOdds: per part, the minimum gap for each exact cost; then all pairs of costs."""
+
     def part(rate_p, rate_u, cost_p, cost_u):
         gap = np.abs(rate_p[:, None] - rate_u[None, :])
         cost = cost_p[:, None] + cost_u[None, :]
@@ -206,7 +227,12 @@ def _eodds_exact(epsilon, fixed_p, fixed_u, u_p, u_u):
     (tpp, fpp, tnp, fnp), (tpu, fpu, tnu, fnu) = fixed_p, fixed_u
     x1p, x1u = np.arange(u_p[0] + 1), np.arange(u_u[0] + 1)
     x0p, x0u = np.arange(u_p[1] + 1), np.arange(u_u[1] + 1)
-    h1 = part(_rate(tpp + x1p, tpp + fnp + u_p[0]), _rate(tpu + x1u, tpu + fnu + u_u[0]), u_p[0] - x1p, u_u[0] - x1u)
+    h1 = part(
+        _rate(tpp + x1p, tpp + fnp + u_p[0]),
+        _rate(tpu + x1u, tpu + fnu + u_u[0]),
+        u_p[0] - x1p,
+        u_u[0] - x1u,
+    )
     h0 = part(_rate(fpp + x0p, fpp + tnp + u_p[1]), _rate(fpu + x0u, fpu + tnu + u_u[1]), x0p, x0u)
     fair = (h1[:, None] + h0[None, :]) <= epsilon + FEASIBILITY_TOL
     cost = np.arange(len(h1))[:, None] + np.arange(len(h0))[None, :]
@@ -215,6 +241,7 @@ def _eodds_exact(epsilon, fixed_p, fixed_u, u_p, u_u):
 
 def _ratio_exact(metric, epsilon, fixed_p, fixed_u, u_p, u_u):
     """PP / CUAE: all points of each group, then all pairs (chunked)."""
+
     def points(fixed, upos, uneg):
         tp, fp, tn, fn = fixed
         x1, x0 = np.meshgrid(np.arange(upos + 1), np.arange(uneg + 1), indexing="ij")
@@ -249,6 +276,7 @@ def _exact(metric, epsilon, fixed_p, fixed_u, u_p, u_u):
 def _compas_like_case(rng, scale):
     """Counts in COMPAS proportions (protected: 3,175 samples, 52% positive; unprotected:
     2,103, 39% positive), a random part uncaptured, the rest with random predictions."""
+
     def group(n, pos_share):
         pos = int(n * pos_share)
         neg = n - pos
