@@ -38,7 +38,7 @@ Performance
 -----------
 Everything is vectorised with numpy: MDLP works on the per-value class counts with cumulative
 sums (one pass per accepted cut), and the supports of all pairs of single antecedents come from
-one matrix product ``Sᵀ S`` of the boolean sample-by-antecedent matrix.
+the single antecedents packed into 64-bit words (an AND and a popcount per word and pair).
 """
 
 from __future__ import annotations
@@ -62,6 +62,7 @@ __all__ = [
     "AntecedentCapWarning",
     "mdlp_cut_points",
     "quantile_cut_points",
+    "pair_counts",
 ]
 
 MISSING = "missing"
@@ -73,7 +74,8 @@ class UnseenCategoryWarning(UserWarning):
 
 
 class ConstantColumnWarning(UserWarning):
-    """A column takes a single value at ``fit`` time; it yields no antecedent."""
+    """A column is always in one category or interval at ``fit`` time (a single value, or no
+    cut point); it yields no antecedent."""
 
 
 class AntecedentCapWarning(UserWarning):
@@ -181,6 +183,47 @@ def quantile_cut_points(x: np.ndarray, n_bins: int) -> np.ndarray:
         return np.empty(0)
     cuts = np.unique(np.quantile(x, np.linspace(0.0, 1.0, n_bins + 1)[1:-1]))
     return cuts[cuts > x.min()]
+
+
+# --------------------------------------------------------------------------------------------
+# Supports of pairs, on bit-packed columns
+# --------------------------------------------------------------------------------------------
+
+_POPCOUNT8 = np.array([bin(v).count("1") for v in range(256)], dtype=np.uint8)
+
+
+def _popcount_sum(words: np.ndarray) -> np.ndarray:
+    """Number of set bits of each row of a 2-D uint64 array."""
+    if hasattr(np, "bitwise_count"):  # numpy >= 2.0
+        return np.bitwise_count(words).sum(axis=-1, dtype=np.int64)
+    as_bytes = words.view(np.uint8)
+    return _POPCOUNT8[as_bytes].sum(axis=-1, dtype=np.int64)
+
+
+def pair_counts(matrix: np.ndarray) -> np.ndarray:
+    """``C[a, b]`` = number of rows where columns ``a`` and ``b`` of a boolean matrix are both set.
+
+    The columns are packed into 64-bit words (one bit per row) and each pair costs an AND and
+    a popcount per word: ``n/64`` word operations, with no floating point and no BLAS (whose
+    threads stall on a busy machine).
+
+    Examples
+    --------
+    >>> pair_counts(np.array([[1, 1], [1, 0], [0, 1]], dtype=bool))
+    array([[2, 1],
+           [1, 2]])
+    """
+    matrix = np.asarray(matrix, dtype=bool)
+    n, r = matrix.shape
+    n_words = (n + 63) // 64
+    packed = np.zeros((r, n_words * 8), dtype=np.uint8)
+    packed[:, : (n + 7) // 8] = np.packbits(matrix.T, axis=1)
+    words = packed.view(np.uint64)  # (r, n_words); padding bits are zero
+    counts = np.empty((r, r), dtype=np.int64)
+    for a in range(r):
+        counts[a, a:] = _popcount_sum(words[a] & words[a:])
+        counts[a:, a] = counts[a, a:]
+    return counts
 
 
 # --------------------------------------------------------------------------------------------
@@ -485,10 +528,11 @@ class Binarizer(TransformerMixin, BaseEstimator):
         if n_missing:
             col.missing = True
             col.names.append(f"{name}:{MISSING}")
-        n_values = len(col.names)
-        if n_values < 2:  # constant column, or all missing values as their own category
+        if len(col.names) < 2:  # a single value, or a single interval: always true
+            constant = series.nunique(dropna=False) < 2
+            why = "takes a single value" if constant else "has no cut point"
             warnings.warn(
-                f"column {name!r} takes a single value at fit time; it yields no antecedent",
+                f"column {name!r} {why} at fit time; it yields no antecedent",
                 ConstantColumnWarning,
                 stacklevel=4,
             )
@@ -545,8 +589,7 @@ class Binarizer(TransformerMixin, BaseEstimator):
         pairs = np.empty((0, 2), dtype=np.intp)
         pair_support = np.empty(0)
         if self.conjunctions:
-            s = singles.astype(np.float64)  # exact counts up to 2**53 rows
-            counts = s.T @ s
+            counts = pair_counts(singles)
             i, j = np.triu_indices(r, k=1)
             keep = (source[i] != source[j]) & (counts[i, j] >= self.min_support * n - 1e-9)
             keep &= counts[i, j] > 0

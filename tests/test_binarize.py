@@ -18,6 +18,7 @@ from fairlist.binarize import (
     ConstantColumnWarning,
     UnseenCategoryWarning,
     mdlp_cut_points,
+    pair_counts,
     quantile_cut_points,
 )
 
@@ -97,6 +98,13 @@ def test_quantile_cut_points_make_bins_of_similar_size_and_never_an_empty_first_
     assert sizes.size == 4 and sizes.min() >= 24
     skewed = np.array([0.0] * 90 + list(range(1, 11)))
     assert np.all(quantile_cut_points(skewed, 4) > 0)
+
+
+@pytest.mark.parametrize("n", [1, 63, 64, 65, 1000])
+def test_bit_packed_pair_counts_equal_the_integer_matrix_product(n):
+    m = np.random.default_rng(n).random((n, 7)) < 0.3
+    expected = m.astype(np.int64).T @ m.astype(np.int64)
+    np.testing.assert_array_equal(pair_counts(m), expected)
 
 
 # ------------------------------------------------------------------ column kinds
