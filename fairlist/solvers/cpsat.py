@@ -266,6 +266,21 @@ def build_model(problem: Problem, max_length: int, hint: RuleList | None = None)
     for k in range(K):
         # dominance cut: a used rule captures something
         model.add(sum(captures[k]) >= 1).only_enforce_if(~unused[k])
+        # dominance cut: the last rule predicts unlike the default (else drop it)
+        last = [~unused[k]] + ([unused[k + 1]] if k + 1 < K else [])
+        model.add(pred[k] != default).only_enforce_if(last)
+    # symmetry: adjacent rules with the same prediction can swap without changing any
+    # prediction, so keep them in increasing antecedent order
+    # index[k]: the antecedent at position k (m when unused)
+    index = {k: model.new_int_var(0, m, f"index[{k}]") for k in range(K)}
+    for k in range(K):
+        model.add(index[k] == sum(j * use[k, j] for j in range(m)) + m * unused[k])
+    for k in range(K - 1):
+        # same[k]: positions k and k + 1 predict alike
+        same = model.new_bool_var(f"same[{k}]")
+        model.add(pred[k] == pred[k + 1]).only_enforce_if(same)
+        model.add(pred[k] != pred[k + 1]).only_enforce_if(~same)
+        model.add(index[k] < index[k + 1]).only_enforce_if([same, ~unused[k + 1]])
 
     # 5. Constraints: fairness --------------------------------------------------------------
     def count(g: int, y: int) -> cp_model.LinearExpr:
