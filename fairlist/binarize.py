@@ -562,6 +562,11 @@ class Binarizer(TransformerMixin, BaseEstimator):
         for name in list(self.cut_points or {}) + list(self.categorical or []):
             if name not in frame.columns:
                 raise ValueError(f"column {name!r} named in cut_points/categorical is not in X")
+            if self.sensitive is not None and name == self.sensitive:
+                raise ValueError(
+                    f"column {name!r} is the sensitive column: it is never an antecedent, so "
+                    "it cannot be named in cut_points/categorical"
+                )
         self.feature_names_in_ = np.asarray([str(c) for c in frame.columns], dtype=object)
         self.n_features_in_ = frame.shape[1]
 

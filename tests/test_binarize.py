@@ -258,6 +258,21 @@ def test_missing_sensitive_column_is_an_error():
         Binarizer(sensitive="race", numeric="quantile").fit(_frame())
 
 
+def test_asking_for_antecedents_of_the_sensitive_column_is_refused():
+    with pytest.raises(ValueError, match="'group' is the sensitive column"):
+        Binarizer(sensitive="group", numeric="quantile", categorical=["group"]).fit(_frame())
+
+
+def test_categorical_missing_values_become_their_own_antecedent_under_category():
+    df = _frame()
+    df["color"] = df["color"].astype(object)
+    df.loc[[0, 5], "color"] = None
+    b = Binarizer(sensitive="group", numeric="quantile", handle_missing="category").fit(df)
+    singles = _single_columns(b, b.transform(df))
+    np.testing.assert_array_equal(singles["color:missing"], df["color"].isna())
+    assert not singles["color:red"][[0, 5]].any()
+
+
 def test_sensitive_column_with_one_group_is_an_error():
     df = _frame().assign(group="A")
     with pytest.raises(ValueError, match="'group' has 1 group"):
