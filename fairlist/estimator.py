@@ -1,0 +1,678 @@
+"""A scikit-learn classifier that learns a fair rule list.
+
+:class:`FairRuleListClassifier` wraps the solver layer (:func:`fairlist.solvers.solve`) in the
+scikit-learn estimator conventions: parameters are stored by ``__init__`` and validated in
+:meth:`~FairRuleListClassifier.fit` against a declared table (:data:`PARAMETER_CONSTRAINTS`);
+fitted attributes end in ``_``; labels come back as the original classes.
+
+The sensitive attribute is passed to ``fit`` the way fairlearn names it, ``sensitive_features``,
+and is never an antecedent. To route it through :class:`~sklearn.model_selection.GridSearchCV` or a
+:class:`~sklearn.pipeline.Pipeline`, either pass it as a fit parameter
+(``grid.fit(X, y, sensitive_features=s)``; a ``Pipeline`` needs the step prefix,
+``pipe.fit(X, y, clf__sensitive_features=s)``) or enable scikit-learn's metadata routing::
+
+    sklearn.set_config(enable_metadata_routing=True)
+    clf = FairRuleListClassifier(...).set_fit_request(sensitive_features=True)
+    GridSearchCV(make_pipeline(binarizer, clf), grid).fit(X, y, sensitive_features=s)
+
+Models are saved as JSON (:meth:`FairRuleListClassifier.save`), never pickle.
+"""
+
+from __future__ import annotations
+
+import enum
+import json
+import math
+import numbers
+import warnings
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pandas as pd
+from sklearn.base import BaseEstimator, ClassifierMixin
+from sklearn.exceptions import ConvergenceWarning
+from sklearn.utils.multiclass import check_classification_targets, type_of_target
+from sklearn.utils.validation import check_is_fitted
+
+from ._version import __version__
+from .metrics import Metric
+from .rulelist import RuleList
+from .solvers import Limits, Problem, Result, Solver, Status, get_solver
+
+try:  # scikit-learn >= 1.6
+    from sklearn.utils.validation import validate_data as _validate_data
+except ImportError:  # pragma: no cover - older scikit-learn
+
+    def _validate_data(estimator, X, y="no_validation", **kwargs):
+        return estimator._validate_data(X, y, **kwargs)
+
+
+__all__ = [
+    "FairRuleListClassifier",
+    "InfeasibleError",
+    "PARAMETER_CONSTRAINTS",
+    "ENGINE_OPTIONS",
+    "sensitive_mask",
+    "MODEL_FORMAT",
+]
+
+MODEL_FORMAT = "fairlist.classifier"
+MODEL_VERSION = 1
+
+
+class InfeasibleError(ValueError):
+    """No rule list meets the fairness constraint (proved, or none found before a limit).
+
+    ``result`` holds the engine's :class:`~fairlist.solvers.Result` (its ``status`` says whether
+    infeasibility was proved, ``infeasible``, or a limit stopped the search first, ``unknown``).
+    """
+
+    def __init__(self, message: str, result: Result | None = None) -> None:
+        super().__init__(message)
+        self.result = result
+
+
+# --------------------------------------------------------------------------- parameter table
+@dataclass(frozen=True)
+class _Constraint:
+    """One allowed kind of value: ``check(value) -> bool`` and how to say it."""
+
+    check: Callable[[Any], bool]
+    description: str
+
+
+def _is_real(v: Any) -> bool:
+    return isinstance(v, numbers.Real) and not isinstance(v, bool) and not math.isnan(v)
+
+
+def _is_int(v: Any) -> bool:
+    return isinstance(v, numbers.Integral) and not isinstance(v, bool)
+
+
+def _metric_ok(v: Any) -> bool:
+    try:
+        Metric.parse(v)
+    except ValueError:
+        return False
+    return True
+
+
+_NONE = _Constraint(lambda v: v is None, "None")
+_METRIC_NAMES = ", ".join([m.name.lower() for m in Metric] + [m.short_name for m in Metric])
+
+#: What each parameter may be. A value is valid when any constraint of its list accepts it.
+PARAMETER_CONSTRAINTS: dict[str, list[_Constraint]] = {
+    "metric": [_Constraint(_metric_ok, f"a fairness metric name ({_METRIC_NAMES}) or a Metric")],
+    "epsilon": [_NONE, _Constraint(lambda v: _is_real(v) and v >= 0, "a real number >= 0")],
+    "lam": [_Constraint(lambda v: _is_real(v) and 0 <= v < math.inf, "a finite real number >= 0")],
+    "max_length": [_NONE, _Constraint(lambda v: _is_int(v) and v >= 0, "an integer >= 0")],
+    "engine": [
+        _Constraint(lambda v: v in ("bnb", "cpsat"), "'bnb' or 'cpsat'"),
+        _Constraint(lambda v: isinstance(v, Solver) and not isinstance(v, str), "a Solver"),
+    ],
+    "policy": [_NONE, _Constraint(lambda v: isinstance(v, str), "a search policy name (str)")],
+    "time_limit": [_NONE, _Constraint(lambda v: _is_real(v) and v > 0, "a real number > 0")],
+    "max_nodes": [_NONE, _Constraint(lambda v: _is_int(v) and v > 0, "an integer > 0")],
+    "random_state": [_NONE, _Constraint(_is_int, "an integer")],
+    "engine_options": [_NONE, _Constraint(lambda v: isinstance(v, Mapping), "a dict")],
+}
+
+
+def _validate_params(params: Mapping[str, Any]) -> None:
+    """Raise ``ValueError`` naming the first parameter whose value no constraint accepts."""
+    for name, constraints in PARAMETER_CONSTRAINTS.items():
+        value = params[name]
+        if not any(c.check(value) for c in constraints):
+            allowed = " or ".join(c.description for c in constraints)
+            raise ValueError(
+                f"The {name!r} parameter of FairRuleListClassifier must be {allowed}; "
+                f"got {value!r}."
+            )
+
+
+@dataclass(frozen=True)
+class _EngineOptions:
+    """How the estimator's generic parameters map to one engine's constructor options."""
+
+    policy: str | None  # keyword for the search policy, None if the engine has none
+    seed: str | None  # keyword for the random seed
+
+
+#: Engine registry: adding an engine is adding an entry.
+ENGINE_OPTIONS: dict[str, _EngineOptions] = {
+    "bnb": _EngineOptions(policy="policy", seed="seed"),
+    "cpsat": _EngineOptions(policy=None, seed="random_seed"),
+}
+
+
+# --------------------------------------------------------------------------- data helpers
+def sensitive_mask(sensitive_features: Any, protected: Any = None, n_samples: int | None = None):
+    """Boolean mask of the protected group, with errors that say what is wrong.
+
+    Parameters
+    ----------
+    sensitive_features : array-like of shape (n,) or (n, 1)
+        The group of each sample.
+    protected : scalar, optional
+        The value of ``sensitive_features`` that marks the protected group. When omitted,
+        ``sensitive_features`` must be boolean or 0/1 with True/1 meaning protected.
+    n_samples : int, optional
+        Number of rows expected (checked, for a message that gives both numbers).
+
+    Returns
+    -------
+    ndarray of bool, shape (n,)
+    """
+    if sensitive_features is None:
+        raise ValueError(
+            "sensitive_features is required: pass the group of each sample to fit "
+            "(fit(X, y, sensitive_features=s, protected=value))"
+        )
+    s = sensitive_features
+    if isinstance(s, pd.DataFrame):
+        if s.shape[1] != 1:
+            raise ValueError(
+                f"sensitive_features must be a single column; got {s.shape[1]} columns"
+            )
+        s = s.iloc[:, 0]
+    s = np.asarray(s)
+    if s.ndim == 2 and s.shape[1] == 1:
+        s = s[:, 0]
+    if s.ndim != 1:
+        raise ValueError(f"sensitive_features must be one-dimensional, got shape {s.shape}")
+    if n_samples is not None and len(s) != n_samples:
+        raise ValueError(f"sensitive_features has {len(s)} rows, X has {n_samples}")
+    missing = pd.isna(s)
+    if np.any(missing):
+        raise ValueError(
+            f"sensitive_features has {int(np.sum(missing))} missing value(s) (NaN/None), first "
+            f"at row {int(np.flatnonzero(missing)[0])}; every sample needs a group"
+        )
+    values = pd.unique(s)
+    if len(values) < 2:
+        raise ValueError(
+            f"sensitive_features has a single group ({values[0]!r} for every sample); fairness "
+            "compares two groups, so both must occur in the training data"
+        )
+    if protected is None:
+        if s.dtype == bool or set(values.tolist()) <= {0, 1}:
+            return s.astype(bool)
+        shown = ", ".join(repr(v) for v in sorted(values.tolist(), key=str)[:5])
+        raise ValueError(
+            f"sensitive_features holds the values {shown}; pass protected=<value> to say which "
+            "one is the protected group (or pass a boolean mask, True = protected)"
+        )
+    mask = s == protected
+    if not np.any(mask):
+        shown = ", ".join(repr(v) for v in sorted(values.tolist(), key=str)[:5])
+        raise ValueError(f"protected={protected!r} does not occur in sensitive_features ({shown})")
+    if np.all(mask):
+        raise ValueError(
+            f"every sample has sensitive_features == protected ({protected!r}); the unprotected "
+            "group is empty"
+        )
+    if len(values) > 2:
+        raise ValueError(
+            f"sensitive_features has {len(values)} groups; fairlist compares exactly two. "
+            "Map it to two groups first (e.g. sensitive_features == value)"
+        )
+    return np.asarray(mask, dtype=bool)
+
+
+def _check_binary(X: np.ndarray, feature_names: tuple[str, ...]) -> np.ndarray:
+    """X as C-contiguous uint8, or a ValueError that points to the binarizer."""
+    if X.dtype == bool:
+        return np.ascontiguousarray(X, dtype=np.uint8)
+    bad = (X != 0) & (X != 1)
+    if np.any(bad):
+        i, j = np.argwhere(bad)[0]
+        raise ValueError(
+            f"X must hold binary antecedents (0/1 or bool); column {feature_names[j]!r} has the "
+            f"value {X[i, j]!r} (row {i}). Turn raw columns into antecedents first with "
+            "fairlist.binarize.Binarizer (e.g. make_pipeline(Binarizer(sensitive=...), "
+            "FairRuleListClassifier()))"
+        )
+    return np.ascontiguousarray(X, dtype=np.uint8)
+
+
+def _json_scalar(v: Any) -> Any:
+    """A class label as a JSON value (numpy scalars become Python ones)."""
+    return v.item() if isinstance(v, np.generic) else v
+
+
+# --------------------------------------------------------------------------- the estimator
+class FairRuleListClassifier(ClassifierMixin, BaseEstimator):
+    """A rule list minimising training error plus a length penalty under a fairness cap.
+
+    Solves ``minimise errors / n + lam * length  subject to  unfairness <= epsilon`` exactly
+    (FairCORELS' problem) with the branch-and-bound engine (``engine="bnb"``) or the CP-SAT model
+    (``engine="cpsat"``).
+
+    Parameters
+    ----------
+    metric : str or Metric, default="statistical_parity"
+        Unfairness measure: ``statistical_parity``, ``predictive_parity``,
+        ``predictive_equality``, ``equal_opportunity``, ``equalized_odds``,
+        ``conditional_use_accuracy_equality``, or the short names SP, PP, PE, EOpp, EOdds, CUAE.
+    epsilon : float or None, default=None
+        The **maximum unfairness** allowed on the training data (``unfairness <= epsilon``);
+        None means unconstrained. The paper's algorithm writes the same cap as ``1 - epsilon``,
+        calling ``epsilon`` a fairness level: here ``epsilon=0.05`` means unfairness at most 0.05.
+    lam : float, default=0.01
+        Length penalty per rule (the paper's lambda; it used 0.001).
+    max_length : int or None, default=None
+        Longest rule list considered. None: no cap other than the one the bounds imply (the
+        CP-SAT engine needs a cap; see its documentation).
+    engine : {"bnb", "cpsat"} or Solver, default="bnb"
+        The exact engine. A :class:`~fairlist.solvers.Solver` instance is used as is.
+    policy : str or None, default=None
+        Search policy of the branch-and-bound engine (None: the engine's default).
+    time_limit : float or None, default=None
+        Seconds before the search stops with the best rule list found (status ``feasible``).
+    max_nodes : int or None, default=None
+        Trie size at which the search stops (the paper uses 4,000,000).
+    random_state : int or None, default=None
+        Seed handed to the engine.
+    engine_options : dict or None, default=None
+        Further keyword options for the engine's constructor (e.g. ``{"majority_only": True}``
+        for the branch-and-bound, ``{"num_workers": 2}`` for CP-SAT).
+
+    Attributes
+    ----------
+    rule_list_ : RuleList
+        The learned rule list (its labels are the class names).
+    status_ : Status
+        ``optimal`` (certified) or ``feasible`` (a limit stopped the search).
+    objective_ : float
+        Training objective of ``rule_list_``.
+    lower_bound_ : float
+        Lower bound on the optimal objective proved by the engine.
+    accuracy_ : float
+        Training accuracy.
+    unfairness_ : float
+        Training unfairness under ``metric``.
+    stats_ : dict
+        Engine statistics (nodes, seconds, ...).
+    result_ : Result
+        The engine's full result.
+    classes_ : ndarray of shape (2,)
+        The original class labels; ``classes_[1]`` is the positive class.
+    n_features_in_ : int
+    feature_names_in_ : ndarray of str
+        Only when X was a DataFrame whose column names are all strings.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> X = np.array([[1, 0], [1, 1], [0, 1], [0, 0], [1, 0], [0, 1]])
+    >>> y = np.array(["yes", "yes", "no", "no", "yes", "no"])
+    >>> clf = FairRuleListClassifier(metric="SP", epsilon=0.5, lam=0.01)
+    >>> clf.fit(X, y, sensitive_features=[1, 1, 1, 0, 0, 0]).predict(X[:2])  # doctest: +SKIP
+    array(['yes', 'yes'], dtype='<U3')
+    """
+
+    def __init__(
+        self,
+        *,
+        metric: str | Metric = "statistical_parity",
+        epsilon: float | None = None,
+        lam: float = 0.01,
+        max_length: int | None = None,
+        engine: str | Solver = "bnb",
+        policy: str | None = None,
+        time_limit: float | None = None,
+        max_nodes: int | None = None,
+        random_state: int | None = None,
+        engine_options: dict[str, Any] | None = None,
+    ) -> None:
+        self.metric = metric
+        self.epsilon = epsilon
+        self.lam = lam
+        self.max_length = max_length
+        self.engine = engine
+        self.policy = policy
+        self.time_limit = time_limit
+        self.max_nodes = max_nodes
+        self.random_state = random_state
+        self.engine_options = engine_options
+
+    # ------------------------------------------------------------------ sklearn tags
+    def __sklearn_tags__(self):
+        tags = super().__sklearn_tags__()
+        tags.classifier_tags.multi_class = False
+        tags.input_tags.allow_nan = False
+        return tags
+
+    # ------------------------------------------------------------------ building blocks
+    def _solver(self) -> Solver:
+        """The configured engine instance."""
+        options = dict(self.engine_options or {})
+        if not isinstance(self.engine, str):
+            if self.policy is not None or self.random_state is not None:
+                raise ValueError(
+                    "policy and random_state apply to the named engines only; configure a "
+                    "Solver instance passed as engine= directly"
+                )
+            return self.engine
+        spec = ENGINE_OPTIONS[self.engine]
+        if self.policy is not None:
+            if spec.policy is None:
+                raise ValueError(f"policy={self.policy!r}: engine={self.engine!r} has no policies")
+            options.setdefault(spec.policy, self.policy)
+        if self.random_state is not None and spec.seed is not None:
+            options.setdefault(spec.seed, int(self.random_state))
+        try:
+            return get_solver(self.engine, **options)
+        except TypeError as exc:  # an unknown option for this engine
+            raise ValueError(f"engine_options for engine={self.engine!r}: {exc}") from None
+
+    def _prepare(self, X: Any, y: Any, sensitive_features: Any, protected: Any) -> Problem:
+        """Validate the data and build the :class:`Problem` (sets the data-derived attributes)."""
+        X, y = _validate_data(self, X, y, dtype=None, ensure_min_samples=1)
+        check_classification_targets(y)
+        y_type = type_of_target(y, input_name="y")
+        classes, y_enc = np.unique(y, return_inverse=True)
+        if y_type != "binary":
+            raise ValueError(
+                f"Only binary classification is supported. The type of the target is {y_type} "
+                f"(y has {len(classes)} classes)"
+            )
+        if len(classes) != 2:
+            raise ValueError(
+                f"y has 1 class ({_json_scalar(classes[0])!r}) only; a classifier needs samples "
+                "of two classes"
+            )
+        if X.dtype.kind not in "biuf":
+            raise ValueError(
+                f"X must hold binary antecedents (0/1 or bool), got dtype {X.dtype}. Turn raw "
+                "columns into antecedents first with fairlist.binarize.Binarizer"
+            )
+        names = (
+            tuple(str(c) for c in self.feature_names_in_)
+            if hasattr(self, "feature_names_in_")
+            else tuple(f"x{j}" for j in range(X.shape[1]))
+        )
+        Xb = _check_binary(X, names)
+        g = sensitive_mask(sensitive_features, protected, n_samples=X.shape[0])
+        self.classes_ = classes
+        return Problem(
+            Xb,
+            y_enc.astype(np.uint8),
+            g,
+            metric=self.metric,
+            epsilon=self.epsilon,
+            lam=self.lam,
+            max_length=self.max_length,
+            feature_names=names,
+            labels=tuple(str(c) for c in classes),
+            limits=Limits(max_nodes=self.max_nodes, time_limit=self.time_limit),
+        )
+
+    # ------------------------------------------------------------------ fit
+    def fit(self, X: Any, y: Any, sensitive_features: Any = None, protected: Any = None):
+        """Learn the rule list.
+
+        Parameters
+        ----------
+        X : DataFrame of binary columns or array-like of 0/1, shape (n_samples, n_antecedents)
+            Each column is an antecedent (use :mod:`fairlist.binarize` to mine them from raw data).
+        y : array-like of shape (n_samples,)
+            Two classes, of any type; ``classes_[1]`` (the larger in sorted order) is "positive".
+        sensitive_features : array-like of shape (n_samples,)
+            The group of each sample (never used as an antecedent).
+        protected : scalar, optional
+            The value of ``sensitive_features`` marking the protected group; when omitted,
+            ``sensitive_features`` must be a boolean / 0-1 mask (True = protected).
+
+        Returns
+        -------
+        self
+
+        Raises
+        ------
+        InfeasibleError
+            When no rule list meets ``epsilon`` (proved, or a limit stopped the search first).
+        """
+        _validate_params(self.get_params(deep=False))
+        for attr in ("feature_names_in_", "n_features_in_"):
+            if hasattr(self, attr):  # a refit must not inherit the previous data's names
+                delattr(self, attr)
+        problem = self._prepare(X, y, sensitive_features, protected)
+        result = self._solver().solve(problem)
+        self._set_result(problem, result)
+        return self
+
+    def _set_result(self, problem: Problem, result: Result) -> None:
+        if result.rule_list is None:
+            what = (
+                "is proved infeasible"
+                if result.status is Status.INFEASIBLE
+                else f"found no fair rule list before the search stopped ({result.stop_reason})"
+            )
+            raise InfeasibleError(
+                f"epsilon={self.epsilon!r} under metric {problem.metric.name.lower()}: the "
+                f"problem {what}; raise epsilon or the limits",
+                result,
+            )
+        if result.status is Status.FEASIBLE:
+            warnings.warn(
+                f"the search stopped ({result.stop_reason}) before certifying optimality; the "
+                f"rule list is the best found (objective {result.objective:.6f}, lower bound "
+                f"{result.lower_bound:.6f})",
+                ConvergenceWarning,
+                stacklevel=3,
+            )
+        rule_list = RuleList(
+            result.rule_list.rules, result.rule_list.default, problem.labels, problem.feature_names
+        )
+        evaluation = problem.evaluate(rule_list)
+        fired = rule_list.apply(problem.X)
+        k = rule_list.length + 1
+        self._rule_n = np.bincount(fired, minlength=k).astype(np.int64)
+        self._rule_pos = np.bincount(fired, weights=problem.y, minlength=k).astype(np.int64)
+        self.rule_list_ = rule_list
+        self.result_ = result
+        self.status_ = result.status
+        self.objective_ = evaluation.objective
+        self.lower_bound_ = result.lower_bound
+        self.accuracy_ = evaluation.accuracy
+        self.unfairness_ = evaluation.unfairness
+        self.metric_ = problem.metric
+        self.stats_ = dict(result.stats)
+
+    # ------------------------------------------------------------------ prediction
+    def _binary_input(self, X: Any) -> np.ndarray:
+        check_is_fitted(self, "rule_list_")
+        X = _validate_data(self, X, dtype=None, reset=False)
+        if X.dtype.kind not in "biuf":
+            raise ValueError(f"X must hold binary antecedents (0/1 or bool), got dtype {X.dtype}")
+        return _check_binary(X, self.rule_list_.feature_names)
+
+    def apply(self, X: Any) -> np.ndarray:
+        """Index of the rule that fires on each sample (``len(rule_list_)`` for the default)."""
+        X = self._binary_input(X)
+        return self.rule_list_.apply(X)
+
+    def predict(self, X: Any) -> np.ndarray:
+        """Predicted classes (the original labels of ``y``)."""
+        X = self._binary_input(X)
+        return self.classes_[self.rule_list_.predict(X).astype(np.intp)]
+
+    def _positive_rates(self) -> np.ndarray:
+        """Training positive rate of each rule and of the default.
+
+        A rule that captured no training sample gets its own prediction (0 or 1) as its rate.
+        """
+        outputs = np.array(
+            [r.prediction for r in self.rule_list_.rules] + [self.rule_list_.default], float
+        )
+        with np.errstate(invalid="ignore", divide="ignore"):
+            rates = self._rule_pos / self._rule_n
+        return np.where(self._rule_n > 0, rates, outputs)
+
+    def predict_proba(self, X: Any) -> np.ndarray:
+        """Class probabilities: the training positive rate of the rule that fires.
+
+        Rows sum to 1; column ``j`` is ``classes_[j]``. These are empirical frequencies, not the
+        decision: under a fairness constraint a rule may predict the minority label of the samples
+        it captures, so ``predict`` can differ from the argmax of ``predict_proba``.
+        """
+        fired = self.apply(X)
+        p1 = self._positive_rates()[fired]
+        return np.column_stack([1.0 - p1, p1])
+
+    def explain(self, X: Any) -> pd.DataFrame:
+        """For each sample, the rule that fired: its position, antecedent, prediction and rate.
+
+        Returns a DataFrame (indexed like ``X`` when ``X`` is a DataFrame) with columns
+        ``rule`` (position, ``len(rule_list_)`` for the default), ``antecedent`` (``"default"``
+        for the default), ``prediction`` (original class) and ``positive_rate``.
+        """
+        fired = self.apply(X)
+        table = self.get_rules()
+        out = table.iloc[fired][["antecedent", "prediction", "positive_rate"]].reset_index(
+            drop=True
+        )
+        out.insert(0, "rule", fired)
+        if isinstance(X, pd.DataFrame):
+            out.index = X.index
+        return out
+
+    def get_rules(self) -> pd.DataFrame:
+        """One row per rule, then one for the default, with training statistics.
+
+        Columns: ``antecedent``, ``prediction`` (original class), ``n_samples`` (training samples
+        the rule captures, i.e. that no earlier rule captured), ``support`` (that count / n),
+        ``positive_rate`` (share of ``classes_[1]`` among them; a rule that captured nothing has
+        its prediction's rate).
+        """
+        check_is_fitted(self, "rule_list_")
+        rl = self.rule_list_
+        n = int(self._rule_n.sum())
+        return pd.DataFrame(
+            {
+                "antecedent": [r.antecedent for r in rl.rules] + ["default"],
+                "prediction": [
+                    self.classes_[q] for q in [r.prediction for r in rl.rules] + [rl.default]
+                ],
+                "n_samples": self._rule_n,
+                "support": self._rule_n / n,
+                "positive_rate": self._positive_rates(),
+            }
+        )
+
+    def __str__(self) -> str:
+        if not hasattr(self, "rule_list_"):
+            return repr(self)
+        return str(self.rule_list_)
+
+    # ------------------------------------------------------------------ JSON
+    def to_dict(self) -> dict[str, Any]:
+        """The fitted model as a JSON-ready document (see :meth:`save`)."""
+        check_is_fitted(self, "rule_list_")
+        params = self.get_params(deep=False)
+        if not isinstance(params["engine"], str):
+            params["engine"] = getattr(params["engine"], "name", type(params["engine"]).__name__)
+        params["metric"] = Metric.parse(params["metric"]).name.lower()
+        doc: dict[str, Any] = {
+            "format": MODEL_FORMAT,
+            "version": MODEL_VERSION,
+            "fairlist_version": __version__,
+            "params": params,
+            "classes": [_json_scalar(c) for c in self.classes_],
+            "n_features_in": int(self.n_features_in_),
+            "rule_list": self.rule_list_.to_dict(),
+            "rule_n_samples": self._rule_n.tolist(),
+            "rule_n_positive": self._rule_pos.tolist(),
+            "training": {
+                "status": str(self.status_),
+                "objective": self.objective_,
+                "lower_bound": self.lower_bound_,
+                "accuracy": self.accuracy_,
+                "unfairness": self.unfairness_,
+                "metric": self.metric_.name.lower(),
+                "engine": self.result_.engine,
+                "search_space": self.result_.search_space,
+                "stop_reason": str(self.result_.stop_reason),
+                "stats": self.stats_,
+            },
+        }
+        if hasattr(self, "feature_names_in_"):
+            doc["feature_names_in"] = [str(c) for c in self.feature_names_in_]
+        return doc
+
+    def save(self, path: str | Path) -> None:
+        """Write the fitted model as JSON: parameters, rule list, classes and training metadata."""
+        text = json.dumps(self.to_dict(), indent=2, default=_json_default)
+        Path(path).write_text(text + "\n", encoding="utf-8")
+
+    @classmethod
+    def from_dict(cls, doc: Mapping[str, Any]) -> FairRuleListClassifier:
+        """Rebuild a fitted model from :meth:`to_dict`'s document."""
+        if not isinstance(doc, Mapping) or doc.get("format") != MODEL_FORMAT:
+            found = doc.get("format") if isinstance(doc, Mapping) else type(doc).__name__
+            raise ValueError(
+                f"not a fairlist model: 'format' is {found!r}, expected {MODEL_FORMAT!r}"
+            )
+        if doc.get("version") != MODEL_VERSION:
+            raise ValueError(
+                f"model document version {doc.get('version')!r} is not supported (this fairlist "
+                f"reads version {MODEL_VERSION})"
+            )
+        valid = set(cls().get_params())
+        clf = cls(**{k: v for k, v in doc["params"].items() if k in valid})
+        train = doc["training"]
+        clf.classes_ = np.asarray(doc["classes"])
+        clf.n_features_in_ = int(doc["n_features_in"])
+        if "feature_names_in" in doc:
+            clf.feature_names_in_ = np.asarray(doc["feature_names_in"], dtype=object)
+        clf.rule_list_ = RuleList.from_dict(doc["rule_list"])
+        clf._rule_n = np.asarray(doc["rule_n_samples"], dtype=np.int64)
+        clf._rule_pos = np.asarray(doc["rule_n_positive"], dtype=np.int64)
+        clf.status_ = Status(train["status"])
+        clf.objective_ = float(train["objective"])
+        clf.lower_bound_ = float(train["lower_bound"])
+        clf.accuracy_ = float(train["accuracy"])
+        clf.unfairness_ = float(train["unfairness"])
+        clf.metric_ = Metric.parse(train["metric"])
+        clf.stats_ = dict(train.get("stats", {}))
+        from .solvers import StopReason
+
+        clf.result_ = Result(
+            status=clf.status_,
+            rule_list=clf.rule_list_,
+            objective=clf.objective_,
+            accuracy=clf.accuracy_,
+            unfairness=clf.unfairness_,
+            lower_bound=clf.lower_bound_,
+            stop_reason=StopReason(train["stop_reason"]),
+            engine=train["engine"],
+            search_space=train.get("search_space", "full"),
+            stats=clf.stats_,
+        )
+        return clf
+
+    @classmethod
+    def load(cls, path: str | Path) -> FairRuleListClassifier:
+        """Read a model written by :meth:`save`."""
+        path = Path(path)
+        if not path.exists():
+            raise FileNotFoundError(f"no model file at {path}")
+        try:
+            doc = json.loads(path.read_text(encoding="utf-8"))
+        except json.JSONDecodeError as exc:
+            raise ValueError(f"{path} is not valid JSON: {exc}") from None
+        return cls.from_dict(doc)
+
+
+def _json_default(value: Any) -> Any:
+    if isinstance(value, np.generic):
+        return value.item()
+    if isinstance(value, np.ndarray):
+        return value.tolist()
+    if isinstance(value, enum.Enum):
+        return str(value)
+    return repr(value)
