@@ -3,9 +3,26 @@
 
 import numpy as np
 
-from libc.stdint cimport int64_t, uint8_t, uint64_t
+from libc.stdint cimport int64_t, uint8_t, uint32_t, uint64_t
+from libcpp.vector cimport vector
 
-from cfairlist cimport count_and, pack_columns, pack_vector, words_for
+from cfairlist cimport (
+    Config,
+    Metric,
+    Policy,
+    ProblemSpec,
+    Progress,
+    Search,
+    SearchResult,
+    Stats,
+    count_and,
+    pack_columns,
+    pack_vector,
+    words_for,
+)
+
+_STATUS = ("optimal", "feasible", "infeasible", "unknown")
+_STOP = ("completed", "node_limit", "time_limit", "memory_limit", "interrupted")
 
 
 def pack_matrix(const uint8_t[:, ::1] X):
@@ -43,3 +60,128 @@ def count_captures(const uint64_t[:, ::1] packed, const uint64_t[::1] mask):
             for j in range(m):
                 res[j] = count_and(&packed[j, 0], &mask[0], nw)
     return out
+
+
+cdef dict _stats_dict(const Stats& s):
+    return {
+        "nodes_expanded": s.nodes_expanded,
+        "children_evaluated": s.children_evaluated,
+        "nodes_created": s.nodes_created,
+        "peak_trie_size": s.peak_trie_size,
+        "peak_queue_size": s.peak_queue_size,
+        "pruned_by_bound": s.pruned_by_bound,
+        "pruned_on_pop": s.pruned_on_pop,
+        "pruned_infeasible": s.pruned_infeasible,
+        "pruned_support": s.pruned_support,
+        "pruned_length": s.pruned_length,
+        "permutation_hits": s.permutation_hits,
+        "incumbent_updates": s.incumbent_updates,
+        "fairness_bound_calls": s.fairness_bound_calls,
+        "peak_memory_bytes": s.peak_memory_bytes,
+        "seconds": s.seconds,
+    }
+
+
+cdef class BranchAndBound:
+    """One branch-and-bound search (the C++ ``fairlist::Search``).
+
+    Arguments are validated by ``fairlist.solvers.bnb``; this class only converts them.
+    ``run`` releases the GIL, so ``progress`` and ``request_stop`` can be called from another
+    thread while it runs.
+
+    Parameters
+    ----------
+    rules : uint64 array, shape (m, words_for(n))
+        Bit-packed antecedents (``pack_matrix``).
+    labels, protected : uint64 array, shape (words_for(n),)
+        Bit-packed labels and protected-group membership (``pack_bits``).
+    n_samples : int
+    problem : dict
+        metric (int), constrained (bool), epsilon, lam.
+    config : dict
+        The fields of ``fairlist::Config`` (policy as its integer value).
+    """
+
+    cdef Search* search
+    cdef bint started
+
+    def __cinit__(self, const uint64_t[:, ::1] rules, const uint64_t[::1] labels,
+                  const uint64_t[::1] protected, size_t n_samples, dict problem, dict config):
+        cdef size_t nw = words_for(n_samples)
+        if labels.shape[0] != nw or protected.shape[0] != nw:
+            raise ValueError(f"labels/protected must have {nw} words for {n_samples} samples")
+        if rules.shape[0] and rules.shape[1] != nw:
+            raise ValueError(f"rules must have {nw} words per antecedent, got {rules.shape[1]}")
+        cdef ProblemSpec spec
+        spec.metric = <Metric><int>problem["metric"]
+        spec.constrained = problem["constrained"]
+        spec.epsilon = problem["epsilon"]
+        spec.lam = problem["lam"]
+        cdef Config c
+        c.policy = <Policy><int>config["policy"]
+        c.majority_only = config["majority_only"]
+        c.max_length = config["max_length"]
+        c.use_hierarchical_bound = config["use_hierarchical_bound"]
+        c.use_lookahead = config["use_lookahead"]
+        c.use_length_bound = config["use_length_bound"]
+        c.use_equivalent_points = config["use_equivalent_points"]
+        c.use_fairness_bound = config["use_fairness_bound"]
+        c.use_permutation_map = config["use_permutation_map"]
+        c.use_support_bounds = config["use_support_bounds"]
+        c.max_nodes = config["max_nodes"]
+        c.time_limit = config["time_limit"]
+        c.memory_limit_mb = config["memory_limit_mb"]
+        c.seed = config["seed"]
+        cdef const uint64_t* rules_ptr = NULL
+        if rules.shape[0]:
+            rules_ptr = &rules[0, 0]
+        self.search = new Search(rules_ptr, &labels[0], &protected[0], n_samples,
+                                 rules.shape[0], spec, c)
+        self.started = False
+
+    def __dealloc__(self):
+        del self.search
+
+    def set_initial(self, antecedents, predictions, int default_prediction):
+        """Offer a warm-start rule list; False when it is unfair or outside the space."""
+        cdef vector[uint32_t] ants = antecedents
+        cdef vector[uint8_t] preds = predictions
+        return self.search.set_initial(ants, preds, default_prediction)
+
+    def run(self):
+        """Search (without the GIL) and return the result as a dict."""
+        if self.started:
+            raise RuntimeError("a BranchAndBound search runs only once")
+        self.started = True
+        cdef SearchResult r
+        with nogil:
+            r = self.search.run()
+        return {
+            "status": _STATUS[<int>r.status],
+            "stop_reason": _STOP[<int>r.stop_reason],
+            "has_solution": r.has_solution,
+            "antecedents": list(r.antecedents),
+            "predictions": list(r.predictions),
+            "default": r.default_prediction,
+            "errors": r.errors,
+            "objective": r.objective,
+            "lower_bound": r.lower_bound,
+            "stats": _stats_dict(r.stats),
+        }
+
+    def request_stop(self):
+        """Ask the running search to stop at the next node (thread-safe)."""
+        self.search.request_stop()
+
+    def progress(self):
+        """A snapshot of the running search (thread-safe)."""
+        cdef Progress p = self.search.progress()
+        return {
+            "nodes_expanded": p.nodes_expanded,
+            "children_evaluated": p.children_evaluated,
+            "trie_size": p.trie_size,
+            "queue_size": p.queue_size,
+            "depth": p.depth,
+            "best_objective": p.best_objective,
+            "seconds": p.seconds,
+        }

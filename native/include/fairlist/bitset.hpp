@@ -38,6 +38,15 @@ inline std::int64_t count_and3(const word_t* a, const word_t* b, const word_t* m
     return c;
 }
 
+// Counts of the samples captured by one rule, split by the masks the search needs.
+//   out[0] = |x|, out[1] = |x & m1|, ..., out[k] = |x & mk|  with x = rule & free
+// where free is the set of samples not captured yet.  One pass over the words; compiled for the
+// popcnt instruction where the CPU has it (runtime dispatch), since this is the innermost loop
+// of the branch-and-bound.
+constexpr int kCaptureMasks = 4;
+void count_captured(const word_t* rule, const word_t* free, const word_t* const* masks,
+                    std::size_t n_words, std::int64_t out[kCaptureMasks + 1]);
+
 // Packs a row-major (n_rows x n_cols) 0/1 byte matrix column by column:
 // out[j * words_for(n_rows) + i / 64] bit (i % 64) is X[i, j].  out must hold
 // n_cols * words_for(n_rows) words.

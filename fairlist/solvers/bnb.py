@@ -1,0 +1,267 @@
+"""The branch-and-bound engine: certifiably optimal fair rule lists (C++ core, ``fairlist._core``).
+
+The search is CORELS' prefix-trie branch-and-bound with a fairness cap (see
+``native/include/fairlist/search.hpp`` and ``bounds.hpp`` for the bounds and why each one is
+valid under the cap). This module validates the options, bit-packs the problem, runs the search
+in a worker thread without the GIL (so Ctrl-C and progress reporting keep working), and
+re-checks the returned rule list with :meth:`Problem.evaluate`.
+
+Search spaces: ``"full"`` (default) lets every rule and the default predict either label, which
+is exact for the constrained problem; ``majority_only=True`` restricts every prediction to a
+label at least as frequent as the other among the samples it classifies (CORELS' space; both
+labels on a tie): faster, but under a cap its optimum can be worse than the full one.
+"""
+
+from __future__ import annotations
+
+import math
+import threading
+import warnings
+from collections.abc import Callable
+from typing import Any
+
+import numpy as np
+
+from ..rulelist import RuleList
+from .base import Limits, Problem, Result, Status, StopReason
+
+__all__ = ["BnBSolver", "POLICIES"]
+
+#: Search policies: name -> value of ``fairlist::Policy``.
+POLICIES = {
+    "bfs": 0,  # breadth-first, CORELS order
+    "bfs_objective_aware": 1,  # breadth-first; within a depth, higher objective first (paper)
+    "lower_bound": 2,  # best-first by lower bound
+    "curiosity": 3,  # best-first by lower bound / normalized support (CORELS)
+    "dfs": 4,  # depth-first
+    "objective": 5,  # best-first by objective
+}
+
+_BOUND_SWITCHES = (
+    "use_hierarchical_bound",
+    "use_lookahead",
+    "use_length_bound",
+    "use_equivalent_points",
+    "use_fairness_bound",
+    "use_permutation_map",
+    "use_support_bounds",
+)
+
+
+class BnBSolver:
+    """Exact fairness-constrained branch-and-bound (``engine="bnb"``).
+
+    Parameters
+    ----------
+    policy : {"bfs", "bfs_objective_aware", "lower_bound", "curiosity", "dfs", "objective"}
+        Order in which prefixes are expanded. Every policy returns an optimal rule list when the
+        search completes; they differ in how fast good rule lists are found under limits.
+    majority_only : bool
+        Search only CORELS' majority-label space (faster; see the module docstring).
+    use_hierarchical_bound, use_lookahead, use_length_bound, use_equivalent_points, \
+use_fairness_bound, use_permutation_map, use_support_bounds : bool
+        Switch each bound off (for tests and ablations). The support bounds are applied only
+        without a fairness cap; the permutation map is keyed safely when there is one.
+    seed : int or None
+        None or 0: ties between equal priorities are broken by insertion order; another value
+        breaks them by a seeded hash. The search is deterministic for a given input and seed.
+    initial : RuleList or None
+        A warm start (for example from the CP-SAT engine). It is ignored with a warning when it
+        is unfair on the problem, longer than ``max_length``, or outside the searched space.
+    progress : callable or None
+        Called about every ``progress_interval`` seconds during the search with a dict
+        (nodes_expanded, children_evaluated, trie_size, queue_size, depth, best_objective,
+        seconds).
+    progress_interval : float
+        Seconds between two progress calls.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from fairlist.solvers import Problem
+    >>> X = np.array([[1, 0], [1, 1], [0, 1], [0, 0]], dtype=np.uint8)
+    >>> p = Problem(X, y=[1, 1, 0, 0], protected=[1, 0, 1, 0], lam=0.01)
+    >>> BnBSolver().solve(p).objective
+    0.01
+    """
+
+    name = "bnb"
+
+    def __init__(
+        self,
+        *,
+        policy: str = "bfs",
+        majority_only: bool = False,
+        use_hierarchical_bound: bool = True,
+        use_lookahead: bool = True,
+        use_length_bound: bool = True,
+        use_equivalent_points: bool = True,
+        use_fairness_bound: bool = True,
+        use_permutation_map: bool = True,
+        use_support_bounds: bool = True,
+        seed: int | None = None,
+        initial: RuleList | None = None,
+        progress: Callable[[dict[str, Any]], None] | None = None,
+        progress_interval: float = 0.5,
+    ) -> None:
+        self.policy = policy
+        self.majority_only = majority_only
+        self.use_hierarchical_bound = use_hierarchical_bound
+        self.use_lookahead = use_lookahead
+        self.use_length_bound = use_length_bound
+        self.use_equivalent_points = use_equivalent_points
+        self.use_fairness_bound = use_fairness_bound
+        self.use_permutation_map = use_permutation_map
+        self.use_support_bounds = use_support_bounds
+        self.seed = seed
+        self.initial = initial
+        self.progress = progress
+        self.progress_interval = progress_interval
+
+    # ------------------------------------------------------------------ validation
+    def _validate(self) -> None:
+        if not isinstance(self.policy, str) or self.policy not in POLICIES:
+            raise ValueError(
+                f"policy={self.policy!r} is not a search policy; use one of "
+                f"{', '.join(POLICIES)}"
+            )
+        for name in ("majority_only", *_BOUND_SWITCHES):
+            value = getattr(self, name)
+            if not isinstance(value, (bool, np.bool_)):
+                raise TypeError(f"{name} must be True or False, got {value!r}")
+        seed = self.seed
+        if seed is not None:
+            if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)):
+                raise TypeError(f"seed must be a non-negative integer or None, got {seed!r}")
+            if not 0 <= seed < 2**64:
+                raise ValueError(f"seed must be in [0, 2**64), got {seed!r}")
+        if self.initial is not None and not isinstance(self.initial, RuleList):
+            kind = type(self.initial).__name__
+            raise TypeError(f"initial must be a RuleList or None, got {kind}")
+        if self.progress is not None and not callable(self.progress):
+            raise TypeError(f"progress must be callable or None, got {self.progress!r}")
+        interval = self.progress_interval
+        if (
+            isinstance(interval, bool)
+            or not isinstance(interval, (int, float, np.number))
+            or not interval > 0
+            or math.isinf(interval)
+        ):
+            raise ValueError(f"progress_interval must be a positive number, got {interval!r}")
+
+    def _config(self, limits: Limits, max_length: int | None) -> dict[str, Any]:
+        config: dict[str, Any] = {name: bool(getattr(self, name)) for name in _BOUND_SWITCHES}
+        config.update(
+            policy=POLICIES[self.policy],
+            majority_only=bool(self.majority_only),
+            max_length=-1 if max_length is None else int(max_length),
+            max_nodes=int(limits.max_nodes or 0),
+            time_limit=float(limits.time_limit or 0.0),
+            memory_limit_mb=float(limits.memory_limit_mb or 0.0),
+            seed=int(self.seed or 0),
+        )
+        return config
+
+    # ------------------------------------------------------------------ solving
+    def solve(self, problem: Problem) -> Result:
+        """Search ``problem`` and return the best fair rule list with its certificate."""
+        if not isinstance(problem, Problem):
+            raise TypeError(f"problem must be a fairlist Problem, got {type(problem).__name__}")
+        self._validate()
+        from .._core import BranchAndBound, pack_bits, pack_matrix
+
+        search = BranchAndBound(
+            pack_matrix(problem.X),
+            pack_bits(problem.y),
+            pack_bits(problem.protected.astype(np.uint8)),
+            problem.n_samples,
+            {
+                "metric": int(problem.metric),
+                "constrained": problem.constrained,
+                "epsilon": 0.0 if problem.epsilon is None else float(problem.epsilon),
+                "lam": problem.lam,
+            },
+            self._config(problem.limits, problem.max_length),
+        )
+        warm_start = self._offer_initial(search, problem)
+        raw = self._run(search)
+        stats = dict(raw["stats"])
+        stats["warm_start"] = warm_start
+        space = "majority" if self.majority_only else "full"
+        status = Status(raw["status"])
+        stop = StopReason(raw["stop_reason"])
+        if not raw["has_solution"]:
+            return Result(
+                status=status, rule_list=None, objective=math.inf, accuracy=math.nan,
+                unfairness=math.nan, lower_bound=raw["lower_bound"], stop_reason=stop,
+                engine=self.name, search_space=space, stats=stats,
+            )
+        rule_list = problem.rule_list(raw["antecedents"], raw["predictions"], raw["default"])
+        ev = problem.evaluate(rule_list)
+        if not ev.fair or ev.errors != raw["errors"] or abs(ev.objective - raw["objective"]) > 1e-9:
+            raise RuntimeError(
+                f"the branch-and-bound returned {rule_list!r} with {raw['errors']} errors and "
+                f"objective {raw['objective']!r}, but Problem.evaluate finds fair={ev.fair} "
+                f"(unfairness {ev.unfairness!r}, epsilon {problem.epsilon!r}), {ev.errors} errors, "
+                f"objective {ev.objective!r}; this is a bug in fairlist.solvers.bnb"
+            )
+        lower = raw["lower_bound"] if status is not Status.OPTIMAL else ev.objective
+        return Result(
+            status=status, rule_list=rule_list, objective=ev.objective, accuracy=ev.accuracy,
+            unfairness=ev.unfairness, lower_bound=min(lower, ev.objective), stop_reason=stop,
+            engine=self.name, search_space=space, stats=stats,
+        )
+
+    def _offer_initial(self, search: Any, problem: Problem) -> str:
+        """Hands the warm start to the search; returns what happened to it."""
+        if self.initial is None:
+            return "none"
+        try:
+            ev = problem.evaluate(self.initial)
+            indices = self.initial.antecedent_indices(problem.feature_names)
+        except (KeyError, ValueError) as exc:
+            warnings.warn(
+                f"initial rule list ignored: it does not fit this problem ({exc})", stacklevel=3
+            )
+            return "ignored"
+        if not ev.fair:
+            warnings.warn(
+                f"initial rule list ignored: its unfairness {ev.unfairness:.6g} exceeds "
+                f"epsilon={problem.epsilon!r}",
+                stacklevel=3,
+            )
+            return "ignored"
+        predictions = [r.prediction for r in self.initial.rules]
+        if not search.set_initial(indices, predictions, self.initial.default):
+            warnings.warn(
+                "initial rule list ignored: it is longer than max_length or outside the "
+                "majority-label search space",
+                stacklevel=3,
+            )
+            return "ignored"
+        return "used"
+
+    def _run(self, search: Any) -> dict[str, Any]:
+        """Runs the search in a worker thread; Ctrl-C stops it and keeps the best so far."""
+        outcome: dict[str, Any] = {}
+
+        def target() -> None:
+            try:
+                outcome["result"] = search.run()
+            except BaseException as exc:  # re-raised in the calling thread
+                outcome["error"] = exc
+
+        worker = threading.Thread(target=target, name="fairlist-bnb", daemon=True)
+        worker.start()
+        interval = float(self.progress_interval) if self.progress is not None else 0.1
+        try:
+            while worker.is_alive():
+                worker.join(interval)
+                if self.progress is not None and worker.is_alive():
+                    self.progress(search.progress())
+        except KeyboardInterrupt:
+            search.request_stop()
+            worker.join()
+        if "error" in outcome:
+            raise outcome["error"]
+        return outcome["result"]

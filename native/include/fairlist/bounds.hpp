@@ -1,0 +1,60 @@
+// The objective bounds of the search and why each one stays valid under a fairness cap.
+//
+// Notation: a prefix P of K rules captures the samples C(P); U(P) are the others.  Every rule
+// list that starts with P (a "completion": P plus more rules plus a default) predicts exactly as
+// P on C(P); only the predictions on U(P) are still open.  objective = errors / n + lam * length.
+//
+// * Hierarchical lower bound.  Every completion makes at least the errors of P on C(P) and has
+//   at least K rules.  It bounds the objective only, so the constraint does not affect it.
+// * Lookahead.  The completions of P that are not yet evaluated (P's own "P + default" lists
+//   are evaluated when P is created) have at least K + 1 rules: if lb(P) + lam >= best, none
+//   can improve.  Objective-only as well.
+// * Maximum useful length.  A list of length L costs at least lam * L: if lam * L >= best it
+//   cannot improve.  Objective-only.
+// * Equivalent points.  Samples with identical antecedent bits are classified alike by every
+//   rule list, so each class of such samples in U(P) contributes min(#positives, #negatives)
+//   errors to every completion.  Objective-only; it combines with the fairness bound by max.
+// * Fairness lower bound (fairness_bound.hpp).  Relaxes the completions of P to "any prediction
+//   on each uncaptured sample": if no such relaxed completion is fair, no completion is and P is
+//   pruned; otherwise its minimum errors bound the errors on U(P) of every fair completion.
+// * Accurate-support bound (CORELS), only WITHOUT a constraint: if a rule predicts correctly
+//   fewer than lam * n of the samples it captures, deleting it (and re-labelling the later rules
+//   by majority) lowers the objective, so no list containing it at that position is optimal.
+//   With a cap the shorter list may be unfair, so the argument fails and the bound is off.
+// * Permutation map (permutation_map.hpp): by antecedent set alone only without a constraint;
+//   with one, the key includes the positive predictions on the captured samples per
+//   (group, label), which makes equal keys have equal sets of completions.
+#pragma once
+
+#include <cstdint>
+
+#include "fairlist/fairness_bound.hpp"
+#include "fairlist/rule_data.hpp"
+
+namespace fairlist {
+
+// Whether a rule (or the default) predicting q on samples with these counts is in the space.
+inline bool label_allowed(const SplitCounts& s, int q, bool majority_only) {
+    return !majority_only || s.label(q) >= s.label(1 - q);
+}
+
+// Adds the confusion counts of samples s predicted q to both groups of f.
+inline void add_predicted(GroupConfusion f[2], const SplitCounts& s, int q) {
+    for (int g = 0; g < 2; ++g) {
+        if (q) {
+            f[g].tp += s.c[g][1];
+            f[g].fp += s.c[g][0];
+        } else {
+            f[g].fn += s.c[g][1];
+            f[g].tn += s.c[g][0];
+        }
+    }
+}
+
+// The accurate-support bound: a rule predicting q on samples s is useful only if it predicts
+// correctly at least lam * n of them (strictly fewer: deleting the rule is strictly better).
+inline bool support_too_small(const SplitCounts& s, int q, double lam, double n) {
+    return static_cast<double>(s.label(q)) < lam * n;
+}
+
+}  // namespace fairlist

@@ -1,0 +1,195 @@
+// The fairness-constrained branch-and-bound over rule lists (CORELS with a fairness cap).
+//
+// A Search owns every structure it uses (data copy, trie, queue, permutation map): no global
+// state, so two searches can run at once in two threads.  run() is the one entry point and
+// runs without the Python GIL; request_stop() and progress() may be called from another thread
+// while it runs.
+//
+// Search space.  A node is a prefix of (antecedent, prediction) rules; a rule list is a prefix
+// plus a default prediction.  In the full space (the default) every rule and the default may
+// predict either label; with majority_only they must predict a label at least as frequent as
+// the other among the samples they capture (CORELS' restriction; both labels on a tie).
+//
+// Bounds, all valid under the fairness constraint (see bounds.hpp for the arguments):
+// hierarchical lower bound, lookahead, maximum useful length, equivalent points, the fairness
+// lower bound (fairness_bound.hpp), and — only where safe — the support bounds (no constraint)
+// and the permutation map (keyed by the antecedent set, plus the per-(group, label) positive
+// predictions on the captured samples when a constraint is active).
+#pragma once
+
+#include <atomic>
+#include <chrono>
+#include <cstddef>
+#include <cstdint>
+#include <vector>
+
+#include "fairlist/bitset.hpp"
+#include "fairlist/fairness_bound.hpp"
+#include "fairlist/permutation_map.hpp"
+#include "fairlist/queue.hpp"
+#include "fairlist/rule_data.hpp"
+#include "fairlist/trie.hpp"
+
+namespace fairlist {
+
+enum class SearchStatus : int {
+    OPTIMAL = 0,     // search completed with a fair rule list: it is optimal (in the space)
+    FEASIBLE = 1,    // a limit stopped the search; best fair rule list so far
+    INFEASIBLE = 2,  // search completed without a fair rule list: none exists (in the space)
+    UNKNOWN = 3,     // a limit stopped the search before any fair rule list was found
+};
+
+enum class StopReason : int {
+    COMPLETED = 0,
+    NODE_LIMIT = 1,
+    TIME_LIMIT = 2,
+    MEMORY_LIMIT = 3,
+    INTERRUPTED = 4,
+};
+
+// The objective and the constraint.
+struct ProblemSpec {
+    Metric metric = Metric::SP;
+    bool constrained = false;  // false: no fairness cap (epsilon ignored)
+    double epsilon = 0.0;      // maximum unfairness
+    double lam = 0.0;          // length penalty per rule
+};
+
+// Options and limits of one search.  Every bound can be switched off (for tests and ablations).
+struct Config {
+    Policy policy = Policy::BFS;
+    bool majority_only = false;         // CORELS' majority-label search space
+    std::int64_t max_length = -1;       // longest rule list considered; < 0: no cap
+    bool use_hierarchical_bound = true; // errors on the captured samples count in the bound
+    bool use_lookahead = true;          // a child has one more rule: lb + lam >= best prunes
+    bool use_length_bound = true;       // maximum useful length: lam * length < best
+    bool use_equivalent_points = true;  // identical samples with different labels force errors
+    bool use_fairness_bound = true;     // fairness lower bound (only with a constraint)
+    bool use_permutation_map = true;    // safe permutation map (see permutation_map.hpp)
+    bool use_support_bounds = true;     // accurate-support bound (only without a constraint)
+    std::int64_t max_nodes = 0;         // stop when the trie holds this many nodes; 0: none
+    double time_limit = 0.0;            // seconds; <= 0: none
+    double memory_limit_mb = 0.0;       // MiB held by the search structures; <= 0: none
+    std::uint64_t seed = 0;             // 0: ties broken by insertion order; else seeded hash
+};
+
+struct Stats {
+    std::int64_t nodes_expanded = 0;      // nodes whose children were generated
+    std::int64_t children_evaluated = 0;  // (antecedent, prediction) children evaluated
+    std::int64_t nodes_created = 0;       // children inserted into the trie
+    std::int64_t peak_trie_size = 0;      // live trie nodes, at most
+    std::int64_t peak_queue_size = 0;
+    std::int64_t pruned_by_bound = 0;     // children whose lower bound (+ lookahead) >= best
+    std::int64_t pruned_on_pop = 0;       // queued nodes pruned when popped (best improved)
+    std::int64_t pruned_infeasible = 0;   // children with no fair completion (fairness bound)
+    std::int64_t pruned_support = 0;      // children failing the accurate-support bound
+    std::int64_t pruned_length = 0;       // children beyond the maximum useful length
+    std::int64_t permutation_hits = 0;    // children dropped by the permutation map
+    std::int64_t incumbent_updates = 0;   // improvements of the best rule list
+    std::int64_t fairness_bound_calls = 0;
+    std::int64_t peak_memory_bytes = 0;   // trie + queue + permutation map, at most
+    double seconds = 0.0;
+};
+
+// A snapshot of a running search (safe to take from another thread).
+struct Progress {
+    std::int64_t nodes_expanded = 0;
+    std::int64_t children_evaluated = 0;
+    std::int64_t trie_size = 0;
+    std::int64_t queue_size = 0;
+    std::int64_t depth = 0;       // depth of the last expanded node
+    double best_objective = 0.0;  // +inf while no fair rule list is known
+    double seconds = 0.0;
+};
+
+struct SearchResult {
+    SearchStatus status = SearchStatus::UNKNOWN;
+    StopReason stop_reason = StopReason::COMPLETED;
+    bool has_solution = false;
+    std::vector<std::uint32_t> antecedents;  // rule k's antecedent index
+    std::vector<std::uint8_t> predictions;   // rule k's prediction (0/1)
+    int default_prediction = 0;
+    std::int64_t errors = 0;
+    double objective = 0.0;    // errors / n + lam * length (+inf without a solution)
+    double lower_bound = 0.0;  // proved lower bound on the optimum (== objective if optimal)
+    Stats stats;
+};
+
+class Search {
+ public:
+    // rules: n_antecedents x words_for(n_samples) words; labels, protected_group:
+    // words_for(n_samples) words (protected = bit set).  Everything is copied.
+    Search(const word_t* rules, const word_t* labels, const word_t* protected_group,
+           std::size_t n_samples, std::size_t n_antecedents, const ProblemSpec& problem,
+           const Config& config);
+    Search(const Search&) = delete;
+    Search& operator=(const Search&) = delete;
+
+    // Offers a starting rule list (warm start).  Returns false (and ignores it) when it is not
+    // fair, is longer than max_length, or is not in the searched space; call before run().
+    bool set_initial(const std::vector<std::uint32_t>& antecedents,
+                     const std::vector<std::uint8_t>& predictions, int default_prediction);
+
+    // Runs the search to completion or to a limit.  Call once.
+    SearchResult run();
+
+    // Asks a running search to stop at the next node (thread-safe).
+    void request_stop() noexcept { stop_.store(true, std::memory_order_relaxed); }
+
+    Progress progress() const noexcept;
+
+ private:
+    // Per-group confusion counts of the samples a prefix captures.
+    struct Fixed {
+        GroupConfusion g[2];  // 0: protected, 1: unprotected
+    };
+
+    RuleData data_;
+    ProblemSpec problem_;
+    Config config_;
+    std::size_t max_length_;  // effective cap on the length
+    double n_;                // number of samples as a double
+    Trie trie_;
+    NodeQueue queue_;
+    PermutationMap pmap_;
+    std::vector<std::uint64_t> zobrist_;  // per-antecedent random words: set hash = XOR
+    Stats stats_;
+    bool ran_ = false;
+
+    // Incumbent.
+    bool has_best_ = false;
+    double best_objective_;
+    std::int64_t best_errors_ = 0;
+    std::vector<std::uint32_t> best_rules_;  // antecedent << 1 | prediction
+    int best_default_ = 0;
+
+    // Scratch space of one expansion (no allocation per child).
+    std::vector<word_t> free_;           // samples not captured by the prefix being expanded
+    std::vector<std::uint32_t> path_;    // its rules, root first
+    std::vector<std::uint8_t> in_prefix_;  // antecedent in the prefix being expanded
+
+    std::chrono::steady_clock::time_point start_;
+    std::atomic<bool> stop_{false};
+    std::atomic<std::int64_t> p_expanded_{0}, p_children_{0}, p_trie_{0}, p_queue_{0}, p_depth_{0};
+    std::atomic<double> p_best_;
+
+    double objective(std::int64_t errors, std::size_t length) const {
+        return static_cast<double>(errors) / n_ + problem_.lam * static_cast<double>(length);
+    }
+    bool fair(const Fixed& f) const;
+    void offer_incumbent(std::int64_t errors, std::size_t length, const Fixed& counts,
+                         std::uint32_t last_rule, int default_prediction);
+    bool worth_expanding(const Node& node) const;
+    void expand(std::uint32_t index);
+    void evaluate_child(std::uint32_t parent, std::size_t depth, std::uint32_t j, int q,
+                        const SplitCounts& captured, std::int64_t forced_free,
+                        const Fixed& fixed, std::int64_t fixed_errors, const SplitCounts& free,
+                        std::uint64_t set_hash);
+    double priority(std::int64_t lb_errors, std::int64_t leaf_errors, std::size_t depth,
+                    std::int64_t n_captured) const;
+    std::size_t memory_bytes() const;
+    double elapsed() const;
+    void publish_progress(std::size_t depth);
+};
+
+}  // namespace fairlist

@@ -1,0 +1,75 @@
+// The prefix trie: one compact node per prefix (a sequence of (antecedent, prediction) rules).
+//
+// A node stores only what the search cannot recompute cheaply: its parent, its own rule, the
+// integer part of its lower bound, its depth, and how many live children it has.  The samples
+// a prefix captures and its confusion counts are recomputed from the path when the node is
+// expanded (a few AND-NOT / popcount passes), so no bit vector is stored per node.
+//
+// Nodes live in fixed-size blocks (no reallocation copies, no allocation per child).  A node is
+// "live" while it is queued or has live descendants; the live count is the trie size that the
+// node limit caps, as in CORELS.  Retired slots are reused unless the caller keeps references to
+// them elsewhere (the permutation map does; then slots are never reused).
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <vector>
+
+namespace fairlist {
+
+struct Node {
+    std::uint32_t parent;      // index of the parent node (Trie::kNone for the root)
+    std::uint32_t rule;        // antecedent << 1 | prediction (unused for the root)
+    std::int32_t lb_errors;    // errors every completion of the prefix must make (lower bound)
+    std::uint32_t n_children;  // live children
+    std::uint16_t depth;       // number of rules in the prefix
+    std::uint8_t flags;        // Node::kExpanded | kRetired | kSuperseded
+    std::uint8_t reserved;
+
+    static constexpr std::uint8_t kExpanded = 1;    // children were generated
+    static constexpr std::uint8_t kRetired = 2;     // no longer in the trie
+    static constexpr std::uint8_t kSuperseded = 4;  // a better equivalent prefix replaced it
+
+    std::uint32_t antecedent() const { return rule >> 1; }
+    int prediction() const { return static_cast<int>(rule & 1U); }
+};
+static_assert(sizeof(Node) == 20, "Node must stay compact");
+
+class Trie {
+ public:
+    static constexpr std::uint32_t kNone = 0xffffffffU;
+    static constexpr std::size_t kBlockBits = 16;  // 65,536 nodes (1.25 MiB) per block
+
+    // reuse_slots: whether retired nodes' slots may be handed out again.
+    explicit Trie(bool reuse_slots) : reuse_(reuse_slots) {}
+
+    // Adds a node below parent (kNone: the root); returns its index.
+    std::uint32_t add(std::uint32_t parent, std::uint32_t rule, std::int32_t lb_errors,
+                      std::uint16_t depth);
+
+    Node& operator[](std::uint32_t i) {
+        return blocks_[i >> kBlockBits][i & ((1U << kBlockBits) - 1)];
+    }
+    const Node& operator[](std::uint32_t i) const {
+        return blocks_[i >> kBlockBits][i & ((1U << kBlockBits) - 1)];
+    }
+
+    // Removes a node that will not be expanded (again), then every ancestor that was expanded
+    // and is left without live children.
+    void retire(std::uint32_t i);
+
+    std::size_t live() const { return live_; }
+    std::size_t peak_live() const { return peak_live_; }
+    std::size_t slots() const { return slots_; }
+    std::size_t bytes() const { return blocks_.size() * (sizeof(Node) << kBlockBits); }
+
+ private:
+    std::vector<std::unique_ptr<Node[]>> blocks_;
+    std::size_t slots_ = 0;  // slots handed out so far (including retired ones)
+    std::size_t live_ = 0, peak_live_ = 0;
+    std::uint32_t free_head_ = kNone;  // reusable slots, linked through Node::parent
+    bool reuse_;
+};
+
+}  // namespace fairlist

@@ -1,0 +1,476 @@
+#include "fairlist/search.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <stdexcept>
+
+#include "fairlist/bounds.hpp"
+
+namespace fairlist {
+
+namespace {
+
+constexpr double kInf = std::numeric_limits<double>::infinity();
+
+std::uint64_t mix64(std::uint64_t z) {
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+    return z ^ (z >> 31);
+}
+
+SplitCounts minus(const SplitCounts& a, const SplitCounts& b) {
+    SplitCounts r;
+    for (int g = 0; g < 2; ++g) {
+        for (int y = 0; y < 2; ++y) r.c[g][y] = a.c[g][y] - b.c[g][y];
+    }
+    return r;
+}
+
+Uncaptured uncaptured(const SplitCounts& s, int g) { return Uncaptured{s.c[g][1], s.c[g][0]}; }
+
+}  // namespace
+
+Search::Search(const word_t* rules, const word_t* labels, const word_t* protected_group,
+               std::size_t n_samples, std::size_t n_antecedents, const ProblemSpec& problem,
+               const Config& config)
+    : data_(rules, labels, protected_group, n_samples, n_antecedents),
+      problem_(problem),
+      config_(config),
+      n_(static_cast<double>(n_samples)),
+      trie_(!config.use_permutation_map),
+      queue_(config.policy == Policy::DFS, config.seed),
+      pmap_(problem.constrained ? 4 : 1),
+      best_objective_(kInf),
+      p_best_(kInf) {
+    if (n_samples >= (std::size_t{1} << 31)) throw std::invalid_argument("too many samples (>= 2^31)");
+    if (n_antecedents >= (std::size_t{1} << 31)) {
+        throw std::invalid_argument("too many antecedents (>= 2^31)");
+    }
+    if (!(problem.lam >= 0.0) || !std::isfinite(problem.lam)) {
+        throw std::invalid_argument("lam must be a finite number >= 0");
+    }
+    if (problem.constrained && !(problem.epsilon >= 0.0)) {
+        throw std::invalid_argument("epsilon must be >= 0");
+    }
+    const int metric = static_cast<int>(problem.metric);
+    if (metric < 1 || metric > 6) throw std::invalid_argument("unknown metric");
+    const int policy = static_cast<int>(config.policy);
+    if (policy < 0 || policy > 5) throw std::invalid_argument("unknown policy");
+    // Depths are stored in 16 bits; a list never has more rules than antecedents.
+    max_length_ = std::min<std::size_t>(n_antecedents, 65535);
+    if (config.max_length >= 0) {
+        max_length_ = std::min<std::size_t>(max_length_, static_cast<std::size_t>(config.max_length));
+    }
+    zobrist_.resize(n_antecedents);
+    std::uint64_t state = 0x2545f4914f6cdd1dULL;
+    for (auto& z : zobrist_) z = mix64(state += 0x9e3779b97f4a7c15ULL);
+    free_.resize(data_.n_words());
+    in_prefix_.assign(n_antecedents, 0);
+}
+
+bool Search::fair(const Fixed& f) const {
+    return !problem_.constrained ||
+           is_fair(unfairness(problem_.metric, f.g[0], f.g[1]), problem_.epsilon);
+}
+
+bool Search::set_initial(const std::vector<std::uint32_t>& antecedents,
+                         const std::vector<std::uint8_t>& predictions, int default_prediction) {
+    if (ran_) throw std::logic_error("set_initial must be called before run");
+    if (antecedents.size() != predictions.size()) {
+        throw std::invalid_argument("antecedents and predictions differ in length");
+    }
+    if (default_prediction != 0 && default_prediction != 1) {
+        throw std::invalid_argument("default prediction must be 0 or 1");
+    }
+    if (antecedents.size() > max_length_) return false;
+    std::vector<std::uint8_t> seen(data_.n_antecedents(), 0);
+    const std::size_t nw = data_.n_words();
+    std::vector<word_t> free(data_.all(), data_.all() + nw);
+    Fixed f;
+    std::int64_t errors = 0;
+    std::int64_t out[kCaptureMasks + 1];
+    for (std::size_t k = 0; k < antecedents.size(); ++k) {
+        const std::uint32_t j = antecedents[k];
+        const int q = predictions[k];
+        if (j >= data_.n_antecedents()) throw std::invalid_argument("antecedent index out of range");
+        if (q != 0 && q != 1) throw std::invalid_argument("predictions must be 0 or 1");
+        if (seen[j]++) throw std::invalid_argument("an antecedent appears twice");
+        count_captured(data_.rule(j), free.data(), data_.capture_masks(), nw, out);
+        const SplitCounts s = RuleData::split(out);
+        if (!label_allowed(s, q, config_.majority_only)) return false;
+        add_predicted(f.g, s, q);
+        errors += s.label(1 - q);
+        for (std::size_t i = 0; i < nw; ++i) free[i] &= ~data_.rule(j)[i];
+    }
+    count_captured(data_.all(), free.data(), data_.capture_masks(), nw, out);
+    const SplitCounts u = RuleData::split(out);
+    if (!label_allowed(u, default_prediction, config_.majority_only)) return false;
+    add_predicted(f.g, u, default_prediction);
+    errors += u.label(1 - default_prediction);
+    if (!fair(f)) return false;
+    const double obj = objective(errors, antecedents.size());
+    if (obj < best_objective_) {
+        has_best_ = true;
+        best_objective_ = obj;
+        best_errors_ = errors;
+        best_rules_.clear();
+        for (std::size_t k = 0; k < antecedents.size(); ++k) {
+            best_rules_.push_back(antecedents[k] << 1 | predictions[k]);
+        }
+        best_default_ = default_prediction;
+        p_best_.store(obj, std::memory_order_relaxed);
+    }
+    return true;
+}
+
+void Search::offer_incumbent(std::int64_t errors, std::size_t length, const Fixed& counts,
+                             std::uint32_t last_rule, int default_prediction) {
+    const double obj = objective(errors, length);
+    if (!(obj < best_objective_) || !fair(counts)) return;
+    has_best_ = true;
+    best_objective_ = obj;
+    best_errors_ = errors;
+    best_rules_.assign(path_.begin(), path_.end());
+    if (length > path_.size()) best_rules_.push_back(last_rule);
+    best_default_ = default_prediction;
+    ++stats_.incumbent_updates;
+    p_best_.store(obj, std::memory_order_relaxed);
+}
+
+bool Search::worth_expanding(const Node& node) const {
+    const std::size_t k = node.depth;
+    if (k >= max_length_) return false;
+    if (config_.use_length_bound && problem_.lam * static_cast<double>(k + 1) >= best_objective_) {
+        return false;
+    }
+    return objective(node.lb_errors, k + (config_.use_lookahead ? 1 : 0)) < best_objective_;
+}
+
+double Search::priority(std::int64_t lb_errors, std::int64_t leaf_errors, std::size_t depth,
+                        std::int64_t n_captured) const {
+    switch (config_.policy) {
+        case Policy::BFS:
+            return static_cast<double>(depth);
+        case Policy::BFS_OBJECTIVE_AWARE:
+            // Same depth: the objective differs by the errors only; more errors pop first.
+            return static_cast<double>(depth) + 0.5 * (1.0 - static_cast<double>(leaf_errors) / n_);
+        case Policy::LOWER_BOUND:
+            return objective(lb_errors, depth);
+        case Policy::CURIOSITY:
+            return objective(lb_errors, depth) * n_ / static_cast<double>(n_captured);
+        case Policy::DFS:
+            return -static_cast<double>(depth);
+        case Policy::OBJECTIVE:
+            return objective(leaf_errors, depth);
+    }
+    return 0.0;
+}
+
+void Search::evaluate_child(std::uint32_t parent, std::size_t depth, std::uint32_t j, int q,
+                            const SplitCounts& captured, std::int64_t forced_free,
+                            const Fixed& fixed, std::int64_t fixed_errors,
+                            const SplitCounts& free_before, std::uint64_t set_hash) {
+    ++stats_.children_evaluated;
+    const std::size_t k = depth + 1;
+    if (!problem_.constrained && config_.use_support_bounds &&
+        support_too_small(captured, q, problem_.lam, n_)) {
+        ++stats_.pruned_support;
+        return;
+    }
+    Fixed f = fixed;
+    add_predicted(f.g, captured, q);
+    const std::int64_t errors = fixed_errors + captured.label(1 - q);
+    const SplitCounts u = minus(free_before, captured);
+    const std::uint32_t rule = j << 1 | static_cast<std::uint32_t>(q);
+
+    // The rule lists "prefix + default".
+    std::int64_t leaf_errors = std::numeric_limits<std::int64_t>::max();
+    for (int d = 0; d < 2; ++d) {
+        if (!label_allowed(u, d, config_.majority_only)) continue;
+        const std::int64_t e = errors + u.label(1 - d);
+        leaf_errors = std::min(leaf_errors, e);
+        if (objective(e, k) < best_objective_) {
+            Fixed full = f;
+            add_predicted(full.g, u, d);
+            offer_incumbent(e, k, full, rule, d);
+        }
+    }
+
+    // The prefix as a node to extend later.
+    if (k >= max_length_ || u.total() == 0) return;
+    if (config_.use_length_bound && problem_.lam * static_cast<double>(k + 1) >= best_objective_) {
+        ++stats_.pruned_length;
+        return;
+    }
+    std::int64_t rest = config_.use_equivalent_points ? forced_free : 0;
+    if (problem_.constrained && config_.use_fairness_bound) {
+        ++stats_.fairness_bound_calls;
+        const FairnessBound fb = fairness_lower_bound(problem_.metric, problem_.epsilon, f.g[0],
+                                                      f.g[1], uncaptured(u, 0), uncaptured(u, 1));
+        if (!fb.feasible) {
+            ++stats_.pruned_infeasible;
+            return;
+        }
+        rest = std::max(rest, fb.min_errors);
+    }
+    const std::int64_t lb_errors = (config_.use_hierarchical_bound ? errors : 0) + rest;
+    if (objective(lb_errors, k + (config_.use_lookahead ? 1 : 0)) >= best_objective_) {
+        ++stats_.pruned_by_bound;
+        return;
+    }
+
+    if (config_.use_permutation_map) {
+        const std::uint64_t child_set = set_hash ^ zobrist_[j];
+        std::uint32_t payload[4];
+        std::uint64_t hash;
+        if (problem_.constrained) {
+            payload[0] = static_cast<std::uint32_t>(f.g[0].tp);
+            payload[1] = static_cast<std::uint32_t>(f.g[0].fp);
+            payload[2] = static_cast<std::uint32_t>(f.g[1].tp);
+            payload[3] = static_cast<std::uint32_t>(f.g[1].fp);
+            hash = mix64(child_set ^ mix64((std::uint64_t{payload[0]} << 32 | payload[1]) ^
+                                           mix64(std::uint64_t{payload[2]} << 32 | payload[3])));
+        } else {
+            payload[0] = static_cast<std::uint32_t>(errors);
+            hash = mix64(child_set);
+        }
+        const bool constrained = problem_.constrained;
+        auto same = [&](std::uint32_t other, const std::uint32_t* pl) {
+            if (constrained && !std::equal(payload, payload + 4, pl)) return false;
+            const Node* node = &trie_[other];
+            if (node->depth != k) return false;
+            while (node->depth > 0) {
+                const std::uint32_t a = node->antecedent();
+                if (a != j && !in_prefix_[a]) return false;
+                node = &trie_[node->parent];
+            }
+            return true;
+        };
+        std::uint32_t* hit = pmap_.find(hash, same);
+        if (hit != nullptr) {
+            // Constrained: equal key, equal completions.  Unconstrained: same captured set;
+            // keep the prefix with fewer errors on it (the earlier one on a tie).
+            if (constrained || static_cast<std::uint32_t>(errors) >= hit[1]) {
+                ++stats_.permutation_hits;
+                return;
+            }
+            Node& old = trie_[hit[0]];
+            if (!(old.flags & (Node::kExpanded | Node::kRetired))) old.flags |= Node::kSuperseded;
+            const std::uint32_t child =
+                trie_.add(parent, rule, static_cast<std::int32_t>(lb_errors), static_cast<std::uint16_t>(k));
+            hit[0] = child;
+            hit[1] = payload[0];
+            ++stats_.nodes_created;
+            queue_.push(priority(lb_errors, leaf_errors, k,
+                                 static_cast<std::int64_t>(data_.n_samples()) - u.total()),
+                        child);
+            return;
+        }
+        const std::uint32_t child =
+            trie_.add(parent, rule, static_cast<std::int32_t>(lb_errors), static_cast<std::uint16_t>(k));
+        pmap_.insert(hash, child, payload);
+        ++stats_.nodes_created;
+        queue_.push(priority(lb_errors, leaf_errors, k,
+                             static_cast<std::int64_t>(data_.n_samples()) - u.total()),
+                    child);
+        return;
+    }
+    const std::uint32_t child =
+        trie_.add(parent, rule, static_cast<std::int32_t>(lb_errors), static_cast<std::uint16_t>(k));
+    ++stats_.nodes_created;
+    queue_.push(priority(lb_errors, leaf_errors, k,
+                         static_cast<std::int64_t>(data_.n_samples()) - u.total()),
+                child);
+}
+
+void Search::expand(std::uint32_t index) {
+    const std::size_t nw = data_.n_words();
+    const word_t* const* masks = data_.capture_masks();
+    const std::size_t depth = trie_[index].depth;
+
+    // Recompute the prefix's captured samples and counts from its path.
+    path_.clear();
+    for (std::uint32_t i = index; trie_[i].depth > 0; i = trie_[i].parent) path_.push_back(trie_[i].rule);
+    std::reverse(path_.begin(), path_.end());
+    std::copy(data_.all(), data_.all() + nw, free_.begin());
+    Fixed fixed;
+    std::int64_t fixed_errors = 0;
+    std::uint64_t set_hash = 0;
+    std::int64_t out[kCaptureMasks + 1];
+    for (const std::uint32_t rule : path_) {
+        const std::uint32_t j = rule >> 1;
+        const int q = static_cast<int>(rule & 1U);
+        count_captured(data_.rule(j), free_.data(), masks, nw, out);
+        const SplitCounts s = RuleData::split(out);
+        add_predicted(fixed.g, s, q);
+        fixed_errors += s.label(1 - q);
+        const word_t* r = data_.rule(j);
+        for (std::size_t i = 0; i < nw; ++i) free_[i] &= ~r[i];
+        in_prefix_[j] = 1;
+        set_hash ^= zobrist_[j];
+    }
+    count_captured(data_.all(), free_.data(), masks, nw, out);
+    const SplitCounts free_counts = RuleData::split(out);
+    const std::int64_t forced_free = out[4];
+
+    for (std::uint32_t j = 0; j < data_.n_antecedents(); ++j) {
+        if (in_prefix_[j]) continue;
+        count_captured(data_.rule(j), free_.data(), masks, nw, out);
+        if (out[0] == 0) continue;  // captures nothing new: never useful
+        const SplitCounts captured = RuleData::split(out);
+        const std::int64_t forced_child = forced_free - out[4];
+        for (int q = 0; q < 2; ++q) {
+            if (!label_allowed(captured, q, config_.majority_only)) continue;
+            evaluate_child(index, depth, j, q, captured, forced_child, fixed, fixed_errors,
+                           free_counts, set_hash);
+        }
+    }
+    for (const std::uint32_t rule : path_) in_prefix_[rule >> 1] = 0;
+    Node& node = trie_[index];
+    node.flags |= Node::kExpanded;
+    if (node.n_children == 0) trie_.retire(index);
+}
+
+std::size_t Search::memory_bytes() const {
+    return trie_.bytes() + queue_.bytes() + pmap_.bytes();
+}
+
+double Search::elapsed() const {
+    return std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count();
+}
+
+void Search::publish_progress(std::size_t depth) {
+    p_expanded_.store(stats_.nodes_expanded, std::memory_order_relaxed);
+    p_children_.store(stats_.children_evaluated, std::memory_order_relaxed);
+    p_trie_.store(static_cast<std::int64_t>(trie_.live()), std::memory_order_relaxed);
+    p_queue_.store(static_cast<std::int64_t>(queue_.size()), std::memory_order_relaxed);
+    p_depth_.store(static_cast<std::int64_t>(depth), std::memory_order_relaxed);
+}
+
+Progress Search::progress() const noexcept {
+    Progress p;
+    p.nodes_expanded = p_expanded_.load(std::memory_order_relaxed);
+    p.children_evaluated = p_children_.load(std::memory_order_relaxed);
+    p.trie_size = p_trie_.load(std::memory_order_relaxed);
+    p.queue_size = p_queue_.load(std::memory_order_relaxed);
+    p.depth = p_depth_.load(std::memory_order_relaxed);
+    p.best_objective = p_best_.load(std::memory_order_relaxed);
+    p.seconds = ran_ ? elapsed() : 0.0;
+    return p;
+}
+
+SearchResult Search::run() {
+    if (ran_) throw std::logic_error("Search::run may be called only once");
+    start_ = std::chrono::steady_clock::now();
+    ran_ = true;
+    const SplitCounts& totals = data_.totals();
+
+    // The constant rule lists.
+    path_.clear();
+    for (int d = 0; d < 2; ++d) {
+        if (!label_allowed(totals, d, config_.majority_only)) continue;
+        Fixed f;
+        add_predicted(f.g, totals, d);
+        offer_incumbent(totals.label(1 - d), 0, f, 0, d);
+    }
+
+    // The root: the empty prefix.
+    StopReason reason = StopReason::COMPLETED;
+    bool root_feasible = true;
+    std::int64_t root_rest = config_.use_equivalent_points ? data_.n_forced_errors() : 0;
+    if (problem_.constrained && config_.use_fairness_bound) {
+        ++stats_.fairness_bound_calls;
+        const FairnessBound fb = fairness_lower_bound(problem_.metric, problem_.epsilon,
+                                                      GroupConfusion{}, GroupConfusion{},
+                                                      uncaptured(totals, 0), uncaptured(totals, 1));
+        root_feasible = fb.feasible;
+        if (fb.feasible) root_rest = std::max(root_rest, fb.min_errors);
+        if (!fb.feasible && has_best_) {
+            throw std::logic_error("fairness_lower_bound reports no fair completion of the empty "
+                                   "prefix, but a fair rule list is known");
+        }
+    }
+    const std::uint32_t root = trie_.add(Trie::kNone, 0, static_cast<std::int32_t>(root_rest), 0);
+    if (root_feasible) {
+        queue_.push(0.0, root);
+    } else {
+        ++stats_.pruned_infeasible;
+        trie_.retire(root);
+    }
+
+    std::size_t peak_memory = memory_bytes();
+    std::size_t iterations = 0;
+    const double memory_limit = config_.memory_limit_mb * 1024.0 * 1024.0;
+    while (!queue_.empty()) {
+        if (stop_.load(std::memory_order_relaxed)) {
+            reason = StopReason::INTERRUPTED;
+            break;
+        }
+        if (config_.max_nodes > 0 && static_cast<std::int64_t>(trie_.live()) >= config_.max_nodes) {
+            reason = StopReason::NODE_LIMIT;
+            break;
+        }
+        if ((++iterations & 63U) == 0) {
+            const std::size_t bytes = memory_bytes();
+            peak_memory = std::max(peak_memory, bytes);
+            if (memory_limit > 0 && static_cast<double>(bytes) > memory_limit) {
+                reason = StopReason::MEMORY_LIMIT;
+                break;
+            }
+            if (config_.time_limit > 0 && elapsed() >= config_.time_limit) {
+                reason = StopReason::TIME_LIMIT;
+                break;
+            }
+        }
+        const QueueEntry e = queue_.pop();
+        const Node& node = trie_[e.node];
+        if ((node.flags & Node::kSuperseded) || !worth_expanding(node)) {
+            ++stats_.pruned_on_pop;
+            trie_.retire(e.node);
+            continue;
+        }
+        const std::size_t depth = node.depth;
+        expand(e.node);
+        ++stats_.nodes_expanded;
+        if ((stats_.nodes_expanded & 15) == 0) publish_progress(depth);
+    }
+    publish_progress(0);
+
+    SearchResult result;
+    result.stop_reason = reason;
+    result.has_solution = has_best_;
+    if (has_best_) {
+        for (const std::uint32_t rule : best_rules_) {
+            result.antecedents.push_back(rule >> 1);
+            result.predictions.push_back(static_cast<std::uint8_t>(rule & 1U));
+        }
+        result.default_prediction = best_default_;
+        result.errors = best_errors_;
+        result.objective = best_objective_;
+    } else {
+        result.objective = kInf;
+    }
+    if (reason == StopReason::COMPLETED) {
+        result.status = has_best_ ? SearchStatus::OPTIMAL : SearchStatus::INFEASIBLE;
+        result.lower_bound = best_objective_;
+    } else {
+        result.status = has_best_ ? SearchStatus::FEASIBLE : SearchStatus::UNKNOWN;
+        // Every unexplored rule list extends a queued prefix, hence has one more rule.
+        double lb = best_objective_;
+        for (const QueueEntry& q : queue_.entries()) {
+            const Node& node = trie_[q.node];
+            if ((node.flags & Node::kSuperseded) || node.depth >= max_length_) continue;
+            lb = std::min(lb, objective(node.lb_errors, node.depth + 1U));
+        }
+        result.lower_bound = lb;
+    }
+    stats_.peak_trie_size = static_cast<std::int64_t>(trie_.peak_live());
+    stats_.peak_queue_size = static_cast<std::int64_t>(queue_.peak());
+    stats_.peak_memory_bytes = static_cast<std::int64_t>(std::max(peak_memory, memory_bytes()));
+    stats_.seconds = elapsed();
+    result.stats = stats_;
+    return result;
+}
+
+}  // namespace fairlist
