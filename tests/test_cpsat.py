@@ -1,0 +1,247 @@
+"""The CP-SAT engine against the brute-force reference, and its exact-arithmetic helpers."""
+
+from __future__ import annotations
+
+import math
+from fractions import Fraction
+
+import numpy as np
+import pytest
+from reference import random_problem, reference_solve
+
+from fairlist.metrics import FEASIBILITY_TOL, Metric, is_fair, unfairness
+from fairlist.rulelist import Rule, RuleList
+from fairlist.solvers import Problem, Status, solve
+from fairlist.solvers.cpsat import (
+    CPSatSolver,
+    aggregate,
+    floor_fraction,
+    lambda_fraction,
+    resolve_max_length,
+)
+
+EPSILONS = (None, 0.0, 0.01, 0.05, 0.1, 0.25)
+LAMBDAS = (0.0, 0.004, 0.01, 0.03)
+
+
+def cpsat(problem: Problem, **options) -> object:
+    return CPSatSolver(num_workers=1, **options).solve(problem)
+
+
+def assert_fair_by_metrics(problem: Problem, rule_list: RuleList) -> None:
+    """Re-evaluate with fairlist.metrics directly (not through Problem.evaluate)."""
+    pred = rule_list.predict(problem.X)
+    value = unfairness(problem.y, pred, problem.protected, problem.metric)
+    assert is_fair(value, problem.epsilon), (value, problem.epsilon, str(rule_list))
+
+
+def assert_agrees_with_reference(problem: Problem, max_length: int) -> object:
+    ref = reference_solve(problem, max_length)
+    res = cpsat(problem.replace(max_length=max_length))
+    if ref.rule_list is None:
+        assert res.status is Status.INFEASIBLE, (res.status, problem.metric, problem.epsilon)
+        assert res.rule_list is None
+        return res
+    assert res.status is Status.OPTIMAL, res.status
+    assert abs(res.objective - ref.objective) <= 1e-9, (res.objective, ref.objective)
+    assert res.rule_list.length <= max_length
+    assert res.lower_bound == res.objective
+    assert_fair_by_metrics(problem, res.rule_list)
+    return res
+
+
+# ---------------------------------------------------------------- against the brute force
+@pytest.mark.parametrize("metric", list(Metric), ids=lambda m: m.short_name)
+def test_optimum_and_status_match_brute_force_on_random_instances(metric):
+    rng = np.random.default_rng(1000 + int(metric))
+    statuses = set()
+    for _ in range(80):
+        problem = random_problem(
+            rng,
+            n=int(rng.integers(6, 60)),
+            m=int(rng.integers(1, 6)),
+            metric=metric,
+            epsilon=EPSILONS[rng.integers(len(EPSILONS))],
+            lam=LAMBDAS[rng.integers(len(LAMBDAS))],
+        )
+        res = assert_agrees_with_reference(problem, int(rng.integers(0, 4)))
+        statuses.add(res.status)
+    assert Status.OPTIMAL in statuses
+
+
+@pytest.mark.parametrize("metric", list(Metric), ids=lambda m: m.short_name)
+def test_unfairness_exactly_at_the_cap_is_accepted_and_just_above_is_not(metric):
+    rng = np.random.default_rng(2000 + int(metric))
+    checked = 0
+    for _ in range(40):
+        base = random_problem(rng, n=int(rng.integers(10, 50)), m=4, metric=metric, lam=0.01)
+        free = reference_solve(base, 2)
+        value = base.evaluate(free.rule_list).unfairness
+        if value == 0:
+            continue
+        checked += 1
+        at_cap = base.replace(epsilon=value)  # the unconstrained optimum is fair here
+        res = assert_agrees_with_reference(at_cap, 2)
+        assert abs(res.objective - free.objective) <= 1e-9
+        below = base.replace(epsilon=max(0.0, value - 1e-6))
+        res = assert_agrees_with_reference(below, 2)
+        if res.rule_list is not None:
+            assert res.unfairness <= value - 1e-6 + FEASIBILITY_TOL
+    assert checked >= 10
+
+
+def test_zero_denominator_rate_is_zero_for_predictive_parity():
+    # Unprotected: x0 marks the positives. Protected: x0 never holds. "if x0 then 1 else 0" is
+    # perfect, but predicts no positive in the protected group, whose PPV is then 0 (not
+    # undefined), so its PP unfairness is |0 - 1| = 1 and epsilon = 0.2 rejects it.
+    x0 = [1, 1, 1, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0]
+    x1 = [0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 0, 0]
+    y = [1, 1, 1, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0]
+    protected = [False] * 8 + [True] * 5
+    X = np.array([x0, x1], dtype=np.uint8).T
+    problem = Problem(X, y, protected, metric="PP", epsilon=0.2, lam=0.001, max_length=2)
+    perfect = RuleList([Rule("x0", 1)], 0, feature_names=problem.feature_names)
+    assert problem.evaluate(perfect).unfairness == 1.0
+    res = assert_agrees_with_reference(problem, 2)
+    assert res.objective > problem.evaluate(perfect).objective
+
+
+def test_zero_constant_denominator_rate_is_zero_for_equal_opportunity():
+    # The protected group has no positive label: its TPR is 0 whatever is predicted, so with
+    # epsilon = 0 no unprotected positive may be predicted positive.
+    rng = np.random.default_rng(7)
+    X = (rng.random((30, 3)) < 0.5).astype(np.uint8)
+    protected = np.arange(30) < 12
+    y = np.where(protected, 0, X[:, 0])
+    problem = Problem(X, y, protected, metric="EOpp", epsilon=0.0, lam=0.001)
+    res = assert_agrees_with_reference(problem, 2)
+    pred = res.rule_list.predict(X).astype(bool)
+    assert not np.any(pred & (y == 1))
+
+
+def test_infeasible_problem_is_reported_infeasible_without_rule_list():
+    rng = np.random.default_rng(11)
+    for _ in range(40):
+        problem = random_problem(rng, n=30, m=3, metric="CUAE", epsilon=0.0, lam=0.01)
+        if reference_solve(problem, 2).rule_list is None:
+            res = assert_agrees_with_reference(problem, 2)
+            assert math.isinf(res.objective) and res.stop_reason.value == "completed"
+            return
+    pytest.fail("no infeasible instance generated; change the seed")
+
+
+def test_compas_subsample_matches_brute_force(shared_data):
+    import pandas as pd
+
+    data = pd.read_csv(shared_data / "faircorels" / "compas_rules_full.csv")
+    rng = np.random.default_rng(5)
+    rows = rng.choice(len(data), 200, replace=False)
+    cols = 2 + rng.choice(data.shape[1] - 3, 6, replace=False)
+    for metric, epsilon in (("SP", 0.02), ("PP", 0.05), ("EOdds", 0.05)):
+        problem = Problem(
+            data.iloc[rows, cols].to_numpy(np.uint8),
+            data.iloc[rows, -1].to_numpy(np.uint8),
+            data.iloc[rows, 0].to_numpy(bool),
+            metric=metric,
+            epsilon=epsilon,
+            lam=0.005,
+            feature_names=list(data.columns[cols]),
+        )
+        assert_agrees_with_reference(problem, 2)
+
+
+# ---------------------------------------------------------------- interface and options
+def test_engine_is_reachable_through_solve_and_reports_full_space():
+    problem = random_problem(np.random.default_rng(3), metric="SP", epsilon=0.05, max_length=2)
+    res = solve(problem, engine="cpsat", num_workers=1)
+    assert res.engine == "cpsat" and res.search_space == "full"
+    assert res.stats["max_length"] == 2 and res.stats["max_length_source"] == "problem"
+
+
+def test_hint_is_accepted_and_does_not_change_the_optimum():
+    problem = random_problem(np.random.default_rng(4), n=50, m=5, metric="EOdds", epsilon=0.05)
+    ref = reference_solve(problem, 3)
+    res = cpsat(problem.replace(max_length=3), hint=ref.rule_list)
+    assert res.stats["hinted"] is True
+    assert abs(res.objective - ref.objective) <= 1e-9
+
+
+def test_hint_longer_than_the_bound_is_ignored():
+    problem = random_problem(np.random.default_rng(4), n=30, m=4, max_length=1)
+    hint = problem.rule_list([0, 1], [1, 0], 1)
+    assert cpsat(problem, hint=hint).stats["hinted"] is False
+
+
+def test_max_length_defaults_to_the_exact_lambda_bound():
+    rng = np.random.default_rng(8)
+    problem = random_problem(rng, n=40, m=5, metric="SP", epsilon=0.1, lam=0.05)
+    K, source = resolve_max_length(problem, None)
+    assert source == "lambda_bound"
+    constant = min(
+        problem.evaluate(RuleList((), q, feature_names=problem.feature_names)).objective
+        for q in (0, 1)
+        if problem.evaluate(RuleList((), q, feature_names=problem.feature_names)).fair
+    )
+    assert K == min(5, math.floor(constant / 0.05 + 1e-12))
+    res = cpsat(problem)
+    assert res.stats["max_length_source"] == "lambda_bound"
+    assert abs(res.objective - reference_solve(problem, 5).objective) <= 1e-9
+
+
+def test_max_length_option_and_unbounded_fallback():
+    problem = random_problem(np.random.default_rng(9), n=20, m=3, lam=0.0)
+    assert resolve_max_length(problem, 2) == (2, "option")
+    assert resolve_max_length(problem, None) == (3, "n_antecedents")
+    assert resolve_max_length(problem.replace(max_length=1), 2) == (1, "problem")
+
+
+def test_identical_samples_are_aggregated_into_weighted_patterns():
+    problem = random_problem(np.random.default_rng(10), n=200, m=3)
+    patterns, weights = aggregate(problem)
+    assert len(patterns) == len(np.unique(problem.X, axis=0)) <= 8
+    assert weights.sum() == 200
+    assert weights[:, 0, :].sum() == problem.protected.sum()
+    assert weights[:, :, 1].sum() == problem.y.sum()
+
+
+def test_cap_that_cannot_be_encoded_exactly_never_claims_optimality():
+    # CUAE on 2000 samples: the exact cap needs integers beyond 64 bits, so the model is made
+    # conservative and must not report optimal/infeasible.
+    problem = random_problem(np.random.default_rng(12), n=2000, m=2, metric="CUAE", epsilon=0.3)
+    res = cpsat(problem, max_length=1)
+    assert res.stats["epsilon_exact"] is False
+    assert res.status in (Status.FEASIBLE, Status.UNKNOWN)
+    if res.rule_list is not None:
+        assert_fair_by_metrics(problem, res.rule_list)
+
+
+@pytest.mark.parametrize(
+    ("option", "value"),
+    [("num_workers", 0), ("time_limit", -1.0), ("max_length", -2), ("max_length", 1.5)],
+)
+def test_bad_option_raises_value_error_naming_it(option, value):
+    problem = random_problem(np.random.default_rng(0), n=10, m=2)
+    with pytest.raises(ValueError, match=option):
+        CPSatSolver(**{option: value}).solve(problem)
+
+
+# ---------------------------------------------------------------- exact arithmetic helpers
+def test_floor_fraction_is_the_largest_fraction_below_with_bounded_denominator():
+    rng = np.random.default_rng(13)
+    for _ in range(300):
+        x = Fraction(int(rng.integers(0, 10**6)), int(rng.integers(1, 10**6)))
+        bound = int(rng.integers(1, 60))
+        expected = max(Fraction(math.floor(x * q), q) for q in range(1, bound + 1))
+        assert floor_fraction(x, bound) == expected
+
+
+def test_floor_fraction_keeps_the_float_cap_with_tolerance():
+    cap = Fraction(0.05 + FEASIBILITY_TOL)
+    assert floor_fraction(cap, 400) == Fraction(1, 20)
+
+
+def test_lambda_fraction_reads_the_decimal_the_user_wrote():
+    assert lambda_fraction(0.01) == Fraction(1, 100)
+    assert lambda_fraction(0.0) == 0
+    assert lambda_fraction(1 / 3) == Fraction(1, 3)
+    assert lambda_fraction(0.000125) == Fraction(1, 8000)
