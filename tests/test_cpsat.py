@@ -70,6 +70,30 @@ def test_optimum_and_status_match_brute_force_on_random_instances(metric):
 
 
 @pytest.mark.parametrize("metric", list(Metric), ids=lambda m: m.short_name)
+def test_majority_space_matches_brute_force_majority_space(metric):
+    rng = np.random.default_rng(3000 + int(metric))
+    for _ in range(30):
+        problem = random_problem(
+            rng,
+            n=int(rng.integers(6, 50)),
+            m=int(rng.integers(1, 5)),
+            metric=metric,
+            epsilon=EPSILONS[rng.integers(len(EPSILONS))],
+            lam=LAMBDAS[rng.integers(len(LAMBDAS))],
+        )
+        K = int(rng.integers(0, 4))
+        ref = reference_solve(problem, K, majority_only=True)
+        res = cpsat(problem.replace(max_length=K), majority_only=True)
+        assert res.search_space == "majority"
+        if ref.rule_list is None:
+            assert res.status is Status.INFEASIBLE
+        else:
+            assert res.status is Status.OPTIMAL
+            assert abs(res.objective - ref.objective) <= 1e-9
+            assert_fair_by_metrics(problem, res.rule_list)
+
+
+@pytest.mark.parametrize("metric", list(Metric), ids=lambda m: m.short_name)
 def test_unfairness_exactly_at_the_cap_is_accepted_and_just_above_is_not(metric):
     rng = np.random.default_rng(2000 + int(metric))
     checked = 0
@@ -164,6 +188,18 @@ def test_hint_is_accepted_and_does_not_change_the_optimum():
     res = cpsat(problem.replace(max_length=3), hint=ref.rule_list)
     assert res.stats["hinted"] is True
     assert abs(res.objective - ref.objective) <= 1e-9
+
+
+def test_non_canonical_hint_is_kept_after_normalisation():
+    # Same-prediction rules out of order, a rule that captures nothing, and a last rule that
+    # predicts like the default: the model's cuts exclude this list as written, but its
+    # canonical form (same predictions) fits within max_length = 2.
+    X = np.array([[1, 0, 1], [0, 1, 0], [1, 1, 0], [0, 0, 0]] * 3, dtype=np.uint8)
+    problem = Problem(X, [1, 1, 1, 0] * 3, [True, False] * 6, lam=0.01, max_length=2)
+    hint = problem.rule_list([1, 0, 2], [1, 1, 0], 0)
+    res = cpsat(problem, hint=hint)
+    assert res.stats["hinted"] is True
+    assert res.status is Status.OPTIMAL
 
 
 def test_hint_longer_than_the_bound_is_ignored():

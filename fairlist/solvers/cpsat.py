@@ -196,19 +196,59 @@ def resolve_max_length(problem: Problem, max_length: int | None) -> tuple[int, s
     return m, "n_antecedents"
 
 
-def _hint_values(rule_list: RuleList, problem: Problem, max_length: int):
-    """(antecedent indices, predictions, default) of a hint, or None if it does not fit."""
+def _hint_values(rule_list, problem, max_length, patterns, majority_only):
+    """(antecedent indices, predictions, default) of a hint, or None if it does not fit.
+
+    The hint is first put in the canonical form the model's cuts keep (rules that capture
+    nothing and a last rule that predicts like the default are dropped; in the full space,
+    runs of rules with the same prediction are sorted by antecedent): the same predictions,
+    never a longer list.
+    """
     try:
         idx = rule_list.antecedent_indices(problem.feature_names)
     except ValueError:
         return None
-    if len(idx) > max_length:
+    preds = [r.prediction for r in rule_list.rules]
+    dflt = rule_list.default
+    rules = list(zip(idx, preds, strict=True))
+    while True:
+        before = list(rules)
+        if not majority_only:
+            runs: list[list[tuple[int, int]]] = []
+            for rule in rules:
+                if runs and runs[-1][-1][1] == rule[1]:
+                    runs[-1].append(rule)
+                else:
+                    runs.append([rule])
+            rules = [r for run in runs for r in sorted(run)]
+        free = np.ones(len(patterns), dtype=bool)
+        kept = []
+        for j, q in rules:
+            hit = free & (patterns[:, j] == 1)
+            if hit.any():
+                kept.append((j, q))
+            free &= ~hit
+        while kept and kept[-1][1] == dflt:
+            kept.pop()
+        rules = kept
+        if rules == before:
+            break
+    if len(rules) > max_length:
         return None
-    return idx, [r.prediction for r in rule_list.rules], rule_list.default
+    return [j for j, _ in rules], [q for _, q in rules], dflt
 
 
-def build_model(problem: Problem, max_length: int, hint: RuleList | None = None) -> CPSatModel:
-    """The CP-SAT model of ``problem`` restricted to rule lists of length <= ``max_length``."""
+def build_model(
+    problem: Problem,
+    max_length: int,
+    hint: RuleList | None = None,
+    majority_only: bool = False,
+) -> CPSatModel:
+    """The CP-SAT model of ``problem`` restricted to rule lists of length <= ``max_length``.
+
+    ``majority_only`` restricts every prediction to a majority label of the samples it
+    classifies (ties allow both), as the branch-and-bound's ``majority_only`` does.
+    """
     # 1. Data -------------------------------------------------------------------------------
     patterns, weights = aggregate(problem)
     n_patterns, m = patterns.shape
@@ -269,18 +309,30 @@ def build_model(problem: Problem, max_length: int, hint: RuleList | None = None)
         # dominance cut: the last rule predicts unlike the default (else drop it)
         last = [~unused[k]] + ([unused[k + 1]] if k + 1 < K else [])
         model.add(pred[k] != default).only_enforce_if(last)
-    # symmetry: adjacent rules with the same prediction can swap without changing any
-    # prediction, so keep them in increasing antecedent order
-    # index[k]: the antecedent at position k (m when unused)
-    index = {k: model.new_int_var(0, m, f"index[{k}]") for k in range(K)}
-    for k in range(K):
-        model.add(index[k] == sum(j * use[k, j] for j in range(m)) + m * unused[k])
-    for k in range(K - 1):
-        # same[k]: positions k and k + 1 predict alike
-        same = model.new_bool_var(f"same[{k}]")
-        model.add(pred[k] == pred[k + 1]).only_enforce_if(same)
-        model.add(pred[k] != pred[k + 1]).only_enforce_if(~same)
-        model.add(index[k] < index[k + 1]).only_enforce_if([same, ~unused[k + 1]])
+    if majority_only:
+        # the captured samples' label balance decides which predictions are allowed
+        balance = [int(weights[p, :, 1].sum() - weights[p, :, 0].sum()) for p in range(n_patterns)]
+        for k in range(K + 1):
+            margin = sum(balance[p] * cap[p, k] for p in range(n_patterns) if (p, k) in cap)
+            if k == K:  # the default also classifies the patterns that satisfy nothing
+                margin += sum(balance[p] for p in range(n_patterns) if (p, 0) not in cap)
+            label = default if k == K else pred[k]
+            model.add(margin >= 0).only_enforce_if(label)
+            model.add(margin <= 0).only_enforce_if(~label)
+    else:
+        # symmetry: adjacent rules with the same prediction can swap without changing any
+        # prediction, so keep them in increasing antecedent order (not valid in the majority
+        # space: a swap changes which samples each rule captures)
+        # index[k]: the antecedent at position k (m when unused)
+        index = {k: model.new_int_var(0, m, f"index[{k}]") for k in range(K)}
+        for k in range(K):
+            model.add(index[k] == sum(j * use[k, j] for j in range(m)) + m * unused[k])
+        for k in range(K - 1):
+            # same[k]: positions k and k + 1 predict alike
+            same = model.new_bool_var(f"same[{k}]")
+            model.add(pred[k] == pred[k + 1]).only_enforce_if(same)
+            model.add(pred[k] != pred[k + 1]).only_enforce_if(~same)
+            model.add(index[k] < index[k + 1]).only_enforce_if([same, ~unused[k + 1]])
 
     # 5. Constraints: fairness --------------------------------------------------------------
     def count(g: int, y: int) -> cp_model.LinearExpr:
@@ -392,7 +444,7 @@ def build_model(problem: Problem, max_length: int, hint: RuleList | None = None)
     # 7. Hint -------------------------------------------------------------------------------
     hinted = False
     if hint is not None:
-        values = _hint_values(hint, problem, K)
+        values = _hint_values(hint, problem, K, patterns, majority_only)
         if values is not None:
             _add_hint(model, values, K, m, patterns, sat_sets, use, unused, pred, default, cap, pos)
             hinted = True
@@ -460,6 +512,9 @@ class CPSatSolver:
         Print CP-SAT's search log.
     hint : RuleList, optional
         A rule list to start from (``add_hint``); ignored when longer than K.
+    majority_only : bool
+        Search CORELS' majority-label space (``search_space="majority"``), the space of the
+        branch-and-bound's ``majority_only=True``; the default is the full space.
 
     Examples
     --------
@@ -482,6 +537,7 @@ class CPSatSolver:
         random_seed: int = 0,
         log_progress: bool = False,
         hint: RuleList | None = None,
+        majority_only: bool = False,
     ) -> None:
         self.max_length = max_length
         self.time_limit = time_limit
@@ -489,6 +545,7 @@ class CPSatSolver:
         self.random_seed = random_seed
         self.log_progress = log_progress
         self.hint = hint
+        self.majority_only = majority_only
 
     def _validate(self) -> None:
         ml = self.max_length
@@ -500,6 +557,8 @@ class CPSatSolver:
         nw = self.num_workers
         if nw is not None and (isinstance(nw, bool) or int(nw) != nw or nw < 1):
             raise ValueError(f"num_workers must be a positive integer or None, got {nw!r}")
+        if not isinstance(self.majority_only, (bool, np.bool_)):
+            raise TypeError(f"majority_only must be True or False, got {self.majority_only!r}")
         if self.hint is not None and not isinstance(self.hint, RuleList):
             raise TypeError(f"hint must be a RuleList, got {type(self.hint).__name__}")
 
@@ -510,7 +569,8 @@ class CPSatSolver:
         self._validate()
         start = time.perf_counter()
         K, source = resolve_max_length(problem, self.max_length)
-        built = build_model(problem, K, self.hint)
+        built = build_model(problem, K, self.hint, bool(self.majority_only))
+        space = "majority" if self.majority_only else "full"
         build_seconds = time.perf_counter() - start
 
         solver = cp_model.CpSolver()
@@ -559,7 +619,7 @@ class CPSatSolver:
             return Result(
                 status=status, rule_list=None, objective=math.inf, accuracy=math.nan,
                 unfairness=math.nan, lower_bound=bound, stop_reason=stop, engine=self.name,
-                search_space="full", stats=stats,
+                search_space=space, stats=stats,
             )
 
         antecedents, predictions, dflt = built.read(solver)
@@ -581,5 +641,5 @@ class CPSatSolver:
         return Result(
             status=status, rule_list=rule_list, objective=ev.objective, accuracy=ev.accuracy,
             unfairness=ev.unfairness, lower_bound=lower, stop_reason=stop, engine=self.name,
-            search_space="full", stats=stats,
+            search_space=space, stats=stats,
         )
