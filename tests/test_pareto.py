@@ -1,0 +1,279 @@
+"""Pareto fronts: the exact training front, the paper's cross-validated sweep, outputs, Dask."""
+
+from __future__ import annotations
+
+import itertools
+import json
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from fairlist.metrics import FEASIBILITY_TOL, Metric, unfairness
+from fairlist.pareto import (
+    ParetoResult,
+    cross_validated_front,
+    non_dominated,
+    training_front,
+    unfairness_resolution,
+)
+from fairlist.solvers import Problem
+
+
+def engine_or_skip(engine: str) -> str:
+    from fairlist.solvers import _engine_class
+
+    try:
+        _engine_class(engine)
+    except ImportError as exc:
+        pytest.skip(f"engine {engine!r} is not importable: {exc}")
+    return engine
+
+
+def data(n: int = 90, m: int = 4, seed: int = 0):
+    rng = np.random.default_rng(seed)
+    X = pd.DataFrame((rng.random((n, m)) < 0.4).astype(np.uint8), columns=list("abcdef"[:m]))
+    g = rng.random(n) < 0.5
+    y = ((X["a"] | X["b"]).to_numpy() ^ (rng.random(n) < 0.1)) | (g & (rng.random(n) < 0.3))
+    return X, y.astype(int), g
+
+
+def brute_force_front(X, y, g, metric, lam, max_length):
+    """Every (objective, unfairness) of every rule list up to max_length; the non-dominated."""
+    p = Problem(X.to_numpy(), y, g, metric=metric, lam=lam, feature_names=list(X.columns))
+    Xb, yb = p.X.astype(bool), p.y.astype(bool)
+    n, m = Xb.shape
+    seen = []
+    for k in range(max_length + 1):
+        for ants in itertools.permutations(range(m), k):
+            for preds in itertools.product((0, 1), repeat=k + 1):
+                pred = np.full(n, bool(preds[-1]))
+                free = np.ones(n, dtype=bool)
+                for j, q in zip(ants, preds[:-1], strict=False):
+                    hit = free & Xb[:, j]
+                    pred[hit] = bool(q)
+                    free &= ~Xb[:, j]
+                errors = int(np.sum(pred != yb))
+                u = unfairness(yb, pred, g, metric)
+                seen.append((errors / n + lam * k, u))
+    obj, unf = np.array(seen).T
+    keep = non_dominated(unf, obj)
+    return sorted(zip(unf[keep], obj[keep], strict=True))
+
+
+# --------------------------------------------------------------------------- helpers
+def test_non_dominated_keeps_the_lower_left_staircase():
+    x = [0.1, 0.2, 0.05, 0.2, 0.3, 0.05, np.nan]
+    y = [0.3, 0.2, 0.4, 0.25, 0.1, 0.4, 0.0]
+    assert non_dominated(x, y).tolist() == [True, True, True, False, True, False, False]
+
+
+def test_resolution_is_the_gap_between_attainable_values():
+    y = np.array([1, 0, 1, 1, 0, 0, 0, 1, 1])
+    g = np.array([1, 1, 1, 0, 0, 0, 0, 0, 0], dtype=bool)  # n_p=3, n_u=6; P_p=2, P_u=3
+    assert unfairness_resolution("SP", y, g) == pytest.approx(1 / 18)
+    assert unfairness_resolution("EOpp", y, g) == pytest.approx(1 / 6)
+    assert unfairness_resolution("PE", y, g) == pytest.approx(1 / 3)  # N_p=1, N_u=3
+    assert unfairness_resolution("EOdds", y, g) == pytest.approx(1 / 6)  # lcm(6, 3)
+    assert unfairness_resolution("PP", y, g) == 0.0
+    # every pair of distinct attainable SP values differs by a multiple of the resolution
+    values = {abs(a / 3 - b / 6) for a in range(4) for b in range(7)}
+    gaps = np.diff(sorted(values))
+    assert np.allclose(np.round(gaps * 18), gaps * 18)
+
+
+# --------------------------------------------------------------------------- exact front
+@pytest.mark.parametrize("engine", ["bnb", "cpsat"])
+@pytest.mark.parametrize("metric", ["SP", "EOpp", "EOdds"])
+def test_training_front_equals_the_brute_force_front(engine, metric):
+    engine_or_skip(engine)
+    X, y, g = data()
+    lam, K = 0.01, 2
+    opts = {"num_workers": 1} if engine == "cpsat" else None
+    res = training_front(
+        X, y, g, metric=metric, lam=lam, max_length=K, engine=engine, engine_options=opts
+    )
+    expected = brute_force_front(X, y, g, metric, lam, K)
+    got = list(zip(res.front["unfairness"], res.front["objective"], strict=True))
+    assert len(got) == len(expected)
+    for (u1, o1), (u2, o2) in zip(got, expected, strict=True):
+        assert abs(u1 - u2) <= 1e-9 and abs(o1 - o2) <= 1e-9
+    assert res.settings["complete"] and res.settings["exact_steps"]
+    assert (res.points["status"].iloc[:-1] == "optimal").all()
+    # one solve per point, plus at most the final proof of infeasibility
+    assert len(res.points) - len(res.front) <= 1 + (res.points["objective"].duplicated()).sum()
+
+
+def test_training_front_caps_strictly_below_the_last_unfairness():
+    engine_or_skip("bnb")
+    X, y, g = data(seed=2)
+    res = training_front(X, y, g, metric="SP", lam=0.01, max_length=2)
+    pts = res.points
+    for prev, cap in zip(pts["unfairness"].iloc[:-1], pts["epsilon"].iloc[1:], strict=True):
+        assert cap < prev - FEASIBILITY_TOL
+        assert cap >= prev - unfairness_resolution("SP", y, g)  # no attainable value skipped
+    json.loads(res.to_json())  # serialisable
+
+
+def test_max_points_stops_early():
+    engine_or_skip("bnb")
+    X, y, g = data()
+    res = training_front(X, y, g, metric="SP", lam=0.01, max_length=2, max_points=2)
+    assert len(res.points) == 2
+    assert not res.settings["complete"]
+
+
+# --------------------------------------------------------------------------- the paper's sweep
+def test_cross_validated_front_protocol():
+    engine_or_skip("bnb")
+    X, y, g = data(n=150, m=5, seed=1)
+    eps = [0.0, 0.02, 0.1, 1.0]
+    calls = []
+    res = cross_validated_front(
+        X,
+        y,
+        g,
+        metric="SP",
+        epsilons=eps,
+        cv=3,
+        policies=("bfs", "curiosity"),
+        lam=0.01,
+        max_length=3,
+        n_jobs=1,
+        progress=lambda d, t: calls.append((d, t)),
+    )
+    pts = res.points
+    assert len(pts) == len(eps) * 2 * 3
+    assert set(pts["policy"]) == {"bfs", "curiosity"}
+    assert sorted(set(pts["fold"])) == [0, 1, 2]
+    # every test fold is measured independently of the training folds
+    ok = pts[pts["rule_list"].notna()]
+    assert (ok["train_unfairness"] <= ok["epsilon"] + 1e-9).all()
+    assert ok["test_unfairness"].between(0, 1).all()
+    # the front are non-dominated means over the folds
+    front = res.front
+    assert (front["n_folds"] == 3).all()
+    for _, row in front.iterrows():
+        grp = pts[(pts["epsilon"] == row["epsilon"]) & (pts["policy"] == row["policy"])]
+        assert row["test_error"] == pytest.approx(grp["test_error"].mean())
+        assert row["test_unfairness"] == pytest.approx(grp["test_unfairness"].mean())
+        assert len(row["rule_lists"]) == 3
+    assert non_dominated(front["test_unfairness"], front["test_error"]).all()
+    assert calls[-1][0] == calls[-1][1]
+    # reuse: unconstrained optimal lists already under a cap are not solved again
+    assert pts["reused"].any()
+
+
+def test_folds_are_stratified_and_seeded():
+    engine_or_skip("bnb")
+    X, y, g = data(n=120, seed=3)
+    kw = dict(metric="EOpp", epsilons=[0.05], cv=4, policies=("bfs",), lam=0.02, max_length=2)
+    a = cross_validated_front(X, y, g, random_state=7, **kw).points
+    b = cross_validated_front(X, y, g, random_state=7, **kw).points
+    pd.testing.assert_frame_equal(a.drop(columns="seconds"), b.drop(columns="seconds"))
+
+
+def test_results_write_csv_and_json_with_rule_lists(tmp_path):
+    engine_or_skip("bnb")
+    X, y, g = data()
+    res = cross_validated_front(
+        X, y, g, epsilons=[0.05, 0.5], cv=2, policies=("bfs",), lam=0.01, max_length=2
+    )
+    res.to_csv(tmp_path / "front.csv")
+    res.to_csv(tmp_path / "points.csv", table="points")
+    res.to_json(tmp_path / "pareto.json")
+    front = pd.read_csv(tmp_path / "front.csv")
+    assert {"epsilon", "test_error", "test_unfairness", "rule_lists"} <= set(front.columns)
+    assert all(isinstance(json.loads(v), list) for v in front["rule_lists"])
+    points = pd.read_csv(tmp_path / "points.csv")
+    assert len(points) == 4
+    doc = json.loads((tmp_path / "pareto.json").read_text())
+    assert doc["kind"] == "cross_validation" and doc["metric"] == "statistical_parity"
+    first = next(p for p in doc["points"] if p["rule_list"] is not None)
+    assert first["rule_list"]["format"] == "fairlist.rule_list"
+    with pytest.raises(ValueError, match="table must be"):
+        res.to_csv(tmp_path / "x.csv", table="everything")
+
+
+def test_cpsat_sweep_ignores_policies():
+    X, y, g = data(n=60)
+    res = cross_validated_front(
+        X,
+        y,
+        g,
+        epsilons=[0.1],
+        cv=2,
+        engine="cpsat",
+        max_length=2,
+        lam=0.01,
+        engine_options={"num_workers": 1},
+    )
+    assert res.points["policy"].isna().all()
+    assert len(res.points) == 2
+
+
+def test_bad_arguments_are_named():
+    X, y, g = data(n=40)
+    with pytest.raises(ValueError, match="epsilons must all be >= 0"):
+        cross_validated_front(X, y, g, epsilons=[-0.1])
+    with pytest.raises(ValueError, match="cv must be an integer >= 2"):
+        cross_validated_front(X, y, g, cv=1)
+    with pytest.raises(ValueError, match="'lam' parameter"):
+        training_front(X, y, g, lam=-1)
+    with pytest.raises(ValueError, match="single group"):
+        training_front(X, y, np.zeros(40, dtype=bool))
+
+
+# --------------------------------------------------------------------------- parallel backends
+def test_loky_parallel_run_matches_the_sequential_one():
+    engine_or_skip("bnb")
+    X, y, g = data(n=100)
+    kw = dict(
+        metric="SP",
+        epsilons=[0.0, 0.05],
+        cv=2,
+        policies=("bfs", "lower_bound"),
+        lam=0.01,
+        max_length=2,
+        reuse_unconstrained=False,
+    )
+    seq = cross_validated_front(X, y, g, n_jobs=1, **kw).points
+    par = cross_validated_front(X, y, g, n_jobs=2, backend="loky", **kw).points
+    cols = ["epsilon", "policy", "fold", "objective", "test_error", "test_unfairness"]
+    pd.testing.assert_frame_equal(seq[cols], par[cols])
+
+
+def test_dask_local_cluster_backend():
+    engine_or_skip("bnb")
+    distributed = pytest.importorskip(
+        "dask.distributed", reason="dask[distributed] is an optional extra (pip install .[dask])"
+    )
+    X, y, g = data(n=100)
+    kw = dict(
+        metric="EOpp",
+        epsilons=[0.02, 0.2],
+        cv=2,
+        policies=("bfs",),
+        lam=0.01,
+        max_length=2,
+        reuse_unconstrained=False,
+    )
+    expected = cross_validated_front(X, y, g, n_jobs=1, **kw).points
+    with (
+        distributed.LocalCluster(
+            n_workers=1, threads_per_worker=2, processes=False, dashboard_address=None
+        ) as cluster,
+        distributed.Client(cluster) as client,
+    ):
+        got = cross_validated_front(X, y, g, backend="dask", **kw).points
+        assert client.run_on_scheduler(lambda dask_scheduler: len(dask_scheduler.tasks)) >= 0
+    cols = ["epsilon", "policy", "fold", "objective", "test_error", "test_unfairness"]
+    pd.testing.assert_frame_equal(expected[cols], got[cols])
+
+
+def test_pareto_result_axes_follow_the_kind():
+    empty = pd.DataFrame()
+    cv = ParetoResult(empty, empty, "cross_validation", Metric.STATISTICAL_PARITY)
+    tr = ParetoResult(empty, empty, "training", Metric.STATISTICAL_PARITY)
+    assert (cv.x, cv.y) == ("test_unfairness", "test_error")
+    assert (tr.x, tr.y) == ("unfairness", "error")
