@@ -273,21 +273,26 @@ def _exact(metric, epsilon, fixed_p, fixed_u, u_p, u_u):
     return _ratio_exact(metric, epsilon, fixed_p, fixed_u, u_p, u_u)
 
 
-def _compas_like_case(rng, scale):
+def _compas_like_case(rng, scale, sizes=(3175, 2103)):
     """Counts in COMPAS proportions (protected: 3,175 samples, 52% positive; unprotected:
-    2,103, 39% positive), a random part uncaptured, the rest with random predictions."""
+    2,103, 39% positive; or smaller groups of the same shape), a random part uncaptured, the
+    captured part predicted positive with similar (jittered) rates in both groups so that small
+    epsilons are often reachable."""
+    share_pos, share_neg = rng.uniform(0.2, 0.9), rng.uniform(0.05, 0.5)
 
     def group(n, pos_share):
         pos = int(n * pos_share)
         neg = n - pos
         upos = int(rng.integers(0, pos + 1) * scale)
         uneg = int(rng.integers(0, neg + 1) * scale)
-        tp = int(rng.integers(0, pos - upos + 1))
-        fp = int(rng.integers(0, neg - uneg + 1))
+        p1 = float(np.clip(share_pos + rng.normal(0, 0.08), 0, 1))
+        p0 = float(np.clip(share_neg + rng.normal(0, 0.08), 0, 1))
+        tp = int(rng.binomial(pos - upos, p1))
+        fp = int(rng.binomial(neg - uneg, p0))
         return (tp, fp, neg - uneg - fp, pos - upos - tp), (upos, uneg)
 
-    fp_, up = group(3175, 0.52)
-    fu, uu = group(2103, 0.39)
+    fp_, up = group(sizes[0], 0.52)
+    fu, uu = group(sizes[1], 0.39)
     return fp_, fu, up, uu
 
 
@@ -297,10 +302,12 @@ def test_bound_matches_exact_solver_on_compas_sized_counts(metric):
     ratio = metric in (Metric.PREDICTIVE_PARITY, Metric.CONDITIONAL_USE_ACCURACY_EQUALITY)
     eodds = metric is Metric.EQUALIZED_ODDS
     # The reference solvers are quadratic in the uncaptured counts (quartic for PP/CUAE).
-    scale = 0.03 if ratio else (0.15 if eodds else 0.5)
+    # PP/CUAE: groups of 1/30 the size, mostly uncaptured (up to ~55 per group and label).
+    scale = 0.8 if ratio else (0.15 if eodds else 0.5)
+    sizes = (106, 70) if ratio else (3175, 2103)
     n_cases = 14 if ratio else 25
     for _ in range(n_cases):
-        fixed_p, fixed_u, u_p, u_u = _compas_like_case(rng, scale)
+        fixed_p, fixed_u, u_p, u_u = _compas_like_case(rng, scale, sizes)
         for eps in (0.0, 0.01, 0.05, float(rng.random() * 0.2)):
             expected = _exact(metric, eps, fixed_p, fixed_u, u_p, u_u)
             got = call_bound(metric, eps, fixed_p, fixed_u, u_p, u_u)
