@@ -225,7 +225,7 @@ def test_bad_arguments_are_named():
 
 
 # --------------------------------------------------------------------------- parallel backends
-def test_loky_parallel_run_matches_the_sequential_one():
+def test_parallel_run_matches_the_sequential_one():
     engine_or_skip("bnb")
     X, y, g = data(n=100)
     kw = dict(
@@ -238,7 +238,7 @@ def test_loky_parallel_run_matches_the_sequential_one():
         reuse_unconstrained=False,
     )
     seq = cross_validated_front(X, y, g, n_jobs=1, **kw).points
-    par = cross_validated_front(X, y, g, n_jobs=2, backend="loky", **kw).points
+    par = cross_validated_front(X, y, g, n_jobs=2, backend="threading", **kw).points
     cols = ["epsilon", "policy", "fold", "objective", "test_error", "test_unfairness"]
     pd.testing.assert_frame_equal(seq[cols], par[cols])
 
