@@ -4,12 +4,36 @@ Learn short ``if … then … else …`` classifiers that minimise training erro
 penalty while an unfairness measure stays under a cap. Two exact engines sit behind one
 interface: a C++ branch-and-bound (``engine="bnb"``) and an OR-Tools CP-SAT model
 (``engine="cpsat"``).
+
+>>> from fairlist import FairRuleListClassifier          # doctest: +SKIP
+>>> clf = FairRuleListClassifier(metric="SP", epsilon=0.05).fit(X, y, sensitive_features=s)
+>>> print(clf.rule_list_)
 """
+
+from __future__ import annotations
+
+from importlib import import_module
+from typing import Any
 
 from ._version import __version__
 from .metrics import Metric, confusion_counts, unfairness
 from .rulelist import Rule, RuleList, RuleListFormatError
 from .solvers import Limits, Problem, Result, Status, StopReason, solve
+
+# Heavier parts (scikit-learn, OR-Tools, matplotlib) load on first use.
+_LAZY = {
+    "FairRuleListClassifier": "estimator",
+    "Binarizer": "binarize",
+    "load_compas": "datasets",
+    "load_adult": "datasets",
+    "load_dataset": "datasets",
+    "verify": "verify",
+    "VerifyReport": "verify",
+    "cross_validated_front": "pareto",
+    "training_front": "pareto",
+    "ParetoResult": "pareto",
+    "plot_pareto": "plotting",
+}
 
 __all__ = [
     "__version__",
@@ -25,4 +49,17 @@ __all__ = [
     "Status",
     "StopReason",
     "solve",
+    *_LAZY,
 ]
+
+
+def __getattr__(name: str) -> Any:
+    if name in _LAZY:
+        value = getattr(import_module(f".{_LAZY[name]}", __name__), name)
+        globals()[name] = value
+        return value
+    raise AttributeError(f"module 'fairlist' has no attribute {name!r}")
+
+
+def __dir__() -> list[str]:
+    return sorted(set(globals()) | set(_LAZY))
