@@ -5,9 +5,14 @@ penalty while an unfairness measure stays under a cap. Two exact engines sit beh
 interface: a C++ branch-and-bound (``engine="bnb"``) and an OR-Tools CP-SAT model
 (``engine="cpsat"``).
 
->>> from fairlist import FairRuleListClassifier          # doctest: +SKIP
->>> clf = FairRuleListClassifier(metric="SP", epsilon=0.05).fit(X, y, sensitive_features=s)
->>> print(clf.rule_list_)
+Example::
+
+    from fairlist import FairRuleListClassifier, load_compas
+
+    data = load_compas()
+    clf = FairRuleListClassifier(metric="SP", epsilon=0.05)
+    clf.fit(data.X, data.y, sensitive_features=data.protected_mask)
+    print(clf.rule_list_)
 """
 
 from __future__ import annotations
