@@ -1,12 +1,35 @@
 """The ``fairlist`` command line.
 
-Library errors are caught here only, and printed as one readable line with exit code 1.
+Commands: ``fit``, ``predict``, ``pareto``, ``verify``, ``datasets``, ``show``. ``DATA`` is a CSV
+file or a built-in data set name (``compas``, ``adult``; see ``fairlist datasets``). A CSV whose
+columns (other than the target and the sensitive one) are all 0/1 is used as antecedents as is;
+otherwise the columns go through :class:`fairlist.binarize.Binarizer`.
+
+Exit codes:
+
+====  =====================================================================
+0     success
+1     error (bad data, bad value, missing file; one readable line on stderr)
+2     usage error (unknown option, missing argument; printed by Typer)
+3     no fair rule list: infeasible (proved) or none found before a limit
+4     ``verify``: the two engines disagree or did not both finish
+130   interrupted (Ctrl-C) before any result
+====  =====================================================================
+
+Library errors are caught here only, and printed as one readable line.
 """
 
 from __future__ import annotations
 
+import enum
+import json
+import math
+import sys
+import warnings
+from contextlib import contextmanager
+from dataclasses import dataclass
 from pathlib import Path
-from typing import Annotated, Optional
+from typing import Annotated, Any, Optional
 
 import typer
 
@@ -19,6 +42,20 @@ app = typer.Typer(
     add_completion=False,
     pretty_exceptions_enable=False,
 )
+
+EXIT_OK, EXIT_ERROR, EXIT_USAGE, EXIT_INFEASIBLE, EXIT_DISAGREE = 0, 1, 2, 3, 4
+EXIT_INTERRUPTED = 130
+
+
+class Engine(str, enum.Enum):
+    bnb = "bnb"
+    cpsat = "cpsat"
+
+
+class Backend(str, enum.Enum):
+    loky = "loky"
+    threading = "threading"
+    dask = "dask"
 
 
 def _version(value: bool) -> None:
@@ -37,24 +74,548 @@ def _root(
     """Learn certifiably optimal fair rule lists."""
 
 
-def fail(message: str, code: int = 1) -> None:
+def fail(message: str, code: int = EXIT_ERROR) -> None:
     """Print one readable error line and exit."""
     typer.secho(f"error: {message}", err=True, fg=typer.colors.RED)
     raise typer.Exit(code)
 
 
-@app.command()
-def show(
-    model: Annotated[Path, typer.Argument(help="A rule list saved as JSON.")],
-) -> None:
-    """Print a saved rule list in the paper's format."""
-    from .rulelist import RuleList
+@contextmanager
+def _errors():
+    """Turn library errors into one line and exit code 1 (3 when nothing fair exists)."""
+    from .estimator import InfeasibleError
 
     try:
-        typer.echo(str(RuleList.from_json(model)))
-    except (OSError, ValueError) as exc:
-        fail(str(exc))
+        yield
+    except InfeasibleError as exc:
+        fail(str(exc), EXIT_INFEASIBLE)
+    except KeyboardInterrupt:
+        fail("interrupted before any result", EXIT_INTERRUPTED)
+    except (OSError, ValueError, KeyError, TypeError) as exc:
+        message = exc.args[0] if isinstance(exc, KeyError) and exc.args else exc
+        fail(str(message).splitlines()[0] if str(message) else type(exc).__name__)
+
+
+def _emit_json(doc: Any) -> None:
+    typer.echo(json.dumps(doc, indent=2, default=_jsonable))
+
+
+def _jsonable(value: Any) -> Any:
+    import numpy as np
+
+    if isinstance(value, np.generic):
+        value = value.item()
+    if isinstance(value, float) and not math.isfinite(value):
+        return None
+    if isinstance(value, enum.Enum):
+        return str(value.value)
+    return str(value)
+
+
+# --------------------------------------------------------------------------- data
+@dataclass
+class Table:
+    """What a command needs from ``DATA``."""
+
+    X: Any  # DataFrame of 0/1 antecedents
+    y: Any  # Series of labels (names)
+    sensitive: Any  # Series
+    protected: Any
+    source: str
+    binarizer: dict[str, Any] | None = None  # how raw columns were cut, for predict
+
+
+def _is_binary_frame(frame) -> bool:
+    import numpy as np
+
+    for col in frame.columns:
+        values = frame[col]
+        if values.dtype == bool:
+            continue
+        if values.dtype.kind not in "iuf" or not np.isin(values.dropna(), (0, 1)).all():
+            return False
+        if values.isna().any():
+            return False
+    return True
+
+
+def _dataset_names() -> list[str]:
+    try:
+        from .datasets import DATASETS
+    except ImportError:  # pragma: no cover - data module not installed
+        return []
+    return sorted(DATASETS)
+
+
+def load_table(
+    data: str,
+    target: str | None,
+    sensitive: str | None,
+    protected: str | None,
+    drop: list[str] | None = None,
+    min_support: float | None = None,
+    need_target: bool = True,
+) -> Table:
+    """Read ``DATA``: a built-in data set name or a CSV file."""
+    import pandas as pd
+
+    path = Path(data)
+    if not path.exists() and data in _dataset_names():
+        from .datasets import load_dataset
+
+        kwargs = {} if min_support is None else {"min_support": min_support}
+        ds = load_dataset(data, **kwargs)
+        y = pd.Series([ds.labels[int(v)] for v in ds.y], name=ds.y.name, index=ds.y.index)
+        return Table(ds.X, y, ds.sensitive, ds.protected, f"{data} (built-in)")
+    if not path.exists():
+        known = ", ".join(_dataset_names()) or "none installed"
+        raise FileNotFoundError(f"no file {data!r} and no built-in data set of that name ({known})")
+    frame = pd.read_csv(path)
+    for name, col in (("--target", target), ("--sensitive", sensitive)):
+        if col is None:
+            if name == "--target" and not need_target:
+                continue
+            raise ValueError(f"{name} is required with a CSV file (a column of {path.name})")
+        if col not in frame.columns:
+            shown = ", ".join(map(str, frame.columns[:8]))
+            raise ValueError(f"{name} {col!r} is not a column of {path.name} ({shown}, ...)")
+    for col in drop or ():
+        if col not in frame.columns:
+            raise ValueError(f"--drop {col!r} is not a column of {path.name}")
+    y = frame[target] if target is not None else None
+    s = frame[sensitive]
+    features = frame.drop(columns=[c for c in (target, sensitive, *(drop or ())) if c])
+    prot: Any = protected
+    if protected is not None and s.dtype.kind in "iufb":
+        try:
+            prot = type(s.iloc[0].item())(float(protected))
+        except (TypeError, ValueError):
+            prot = protected
+    if _is_binary_frame(features):
+        return Table(features.astype("uint8"), y, s, prot, str(path))
+    from .binarize import Binarizer
+
+    kwargs = {} if min_support is None else {"min_support": min_support}
+    numeric = "mdlp" if y is not None else "quantile"
+    binarizer = Binarizer(numeric=numeric, **kwargs).fit(features, y)
+    X = pd.DataFrame(
+        binarizer.transform(features), columns=binarizer.get_feature_names_out(), index=frame.index
+    )
+    how = {
+        "cut_points": {str(k): [float(c) for c in v] for k, v in binarizer.cut_points_.items()},
+    }
+    return Table(X, y, s, prot, f"{path} (binarized: {X.shape[1]} antecedents)", how)
+
+
+def _antecedent_frame(frame, metadata: dict[str, Any]):
+    """The single antecedents of raw data, cut as at fit time (for ``predict``)."""
+    import pandas as pd
+
+    how = metadata.get("binarizer")
+    if not how:
+        return frame
+    from .binarize import Binarizer
+
+    b = Binarizer(
+        cut_points=how.get("cut_points") or None, negations=False, conjunctions=False,
+        numeric="quantile",
+    ).fit(frame)  # fmt: skip
+    singles = pd.DataFrame(b.transform(frame), columns=b.get_feature_names_out(), index=frame.index)
+    return pd.concat([frame, singles], axis=1)
+
+
+# --------------------------------------------------------------------------- fit
+def _progress_printer(enabled: bool):
+    """A bnb progress callback that keeps one status line up to date (rich)."""
+    if not enabled:
+        return None, None
+    from rich.console import Console
+    from rich.status import Status as RichStatus
+
+    status = RichStatus("searching…", console=Console(stderr=True))
+
+    def update(info: dict[str, Any]) -> None:
+        best = info.get("best_objective")
+        status.update(
+            f"searching… {info.get('nodes_expanded', 0):,} nodes, trie {info.get('trie_size', 0):,}"
+            f", best objective {best:.6f}, {info.get('seconds', 0):.1f} s"
+            if isinstance(best, (int, float))
+            else "searching…"
+        )
+
+    return update, status
+
+
+@app.command()
+def fit(
+    data: Annotated[str, typer.Argument(help="CSV file or built-in data set (compas, adult).")],
+    target: Annotated[Optional[str], typer.Option(help="Label column of a CSV.")] = None,  # noqa: UP045
+    sensitive: Annotated[Optional[str], typer.Option(help="Sensitive column of a CSV.")] = None,  # noqa: UP045
+    protected: Annotated[
+        Optional[str],  # noqa: UP045
+        typer.Option(help="Value of the sensitive column for the protected group (default: 1)."),
+    ] = None,
+    drop: Annotated[
+        Optional[list[str]],  # noqa: UP045
+        typer.Option(help="Column to leave out (repeatable), e.g. a second group indicator."),
+    ] = None,
+    metric: Annotated[
+        str, typer.Option(help="SP, PP, PE, EOpp, EOdds, CUAE or a long name.")
+    ] = "SP",
+    epsilon: Annotated[
+        Optional[float],  # noqa: UP045
+        typer.Option(help="Maximum unfairness allowed (omit: unconstrained)."),
+    ] = None,
+    engine: Annotated[Engine, typer.Option(help="Exact engine.")] = Engine.bnb,
+    lam: Annotated[float, typer.Option(help="Length penalty per rule.")] = 0.01,
+    max_length: Annotated[Optional[int], typer.Option(help="Longest rule list.")] = None,  # noqa: UP045
+    policy: Annotated[Optional[str], typer.Option(help="bnb search policy.")] = None,  # noqa: UP045
+    time_limit: Annotated[Optional[float], typer.Option(help="Seconds.")] = None,  # noqa: UP045
+    max_nodes: Annotated[Optional[int], typer.Option(help="bnb trie size limit.")] = None,  # noqa: UP045
+    min_support: Annotated[
+        Optional[float],  # noqa: UP045
+        typer.Option(help="Support of mined conjunctions (raw data only)."),
+    ] = None,
+    output: Annotated[Optional[Path], typer.Option(help="Write the model as JSON.")] = None,  # noqa: UP045
+    as_json: Annotated[bool, typer.Option("--json", help="Machine-readable output.")] = False,
+) -> None:
+    """Learn a fair rule list; print it with its training accuracy and unfairness."""
+    from sklearn.exceptions import ConvergenceWarning
+
+    from .estimator import FairRuleListClassifier
+
+    with _errors():
+        table = load_table(data, target, sensitive, protected, drop, min_support)
+        callback, status = _progress_printer(engine is Engine.bnb and not as_json)
+        clf = FairRuleListClassifier(
+            metric=metric, epsilon=epsilon, lam=lam, max_length=max_length, engine=engine.value,
+            policy=policy, time_limit=time_limit, max_nodes=max_nodes,
+            engine_options={"progress": callback} if callback else None,
+        )  # fmt: skip
+        prot = table.protected if table.protected is not None else None
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", ConvergenceWarning)
+            if status is not None:
+                with status:
+                    clf.fit(table.X, table.y, sensitive_features=table.sensitive, protected=prot)
+            else:
+                clf.fit(table.X, table.y, sensitive_features=table.sensitive, protected=prot)
+        clf.set_params(engine_options=None)  # the callback is not part of the model
+        metadata = {"data": table.source, "target": target, "sensitive": sensitive,
+                    "protected": _jsonable(prot) if prot is not None else None}  # fmt: skip
+        if table.binarizer:
+            metadata["binarizer"] = table.binarizer
+        if output is not None:
+            clf.save(output, metadata=metadata)
+    summary = {
+        "status": str(clf.status_),
+        "stop_reason": str(clf.result_.stop_reason),
+        "engine": clf.result_.engine,
+        "metric": clf.metric_.short_name,
+        "epsilon": epsilon,
+        "objective": clf.objective_,
+        "lower_bound": clf.lower_bound_,
+        "accuracy": clf.accuracy_,
+        "unfairness": clf.unfairness_,
+        "length": len(clf.rule_list_),
+        "n_samples": int(sum(clf._rule_n)),
+        "n_antecedents": int(clf.n_features_in_),
+        "seconds": clf.stats_.get("seconds"),
+        "rule_list": clf.rule_list_.to_dict(),
+        "model": str(output) if output else None,
+    }
+    if as_json:
+        _emit_json(summary)
+        return
+    typer.echo(str(clf.rule_list_))
+    typer.echo("")
+    cap = "unconstrained" if epsilon is None else f"<= {epsilon:g}"
+    typer.echo(f"training accuracy: {clf.accuracy_:.4f}")
+    typer.echo(f"unfairness ({clf.metric_.short_name}): {clf.unfairness_:.4f}  (cap {cap})")
+    typer.echo(
+        f"status: {clf.status_} ({clf.result_.stop_reason}); objective {clf.objective_:.6f}, "
+        f"lower bound {clf.lower_bound_:.6f}"
+    )
+    if output is not None:
+        typer.echo(f"model written to {output}")
+
+
+# --------------------------------------------------------------------------- predict
+@app.command()
+def predict(
+    model: Annotated[Path, typer.Argument(help="A model written by `fairlist fit --output`.")],
+    data: Annotated[str, typer.Argument(help="CSV file (or built-in data set) to predict.")],
+    output: Annotated[
+        Optional[Path],  # noqa: UP045
+        typer.Option(help="Write a CSV (prediction, rule, probability); default: stdout."),
+    ] = None,
+    as_json: Annotated[bool, typer.Option("--json", help="Machine-readable output.")] = False,
+) -> None:
+    """Predict with a saved model; each row gets its class, the rule that fired and its rate."""
+    import numpy as np
+    import pandas as pd
+
+    from .estimator import FairRuleListClassifier
+
+    with _errors():
+        clf = FairRuleListClassifier.load(model)
+        if Path(data).exists():
+            frame = pd.read_csv(data)
+        elif data in _dataset_names():
+            frame = load_table(data, None, None, None).X
+        else:
+            raise FileNotFoundError(f"no file {data!r}")
+        frame = _antecedent_frame(frame, getattr(clf, "metadata_", {}))
+        fired = clf.rule_list_.apply(frame)
+        outputs = [r.prediction for r in clf.rule_list_.rules] + [clf.rule_list_.default]
+        pred = clf.classes_[np.asarray(outputs)[fired]]
+        rate = clf._positive_rates()[fired]
+        result = pd.DataFrame({"prediction": pred, "rule": fired, "probability_positive": rate})
+    if as_json:
+        _emit_json({"n_samples": len(result), "predictions": result.to_dict(orient="records")})
+    elif output is not None:
+        result.to_csv(output, index=False)
+        typer.echo(f"{len(result)} predictions written to {output}")
+    else:
+        typer.echo(result.to_csv(index=False), nl=False)
+
+
+# --------------------------------------------------------------------------- pareto
+@app.command()
+def pareto(
+    data: Annotated[str, typer.Argument(help="CSV file or built-in data set (compas, adult).")],
+    target: Annotated[Optional[str], typer.Option(help="Label column of a CSV.")] = None,  # noqa: UP045
+    sensitive: Annotated[Optional[str], typer.Option(help="Sensitive column of a CSV.")] = None,  # noqa: UP045
+    protected: Annotated[Optional[str], typer.Option(help="Protected value.")] = None,  # noqa: UP045
+    drop: Annotated[Optional[list[str]], typer.Option(help="Column to leave out.")] = None,  # noqa: UP045
+    metric: Annotated[str, typer.Option(help="Unfairness measure.")] = "SP",
+    exact: Annotated[
+        bool,
+        typer.Option(
+            "--exact/--cv",
+            help="Exact training front (adaptive epsilon) or the paper's cross-validated sweep.",
+        ),
+    ] = False,
+    n_epsilons: Annotated[int, typer.Option(help="Grid size in [0, epsilon-max].")] = 60,
+    epsilon_max: Annotated[float, typer.Option(help="Largest cap of the grid.")] = 1.0,
+    cv: Annotated[int, typer.Option(help="Cross-validation folds.")] = 5,
+    policies: Annotated[
+        str, typer.Option(help="Comma-separated bnb policies pooled into the front.")
+    ] = "bfs,bfs_objective_aware,curiosity,lower_bound",
+    engine: Annotated[Engine, typer.Option(help="Exact engine.")] = Engine.bnb,
+    lam: Annotated[float, typer.Option(help="Length penalty per rule.")] = 0.001,
+    max_length: Annotated[Optional[int], typer.Option(help="Longest rule list.")] = None,  # noqa: UP045
+    max_nodes: Annotated[Optional[int], typer.Option(help="bnb trie limit per fit.")] = None,  # noqa: UP045
+    time_limit: Annotated[Optional[float], typer.Option(help="Seconds per fit.")] = None,  # noqa: UP045
+    n_jobs: Annotated[Optional[int], typer.Option(help="Parallel fits (joblib).")] = None,  # noqa: UP045
+    backend: Annotated[Optional[Backend], typer.Option(help="joblib backend.")] = None,  # noqa: UP045
+    seed: Annotated[int, typer.Option(help="Seed of the folds.")] = 0,
+    output: Annotated[Path, typer.Option(help="CSV of the front.")] = Path("pareto.csv"),
+    json_output: Annotated[
+        Optional[Path],  # noqa: UP045
+        typer.Option("--json-output", help="JSON of every point with its rule lists."),
+    ] = None,
+    plot: Annotated[
+        Optional[Path],  # noqa: UP045
+        typer.Option(help="Plot file (.png, .svg or .pdf)."),
+    ] = None,
+    as_json: Annotated[bool, typer.Option("--json", help="Print the front as JSON.")] = False,
+) -> None:
+    """Trace the error/unfairness Pareto front; write CSV/JSON and a plot."""
+    import numpy as np
+
+    from .pareto import cross_validated_front, training_front
+
+    with _errors():
+        table = load_table(data, target, sensitive, protected, drop)
+        if plot is not None and plot.suffix.lower() not in (".png", ".svg", ".pdf"):
+            raise ValueError(f"--plot must end in .png, .svg or .pdf, got {plot.name!r}")
+        common = dict(
+            metric=metric, engine=engine.value, lam=lam, max_length=max_length,
+            max_nodes=max_nodes, time_limit=time_limit,
+        )  # fmt: skip
+        with _progress_bar(not as_json) as report:
+            if exact:
+                count = [0]
+
+                def step(row: dict[str, Any]) -> None:
+                    count[0] += 1
+                    report(count[0], None)
+
+                result = training_front(
+                    table.X, table.y, table.sensitive, table.protected, progress=step, **common
+                )
+            else:
+                result = cross_validated_front(
+                    table.X, table.y, table.sensitive, table.protected,
+                    epsilons=np.linspace(0.0, epsilon_max, n_epsilons), cv=cv,
+                    policies=[p.strip() for p in policies.split(",") if p.strip()],
+                    random_state=seed, n_jobs=n_jobs,
+                    backend=backend.value if backend else None, progress=report, **common,
+                )  # fmt: skip
+        result.to_csv(output)
+        if json_output is not None:
+            result.to_json(json_output)
+        if plot is not None:
+            from .plotting import plot_fronts, save_figure
+
+            name = "fairlist (training)" if exact else "fairlist"
+            ax = plot_fronts({name: result}, metric=metric, title=table.source.split(" ")[0])
+            save_figure(ax, plot)
+    front = result.front
+    if as_json:
+        doc = result.to_dict()
+        doc["files"] = {"csv": str(output), "json": json_output and str(json_output),
+                        "plot": plot and str(plot)}  # fmt: skip
+        _emit_json(doc)
+        return
+    cols = [result.x, result.y, "epsilon"] + (["policy"] if "policy" in front else [])
+    typer.echo(front[cols].to_string(index=False) if len(front) else "no point on the front")
+    typer.echo(
+        f"{len(front)} Pareto points from {len(result.points)} fits; front written to {output}"
+    )
+    if json_output is not None:
+        typer.echo(f"all points with their rule lists: {json_output}")
+    if plot is not None:
+        typer.echo(f"plot: {plot}")
+
+
+@contextmanager
+def _progress_bar(enabled: bool):
+    """A rich progress bar fed by ``report(done, total)`` (total None: unknown)."""
+    if not enabled:
+        yield lambda done, total: None
+        return
+    from rich.console import Console
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeElapsedColumn
+
+    with Progress(
+        "[progress.description]{task.description}", BarColumn(), MofNCompleteColumn(),
+        TimeElapsedColumn(), console=Console(stderr=True), transient=True,
+    ) as bar:  # fmt: skip
+        task = bar.add_task("fits", total=None)
+
+        def report(done: int, total: int | None) -> None:
+            bar.update(task, completed=done, total=total)
+
+        yield report
+
+
+# --------------------------------------------------------------------------- verify
+@app.command()
+def verify(
+    data: Annotated[str, typer.Argument(help="CSV file or built-in data set (compas, adult).")],
+    target: Annotated[Optional[str], typer.Option(help="Label column of a CSV.")] = None,  # noqa: UP045
+    sensitive: Annotated[Optional[str], typer.Option(help="Sensitive column of a CSV.")] = None,  # noqa: UP045
+    protected: Annotated[Optional[str], typer.Option(help="Protected value.")] = None,  # noqa: UP045
+    drop: Annotated[Optional[list[str]], typer.Option(help="Column to leave out.")] = None,  # noqa: UP045
+    metric: Annotated[str, typer.Option(help="Unfairness measure.")] = "SP",
+    epsilon: Annotated[Optional[float], typer.Option(help="Maximum unfairness.")] = None,  # noqa: UP045
+    lam: Annotated[float, typer.Option(help="Length penalty per rule.")] = 0.01,
+    max_length: Annotated[
+        Optional[int],  # noqa: UP045
+        typer.Option(help="Length bound both engines search (default: CP-SAT's exact bound)."),
+    ] = None,
+    time_limit: Annotated[Optional[float], typer.Option(help="Seconds per engine.")] = None,  # noqa: UP045
+    majority_only: Annotated[bool, typer.Option(help="Search CORELS' majority space.")] = False,
+    as_json: Annotated[bool, typer.Option("--json", help="Machine-readable output.")] = False,
+) -> None:
+    """Solve with both exact engines and check that they agree (exit 4 if not)."""
+    import numpy as np
+
+    from .estimator import sensitive_mask
+    from .solvers import Problem
+    from .verify import verify as run_verify
+
+    with _errors():
+        table = load_table(data, target, sensitive, protected, drop)
+        classes, y01 = np.unique(np.asarray(table.y), return_inverse=True)
+        if len(classes) != 2:
+            raise ValueError(f"the target has {len(classes)} classes; fairlist needs two")
+        problem = Problem(
+            np.ascontiguousarray(table.X.to_numpy(), dtype=np.uint8), y01,
+            sensitive_mask(table.sensitive, table.protected), metric=metric, epsilon=epsilon,
+            lam=lam, feature_names=[str(c) for c in table.X.columns],
+            labels=tuple(str(c) for c in classes),
+        )  # fmt: skip
+        report = run_verify(
+            problem, max_length=max_length, time_limit=time_limit, majority_only=majority_only
+        )
+    if as_json:
+        _emit_json(
+            {
+                "agree": report.agree, "conclusive": report.conclusive,
+                "max_length": report.max_length, "message": report.message,
+                "bnb": _result_doc(report.bnb), "cpsat": _result_doc(report.cpsat),
+            }
+        )  # fmt: skip
+    else:
+        typer.echo(report.summary())
+    if not report.agree:
+        raise typer.Exit(EXIT_DISAGREE)
+
+
+def _result_doc(result) -> dict[str, Any]:
+    return {
+        "status": str(result.status),
+        "objective": result.objective,
+        "lower_bound": result.lower_bound,
+        "unfairness": result.unfairness,
+        "rule_list": result.rule_list.to_dict() if result.rule_list is not None else None,
+    }
+
+
+# --------------------------------------------------------------------------- datasets
+@app.command()
+def datasets(
+    as_json: Annotated[bool, typer.Option("--json", help="Machine-readable output.")] = False,
+) -> None:
+    """List the built-in data sets and where their files are (or would be downloaded)."""
+    with _errors():
+        from .datasets import DATASETS, data_home, fetch_file
+
+        rows = []
+        for name, info in sorted(DATASETS.items()):
+            files = []
+            for remote in info.files:
+                try:
+                    where = str(fetch_file(remote, download=False))
+                except (OSError, ValueError):
+                    where = None
+                files.append({"path": remote.path, "found": where, "url": remote.url})
+            rows.append({"name": name, "description": info.description,
+                         "min_support": info.min_support, "files": files})  # fmt: skip
+        home = str(data_home())
+    if as_json:
+        _emit_json({"data_home": home, "datasets": rows})
+        return
+    typer.echo(f"data home (downloads go here): {home}")
+    for row in rows:
+        typer.echo(f"\n{row['name']}: {row['description']}")
+        for f in row["files"]:
+            state = f["found"] or f"missing (download from {f['url']})"
+            typer.echo(f"  {f['path']}: {state}")
+
+
+# --------------------------------------------------------------------------- show
+@app.command()
+def show(
+    model: Annotated[Path, typer.Argument(help="A rule list or a model saved as JSON.")],
+) -> None:
+    """Print a saved rule list (or a saved model's rule list) in the paper's format."""
+    from .rulelist import RuleList
+
+    with _errors():
+        doc = json.loads(Path(model).read_text(encoding="utf-8")) if model.exists() else None
+        if isinstance(doc, dict) and "rule_list" in doc:
+            typer.echo(str(RuleList.from_dict(doc["rule_list"])))
+        else:
+            typer.echo(str(RuleList.from_json(model)))
 
 
 def main() -> None:
     app()
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main())

@@ -570,8 +570,12 @@ class FairRuleListClassifier(ClassifierMixin, BaseEstimator):
         return str(self.rule_list_)
 
     # ------------------------------------------------------------------ JSON
-    def to_dict(self) -> dict[str, Any]:
-        """The fitted model as a JSON-ready document (see :meth:`save`)."""
+    def to_dict(self, metadata: Mapping[str, Any] | None = None) -> dict[str, Any]:
+        """The fitted model as a JSON-ready document (see :meth:`save`).
+
+        ``metadata`` (JSON-ready) is stored as is, e.g. how the antecedents were made; a loaded
+        model exposes it as ``metadata_``.
+        """
         check_is_fitted(self, "rule_list_")
         params = self.get_params(deep=False)
         if not isinstance(params["engine"], str):
@@ -602,11 +606,16 @@ class FairRuleListClassifier(ClassifierMixin, BaseEstimator):
         }
         if hasattr(self, "feature_names_in_"):
             doc["feature_names_in"] = [str(c) for c in self.feature_names_in_]
+        if metadata is None:
+            metadata = getattr(self, "metadata_", None)
+        if metadata:
+            doc["metadata"] = dict(metadata)
         return doc
 
-    def save(self, path: str | Path) -> None:
-        """Write the fitted model as JSON: parameters, rule list, classes and training metadata."""
-        text = json.dumps(self.to_dict(), indent=2, default=_json_default)
+    def save(self, path: str | Path, metadata: Mapping[str, Any] | None = None) -> None:
+        """Write the fitted model as JSON: parameters, rule list, classes, training statistics
+        and optional ``metadata`` (see :meth:`to_dict`)."""
+        text = json.dumps(self.to_dict(metadata), indent=2, default=_json_default)
         Path(path).write_text(text + "\n", encoding="utf-8")
 
     @classmethod
@@ -639,6 +648,7 @@ class FairRuleListClassifier(ClassifierMixin, BaseEstimator):
         clf.unfairness_ = float(train["unfairness"])
         clf.metric_ = Metric.parse(train["metric"])
         clf.stats_ = dict(train.get("stats", {}))
+        clf.metadata_ = dict(doc.get("metadata", {}))
         from .solvers import StopReason
 
         clf.result_ = Result(
