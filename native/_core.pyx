@@ -72,6 +72,7 @@ cdef dict _stats_dict(const Stats& s):
         "pruned_by_bound": s.pruned_by_bound,
         "pruned_on_pop": s.pruned_on_pop,
         "pruned_infeasible": s.pruned_infeasible,
+        "pruned_class_bound": s.pruned_class_bound,
         "pruned_support": s.pruned_support,
         "pruned_length": s.pruned_length,
         "permutation_hits": s.permutation_hits,
@@ -126,6 +127,7 @@ cdef class BranchAndBound:
         c.use_length_bound = config["use_length_bound"]
         c.use_equivalent_points = config["use_equivalent_points"]
         c.use_fairness_bound = config["use_fairness_bound"]
+        c.use_class_bound = config["use_class_bound"]
         c.use_permutation_map = config["use_permutation_map"]
         c.use_support_bounds = config["use_support_bounds"]
         c.max_nodes = config["max_nodes"]

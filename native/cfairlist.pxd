@@ -63,6 +63,7 @@ cdef extern from "fairlist/search.hpp" namespace "fairlist" nogil:
         bint use_length_bound
         bint use_equivalent_points
         bint use_fairness_bound      # only with a constraint
+        bint use_class_bound         # equivalence-class LP fairness bound (SP, PE, EOpp, EOdds)
         bint use_permutation_map     # keyed safely when constrained
         bint use_support_bounds      # only without a constraint
         int64_t max_nodes            # trie size limit; 0: none
@@ -79,6 +80,7 @@ cdef extern from "fairlist/search.hpp" namespace "fairlist" nogil:
         int64_t pruned_by_bound
         int64_t pruned_on_pop
         int64_t pruned_infeasible
+        int64_t pruned_class_bound
         int64_t pruned_support
         int64_t pruned_length
         int64_t permutation_hits

@@ -43,6 +43,7 @@ _BOUND_SWITCHES = (
     "use_length_bound",
     "use_equivalent_points",
     "use_fairness_bound",
+    "use_class_bound",
     "use_permutation_map",
     "use_support_bounds",
 )
@@ -59,9 +60,12 @@ class BnBSolver:
     majority_only : bool
         Search only CORELS' majority-label space (faster; see the module docstring).
     use_hierarchical_bound, use_lookahead, use_length_bound, use_equivalent_points, \
-use_fairness_bound, use_permutation_map, use_support_bounds : bool
+use_fairness_bound, use_class_bound, use_permutation_map, use_support_bounds : bool
         Switch each bound off (for tests and ablations). The support bounds are applied only
-        without a fairness cap; the permutation map is keyed safely when there is one.
+        without a fairness cap; the permutation map is keyed safely when there is one. The
+        class bound is the fairness bound strengthened by the classes of identical samples
+        (linear relaxation; statistical parity, predictive equality, equal opportunity and
+        equalized odds).
     seed : int or None
         None or 0: ties between equal priorities are broken by insertion order; another value
         breaks them by a seeded hash. The search is deterministic for a given input and seed.
@@ -97,6 +101,7 @@ use_fairness_bound, use_permutation_map, use_support_bounds : bool
         use_length_bound: bool = True,
         use_equivalent_points: bool = True,
         use_fairness_bound: bool = True,
+        use_class_bound: bool = True,
         use_permutation_map: bool = True,
         use_support_bounds: bool = True,
         seed: int | None = None,
@@ -111,6 +116,7 @@ use_fairness_bound, use_permutation_map, use_support_bounds : bool
         self.use_length_bound = use_length_bound
         self.use_equivalent_points = use_equivalent_points
         self.use_fairness_bound = use_fairness_bound
+        self.use_class_bound = use_class_bound
         self.use_permutation_map = use_permutation_map
         self.use_support_bounds = use_support_bounds
         self.seed = seed

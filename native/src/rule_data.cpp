@@ -25,7 +25,7 @@ RuleData::RuleData(const word_t* rules, const word_t* labels, const word_t* prot
     }
     prot_pos_.resize(nw_);
     for (std::size_t i = 0; i < nw_; ++i) prot_pos_[i] = prot_[i] & labels_[i];
-    compute_forced_errors();
+    compute_classes();
     masks_[0] = prot_.data();
     masks_[1] = labels_.data();
     masks_[2] = prot_pos_.data();
@@ -35,7 +35,7 @@ RuleData::RuleData(const word_t* rules, const word_t* labels, const word_t* prot
     totals_ = split(out);
 }
 
-void RuleData::compute_forced_errors() {
+void RuleData::compute_classes() {
     // Group the samples by their antecedent bits (rows compared exactly, no hashing).
     const std::size_t mw = words_for(m_);
     std::vector<word_t> rows(n_ * mw, 0);
@@ -59,12 +59,20 @@ void RuleData::compute_forced_errors() {
     };
     std::stable_sort(order.begin(), order.end(), row_less);
     forced_.assign(nw_, 0);
-    auto label_of = [&](std::uint32_t i) {
-        return static_cast<int>((labels_[i / kWordBits] >> (i % kWordBits)) & 1U);
+    auto bit = [](const std::vector<word_t>& v, std::size_t i) {
+        return static_cast<int>((v[i / kWordBits] >> (i % kWordBits)) & 1U);
     };
+    auto label_of = [&](std::uint32_t i) { return bit(labels_, i); };
+    std::vector<std::uint32_t> representative;
     for (std::size_t start = 0; start < n_;) {
         std::size_t end = start + 1;
         while (end < n_ && row_equal(order[start], order[end])) ++end;
+        SplitCounts cc;
+        for (std::size_t k = start; k < end; ++k) {
+            ++cc.c[1 - bit(prot_, order[k])][label_of(order[k])];
+        }
+        class_counts_.push_back(cc);
+        representative.push_back(order[start]);
         std::int64_t pos = 0;
         for (std::size_t k = start; k < end; ++k) pos += label_of(order[k]);
         const std::int64_t neg = static_cast<std::int64_t>(end - start) - pos;
@@ -78,6 +86,19 @@ void RuleData::compute_forced_errors() {
             n_forced_ += std::min(pos, neg);
         }
         start = end;
+    }
+    n_classes_ = class_counts_.size();
+    cw_ = words_for(n_classes_);
+    class_all_.assign(cw_, 0);
+    class_rules_.assign(m_ * cw_, 0);
+    for (std::size_t e = 0; e < n_classes_; ++e) {
+        class_all_[e / kWordBits] |= word_t{1} << (e % kWordBits);
+        const std::uint32_t i = representative[e];
+        for (std::size_t j = 0; j < m_; ++j) {
+            if ((rule(j)[i / kWordBits] >> (i % kWordBits)) & 1U) {
+                class_rules_[j * cw_ + e / kWordBits] |= word_t{1} << (e % kWordBits);
+            }
+        }
     }
 }
 

@@ -40,7 +40,9 @@ Search::Search(const word_t* rules, const word_t* labels, const word_t* protecte
       n_(static_cast<double>(n_samples)),
       trie_(!config.use_permutation_map),
       queue_(config.policy == Policy::DFS, config.seed),
-      pmap_(problem.constrained ? 4 : 1),
+      pmap_(static_cast<std::size_t>(key_size(problem)) + 1),
+      class_bound_(data_, problem.metric, problem.epsilon),
+      use_class_bound_(problem.constrained && config.use_class_bound && class_bound_.active()),
       best_objective_(kInf),
       p_best_(kInf) {
     if (n_samples >= (std::size_t{1} << 31)) throw std::invalid_argument("too many samples (>= 2^31)");
@@ -66,7 +68,46 @@ Search::Search(const word_t* rules, const word_t* labels, const word_t* protecte
     std::uint64_t state = 0x2545f4914f6cdd1dULL;
     for (auto& z : zobrist_) z = mix64(state += 0x9e3779b97f4a7c15ULL);
     free_.resize(data_.n_words());
+    class_free_.resize(data_.n_class_words());
+    class_none_.assign(data_.n_class_words(), 0);
     in_prefix_.assign(n_antecedents, 0);
+}
+
+int Search::key_size(const ProblemSpec& problem) {
+    if (!problem.constrained) return 0;
+    switch (problem.metric) {
+        case Metric::SP:
+        case Metric::PE:
+        case Metric::EOPP:
+            return 2;
+        default:
+            return 4;
+    }
+}
+
+int Search::key_counts(const Fixed& f, std::uint32_t* out) const {
+    if (!problem_.constrained) return 0;
+    auto put = [&](int i, std::int64_t v) { out[i] = static_cast<std::uint32_t>(v); };
+    switch (problem_.metric) {
+        case Metric::SP:  // positive rate: (tp + fp) / group size
+            put(0, f.g[0].tp + f.g[0].fp);
+            put(1, f.g[1].tp + f.g[1].fp);
+            return 2;
+        case Metric::PE:  // false positive rate: fp / group negatives
+            put(0, f.g[0].fp);
+            put(1, f.g[1].fp);
+            return 2;
+        case Metric::EOPP:  // true positive rate: tp / group positives
+            put(0, f.g[0].tp);
+            put(1, f.g[1].tp);
+            return 2;
+        default:  // every count matters (with the captured set, tp and fp fix tn and fn)
+            put(0, f.g[0].tp);
+            put(1, f.g[0].fp);
+            put(2, f.g[1].tp);
+            put(3, f.g[1].fp);
+            return 4;
+    }
 }
 
 bool Search::fair(const Fixed& f) const {
@@ -214,30 +255,41 @@ void Search::evaluate_child(std::uint32_t parent, std::size_t depth, std::uint32
         }
         rest = std::max(rest, fb.min_errors);
     }
-    const std::int64_t lb_errors = (config_.use_hierarchical_bound ? errors : 0) + rest;
-    if (objective(lb_errors, k + (config_.use_lookahead ? 1 : 0)) >= best_objective_) {
+    const std::int64_t fixed_part = config_.use_hierarchical_bound ? errors : 0;
+    const std::size_t lookahead = k + (config_.use_lookahead ? 1 : 0);
+    std::int64_t lb_errors = fixed_part + rest;
+    if (objective(lb_errors, lookahead) >= best_objective_) {
         ++stats_.pruned_by_bound;
         return;
     }
+    if (use_class_bound_) {
+        std::int64_t cb;
+        if (!class_bound_.bound(f.g, class_free_.data(), data_.class_rule(j), forced_free, &cb)) {
+            ++stats_.pruned_infeasible;
+            ++stats_.pruned_class_bound;
+            return;
+        }
+        if (cb > rest) {
+            lb_errors = fixed_part + cb;
+            if (objective(lb_errors, lookahead) >= best_objective_) {
+                ++stats_.pruned_by_bound;
+                ++stats_.pruned_class_bound;
+                return;
+            }
+        }
+    }
 
     if (config_.use_permutation_map) {
-        const std::uint64_t child_set = set_hash ^ zobrist_[j];
-        std::uint32_t payload[4];
-        std::uint64_t hash;
-        if (problem_.constrained) {
-            payload[0] = static_cast<std::uint32_t>(f.g[0].tp);
-            payload[1] = static_cast<std::uint32_t>(f.g[0].fp);
-            payload[2] = static_cast<std::uint32_t>(f.g[1].tp);
-            payload[3] = static_cast<std::uint32_t>(f.g[1].fp);
-            hash = mix64(child_set ^ mix64((std::uint64_t{payload[0]} << 32 | payload[1]) ^
-                                           mix64(std::uint64_t{payload[2]} << 32 | payload[3])));
-        } else {
-            payload[0] = static_cast<std::uint32_t>(errors);
-            hash = mix64(child_set);
-        }
-        const bool constrained = problem_.constrained;
+        // Key: the antecedent set plus the counts the metric's value depends on (see
+        // key_counts()); payload: those counts, then the errors on the captured samples.
+        std::uint32_t payload[5];
+        const int n_key = key_counts(f, payload);
+        payload[n_key] = static_cast<std::uint32_t>(errors);
+        std::uint64_t hash = set_hash ^ zobrist_[j];
+        for (int i = 0; i < n_key; ++i) hash = mix64(hash ^ (payload[i] + (std::uint64_t{1} << (32 + i))));
+        hash = mix64(hash);
         auto same = [&](std::uint32_t other, const std::uint32_t* pl) {
-            if (constrained && !std::equal(payload, payload + 4, pl)) return false;
+            if (!std::equal(payload, payload + n_key, pl)) return false;
             const Node* node = &trie_[other];
             if (node->depth != k) return false;
             while (node->depth > 0) {
@@ -248,32 +300,29 @@ void Search::evaluate_child(std::uint32_t parent, std::size_t depth, std::uint32
             return true;
         };
         std::uint32_t* hit = pmap_.find(hash, same);
+        const std::int64_t n_captured = static_cast<std::int64_t>(data_.n_samples()) - u.total();
         if (hit != nullptr) {
-            // Constrained: equal key, equal completions.  Unconstrained: same captured set;
-            // keep the prefix with fewer errors on it (the earlier one on a tie).
-            if (constrained || static_cast<std::uint32_t>(errors) >= hit[1]) {
+            // Same captured samples, same fairness of every completion: the prefix with fewer
+            // errors on the captured samples dominates (the earlier one on a tie).
+            if (static_cast<std::uint32_t>(errors) >= hit[1 + n_key]) {
                 ++stats_.permutation_hits;
                 return;
             }
             Node& old = trie_[hit[0]];
             if (!(old.flags & (Node::kExpanded | Node::kRetired))) old.flags |= Node::kSuperseded;
-            const std::uint32_t child =
-                trie_.add(parent, rule, static_cast<std::int32_t>(lb_errors), static_cast<std::uint16_t>(k));
+            const std::uint32_t child = trie_.add(parent, rule, static_cast<std::int32_t>(lb_errors),
+                                                  static_cast<std::uint16_t>(k));
             hit[0] = child;
-            hit[1] = payload[0];
+            hit[1 + n_key] = payload[n_key];
             ++stats_.nodes_created;
-            queue_.push(priority(lb_errors, leaf_errors, k,
-                                 static_cast<std::int64_t>(data_.n_samples()) - u.total()),
-                        child);
+            queue_.push(priority(lb_errors, leaf_errors, k, n_captured), child);
             return;
         }
-        const std::uint32_t child =
-            trie_.add(parent, rule, static_cast<std::int32_t>(lb_errors), static_cast<std::uint16_t>(k));
+        const std::uint32_t child = trie_.add(parent, rule, static_cast<std::int32_t>(lb_errors),
+                                              static_cast<std::uint16_t>(k));
         pmap_.insert(hash, child, payload);
         ++stats_.nodes_created;
-        queue_.push(priority(lb_errors, leaf_errors, k,
-                             static_cast<std::int64_t>(data_.n_samples()) - u.total()),
-                    child);
+        queue_.push(priority(lb_errors, leaf_errors, k, n_captured), child);
         return;
     }
     const std::uint32_t child =
@@ -313,6 +362,12 @@ void Search::expand(std::uint32_t index) {
     count_captured(data_.all(), free_.data(), masks, nw, out);
     const SplitCounts free_counts = RuleData::split(out);
     const std::int64_t forced_free = out[4];
+    const std::size_t cw = data_.n_class_words();
+    std::copy(data_.class_all(), data_.class_all() + cw, class_free_.begin());
+    for (const std::uint32_t rule : path_) {
+        const word_t* r = data_.class_rule(rule >> 1);
+        for (std::size_t i = 0; i < cw; ++i) class_free_[i] &= ~r[i];
+    }
 
     for (std::uint32_t j = 0; j < data_.n_antecedents(); ++j) {
         if (in_prefix_[j]) continue;
@@ -386,7 +441,17 @@ SearchResult Search::run() {
                                                       uncaptured(totals, 0), uncaptured(totals, 1));
         root_feasible = fb.feasible;
         if (fb.feasible) root_rest = std::max(root_rest, fb.min_errors);
-        if (!fb.feasible && has_best_) {
+        if (fb.feasible && use_class_bound_) {
+            std::int64_t cb;
+            GroupConfusion none[2];
+            if (class_bound_.bound(none, data_.class_all(), class_none_.data(),
+                                   data_.n_forced_errors(), &cb)) {
+                root_rest = std::max(root_rest, cb);
+            } else {
+                root_feasible = false;
+            }
+        }
+        if (!root_feasible && has_best_) {
             throw std::logic_error("fairness_lower_bound reports no fair completion of the empty "
                                    "prefix, but a fair rule list is known");
         }

@@ -7,7 +7,11 @@
 // the map by the antecedent set *and* the numbers of positive predictions on the captured
 // samples per (group, label) makes it exact again: equal keys mean equal captured sets and equal
 // confusion counts on them, hence the same set of completions with the same objectives and the
-// same unfairness.
+// same unfairness.  Sharper still, only the counts the metric depends on are needed (the
+// positives per group for statistical parity, the false positives per group for predictive
+// equality, the true positives per group for equal opportunity; all four for the others): then
+// completions have the same unfairness and the same errors on the uncaptured samples, and the
+// prefix with fewer errors on the captured samples dominates.
 //
 // Open addressing with linear probing over a flat array of 32-bit words; an entry is
 // [hash low, hash high, node, payload...].  The caller verifies a candidate (same antecedent

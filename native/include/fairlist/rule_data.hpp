@@ -44,6 +44,15 @@ class RuleData {
     const word_t* forced_errors() const { return forced_.data(); }
     std::int64_t n_forced_errors() const { return n_forced_; }
 
+    // Equivalence classes: samples with identical antecedent bits (every rule list classifies
+    // them alike).  Class-level bit sets have words_for(n_classes()) words.
+    std::size_t n_classes() const { return n_classes_; }
+    std::size_t n_class_words() const { return cw_; }
+    const word_t* class_rule(std::size_t j) const { return class_rules_.data() + j * cw_; }
+    const word_t* class_all() const { return class_all_.data(); }
+    // Samples of class e in group g (0 protected) with label y.
+    const SplitCounts& class_counts(std::size_t e) const { return class_counts_[e]; }
+
     // Counts of all samples per (group, label).
     const SplitCounts& totals() const { return totals_; }
 
@@ -66,8 +75,11 @@ class RuleData {
     const word_t* masks_[kCaptureMasks];
     std::int64_t n_forced_ = 0;
     SplitCounts totals_;
+    std::size_t n_classes_ = 0, cw_ = 0;
+    std::vector<word_t> class_rules_, class_all_;
+    std::vector<SplitCounts> class_counts_;
 
-    void compute_forced_errors();
+    void compute_classes();
 };
 
 }  // namespace fairlist

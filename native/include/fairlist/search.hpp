@@ -24,6 +24,7 @@
 #include <vector>
 
 #include "fairlist/bitset.hpp"
+#include "fairlist/class_bound.hpp"
 #include "fairlist/fairness_bound.hpp"
 #include "fairlist/permutation_map.hpp"
 #include "fairlist/queue.hpp"
@@ -65,6 +66,7 @@ struct Config {
     bool use_length_bound = true;       // maximum useful length: lam * length < best
     bool use_equivalent_points = true;  // identical samples with different labels force errors
     bool use_fairness_bound = true;     // fairness lower bound (only with a constraint)
+    bool use_class_bound = true;        // its equivalence-class LP version (class_bound.hpp)
     bool use_permutation_map = true;    // safe permutation map (see permutation_map.hpp)
     bool use_support_bounds = true;     // accurate-support bound (only without a constraint)
     std::int64_t max_nodes = 0;         // stop when the trie holds this many nodes; 0: none
@@ -81,7 +83,8 @@ struct Stats {
     std::int64_t peak_queue_size = 0;
     std::int64_t pruned_by_bound = 0;     // children whose lower bound (+ lookahead) >= best
     std::int64_t pruned_on_pop = 0;       // queued nodes pruned when popped (best improved)
-    std::int64_t pruned_infeasible = 0;   // children with no fair completion (fairness bound)
+    std::int64_t pruned_infeasible = 0;   // children with no fair completion (fairness bounds)
+    std::int64_t pruned_class_bound = 0;  // children pruned thanks to the class bound
     std::int64_t pruned_support = 0;      // children failing the accurate-support bound
     std::int64_t pruned_length = 0;       // children beyond the maximum useful length
     std::int64_t permutation_hits = 0;    // children dropped by the permutation map
@@ -152,6 +155,8 @@ class Search {
     Trie trie_;
     NodeQueue queue_;
     PermutationMap pmap_;
+    ClassFairnessBound class_bound_;
+    bool use_class_bound_;  // constrained, switched on, and the metric is handled
     std::vector<std::uint64_t> zobrist_;  // per-antecedent random words: set hash = XOR
     Stats stats_;
     bool ran_ = false;
@@ -165,6 +170,8 @@ class Search {
 
     // Scratch space of one expansion (no allocation per child).
     std::vector<word_t> free_;           // samples not captured by the prefix being expanded
+    std::vector<word_t> class_free_;     // its uncaptured equivalence classes
+    std::vector<word_t> class_none_;     // the empty class set
     std::vector<std::uint32_t> path_;    // its rules, root first
     std::vector<std::uint8_t> in_prefix_;  // antecedent in the prefix being expanded
 
@@ -177,6 +184,10 @@ class Search {
         return static_cast<double>(errors) / n_ + problem_.lam * static_cast<double>(length);
     }
     bool fair(const Fixed& f) const;
+    // The permutation map's key counts: what the metric's value depends on among the captured
+    // samples' confusion counts, given the captured set (none without a constraint).
+    static int key_size(const ProblemSpec& problem);
+    int key_counts(const Fixed& f, std::uint32_t* out) const;
     void offer_incumbent(std::int64_t errors, std::size_t length, const Fixed& counts,
                          std::uint32_t last_rule, int default_prediction);
     bool worth_expanding(const Node& node) const;

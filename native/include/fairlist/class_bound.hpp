@@ -1,0 +1,69 @@
+// The equivalent-points fairness bound: the fairness lower bound made aware of the classes of
+// identical samples, by linear programming.
+//
+// Samples with identical antecedent bits (an equivalence class e) get one prediction in every
+// rule list.  The fairness bound of fairness_bound.hpp lets every uncaptured sample take its own
+// prediction, so it can fix a fairness gap by mislabelling just the minority-label samples of a
+// class, for free.  On real data (COMPAS: 5,273 samples in 224 classes) that makes it barely
+// stronger than the equivalent-points bound.  Here each uncaptured class has a fraction
+// t_e in [0, 1] predicted positive, at cost pos_e (1 - t_e) + neg_e t_e: the linear relaxation of
+// "one prediction per class".  For the metrics whose rates have constant denominators (SP, PE,
+// EOpp, and EOdds through its two gaps separately: |a| + |b| <= eps implies |a| <= eps and
+// |b| <= eps) the fairness gap is linear in t, so the LP is a fractional knapsack: start from the
+// majority labelling (cost = the equivalent-points errors) and, if its gap exceeds epsilon, move
+// classes towards the other label in increasing order of cost per unit of gap.  The orders are
+// node-independent and sorted once; per node the walk skips the captured classes.
+//
+// Validity: every completion of the prefix is an integral point of this LP (the rule structure
+// is relaxed away), so its errors on the uncaptured samples are at least the LP optimum, and an
+// infeasible LP means no fair completion.  The cap is loosened by a margin far above rounding
+// error, and the optimum is rounded up only after subtracting a margin, so floating point can only
+// weaken the bound.  PP and CUAE (rates with variable denominators) are not handled: the bound
+// then returns the equivalent-points errors.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "fairlist/bitset.hpp"
+#include "fairlist/fairness_bound.hpp"
+#include "fairlist/rule_data.hpp"
+
+namespace fairlist {
+
+class ClassFairnessBound {
+ public:
+    ClassFairnessBound(const RuleData& data, Metric metric, double epsilon);
+
+    // Whether the metric is handled (SP, PE, EOpp, EOdds).
+    bool active() const { return !gaps_.empty(); }
+
+    // Lower bound on the errors of every fair completion on the uncaptured classes
+    // (class_free & ~class_rule), given the confusion counts fixed by the captured samples and
+    // forced = the equivalent-points errors of the uncaptured samples.  Returns false when no
+    // completion can be fair.
+    bool bound(const GroupConfusion fixed[2], const word_t* class_free, const word_t* class_rule,
+               std::int64_t forced, std::int64_t* errors) const;
+
+ private:
+    // One linear gap: rate(protected) - rate(unprotected), where the rate of group g counts the
+    // positive predictions on samples with a label in `labels`, divided by a constant.
+    struct Gap {
+        bool label[2];        // which true labels the numerator counts
+        double inv_den[2];    // 1 / denominator of group g (0 when the denominator is 0)
+        std::vector<double> w;           // per class: change of the gap when it turns positive
+        std::vector<std::uint32_t> down;  // moves that lower the gap, cheapest per unit first
+        std::vector<std::uint32_t> up;    // moves that raise the gap, cheapest per unit first
+    };
+
+    const RuleData& data_;
+    double cap_;  // epsilon loosened by the feasibility tolerance and a rounding margin
+    std::vector<Gap> gaps_;
+    std::vector<std::uint8_t> majority_positive_;  // t*_e: the majority labelling
+    std::vector<double> cost_;                     // |pos_e - neg_e|: cost of flipping class e
+    std::vector<word_t> positive_mask_;            // classes with t*_e = 1
+
+    void add_gap(bool label0, bool label1);
+};
+
+}  // namespace fairlist

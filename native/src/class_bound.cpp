@@ -1,0 +1,144 @@
+#include "fairlist/class_bound.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+namespace fairlist {
+
+namespace {
+
+constexpr double kCapMargin = 1e-9;    // added to epsilon (beyond kFeasibilityTol)
+constexpr double kGapSlack = 1e-10;    // remaining gap regarded as covered (rounding)
+constexpr double kCostMargin = 1e-6;   // subtracted before rounding the LP optimum up
+
+}  // namespace
+
+ClassFairnessBound::ClassFairnessBound(const RuleData& data, Metric metric, double epsilon)
+    : data_(data), cap_(epsilon + kFeasibilityTol + kCapMargin) {
+    const std::size_t nc = data.n_classes();
+    majority_positive_.resize(nc);
+    cost_.resize(nc);
+    positive_mask_.assign(data.n_class_words(), 0);
+    for (std::size_t e = 0; e < nc; ++e) {
+        const SplitCounts& c = data.class_counts(e);
+        const std::int64_t pos = c.label(1), neg = c.label(0);
+        majority_positive_[e] = pos > neg ? 1 : 0;
+        cost_[e] = static_cast<double>(pos > neg ? pos - neg : neg - pos);
+        if (pos > neg) positive_mask_[e / kWordBits] |= word_t{1} << (e % kWordBits);
+    }
+    switch (metric) {
+        case Metric::SP:
+            add_gap(true, true);
+            break;
+        case Metric::PE:
+            add_gap(true, false);
+            break;
+        case Metric::EOPP:
+            add_gap(false, true);
+            break;
+        case Metric::EODDS:
+            add_gap(false, true);
+            add_gap(true, false);
+            break;
+        default:
+            break;  // PP, CUAE: not linear
+    }
+}
+
+void ClassFairnessBound::add_gap(bool label0, bool label1) {
+    Gap gap;
+    gap.label[0] = label0;
+    gap.label[1] = label1;
+    const SplitCounts& t = data_.totals();
+    for (int g = 0; g < 2; ++g) {
+        const std::int64_t den = (label0 ? t.c[g][0] : 0) + (label1 ? t.c[g][1] : 0);
+        gap.inv_den[g] = den ? 1.0 / static_cast<double>(den) : 0.0;
+    }
+    const std::size_t nc = data_.n_classes();
+    gap.w.resize(nc);
+    for (std::size_t e = 0; e < nc; ++e) {
+        const SplitCounts& c = data_.class_counts(e);
+        double w = 0.0;
+        for (int g = 0; g < 2; ++g) {
+            const std::int64_t k = (label0 ? c.c[g][0] : 0) + (label1 ? c.c[g][1] : 0);
+            w += (g == 0 ? 1.0 : -1.0) * static_cast<double>(k) * gap.inv_den[g];
+        }
+        gap.w[e] = w;
+        if (w == 0.0) continue;
+        // Turning a class to its other label changes the gap by -w (if now positive) or +w.
+        const double change = majority_positive_[e] ? -w : w;
+        (change < 0 ? gap.down : gap.up).push_back(static_cast<std::uint32_t>(e));
+    }
+    auto cheaper = [&](std::uint32_t a, std::uint32_t b) {
+        const double ra = cost_[a] / std::fabs(gap.w[a]), rb = cost_[b] / std::fabs(gap.w[b]);
+        return ra < rb || (ra == rb && a < b);
+    };
+    std::sort(gap.down.begin(), gap.down.end(), cheaper);
+    std::sort(gap.up.begin(), gap.up.end(), cheaper);
+    gaps_.push_back(std::move(gap));
+}
+
+bool ClassFairnessBound::bound(const GroupConfusion fixed[2], const word_t* class_free,
+                               const word_t* class_rule, std::int64_t forced,
+                               std::int64_t* errors) const {
+    *errors = forced;
+    if (gaps_.empty()) return true;
+    // Counts of the uncaptured samples the majority labelling predicts positive.
+    const std::size_t cw = data_.n_class_words();
+    SplitCounts positive;
+    for (std::size_t i = 0; i < cw; ++i) {
+        word_t x = class_free[i] & ~class_rule[i] & positive_mask_[i];
+        while (x) {
+            const std::size_t e = i * kWordBits + static_cast<std::size_t>(__builtin_ctzll(x));
+            x &= x - 1;
+            const SplitCounts& c = data_.class_counts(e);
+            for (int g = 0; g < 2; ++g) {
+                positive.c[g][0] += c.c[g][0];
+                positive.c[g][1] += c.c[g][1];
+            }
+        }
+    }
+    auto uncaptured = [&](std::uint32_t e) {
+        return ((class_free[e / kWordBits] & ~class_rule[e / kWordBits]) >> (e % kWordBits)) & 1U;
+    };
+    double worst_extra = 0.0;
+    for (const Gap& gap : gaps_) {
+        double s = 0.0;
+        for (int g = 0; g < 2; ++g) {
+            // Positive predictions on samples whose label the numerator counts.
+            const std::int64_t k = (gap.label[0] ? fixed[g].fp + positive.c[g][0] : 0) +
+                                   (gap.label[1] ? fixed[g].tp + positive.c[g][1] : 0);
+            s += (g == 0 ? 1.0 : -1.0) * static_cast<double>(k) * gap.inv_den[g];
+        }
+        double need;
+        const std::vector<std::uint32_t>* moves;
+        if (s > cap_) {
+            need = s - cap_;
+            moves = &gap.down;
+        } else if (s < -cap_) {
+            need = -cap_ - s;
+            moves = &gap.up;
+        } else {
+            continue;
+        }
+        double extra = 0.0;
+        for (const std::uint32_t e : *moves) {
+            if (!uncaptured(e)) continue;
+            const double w = std::fabs(gap.w[e]);
+            if (w >= need) {
+                extra += cost_[e] * (need / w);
+                need = 0.0;
+                break;
+            }
+            extra += cost_[e];
+            need -= w;
+        }
+        if (need > kGapSlack) return false;
+        worst_extra = std::max(worst_extra, extra);
+    }
+    const double rounded = std::ceil(worst_extra - kCostMargin);
+    if (rounded > 0) *errors = forced + static_cast<std::int64_t>(rounded);
+    return true;
+}
+
+}  // namespace fairlist
