@@ -78,16 +78,11 @@ void ClassFairnessBound::add_gap(bool label0, bool label1) {
     gaps_.push_back(std::move(gap));
 }
 
-bool ClassFairnessBound::bound(const GroupConfusion fixed[2], const word_t* class_free,
-                               const word_t* class_rule, std::int64_t forced,
-                               std::int64_t* errors) const {
-    *errors = forced;
-    if (gaps_.empty()) return true;
-    // Counts of the uncaptured samples the majority labelling predicts positive.
-    const std::size_t cw = data_.n_class_words();
+SplitCounts ClassFairnessBound::majority_positive(const word_t* classes) const {
     SplitCounts positive;
+    const std::size_t cw = data_.n_class_words();
     for (std::size_t i = 0; i < cw; ++i) {
-        word_t x = class_free[i] & ~class_rule[i] & positive_mask_[i];
+        word_t x = classes[i] & positive_mask_[i];
         while (x) {
             const std::size_t e = i * kWordBits + static_cast<std::size_t>(__builtin_ctzll(x));
             x &= x - 1;
@@ -95,6 +90,30 @@ bool ClassFairnessBound::bound(const GroupConfusion fixed[2], const word_t* clas
             for (int g = 0; g < 2; ++g) {
                 positive.c[g][0] += c.c[g][0];
                 positive.c[g][1] += c.c[g][1];
+            }
+        }
+    }
+    return positive;
+}
+
+bool ClassFairnessBound::bound(const GroupConfusion fixed[2], const word_t* class_free,
+                               const word_t* class_rule, const SplitCounts& free_positive,
+                               std::int64_t forced, std::int64_t* errors) const {
+    *errors = forced;
+    if (gaps_.empty()) return true;
+    // Counts of the uncaptured samples the majority labelling predicts positive: those of the
+    // prefix minus those the new rule captures.
+    const std::size_t cw = data_.n_class_words();
+    SplitCounts positive = free_positive;
+    for (std::size_t i = 0; i < cw; ++i) {
+        word_t x = class_free[i] & class_rule[i] & positive_mask_[i];
+        while (x) {
+            const std::size_t e = i * kWordBits + static_cast<std::size_t>(__builtin_ctzll(x));
+            x &= x - 1;
+            const SplitCounts& c = data_.class_counts(e);
+            for (int g = 0; g < 2; ++g) {
+                positive.c[g][0] -= c.c[g][0];
+                positive.c[g][1] -= c.c[g][1];
             }
         }
     }

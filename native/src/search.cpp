@@ -244,7 +244,30 @@ void Search::evaluate_child(std::uint32_t parent, std::size_t depth, std::uint32
         ++stats_.pruned_length;
         return;
     }
+    // Errors every completion makes on the uncaptured samples: the best of the bounds, from
+    // the cheapest to the most expensive, stopping as soon as the child is pruned.
     std::int64_t rest = config_.use_equivalent_points ? forced_free : 0;
+    const std::int64_t fixed_part = config_.use_hierarchical_bound ? errors : 0;
+    const std::size_t lookahead = k + (config_.use_lookahead ? 1 : 0);
+    if (objective(fixed_part + rest, lookahead) >= best_objective_) {
+        ++stats_.pruned_by_bound;
+        return;
+    }
+    if (use_class_bound_) {
+        std::int64_t cb;
+        if (!class_bound_.bound(f.g, class_free_.data(), data_.class_rule(j), class_positive_,
+                                forced_free, &cb)) {
+            ++stats_.pruned_infeasible;
+            ++stats_.pruned_class_bound;
+            return;
+        }
+        if (cb > rest && objective(fixed_part + cb, lookahead) >= best_objective_) {
+            ++stats_.pruned_by_bound;
+            ++stats_.pruned_class_bound;
+            return;
+        }
+        rest = std::max(rest, cb);
+    }
     if (problem_.constrained && config_.use_fairness_bound) {
         ++stats_.fairness_bound_calls;
         const FairnessBound fb = fairness_lower_bound(problem_.metric, problem_.epsilon, f.g[0],
@@ -253,31 +276,13 @@ void Search::evaluate_child(std::uint32_t parent, std::size_t depth, std::uint32
             ++stats_.pruned_infeasible;
             return;
         }
-        rest = std::max(rest, fb.min_errors);
-    }
-    const std::int64_t fixed_part = config_.use_hierarchical_bound ? errors : 0;
-    const std::size_t lookahead = k + (config_.use_lookahead ? 1 : 0);
-    std::int64_t lb_errors = fixed_part + rest;
-    if (objective(lb_errors, lookahead) >= best_objective_) {
-        ++stats_.pruned_by_bound;
-        return;
-    }
-    if (use_class_bound_) {
-        std::int64_t cb;
-        if (!class_bound_.bound(f.g, class_free_.data(), data_.class_rule(j), forced_free, &cb)) {
-            ++stats_.pruned_infeasible;
-            ++stats_.pruned_class_bound;
+        if (fb.min_errors > rest && objective(fixed_part + fb.min_errors, lookahead) >= best_objective_) {
+            ++stats_.pruned_by_bound;
             return;
         }
-        if (cb > rest) {
-            lb_errors = fixed_part + cb;
-            if (objective(lb_errors, lookahead) >= best_objective_) {
-                ++stats_.pruned_by_bound;
-                ++stats_.pruned_class_bound;
-                return;
-            }
-        }
+        rest = std::max(rest, fb.min_errors);
     }
+    const std::int64_t lb_errors = fixed_part + rest;
 
     if (config_.use_permutation_map) {
         // Key: the antecedent set plus the counts the metric's value depends on (see
@@ -368,6 +373,7 @@ void Search::expand(std::uint32_t index) {
         const word_t* r = data_.class_rule(rule >> 1);
         for (std::size_t i = 0; i < cw; ++i) class_free_[i] &= ~r[i];
     }
+    if (use_class_bound_) class_positive_ = class_bound_.majority_positive(class_free_.data());
 
     for (std::uint32_t j = 0; j < data_.n_antecedents(); ++j) {
         if (in_prefix_[j]) continue;
@@ -445,6 +451,7 @@ SearchResult Search::run() {
             std::int64_t cb;
             GroupConfusion none[2];
             if (class_bound_.bound(none, data_.class_all(), class_none_.data(),
+                                   class_bound_.majority_positive(data_.class_all()),
                                    data_.n_forced_errors(), &cb)) {
                 root_rest = std::max(root_rest, cb);
             } else {

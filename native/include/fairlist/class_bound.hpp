@@ -38,12 +38,16 @@ class ClassFairnessBound {
     // Whether the metric is handled (SP, PE, EOpp, EOdds).
     bool active() const { return !gaps_.empty(); }
 
+    // Counts of the samples of the classes in `classes` that the majority labelling predicts
+    // positive (computed once per expanded prefix).
+    SplitCounts majority_positive(const word_t* classes) const;
+
     // Lower bound on the errors of every fair completion on the uncaptured classes
-    // (class_free & ~class_rule), given the confusion counts fixed by the captured samples and
-    // forced = the equivalent-points errors of the uncaptured samples.  Returns false when no
-    // completion can be fair.
+    // (class_free & ~class_rule), given the confusion counts fixed by the captured samples,
+    // free_positive = majority_positive(class_free), and forced = the equivalent-points errors
+    // of the uncaptured samples.  Returns false when no completion can be fair.
     bool bound(const GroupConfusion fixed[2], const word_t* class_free, const word_t* class_rule,
-               std::int64_t forced, std::int64_t* errors) const;
+               const SplitCounts& free_positive, std::int64_t forced, std::int64_t* errors) const;
 
  private:
     // One linear gap: rate(protected) - rate(unprotected), where the rate of group g counts the

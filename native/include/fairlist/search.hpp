@@ -172,6 +172,7 @@ class Search {
     std::vector<word_t> free_;           // samples not captured by the prefix being expanded
     std::vector<word_t> class_free_;     // its uncaptured equivalence classes
     std::vector<word_t> class_none_;     // the empty class set
+    SplitCounts class_positive_;         // ClassFairnessBound::majority_positive(class_free_)
     std::vector<std::uint32_t> path_;    // its rules, root first
     std::vector<std::uint8_t> in_prefix_;  // antecedent in the prefix being expanded
 

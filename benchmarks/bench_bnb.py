@@ -1,0 +1,170 @@
+"""Branch-and-bound figures on the paper's COMPAS data (issue 3's table).
+
+For each penalty (default 0.005 and 0.001) and each case (unconstrained; statistical parity,
+equal opportunity and equalized odds at 0.05 and 0.01) it prints the status, objective, lower
+bound at exit, nodes expanded, children evaluated, peak trie size, seconds, children evaluated
+per second, peak RSS and search-structure bytes per trie node, under a 4,000,000-node trie
+budget. Each case runs in its own process so that the peak RSS is that case's.
+
+With ``--reference`` it also runs the ``faircorels`` package (a black box, through
+``benchmarks/faircorels_reference.py``) with the same budget, in the interpreter named by the
+``FAIRCORELS_PYTHON`` environment variable (a separate virtual environment with the package's
+old pins), and prints both side by side; it says so when that interpreter is not available.
+
+    python benchmarks/bench_bnb.py                       # the table, about 5-10 minutes
+    python benchmarks/bench_bnb.py --lam 0.001 --cases none SP:0.05 --reference
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import resource
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+DATA = ROOT.parent / "shared" / "data" / "faircorels" / "compas_rules_full.csv"
+CASES = ("none", "SP:0.05", "SP:0.01", "EOpp:0.05", "EOpp:0.01", "EOdds:0.05", "EOdds:0.01")
+METRIC_CODES = {"SP": 1, "PP": 2, "PE": 3, "EOpp": 4, "EOdds": 5, "CUAE": 6}
+
+
+def parse_case(case: str) -> tuple[str, float | None]:
+    if case == "none":
+        return "SP", None
+    metric, eps = case.split(":")
+    if metric not in METRIC_CODES:
+        raise SystemExit(f"--cases: unknown metric {metric!r} in {case!r}")
+    return metric, float(eps)
+
+
+def run_one(args: argparse.Namespace) -> None:
+    """Child process: one solve, one JSON line on stdout."""
+    import numpy as np
+    import pandas as pd
+
+    from fairlist.solvers import Limits, Problem
+    from fairlist.solvers.bnb import BnBSolver
+
+    frame = pd.read_csv(args.data)
+    metric, eps = parse_case(args.one)
+    problem = Problem(
+        frame.iloc[:, 2:-1].to_numpy(np.uint8),
+        frame.iloc[:, -1].to_numpy(np.uint8),
+        frame.iloc[:, 0].to_numpy(bool),
+        metric=metric,
+        epsilon=eps,
+        lam=args.lam,
+        feature_names=list(frame.columns[2:-1]),
+        limits=Limits(max_nodes=args.max_nodes, time_limit=args.time_limit),
+    )
+    result = BnBSolver(policy=args.policy, majority_only=args.majority_only).solve(problem)
+    stats = result.stats
+    json.dump(
+        {
+            "status": str(result.status),
+            "stop": str(result.stop_reason),
+            "objective": result.objective,
+            "lower_bound": result.lower_bound,
+            "unfairness": result.unfairness,
+            "length": None if result.rule_list is None else result.rule_list.length,
+            "peak_rss_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024,
+            **{k: stats[k] for k in (
+                "nodes_expanded", "children_evaluated", "peak_trie_size", "nodes_created",
+                "seconds", "peak_memory_bytes",
+            )},
+        },
+        sys.stdout,
+    )
+
+
+def run_ours(args: argparse.Namespace, case: str) -> dict:
+    cmd = [
+        sys.executable, __file__, "--one", case, "--lam", str(args.lam), "--data", str(args.data),
+        "--max-nodes", str(args.max_nodes), "--policy", args.policy,
+    ]
+    if args.time_limit:
+        cmd += ["--time-limit", str(args.time_limit)]
+    if args.majority_only:
+        cmd.append("--majority-only")
+    out = subprocess.run(cmd, check=True, capture_output=True, text=True).stdout
+    return json.loads(out)
+
+
+def run_reference(args: argparse.Namespace, case: str, python: str) -> dict | None:
+    metric, eps = parse_case(case)
+    cmd = [
+        python, str(ROOT / "benchmarks" / "faircorels_reference.py"), str(args.data),
+        "--metric", str(METRIC_CODES[metric]), "--lam", str(args.lam),
+        "--max-nodes", str(args.max_nodes),
+    ]
+    if eps is not None:
+        cmd += ["--max-unfairness", str(eps)]
+    proc = subprocess.run(cmd, capture_output=True, text=True)
+    if proc.returncode != 0:
+        print(f"  reference failed on {case}: {proc.stderr.strip().splitlines()[-1:]}")
+        return None
+    return json.loads(proc.stdout)
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--data", type=Path, default=DATA)
+    ap.add_argument("--lam", type=float, nargs="+", default=[0.005, 0.001])
+    ap.add_argument("--cases", nargs="+", default=list(CASES), help="none or METRIC:EPSILON")
+    ap.add_argument("--max-nodes", type=int, default=4_000_000)
+    ap.add_argument("--time-limit", type=float, default=None, help="seconds per case")
+    ap.add_argument("--policy", default="bfs")
+    ap.add_argument("--majority-only", action="store_true")
+    ap.add_argument("--reference", action="store_true", help="also run the faircorels package")
+    ap.add_argument("--one", help=argparse.SUPPRESS)
+    args = ap.parse_args()
+    if args.one:
+        args.lam = args.lam[0]
+        run_one(args)
+        return
+    if not args.data.exists():
+        raise SystemExit(f"data file not found: {args.data}")
+    for case in args.cases:
+        parse_case(case)
+    reference_python = None
+    if args.reference:
+        reference_python = os.environ.get("FAIRCORELS_PYTHON")
+        if not reference_python or not Path(reference_python).exists():
+            print("reference: not run (set FAIRCORELS_PYTHON to a Python with the faircorels "
+                  "package; see benchmarks/faircorels_reference.py)")
+            reference_python = None
+
+    space = "majority" if args.majority_only else "full"
+    print(f"data {args.data.name}, policy {args.policy}, {space} search space, "
+          f"trie budget {args.max_nodes:,} nodes")
+    header = (f"{'lam':>6} {'case':<11} {'status':<9} {'objective':>9} {'lower_bd':>9} "
+              f"{'expanded':>9} {'children':>11} {'peak_trie':>9} {'seconds':>8} "
+              f"{'child/s':>9} {'RSS_MB':>7} {'B/node':>6}")
+    for lam in args.lam:
+        args.lam = lam
+        print(header)
+        for case in args.cases:
+            r = run_ours(args, case)
+            rate = r["children_evaluated"] / max(r["seconds"], 1e-9)
+            per_node = r["peak_memory_bytes"] / max(r["nodes_created"], 1)
+            print(f"{lam:>6} {case:<11} {r['status']:<9} {r['objective']:>9.6f} "
+                  f"{r['lower_bound']:>9.6f} {r['nodes_expanded']:>9,} "
+                  f"{r['children_evaluated']:>11,} {r['peak_trie_size']:>9,} "
+                  f"{r['seconds']:>8.2f} {rate:>9.3g} {r['peak_rss_mb']:>7.0f} "
+                  f"{per_node:>6.0f}", flush=True)
+            if reference_python:
+                ref = run_reference(args, case, reference_python)
+                if ref:
+                    print(f"{'':>6} {'faircorels':<11} {'-':<9} {ref['objective']:>9.6f} "
+                          f"{'-':>9} {'-':>9} {'-':>11} {args.max_nodes:>9,} "
+                          f"{ref['seconds']:>8.2f} {'-':>9} {ref['peak_rss_mb']:>7.0f} "
+                          f"{ref['peak_rss_mb'] * 2**20 / args.max_nodes:>6.0f}   "
+                          f"time x{ref['seconds'] / r['seconds']:.1f}, "
+                          f"RSS x{ref['peak_rss_mb'] / r['peak_rss_mb']:.1f}", flush=True)
+
+
+if __name__ == "__main__":
+    main()
