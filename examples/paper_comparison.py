@@ -95,7 +95,7 @@ def main() -> None:
     if args.quick:
         n_eps, cv, policies, max_nodes, adult_rows = 8, 3, ("bfs", "curiosity"), 20_000, 6000
         time_limit = 2.0  # seconds per fit: the trie-size limit alone does not bound time
-        bounds = [0.005, 0.01, 0.02, 0.05, 0.1, 0.2]
+        bounds, eg_iter = [0.01, 0.03, 0.1], 15
     else:
         n_eps, cv, policies, max_nodes, adult_rows = 60, 5, PAPER_POLICIES, 4_000_000, None
         time_limit = 60.0
