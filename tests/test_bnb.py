@@ -402,3 +402,18 @@ def test_class_bound_does_not_change_the_compas_optima(compas_single, metric, ep
         plain = BnBSolver(majority_only=majority_only, use_class_bound=False).solve(problem)
         assert plain.status is fast.status is Status.OPTIMAL
         assert abs(plain.objective - fast.objective) <= 1e-12
+
+
+def test_duplicate_antecedents_are_searched_once_without_losing_the_optimum():
+        rng = np.random.default_rng(11)
+    base = random_problem(rng, n=50, m=4, metric="EOpp", epsilon=0.05, lam=0.01, max_length=3)
+    X = np.hstack([base.X, base.X[:, [2, 0]]])  # columns 4 and 5 repeat columns 2 and 0
+    problem = base.replace(X=X, feature_names=())
+    result = BnBSolver().solve(problem)
+    assert result.stats["duplicate_antecedents"] == 2
+    assert result.objective == pytest.approx(reference_solve(problem, 3).objective, abs=1e-9)
+    assert {r.antecedent for r in result.rule_list.rules} <= {"x0", "x1", "x2", "x3"}
+    # A warm start written with a twin column is mapped onto the kept one.
+    twin = RuleList([Rule("x5", 1)], default=0)
+    unconstrained = problem.replace(epsilon=None)
+    assert BnBSolver(initial=twin).solve(unconstrained).stats["warm_start"] == "used"

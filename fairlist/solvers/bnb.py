@@ -25,7 +25,7 @@ import numpy as np
 from ..rulelist import RuleList
 from .base import Limits, Problem, Result, Status, StopReason
 
-__all__ = ["BnBSolver", "POLICIES"]
+__all__ = ["BnBSolver", "POLICIES", "distinct_columns"]
 
 #: Search policies: name -> value of ``fairlist::Policy``.
 POLICIES = {
@@ -47,6 +47,22 @@ _BOUND_SWITCHES = (
     "use_permutation_map",
     "use_support_bounds",
 )
+
+
+def distinct_columns(X: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Drop antecedents that capture exactly the same samples as an earlier one.
+
+    Two identical columns (``gender:Female`` and ``not gender:Male``, say) make rule lists with
+    identical predictions, and a rule after its twin captures nothing, so searching one column of
+    each set loses no optimum; it shrinks the branching factor. Returns the kept column indices
+    (first of each set, in order) and, for every column, the position of its set's kept column
+    among them.
+    """
+    _, first, inverse = np.unique(X.T, axis=0, return_index=True, return_inverse=True)
+    order = np.argsort(first)
+    rank = np.empty_like(order)
+    rank[order] = np.arange(len(order))
+    return first[order], rank[np.ravel(inverse)]
 
 
 class BnBSolver:
@@ -176,8 +192,9 @@ use_fairness_bound, use_class_bound, use_permutation_map, use_support_bounds : b
         self._validate()
         from .._core import BranchAndBound, pack_bits, pack_matrix
 
+        kept, representative = distinct_columns(problem.X)
         search = BranchAndBound(
-            pack_matrix(problem.X),
+            pack_matrix(np.ascontiguousarray(problem.X[:, kept])),
             pack_bits(problem.y),
             pack_bits(problem.protected.astype(np.uint8)),
             problem.n_samples,
@@ -189,10 +206,11 @@ use_fairness_bound, use_class_bound, use_permutation_map, use_support_bounds : b
             },
             self._config(problem.limits, problem.max_length),
         )
-        warm_start = self._offer_initial(search, problem)
+        warm_start = self._offer_initial(search, problem, representative)
         raw = self._run(search)
         stats = dict(raw["stats"])
         stats["warm_start"] = warm_start
+        stats["duplicate_antecedents"] = problem.n_antecedents - len(kept)
         space = "majority" if self.majority_only else "full"
         status = Status(raw["status"])
         stop = StopReason(raw["stop_reason"])
@@ -202,7 +220,9 @@ use_fairness_bound, use_class_bound, use_permutation_map, use_support_bounds : b
                 unfairness=math.nan, lower_bound=raw["lower_bound"], stop_reason=stop,
                 engine=self.name, search_space=space, stats=stats,
             )
-        rule_list = problem.rule_list(raw["antecedents"], raw["predictions"], raw["default"])
+        rule_list = problem.rule_list(
+            [int(kept[j]) for j in raw["antecedents"]], raw["predictions"], raw["default"]
+        )
         ev = problem.evaluate(rule_list)
         if not ev.fair or ev.errors != raw["errors"] or abs(ev.objective - raw["objective"]) > 1e-9:
             raise RuntimeError(
@@ -218,7 +238,7 @@ use_fairness_bound, use_class_bound, use_permutation_map, use_support_bounds : b
             engine=self.name, search_space=space, stats=stats,
         )
 
-    def _offer_initial(self, search: Any, problem: Problem) -> str:
+    def _offer_initial(self, search: Any, problem: Problem, representative: np.ndarray) -> str:
         """Hands the warm start to the search; returns what happened to it."""
         if self.initial is None:
             return "none"
@@ -238,6 +258,13 @@ use_fairness_bound, use_class_bound, use_permutation_map, use_support_bounds : b
             )
             return "ignored"
         predictions = [r.prediction for r in self.initial.rules]
+        indices = [int(representative[j]) for j in indices]
+        if len(set(indices)) < len(indices):
+            warnings.warn(
+                "initial rule list ignored: two of its rules have identical antecedents",
+                stacklevel=3,
+            )
+            return "ignored"
         if not search.set_initial(indices, predictions, self.initial.default):
             warnings.warn(
                 "initial rule list ignored: it is longer than max_length or outside the "
