@@ -405,7 +405,7 @@ def test_class_bound_does_not_change_the_compas_optima(compas_single, metric, ep
 
 
 def test_duplicate_antecedents_are_searched_once_without_losing_the_optimum():
-        rng = np.random.default_rng(11)
+    rng = np.random.default_rng(11)
     base = random_problem(rng, n=50, m=4, metric="EOpp", epsilon=0.05, lam=0.01, max_length=3)
     X = np.hstack([base.X, base.X[:, [2, 0]]])  # columns 4 and 5 repeat columns 2 and 0
     problem = base.replace(X=X, feature_names=())
