@@ -28,6 +28,7 @@ from .solvers import Limits, Problem, Result, Status, StopReason, solve
 # Heavier parts (scikit-learn, OR-Tools, matplotlib) load on first use.
 _LAZY = {
     "FairRuleListClassifier": "estimator",
+    "InfeasibleError": "estimator",
     "Binarizer": "binarize",
     "load_compas": "datasets",
     "load_adult": "datasets",
@@ -37,6 +38,7 @@ _LAZY = {
     "cross_validated_front": "pareto",
     "training_front": "pareto",
     "ParetoResult": "pareto",
+    "non_dominated": "pareto",
     "plot_pareto": "plotting",
 }
 

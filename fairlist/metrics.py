@@ -21,6 +21,7 @@ from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
+import pandas as pd
 
 __all__ = [
     "FEASIBILITY_TOL",
@@ -37,6 +38,7 @@ __all__ = [
     "equalized_odds",
     "conditional_use_accuracy_equality",
     "is_fair",
+    "protected_mask",
 ]
 
 FEASIBILITY_TOL = 1e-9
@@ -191,34 +193,75 @@ def _as_binary(name: str, values: Any) -> np.ndarray:
     raise ValueError(f"{name} must hold 0/1 or booleans, got dtype {arr.dtype}")
 
 
-def protected_mask(sensitive_features: Any, protected: Any = None) -> np.ndarray:
-    """Boolean mask of the protected group.
+def protected_mask(sensitive_features: Any, protected: Any = None, n_samples: int | None = None):
+    """Boolean mask of the protected group, with errors that say what is wrong.
 
-    ``sensitive_features`` is a 1-D array or Series with exactly two distinct values (or a
-    boolean/0-1 mask when ``protected`` is None, where True/1 means protected). ``protected`` names
-    the value of the protected group.
+    Parameters
+    ----------
+    sensitive_features : array-like of shape (n,) or (n, 1)
+        The group of each sample.
+    protected : scalar, optional
+        The value of ``sensitive_features`` that marks the protected group. When omitted,
+        ``sensitive_features`` must be boolean or 0/1 with True/1 meaning protected.
+    n_samples : int, optional
+        Number of rows expected (checked, for a message that gives both numbers).
+
+    Returns
+    -------
+    ndarray of bool, shape (n,)
     """
-    s = _as_1d("sensitive_features", sensitive_features)
-    if s.dtype.kind == "f" and np.isnan(s).any():
-        raise ValueError("sensitive_features contains NaN; every sample needs a group")
-    if s.dtype == object:
-        import pandas as pd
-
-        if pd.isna(s).any():
+    if sensitive_features is None:
+        raise ValueError(
+            "sensitive_features is required: pass the group of each sample to fit "
+            "(fit(X, y, sensitive_features=s, protected=value))"
+        )
+    s = sensitive_features
+    if isinstance(s, pd.DataFrame):
+        if s.shape[1] != 1:
             raise ValueError(
-                "sensitive_features contains missing values; every sample needs a group"
+                f"sensitive_features must be a single column; got {s.shape[1]} columns"
             )
+        s = s.iloc[:, 0]
+    s = np.asarray(s)
+    if s.ndim == 2 and s.shape[1] == 1:
+        s = s[:, 0]
+    if s.ndim != 1:
+        raise ValueError(f"sensitive_features must be one-dimensional, got shape {s.shape}")
+    if n_samples is not None and len(s) != n_samples:
+        raise ValueError(f"sensitive_features has {len(s)} rows, X has {n_samples}")
+    missing = pd.isna(s)
+    if np.any(missing):
+        raise ValueError(
+            f"sensitive_features has {int(np.sum(missing))} missing value(s) (NaN/None), first "
+            f"at row {int(np.flatnonzero(missing)[0])}; every sample needs a group"
+        )
+    values = pd.unique(s)
+    if len(values) < 2:
+        raise ValueError(
+            f"sensitive_features has a single group ({values[0]!r} for every sample); fairness "
+            "compares two groups, so both must occur in the training data"
+        )
     if protected is None:
-        return _as_binary("sensitive_features", s)
+        if s.dtype == bool or set(values.tolist()) <= {0, 1}:
+            return s.astype(bool)
+        shown = ", ".join(repr(v) for v in sorted(values.tolist(), key=str)[:5])
+        raise ValueError(
+            f"sensitive_features holds the values {shown}; pass protected=<value> to say which "
+            "one is the protected group (or pass a boolean mask, True = protected)"
+        )
     mask = s == protected
     if not np.any(mask):
-        values = ", ".join(repr(v) for v in np.unique(s)[:5])
-        raise ValueError(f"protected={protected!r} does not occur in sensitive_features ({values})")
-    others = np.unique(s[~mask])
-    if len(others) > 1:
+        shown = ", ".join(repr(v) for v in sorted(values.tolist(), key=str)[:5])
+        raise ValueError(f"protected={protected!r} does not occur in sensitive_features ({shown})")
+    if np.all(mask):
         raise ValueError(
-            f"sensitive_features has {len(others) + 1} groups; fairlist compares exactly two "
-            f"(the protected value {protected!r} against one other)"
+            f"every sample has sensitive_features == protected ({protected!r}); the unprotected "
+            "group is empty"
+        )
+    if len(values) > 2:
+        raise ValueError(
+            f"sensitive_features has {len(values)} groups; fairlist compares exactly two. "
+            "Map it to two groups first (e.g. sensitive_features == value)"
         )
     return np.asarray(mask, dtype=bool)
 
