@@ -43,6 +43,8 @@ Search::Search(const word_t* rules, const word_t* labels, const word_t* protecte
       pmap_(static_cast<std::size_t>(key_size(problem)) + 1),
       class_bound_(data_, problem.metric, problem.epsilon),
       use_class_bound_(problem.constrained && config.use_class_bound && class_bound_.active()),
+      use_sample_bound_(problem.constrained && config.use_fairness_bound &&
+                        !(use_class_bound_ && problem.epsilon > 0.0)),
       best_objective_(kInf),
       p_best_(kInf) {
     if (n_samples >= (std::size_t{1} << 31)) throw std::invalid_argument("too many samples (>= 2^31)");
@@ -268,7 +270,7 @@ void Search::evaluate_child(std::uint32_t parent, std::size_t depth, std::uint32
         }
         rest = std::max(rest, cb);
     }
-    if (problem_.constrained && config_.use_fairness_bound) {
+    if (use_sample_bound_) {
         ++stats_.fairness_bound_calls;
         const FairnessBound fb = fairness_lower_bound(problem_.metric, problem_.epsilon, f.g[0],
                                                       f.g[1], uncaptured(u, 0), uncaptured(u, 1));
