@@ -417,3 +417,28 @@ def test_duplicate_antecedents_are_searched_once_without_losing_the_optimum():
     twin = RuleList([Rule("x5", 1)], default=0)
     unconstrained = problem.replace(epsilon=None)
     assert BnBSolver(initial=twin).solve(unconstrained).stats["warm_start"] == "used"
+
+
+def test_a_real_sigint_returns_the_best_so_far(shared_data, tmp_path):
+    """A SIGINT delivered while the main thread waits for the search (as Ctrl-C in a terminal):
+    the search stops and its best fair rule list comes back, in a fresh process."""
+    import subprocess
+    import sys
+    import textwrap
+
+    script = tmp_path / "interrupt.py"
+    script.write_text(textwrap.dedent(f"""
+        import os, signal, threading
+        import numpy as np, pandas as pd
+        from fairlist import Problem, solve
+        d = pd.read_csv({str(shared_data / "faircorels" / "compas_rules_full.csv")!r})
+        problem = Problem(d.iloc[:, 2:-1].to_numpy(np.uint8), d.iloc[:, -1].to_numpy(np.uint8),
+                          d.iloc[:, 0].to_numpy(bool), metric="SP", epsilon=0.05, lam=0.001)
+        threading.Timer(1.0, os.kill, (os.getpid(), signal.SIGINT)).start()
+        result = solve(problem, "bnb")
+        print(result.status, result.stop_reason, problem.evaluate(result.rule_list).fair)
+    """))
+    out = subprocess.run(
+        [sys.executable, str(script)], capture_output=True, text=True, timeout=120, check=True
+    )
+    assert out.stdout.split() == ["feasible", "interrupted", "True"]

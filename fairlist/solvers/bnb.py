@@ -277,24 +277,29 @@ use_fairness_bound, use_class_bound, use_permutation_map, use_support_bounds : b
     def _run(self, search: Any) -> dict[str, Any]:
         """Runs the search in a worker thread; Ctrl-C stops it and keeps the best so far."""
         outcome: dict[str, Any] = {}
+        done = threading.Event()
 
         def target() -> None:
             try:
                 outcome["result"] = search.run()
             except BaseException as exc:  # re-raised in the calling thread
                 outcome["error"] = exc
+            finally:
+                done.set()
 
+        # Waiting on an Event, not Thread.join: a join interrupted by Ctrl-C can return at once
+        # afterwards, before the thread has finished (CPython < 3.13).
         worker = threading.Thread(target=target, name="fairlist-bnb", daemon=True)
         worker.start()
         interval = float(self.progress_interval) if self.progress is not None else 0.1
         try:
-            while worker.is_alive():
-                worker.join(interval)
-                if self.progress is not None and worker.is_alive():
+            while not done.wait(interval):
+                if self.progress is not None:
                     self.progress(search.progress())
         except KeyboardInterrupt:
             search.request_stop()
-            worker.join()
+            done.wait()
+        worker.join()
         if "error" in outcome:
             raise outcome["error"]
         return outcome["result"]
