@@ -442,3 +442,40 @@ def test_a_real_sigint_returns_the_best_so_far(shared_data, tmp_path):
         [sys.executable, str(script)], capture_output=True, text=True, timeout=120, check=True
     )
     assert out.stdout.split() == ["feasible", "interrupted", "True"]
+
+
+@pytest.mark.parametrize("metric", list(Metric))
+def test_beam_incumbent_is_fair_and_never_beats_the_optimum(metric):
+    from fairlist.solvers.beam import beam_search
+
+    rng = np.random.default_rng(int(metric) + 100)
+    for _ in range(6):
+        problem = random_problem(rng, n=40, m=5, metric=metric, epsilon=0.08, lam=0.01,
+                                 max_length=3)
+        optimum = reference_solve(problem, 3).objective
+        found = beam_search(problem, width=4)
+        if found is None:
+            continue
+        ev = problem.evaluate(found)
+        assert ev.fair and found.length <= 3
+        assert ev.objective >= optimum - 1e-9
+
+
+@pytest.mark.parametrize("metric", list(Metric))
+def test_exact_without_the_beam_incumbent(metric):
+    rng = np.random.default_rng(int(metric) + 200)
+    for eps in (0.0, 0.05, 0.2):
+        problem = random_problem(rng, n=40, m=5, metric=metric, epsilon=eps, lam=0.01,
+                                 max_length=3)
+        expected = reference_solve(problem, 3)
+        result = BnBSolver(beam_width=0).solve(problem)
+        assert result.stats["warm_start"] == "none"
+        if expected.rule_list is None:
+            assert result.status.value == "infeasible"
+        else:
+            assert result.objective == pytest.approx(expected.objective, abs=1e-9)
+
+
+def test_beam_width_is_validated():
+    with pytest.raises(ValueError, match="beam_width must be a non-negative integer"):
+        BnBSolver(beam_width=-1).solve(random_problem(np.random.default_rng(0)))

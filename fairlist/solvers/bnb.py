@@ -85,6 +85,10 @@ use_fairness_bound, use_class_bound, use_permutation_map, use_support_bounds : b
     seed : int or None
         None or 0: ties between equal priorities are broken by insertion order; another value
         breaks them by a seeded hash. The search is deterministic for a given input and seed.
+    beam_width : int
+        Without ``initial``, a beam search of this width (:mod:`fairlist.solvers.beam`, about a
+        second on COMPAS) supplies the first incumbent; 0 switches it off. It only speeds up
+        pruning and improves what a limited search returns; it changes no certificate.
     initial : RuleList or None
         A warm start (for example from the CP-SAT engine). It is ignored with a warning when it
         is unfair on the problem, longer than ``max_length``, or outside the searched space.
@@ -122,6 +126,7 @@ use_fairness_bound, use_class_bound, use_permutation_map, use_support_bounds : b
         use_support_bounds: bool = True,
         seed: int | None = None,
         initial: RuleList | None = None,
+        beam_width: int = 16,
         progress: Callable[[dict[str, Any]], None] | None = None,
         progress_interval: float = 0.5,
     ) -> None:
@@ -137,6 +142,7 @@ use_fairness_bound, use_class_bound, use_permutation_map, use_support_bounds : b
         self.use_support_bounds = use_support_bounds
         self.seed = seed
         self.initial = initial
+        self.beam_width = beam_width
         self.progress = progress
         self.progress_interval = progress_interval
 
@@ -160,6 +166,9 @@ use_fairness_bound, use_class_bound, use_permutation_map, use_support_bounds : b
         if self.initial is not None and not isinstance(self.initial, RuleList):
             kind = type(self.initial).__name__
             raise TypeError(f"initial must be a RuleList or None, got {kind}")
+        width = self.beam_width
+        if isinstance(width, bool) or not isinstance(width, (int, np.integer)) or width < 0:
+            raise ValueError(f"beam_width must be a non-negative integer, got {width!r}")
         if self.progress is not None and not callable(self.progress):
             raise TypeError(f"progress must be callable or None, got {self.progress!r}")
         interval = self.progress_interval
@@ -206,7 +215,14 @@ use_fairness_bound, use_class_bound, use_permutation_map, use_support_bounds : b
             },
             self._config(problem.limits, problem.max_length),
         )
-        warm_start = self._offer_initial(search, problem, representative)
+        initial, quiet = self.initial, False
+        if initial is None and self.beam_width > 0:
+            from .beam import beam_search
+
+            initial, quiet = beam_search(problem, width=int(self.beam_width)), True
+        warm_start = self._offer_initial(search, problem, representative, initial, quiet)
+        if quiet:
+            warm_start = f"beam search: {warm_start}"
         raw = self._run(search)
         stats = dict(raw["stats"])
         stats["warm_start"] = warm_start
@@ -238,40 +254,39 @@ use_fairness_bound, use_class_bound, use_permutation_map, use_support_bounds : b
             engine=self.name, search_space=space, stats=stats,
         )
 
-    def _offer_initial(self, search: Any, problem: Problem, representative: np.ndarray) -> str:
-        """Hands the warm start to the search; returns what happened to it."""
-        if self.initial is None:
+    def _offer_initial(
+        self,
+        search: Any,
+        problem: Problem,
+        representative: np.ndarray,
+        initial: RuleList | None,
+        quiet: bool,
+    ) -> str:
+        """Hands a warm start to the search; returns what happened to it (warns when a rule list
+        the user gave is ignored, stays quiet for the beam search's)."""
+        if initial is None:
             return "none"
+
+        def ignored(why: str) -> str:
+            if not quiet:
+                warnings.warn(f"initial rule list ignored: {why}", stacklevel=4)
+            return "ignored"
+
         try:
-            ev = problem.evaluate(self.initial)
-            indices = self.initial.antecedent_indices(problem.feature_names)
+            ev = problem.evaluate(initial)
+            indices = initial.antecedent_indices(problem.feature_names)
         except (KeyError, ValueError) as exc:
-            warnings.warn(
-                f"initial rule list ignored: it does not fit this problem ({exc})", stacklevel=3
-            )
-            return "ignored"
+            return ignored(f"it does not fit this problem ({exc})")
         if not ev.fair:
-            warnings.warn(
-                f"initial rule list ignored: its unfairness {ev.unfairness:.6g} exceeds "
-                f"epsilon={problem.epsilon!r}",
-                stacklevel=3,
+            return ignored(
+                f"its unfairness {ev.unfairness:.6g} exceeds epsilon={problem.epsilon!r}"
             )
-            return "ignored"
-        predictions = [r.prediction for r in self.initial.rules]
         indices = [int(representative[j]) for j in indices]
         if len(set(indices)) < len(indices):
-            warnings.warn(
-                "initial rule list ignored: two of its rules have identical antecedents",
-                stacklevel=3,
-            )
-            return "ignored"
-        if not search.set_initial(indices, predictions, self.initial.default):
-            warnings.warn(
-                "initial rule list ignored: it is longer than max_length or outside the "
-                "majority-label search space",
-                stacklevel=3,
-            )
-            return "ignored"
+            return ignored("two of its rules have identical antecedents")
+        predictions = [r.prediction for r in initial.rules]
+        if not search.set_initial(indices, predictions, initial.default):
+            return ignored("it is longer than max_length or outside the majority-label space")
         return "used"
 
     def _run(self, search: Any) -> dict[str, Any]:
