@@ -434,8 +434,15 @@ def test_a_real_sigint_returns_the_best_so_far(shared_data, tmp_path):
         d = pd.read_csv({str(shared_data / "faircorels" / "compas_rules_full.csv")!r})
         problem = Problem(d.iloc[:, 2:-1].to_numpy(np.uint8), d.iloc[:, -1].to_numpy(np.uint8),
                           d.iloc[:, 0].to_numpy(bool), metric="SP", epsilon=0.05, lam=0.001)
-        threading.Timer(1.0, os.kill, (os.getpid(), signal.SIGINT)).start()
-        result = solve(problem, "bnb")
+        signal.signal(signal.SIGINT, signal.default_int_handler)  # even if started ignored
+        timer = []
+
+        def progress(snapshot):  # once the search runs, Ctrl-C arrives half a second later
+            if not timer:
+                timer.append(threading.Timer(0.5, os.kill, (os.getpid(), signal.SIGINT)))
+                timer[0].start()
+
+        result = solve(problem, "bnb", progress=progress, progress_interval=0.05)
         print(result.status, result.stop_reason, problem.evaluate(result.rule_list).fair)
     """))
     out = subprocess.run(
