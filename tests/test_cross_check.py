@@ -19,12 +19,7 @@ from reference import random_problem, reference_solve
 
 from fairlist.metrics import Metric, is_fair, unfairness
 from fairlist.solvers import Problem, Status
-
-try:
-    from fairlist.solvers.bnb import BnBSolver
-except ImportError as exc:  # the engine is built in parallel; turn on when it lands
-    pytest.skip(f"fairlist.solvers.bnb is not importable yet ({exc})", allow_module_level=True)
-
+from fairlist.solvers.bnb import BnBSolver
 from fairlist.solvers.cpsat import CPSatSolver
 from fairlist.solvers.warmstart import cpsat_incumbent, solve_with_warm_start
 from fairlist.verify import VerifyReport, verify

@@ -20,16 +20,6 @@ from fairlist.pareto import (
 from fairlist.solvers import Problem
 
 
-def engine_or_skip(engine: str) -> str:
-    from fairlist.solvers import _engine_class
-
-    try:
-        _engine_class(engine)
-    except ImportError as exc:
-        pytest.skip(f"engine {engine!r} is not importable: {exc}")
-    return engine
-
-
 def data(n: int = 90, m: int = 4, seed: int = 0):
     rng = np.random.default_rng(seed)
     X = pd.DataFrame((rng.random((n, m)) < 0.4).astype(np.uint8), columns=list("abcdef"[:m]))
@@ -86,7 +76,6 @@ def test_resolution_is_the_gap_between_attainable_values():
 @pytest.mark.parametrize("engine", ["bnb", "cpsat"])
 @pytest.mark.parametrize("metric", ["SP", "EOpp", "EOdds"])
 def test_training_front_equals_the_brute_force_front(engine, metric):
-    engine_or_skip(engine)
     X, y, g = data()
     lam, K = 0.01, 2
     opts = {"num_workers": 1} if engine == "cpsat" else None
@@ -105,7 +94,6 @@ def test_training_front_equals_the_brute_force_front(engine, metric):
 
 
 def test_training_front_caps_strictly_below_the_last_unfairness():
-    engine_or_skip("bnb")
     X, y, g = data(seed=2)
     res = training_front(X, y, g, metric="SP", lam=0.01, max_length=2)
     pts = res.points
@@ -116,7 +104,6 @@ def test_training_front_caps_strictly_below_the_last_unfairness():
 
 
 def test_max_points_stops_early():
-    engine_or_skip("bnb")
     X, y, g = data()
     res = training_front(X, y, g, metric="SP", lam=0.01, max_length=2, max_points=2)
     assert len(res.points) == 2
@@ -125,7 +112,6 @@ def test_max_points_stops_early():
 
 # --------------------------------------------------------------------------- the paper's sweep
 def test_cross_validated_front_protocol():
-    engine_or_skip("bnb")
     X, y, g = data(n=150, m=5, seed=1)
     eps = [0.0, 0.02, 0.1, 1.0]
     calls = []
@@ -165,7 +151,6 @@ def test_cross_validated_front_protocol():
 
 
 def test_folds_are_stratified_and_seeded():
-    engine_or_skip("bnb")
     X, y, g = data(n=120, seed=3)
     kw = dict(metric="EOpp", epsilons=[0.05], cv=4, policies=("bfs",), lam=0.02, max_length=2)
     a = cross_validated_front(X, y, g, random_state=7, **kw).points
@@ -174,7 +159,6 @@ def test_folds_are_stratified_and_seeded():
 
 
 def test_results_write_csv_and_json_with_rule_lists(tmp_path):
-    engine_or_skip("bnb")
     X, y, g = data()
     res = cross_validated_front(
         X, y, g, epsilons=[0.05, 0.5], cv=2, policies=("bfs",), lam=0.01, max_length=2
@@ -226,7 +210,6 @@ def test_bad_arguments_are_named():
 
 # --------------------------------------------------------------------------- parallel backends
 def test_parallel_run_matches_the_sequential_one():
-    engine_or_skip("bnb")
     X, y, g = data(n=100)
     kw = dict(
         metric="SP",
@@ -244,7 +227,6 @@ def test_parallel_run_matches_the_sequential_one():
 
 
 def test_dask_local_cluster_backend():
-    engine_or_skip("bnb")
     distributed = pytest.importorskip(
         "dask.distributed", reason="dask[distributed] is an optional extra (pip install .[dask])"
     )
