@@ -90,3 +90,22 @@ def random_problem(rng: np.random.Generator, n: int = 40, m: int = 5, **kwargs) 
     logits = X @ rng.normal(0, 1.5, size=m) + 0.8 * protected - 0.5
     y = rng.random(n) < 1 / (1 + np.exp(-logits))
     return Problem(X.astype(np.uint8), y.astype(np.uint8), protected, **kwargs)
+
+
+def published_problem(path, rows=None, antecedents=None, **kwargs) -> Problem:
+    """A Problem from a file in the paper's published layout: column 0 the protected group,
+    column 1 the unprotected group, the last column the label, the rest antecedents.
+    ``rows`` and ``antecedents`` (positions among the antecedent columns) select a subsample."""
+    import pandas as pd
+
+    data = pd.read_csv(path)
+    rows = np.arange(len(data)) if rows is None else np.asarray(rows)
+    n_antecedents = data.shape[1] - 3
+    cols = 2 + (np.arange(n_antecedents) if antecedents is None else np.asarray(antecedents))
+    return Problem(
+        data.iloc[rows, cols].to_numpy(np.uint8),
+        data.iloc[rows, -1].to_numpy(np.uint8),
+        data.iloc[rows, 0].to_numpy(bool),
+        feature_names=list(data.columns[cols]),
+        **kwargs,
+    )

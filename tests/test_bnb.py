@@ -15,28 +15,19 @@ import warnings
 
 import numpy as np
 import pytest
-from reference import random_problem, reference_solve
+from reference import published_problem, random_problem, reference_solve
 
 from fairlist.metrics import Metric
 from fairlist.rulelist import Rule, RuleList
 from fairlist.solvers import Limits, Problem, Status, StopReason, solve
-from fairlist.solvers.bnb import POLICIES, BnBSolver
+from fairlist.solvers.bnb import _BOUND_SWITCHES, POLICIES, BnBSolver
 
 METRICS = tuple(Metric)
 EPSILONS = (None, 0.0, 0.04, 0.15)
 LAMBDAS = (0.0, 0.01, 0.04)
 SEEDS = range(144)  # 6 metrics x 4 caps x 3 penalties x 2 lengths
 SUBSET = range(0, 144, 4)
-SWITCHES = (
-    "use_hierarchical_bound",
-    "use_lookahead",
-    "use_length_bound",
-    "use_equivalent_points",
-    "use_fairness_bound",
-    "use_class_bound",
-    "use_permutation_map",
-    "use_support_bounds",
-)
+SWITCHES = _BOUND_SWITCHES  # every bound the engine can switch off
 
 
 @functools.cache
@@ -232,28 +223,13 @@ def test_two_searches_run_at_once_in_two_threads():
 # ---------------------------------------------------------------------------- limits, warm start
 @pytest.fixture(scope="module")
 def compas(shared_data):
-    pd = pytest.importorskip("pandas")
-    path = shared_data / "faircorels" / "compas_rules_full.csv"
-    if not path.exists():
-        pytest.skip(f"{path} is missing")
-    df = pd.read_csv(path)
-    X = df.iloc[:, 2:-1].to_numpy(np.uint8)
-    y = df.iloc[:, -1].to_numpy(np.uint8)
-    protected = df.iloc[:, 0].to_numpy(bool)
-    return Problem(X, y, protected, lam=0.01, feature_names=list(df.columns[2:-1]))
+    return published_problem(shared_data / "faircorels" / "compas_rules_full.csv", lam=0.01)
 
 
 @pytest.fixture(scope="module")
 def compas_single(shared_data):
-    pd = pytest.importorskip("pandas")
     path = shared_data / "faircorels" / "compas_rules_full_single.csv"
-    if not path.exists():
-        pytest.skip(f"{path} is missing")
-    df = pd.read_csv(path)
-    X = df.iloc[:, 2:-1].to_numpy(np.uint8)
-    y = df.iloc[:, -1].to_numpy(np.uint8)
-    protected = df.iloc[:, 0].to_numpy(bool)
-    return Problem(X, y, protected, lam=0.001, feature_names=list(df.columns[2:-1]))
+    return published_problem(path, lam=0.001)
 
 
 def assert_limited(result, problem: Problem, reason: StopReason) -> None:
