@@ -62,6 +62,8 @@ def main() -> None:
         epsilon=1.0 - args.max_unfairness if constrained else 0.0,
         useUnfairnessLB=args.unfairness_lb,
     )
+    # The process's peak RSS before the search: the interpreter, the package and the data.
+    rss_before_kib = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
     start = time.perf_counter()
     clf.fit(X, y, features=list(frame.columns[2:-1]), prediction_name=frame.columns[-1])
     seconds = time.perf_counter() - start
@@ -73,6 +75,7 @@ def main() -> None:
         {
             "seconds": seconds,
             "peak_rss_mb": peak_kib / 1024,
+            "rss_before_fit_mb": rss_before_kib / 1024,
             "objective": errors / len(y) + args.lam * length,
             "accuracy": 1 - errors / len(y),
             "length": length,

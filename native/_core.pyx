@@ -134,6 +134,7 @@ cdef class BranchAndBound:
         c.time_limit = config["time_limit"]
         c.memory_limit_mb = config["memory_limit_mb"]
         c.seed = config["seed"]
+        c.wide_map_counts = config.get("wide_map_counts", False)
         cdef const uint64_t* rules_ptr = NULL
         if rules.shape[0]:
             rules_ptr = &rules[0, 0]

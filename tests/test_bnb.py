@@ -20,7 +20,7 @@ from reference import published_problem, random_problem, reference_solve
 from fairlist.metrics import Metric
 from fairlist.rulelist import Rule, RuleList
 from fairlist.solvers import Limits, Problem, Status, StopReason, solve
-from fairlist.solvers.bnb import _BOUND_SWITCHES, POLICIES, BnBSolver
+from fairlist.solvers.bnb import _BOUND_SWITCHES, POLICIES, BnBSolver, distinct_columns
 
 METRICS = tuple(Metric)
 EPSILONS = (None, 0.0, 0.04, 0.15)
@@ -102,6 +102,31 @@ def test_every_policy_finds_the_optimum(policy):
     for seed in SUBSET:
         assert_matches_reference(seed, policy=policy)
         assert_matches_reference(seed + 1, majority_only=True, policy=policy, seed=7)
+
+
+def test_optimum_is_unchanged_with_32_bit_permutation_map_counts(monkeypatch):
+    """Past 65,535 samples the permutation map keeps its counts in 32 bits, not 16.
+
+    That layout is forced here on the small instances (a test-only engine option), so it is
+    checked against brute force without a million-sample problem.
+    """
+    original = BnBSolver._config
+
+    def wide(self, limits, max_length):
+        return {**original(self, limits, max_length), "wide_map_counts": True}
+
+    monkeypatch.setattr(BnBSolver, "_config", wide)
+    for seed in SUBSET:
+        assert_matches_reference(seed)
+        assert_matches_reference(seed, majority_only=True)
+
+
+def test_distinct_columns_keeps_the_first_of_each_set_of_identical_columns():
+    X = np.array([[1, 0, 1, 0, 1], [0, 1, 0, 1, 0], [1, 1, 1, 1, 1]], dtype=np.uint8)
+    X = np.repeat(X, 3, axis=0)  # 9 rows: the packed columns span two bytes
+    kept, position = distinct_columns(np.hstack([X, X[:, [1]]]))
+    assert kept.tolist() == [0, 1]
+    assert position.tolist() == [0, 1, 0, 1, 0, 1]
 
 
 def test_random_instances_cover_infeasible_and_minority_label_optima():

@@ -58,11 +58,17 @@ def distinct_columns(X: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     (first of each set, in order) and, for every column, the position of its set's kept column
     among them.
     """
-    _, first, inverse = np.unique(X.T, axis=0, return_index=True, return_inverse=True)
-    order = np.argsort(first)
-    rank = np.empty_like(order)
-    rank[order] = np.arange(len(order))
-    return first[order], rank[np.ravel(inverse)]
+    # Columns are compared as packed bytes (a dictionary of 1/8 of the data): np.unique with
+    # axis=1 sorts structured rows and took seconds on a million samples.
+    packed = np.packbits(np.asarray(X, dtype=bool), axis=0)
+    kept: list[int] = []
+    slot: dict[bytes, int] = {}
+    position = np.empty(X.shape[1], dtype=np.intp)
+    for j in range(X.shape[1]):
+        position[j] = slot.setdefault(packed[:, j].tobytes(), len(kept))
+        if position[j] == len(kept):
+            kept.append(j)
+    return np.asarray(kept, dtype=np.intp), position
 
 
 class BnBSolver:

@@ -1,37 +1,65 @@
 #include "fairlist/permutation_map.hpp"
 
 #include <algorithm>
+#include <stdexcept>
 
 namespace fairlist {
 
-void PermutationMap::place(const std::uint32_t* entry) {
-    const std::uint64_t hash = entry[0] | (std::uint64_t{entry[1]} << 32);
-    for (std::size_t i = hash & mask_;; i = (i + 1) & mask_) {
-        std::uint32_t* e = &table_[i * stride_];
-        if (e[2] == kEmpty) {
+namespace {
+constexpr std::size_t kFirstCapacity = 64;  // slots per shard at the start
+}
+
+PermutationMap::PermutationMap(int n_key, bool wide)
+    : n_key_(n_key), width_(wide ? 2 : 1), store_errors_(n_key < kMaxKey), stride_(0),
+      shards_(std::size_t{1} << kShardBits) {
+    if (n_key < 0 || n_key > kMaxKey) throw std::invalid_argument("permutation map: bad key size");
+    stride_ = 4 + static_cast<std::size_t>((n_key + (store_errors_ ? 1 : 0)) * width_);
+    for (Shard& t : shards_) resize(t, kFirstCapacity);
+}
+
+void PermutationMap::replace(Slot s, std::uint32_t node, std::uint32_t errors) {
+    std::uint16_t* e = &shards_[s.shard].cells[s.index * stride_];
+    set_pair(e, node);
+    if (store_errors_) set(e, n_key_, errors);
+}
+
+void PermutationMap::place(Shard& t, const std::uint16_t* entry) {
+    for (std::size_t i = t.home(pair_at(entry + 2));; i = i + 1 == t.capacity ? 0 : i + 1) {
+        std::uint16_t* e = &t.cells[i * stride_];
+        if (pair_at(e) == kEmpty) {
             std::copy(entry, entry + stride_, e);
             return;
         }
     }
 }
 
-void PermutationMap::insert(std::uint64_t hash, std::uint32_t node, const std::uint32_t* payload) {
-    if ((size_ + 1) * 10 > (mask_ + 1) * 7) {  // keep the load factor under 0.7
-        std::vector<std::uint32_t> old;
-        old.swap(table_);
-        const std::size_t capacity = (mask_ + 1) * 2;
-        table_.assign(capacity * stride_, kEmpty);
-        mask_ = capacity - 1;
-        for (std::size_t k = 0; k + stride_ <= old.size(); k += stride_) {
-            if (old[k + 2] != kEmpty) place(&old[k]);
-        }
+void PermutationMap::resize(Shard& t, std::size_t capacity) {
+    if (capacity >= (std::size_t{1} << kIndexBits)) {
+        throw std::length_error("permutation map: a shard needs more than 2^26 slots");
     }
-    std::uint32_t entry[kMaxStride];
-    entry[0] = static_cast<std::uint32_t>(hash);
-    entry[1] = static_cast<std::uint32_t>(hash >> 32);
-    entry[2] = node;
-    std::copy(payload, payload + (stride_ - 3), entry + 3);
-    place(entry);
+    std::vector<std::uint16_t> old;
+    old.swap(t.cells);
+    bytes_ -= old.size() * sizeof(std::uint16_t);
+    t.cells.assign(capacity * stride_, 0xffffU);
+    t.capacity = capacity;
+    bytes_ += t.cells.size() * sizeof(std::uint16_t);
+    for (std::size_t k = 0; k + stride_ <= old.size(); k += stride_) {
+        if (pair_at(&old[k]) != kEmpty) place(t, &old[k]);
+    }
+}
+
+void PermutationMap::insert(std::uint64_t hash, std::uint32_t node, std::uint32_t errors,
+                            const std::uint32_t* key) {
+    const auto h = static_cast<std::uint32_t>(hash >> 32);
+    Shard& t = shards_[h >> kIndexBits];
+    if ((t.size + 1) * 4 > t.capacity * 3) resize(t, t.capacity + t.capacity / 2);
+    std::uint16_t entry[4 + 2 * (1 + kMaxKey)];
+    set_pair(entry, node);
+    set_pair(entry + 2, h);
+    for (int k = 0; k < n_key_; ++k) set(entry, k, key[k]);
+    if (store_errors_) set(entry, n_key_, errors);
+    place(t, entry);
+    ++t.size;
     ++size_;
 }
 

@@ -39,8 +39,8 @@ Search::Search(const word_t* rules, const word_t* labels, const word_t* protecte
       config_(config),
       n_(static_cast<double>(n_samples)),
       trie_(!config.use_permutation_map),
-      queue_(config.policy == Policy::DFS, config.seed),
-      pmap_(static_cast<std::size_t>(key_size(problem)) + 1),
+      queue_(queue_order(config), config.policy == Policy::DFS, config.seed),
+      pmap_(key_size(problem), config.wide_map_counts || n_samples >= (std::size_t{1} << 16)),
       class_bound_(data_, problem.metric, problem.epsilon),
       use_class_bound_(problem.constrained && config.use_class_bound && class_bound_.active()),
       use_sample_bound_(problem.constrained && config.use_fairness_bound &&
@@ -48,8 +48,8 @@ Search::Search(const word_t* rules, const word_t* labels, const word_t* protecte
       best_objective_(kInf),
       p_best_(kInf) {
     if (n_samples >= (std::size_t{1} << 31)) throw std::invalid_argument("too many samples (>= 2^31)");
-    if (n_antecedents >= (std::size_t{1} << 31)) {
-        throw std::invalid_argument("too many antecedents (>= 2^31)");
+    if (n_antecedents >= (std::size_t{1} << 28)) {
+        throw std::invalid_argument("too many antecedents (>= 2^28)");
     }
     if (!(problem.lam >= 0.0) || !std::isfinite(problem.lam)) {
         throw std::invalid_argument("lam must be a finite number >= 0");
@@ -61,8 +61,8 @@ Search::Search(const word_t* rules, const word_t* labels, const word_t* protecte
     if (metric < 1 || metric > 6) throw std::invalid_argument("unknown metric");
     const int policy = static_cast<int>(config.policy);
     if (policy < 0 || policy > 5) throw std::invalid_argument("unknown policy");
-    // Depths are stored in 16 bits; a list never has more rules than antecedents.
-    max_length_ = std::min<std::size_t>(n_antecedents, 65535);
+    // A list never has more rules than antecedents.
+    max_length_ = n_antecedents;
     if (config.max_length >= 0) {
         max_length_ = std::min<std::size_t>(max_length_, static_cast<std::size_t>(config.max_length));
     }
@@ -73,6 +73,13 @@ Search::Search(const word_t* rules, const word_t* labels, const word_t* protecte
     class_free_.resize(data_.n_class_words());
     class_none_.assign(data_.n_class_words(), 0);
     in_prefix_.assign(n_antecedents, 0);
+}
+
+NodeQueue::Order Search::queue_order(const Config& config) {
+    if (config.seed != 0) return NodeQueue::Order::HEAP;
+    if (config.policy == Policy::BFS) return NodeQueue::Order::FIFO;
+    if (config.policy == Policy::DFS) return NodeQueue::Order::LIFO;
+    return NodeQueue::Order::HEAP;
 }
 
 int Search::key_size(const ProblemSpec& problem) {
@@ -181,8 +188,7 @@ void Search::offer_incumbent(std::int64_t errors, std::size_t length, const Fixe
     p_best_.store(obj, std::memory_order_relaxed);
 }
 
-bool Search::worth_expanding(const Node& node) const {
-    const std::size_t k = node.depth;
+bool Search::worth_expanding(const Node& node, std::size_t k) const {
     if (k >= max_length_) return false;
     if (config_.use_length_bound && problem_.lam * static_cast<double>(k + 1) >= best_objective_) {
         return false;
@@ -288,52 +294,46 @@ void Search::evaluate_child(std::uint32_t parent, std::size_t depth, std::uint32
 
     if (config_.use_permutation_map) {
         // Key: the antecedent set plus the counts the metric's value depends on (see
-        // key_counts()); payload: those counts, then the errors on the captured samples.
-        std::uint32_t payload[5];
-        const int n_key = key_counts(f, payload);
-        payload[n_key] = static_cast<std::uint32_t>(errors);
+        // key_counts()); the entry also keeps the errors on the captured samples.
+        std::uint32_t key[PermutationMap::kMaxKey];
+        const int n_key = key_counts(f, key);
         std::uint64_t hash = set_hash ^ zobrist_[j];
-        for (int i = 0; i < n_key; ++i) hash = mix64(hash ^ (payload[i] + (std::uint64_t{1} << (32 + i))));
+        for (int i = 0; i < n_key; ++i) hash = mix64(hash ^ (key[i] + (std::uint64_t{1} << (32 + i))));
         hash = mix64(hash);
-        auto same = [&](std::uint32_t other, const std::uint32_t* pl) {
-            if (!std::equal(payload, payload + n_key, pl)) return false;
-            const Node* node = &trie_[other];
-            if (node->depth != k) return false;
-            while (node->depth > 0) {
-                const std::uint32_t a = node->antecedent();
-                if (a != j && !in_prefix_[a]) return false;
-                node = &trie_[node->parent];
+        // Same antecedent set: a path of k rules, each j or in the prefix being expanded.
+        auto same_set = [&](std::uint32_t other) {
+            std::size_t length = 0;
+            for (std::uint32_t i = other; trie_[i].parent != Trie::kNone; i = trie_[i].parent) {
+                const std::uint32_t a = trie_[i].antecedent();
+                if ((a != j && !in_prefix_[a]) || ++length > k) return false;
             }
-            return true;
+            return length == k;
         };
-        std::uint32_t* hit = pmap_.find(hash, same);
+        const PermutationMap::Slot hit = pmap_.find(hash, key, same_set);
         const std::int64_t n_captured = static_cast<std::int64_t>(data_.n_samples()) - u.total();
-        if (hit != nullptr) {
+        const auto captured_errors = static_cast<std::uint32_t>(errors);
+        if (hit.found()) {
             // Same captured samples, same fairness of every completion: the prefix with fewer
             // errors on the captured samples dominates (the earlier one on a tie).
-            if (static_cast<std::uint32_t>(errors) >= hit[1 + n_key]) {
+            if (captured_errors >= pmap_.errors(hit)) {
                 ++stats_.permutation_hits;
                 return;
             }
-            Node& old = trie_[hit[0]];
+            Node& old = trie_[pmap_.node(hit)];
             if (!(old.flags & (Node::kExpanded | Node::kRetired))) old.flags |= Node::kSuperseded;
-            const std::uint32_t child = trie_.add(parent, rule, static_cast<std::int32_t>(lb_errors),
-                                                  static_cast<std::uint16_t>(k));
-            hit[0] = child;
-            hit[1 + n_key] = payload[n_key];
+            const std::uint32_t child = trie_.add(parent, rule, static_cast<std::int32_t>(lb_errors));
+            pmap_.replace(hit, child, captured_errors);
             ++stats_.nodes_created;
             queue_.push(priority(lb_errors, leaf_errors, k, n_captured), child);
             return;
         }
-        const std::uint32_t child = trie_.add(parent, rule, static_cast<std::int32_t>(lb_errors),
-                                              static_cast<std::uint16_t>(k));
-        pmap_.insert(hash, child, payload);
+        const std::uint32_t child = trie_.add(parent, rule, static_cast<std::int32_t>(lb_errors));
+        pmap_.insert(hash, child, captured_errors, key);
         ++stats_.nodes_created;
         queue_.push(priority(lb_errors, leaf_errors, k, n_captured), child);
         return;
     }
-    const std::uint32_t child =
-        trie_.add(parent, rule, static_cast<std::int32_t>(lb_errors), static_cast<std::uint16_t>(k));
+    const std::uint32_t child = trie_.add(parent, rule, static_cast<std::int32_t>(lb_errors));
     ++stats_.nodes_created;
     queue_.push(priority(lb_errors, leaf_errors, k,
                          static_cast<std::int64_t>(data_.n_samples()) - u.total()),
@@ -343,12 +343,14 @@ void Search::evaluate_child(std::uint32_t parent, std::size_t depth, std::uint32
 void Search::expand(std::uint32_t index) {
     const std::size_t nw = data_.n_words();
     const word_t* const* masks = data_.capture_masks();
-    const std::size_t depth = trie_[index].depth;
 
     // Recompute the prefix's captured samples and counts from its path.
     path_.clear();
-    for (std::uint32_t i = index; trie_[i].depth > 0; i = trie_[i].parent) path_.push_back(trie_[i].rule);
+    for (std::uint32_t i = index; trie_[i].parent != Trie::kNone; i = trie_[i].parent) {
+        path_.push_back(trie_[i].rule);
+    }
     std::reverse(path_.begin(), path_.end());
+    const std::size_t depth = path_.size();
     std::copy(data_.all(), data_.all() + nw, free_.begin());
     Fixed fixed;
     std::int64_t fixed_errors = 0;
@@ -465,7 +467,7 @@ SearchResult Search::run() {
                                    "prefix, but a fair rule list is known");
         }
     }
-    const std::uint32_t root = trie_.add(Trie::kNone, 0, static_cast<std::int32_t>(root_rest), 0);
+    const std::uint32_t root = trie_.add(Trie::kNone, 0, static_cast<std::int32_t>(root_rest));
     if (root_feasible) {
         queue_.push(0.0, root);
     } else {
@@ -497,15 +499,15 @@ SearchResult Search::run() {
                 break;
             }
         }
-        const QueueEntry e = queue_.pop();
-        const Node& node = trie_[e.node];
-        if ((node.flags & Node::kSuperseded) || !worth_expanding(node)) {
+        const std::uint32_t index = queue_.pop();
+        const Node& node = trie_[index];
+        const std::size_t depth = trie_.depth(index);
+        if ((node.flags & Node::kSuperseded) || !worth_expanding(node, depth)) {
             ++stats_.pruned_on_pop;
-            trie_.retire(e.node);
+            trie_.retire(index);
             continue;
         }
-        const std::size_t depth = node.depth;
-        expand(e.node);
+        expand(index);
         ++stats_.nodes_expanded;
         if ((stats_.nodes_expanded & 15) == 0) publish_progress(depth);
     }
@@ -532,11 +534,12 @@ SearchResult Search::run() {
         result.status = has_best_ ? SearchStatus::FEASIBLE : SearchStatus::UNKNOWN;
         // Every unexplored rule list extends a queued prefix, hence has one more rule.
         double lb = best_objective_;
-        for (const QueueEntry& q : queue_.entries()) {
-            const Node& node = trie_[q.node];
-            if ((node.flags & Node::kSuperseded) || node.depth >= max_length_) continue;
-            lb = std::min(lb, objective(node.lb_errors, node.depth + 1U));
-        }
+        queue_.for_each([&](std::uint32_t index) {
+            const Node& node = trie_[index];
+            const std::size_t depth = trie_.depth(index);
+            if ((node.flags & Node::kSuperseded) || depth >= max_length_) return;
+            lb = std::min(lb, objective(node.lb_errors, depth + 1U));
+        });
         result.lower_bound = lb;
     }
     stats_.peak_trie_size = static_cast<std::int64_t>(trie_.peak_live());

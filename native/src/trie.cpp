@@ -4,8 +4,7 @@
 
 namespace fairlist {
 
-std::uint32_t Trie::add(std::uint32_t parent, std::uint32_t rule, std::int32_t lb_errors,
-                        std::uint16_t depth) {
+std::uint32_t Trie::add(std::uint32_t parent, std::uint32_t rule, std::int32_t lb_errors) {
     std::uint32_t i;
     if (free_head_ != kNone) {
         i = free_head_;
@@ -22,9 +21,7 @@ std::uint32_t Trie::add(std::uint32_t parent, std::uint32_t rule, std::int32_t l
     node.rule = rule;
     node.lb_errors = lb_errors;
     node.n_children = 0;
-    node.depth = depth;
     node.flags = 0;
-    node.reserved = 0;
     if (parent != kNone) ++(*this)[parent].n_children;
     if (++live_ > peak_live_) peak_live_ = live_;
     return i;

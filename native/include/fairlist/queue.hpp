@@ -4,11 +4,18 @@
 // first, then first in", depth-first is "largest depth first, then last in", best-first orders
 // by lower bound, curiosity or objective.  Ties are broken by insertion order, or by a seeded
 // hash of it when a seed is given, so the search is deterministic for a given input and seed.
+//
+// Breadth-first and depth-first without a seed need no priority at all: a node's depth is one
+// more than its parent's, so a first-in-first-out (or last-in-first-out) sequence of node
+// indices pops in exactly the heap's order.  They use a std::deque of 4-byte indices (blocks, no
+// reallocation copies) instead of the 16-byte heap entries; with the trie holding millions of
+// queued leaves, that is a quarter of the search's memory.
 #pragma once
 
 #include <algorithm>
 #include <cstddef>
 #include <cstdint>
+#include <deque>
 #include <vector>
 
 namespace fairlist {
@@ -31,26 +38,53 @@ static_assert(sizeof(QueueEntry) == 16, "QueueEntry must stay compact");
 
 class NodeQueue {
  public:
-    // lifo: on full ties pop the newest node first (depth-first); seed != 0 replaces insertion
-    // order by a seeded hash of it as the last tie-break.
-    NodeQueue(bool lifo, std::uint64_t seed) : after_{lifo, seed} {}
+    enum class Order { HEAP, FIFO, LIFO };
+
+    // order: HEAP pops the smallest key (ties: insertion order, newest first when lifo, or a
+    // seeded hash of it when seed != 0); FIFO and LIFO ignore the keys.
+    NodeQueue(Order order, bool lifo, std::uint64_t seed) : order_(order), after_{lifo, seed} {}
 
     void push(double key, std::uint32_t node) {
-        heap_.push_back(QueueEntry{key, seq_++, node});
-        std::push_heap(heap_.begin(), heap_.end(), after_);
-        if (heap_.size() > peak_) peak_ = heap_.size();
+        if (order_ == Order::HEAP) {
+            heap_.push_back(QueueEntry{key, seq_++, node});
+            std::push_heap(heap_.begin(), heap_.end(), after_);
+        } else {
+            seq_list_.push_back(node);
+        }
+        if (size() > peak_) peak_ = size();
     }
-    QueueEntry pop() {
-        std::pop_heap(heap_.begin(), heap_.end(), after_);
-        QueueEntry e = heap_.back();
-        heap_.pop_back();
-        return e;
+    // The node that pops first; the queue must not be empty.
+    std::uint32_t pop() {
+        std::uint32_t node;
+        switch (order_) {
+            case Order::HEAP:
+                std::pop_heap(heap_.begin(), heap_.end(), after_);
+                node = heap_.back().node;
+                heap_.pop_back();
+                return node;
+            case Order::FIFO:
+                node = seq_list_.front();
+                seq_list_.pop_front();
+                return node;
+            case Order::LIFO:
+                node = seq_list_.back();
+                seq_list_.pop_back();
+                return node;
+        }
+        return 0;
     }
-    bool empty() const { return heap_.empty(); }
-    std::size_t size() const { return heap_.size(); }
+    bool empty() const { return size() == 0; }
+    std::size_t size() const { return order_ == Order::HEAP ? heap_.size() : seq_list_.size(); }
     std::size_t peak() const { return peak_; }
-    std::size_t bytes() const { return heap_.capacity() * sizeof(QueueEntry); }
-    const std::vector<QueueEntry>& entries() const { return heap_; }
+    std::size_t bytes() const {
+        return heap_.capacity() * sizeof(QueueEntry) + seq_list_.size() * sizeof(std::uint32_t);
+    }
+    // Calls f(node) for every queued node, in no particular order.
+    template <class F>
+    void for_each(F&& f) const {
+        for (const QueueEntry& e : heap_) f(e.node);
+        for (const std::uint32_t node : seq_list_) f(node);
+    }
 
  private:
     // "a pops after b": the heap keeps the entry that pops first at the front.
@@ -70,7 +104,9 @@ class NodeQueue {
             return tie(a.seq) > tie(b.seq);
         }
     };
+    Order order_;
     std::vector<QueueEntry> heap_;
+    std::deque<std::uint32_t> seq_list_;
     std::size_t peak_ = 0;
     std::uint32_t seq_ = 0;
     After after_;

@@ -73,6 +73,9 @@ struct Config {
     double time_limit = 0.0;            // seconds; <= 0: none
     double memory_limit_mb = 0.0;       // MiB held by the search structures; <= 0: none
     std::uint64_t seed = 0;             // 0: ties broken by insertion order; else seeded hash
+    // The permutation map keeps its counts in 16 bits below 65,536 samples; true keeps them in
+    // 32 bits whatever the size (the layout used above it), so tests can run it on small data.
+    bool wide_map_counts = false;
 };
 
 struct Stats {
@@ -194,10 +197,11 @@ class Search {
     // The permutation map's key counts: what the metric's value depends on among the captured
     // samples' confusion counts, given the captured set (none without a constraint).
     static int key_size(const ProblemSpec& problem);
+    static NodeQueue::Order queue_order(const Config& config);
     int key_counts(const Fixed& f, std::uint32_t* out) const;
     void offer_incumbent(std::int64_t errors, std::size_t length, const Fixed& counts,
                          std::uint32_t last_rule, int default_prediction);
-    bool worth_expanding(const Node& node) const;
+    bool worth_expanding(const Node& node, std::size_t depth) const;
     void expand(std::uint32_t index);
     void evaluate_child(std::uint32_t parent, std::size_t depth, std::uint32_t j, int q,
                         const SplitCounts& captured, std::int64_t forced_free,

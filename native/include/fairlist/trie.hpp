@@ -1,9 +1,10 @@
 // The prefix trie: one compact node per prefix (a sequence of (antecedent, prediction) rules).
 //
 // A node stores only what the search cannot recompute cheaply: its parent, its own rule, the
-// integer part of its lower bound, its depth, and how many live children it has.  The samples
+// integer part of its lower bound, and how many live children it has (16 bytes).  The samples
 // a prefix captures and its confusion counts are recomputed from the path when the node is
-// expanded (a few AND-NOT / popcount passes), so no bit vector is stored per node.
+// expanded (a few AND-NOT / popcount passes), so no bit vector is stored per node; its depth is
+// the length of that path (depth()), a walk of a few steps, cheaper than 2 bytes a node.
 //
 // Nodes live in fixed-size blocks (no reallocation copies, no allocation per child).  A node is
 // "live" while it is queued or has live descendants; the live count is the trie size that the
@@ -19,13 +20,11 @@
 namespace fairlist {
 
 struct Node {
-    std::uint32_t parent;      // index of the parent node (Trie::kNone for the root)
-    std::uint32_t rule;        // antecedent << 1 | prediction (unused for the root)
-    std::int32_t lb_errors;    // errors every completion of the prefix must make (lower bound)
-    std::uint32_t n_children;  // live children
-    std::uint16_t depth;       // number of rules in the prefix
-    std::uint8_t flags;        // Node::kExpanded | kRetired | kSuperseded
-    std::uint8_t reserved;
+    std::uint32_t parent;          // index of the parent node (Trie::kNone for the root)
+    std::uint32_t rule;            // antecedent << 1 | prediction (unused for the root)
+    std::int32_t lb_errors;        // errors every completion of the prefix must make (lower bound)
+    std::uint32_t n_children : 29; // live children (at most 2 per antecedent: < 2^29)
+    std::uint32_t flags : 3;       // Node::kExpanded | kRetired | kSuperseded
 
     static constexpr std::uint8_t kExpanded = 1;    // children were generated
     static constexpr std::uint8_t kRetired = 2;     // no longer in the trie
@@ -34,25 +33,31 @@ struct Node {
     std::uint32_t antecedent() const { return rule >> 1; }
     int prediction() const { return static_cast<int>(rule & 1U); }
 };
-static_assert(sizeof(Node) == 20, "Node must stay compact");
+static_assert(sizeof(Node) == 16, "Node must stay compact");
 
 class Trie {
  public:
     static constexpr std::uint32_t kNone = 0xffffffffU;
-    static constexpr std::size_t kBlockBits = 16;  // 65,536 nodes (1.25 MiB) per block
+    static constexpr std::size_t kBlockBits = 16;  // 65,536 nodes (1 MiB) per block
 
     // reuse_slots: whether retired nodes' slots may be handed out again.
     explicit Trie(bool reuse_slots) : reuse_(reuse_slots) {}
 
     // Adds a node below parent (kNone: the root); returns its index.
-    std::uint32_t add(std::uint32_t parent, std::uint32_t rule, std::int32_t lb_errors,
-                      std::uint16_t depth);
+    std::uint32_t add(std::uint32_t parent, std::uint32_t rule, std::int32_t lb_errors);
 
     Node& operator[](std::uint32_t i) {
         return blocks_[i >> kBlockBits][i & ((1U << kBlockBits) - 1)];
     }
     const Node& operator[](std::uint32_t i) const {
         return blocks_[i >> kBlockBits][i & ((1U << kBlockBits) - 1)];
+    }
+
+    // Number of rules in the prefix of a live (or superseded) node.
+    std::size_t depth(std::uint32_t i) const {
+        std::size_t d = 0;
+        for (; (*this)[i].parent != kNone; i = (*this)[i].parent) ++d;
+        return d;
     }
 
     // Removes a node that will not be expanded (again), then every ancestor that was expanded
