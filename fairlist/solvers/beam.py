@@ -65,6 +65,10 @@ def beam_search(problem: Problem, width: int = 32, max_length: int | None = 8) -
     # Per-sample indicator of (label, group): columns pos&prot, pos&unprot, neg&prot, neg&unprot.
     kinds = np.stack([y & g, y & ~g, ~y & g, ~y & ~g], axis=1).astype(np.int64)
     total = kinds.sum(axis=0)  # (4,)
+    # Captured counts by a floating-point product (BLAS): exact, as every count is below 2^53,
+    # and an order of magnitude faster than an integer one.
+    XT = np.ascontiguousarray(X.T, dtype=np.float64)
+    kinds_f = kinds.astype(np.float64)
 
     def leaves(fixed_pos, fixed_err, free_counts, length):
         """Objective and unfairness of prefix + default d, for d = 0, 1 (arrays (..., 2))."""
@@ -89,7 +93,7 @@ def beam_search(problem: Problem, width: int = 32, max_length: int | None = 8) -
     for length in range(1, limit + 1):
         candidates = []
         for rules, free, fixed_pos, fixed_err in beam:
-            captured = (X & free[:, None]).T.astype(np.int64) @ kinds  # (m, 4)
+            captured = np.rint(XT @ (kinds_f * free[:, None])).astype(np.int64)  # (m, 4)
             free_counts = kinds[free].sum(axis=0)
             used = [j for j, _ in rules]
             for q in (0, 1):
@@ -104,6 +108,8 @@ def beam_search(problem: Problem, width: int = 32, max_length: int | None = 8) -
                 )
                 score[captured.sum(1) == 0] = np.inf
                 score[used] = np.inf
+                # A longer list has one more rule and these captured errors at least.
+                score[err / n + problem.lam * (length + 1) >= best_obj] = np.inf
                 for j in np.flatnonzero(np.isfinite(score)):
                     candidates.append((score[j], rules + ((int(j), q),), pos[j], int(err[j])))
                     if best_fair[j] < best_obj:
