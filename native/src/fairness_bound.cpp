@@ -61,9 +61,6 @@ constexpr double kInfD = std::numeric_limits<double>::infinity();
 constexpr double kCostMargin = 1e-6;
 // Margin on rates/gaps for continuous reasoning; double rounding errors are ~1e-16.
 constexpr double kGapMargin = 1e-12;
-// Maximum number of inner evaluations of the enumerations (EOdds, PP, CUAE) before returning the
-// (valid) lower bound reached so far.
-constexpr i64 kWorkBudget = 250000;
 
 inline double rate(i64 num, i64 den) {
     return den != 0 ? static_cast<double>(num) / static_cast<double>(den) : 0.0;
@@ -278,7 +275,7 @@ double part_global_min(const Part& t, i64& work) {
     return best;
 }
 
-FairnessBound eodds_solve(const Part& A, const Part& B, double T) {
+FairnessBound eodds_solve(const Part& A, const Part& B, double T, i64 budget) {
     i64 work = 0;
     if (A.absD + B.absD <= T) {  // cheap pre-test, then the canonical one
         if (part_h(A, 0, work) + part_h(B, 0, work) <= T) return {true, 0};
@@ -297,7 +294,7 @@ FairnessBound eodds_solve(const Part& A, const Part& B, double T) {
             global_checked = true;
             if (part_global_min(A, work) + part_global_min(B, work) > T) return {false, 0};
         }
-        if (work > kWorkBudget) return {true, C};
+        if (work > budget) return {true, C};
         for (i64 c1 = std::max<i64>(0, C - MB), hi = std::min(MA, C); c1 <= hi; ++c1) {
             const i64 c0 = C - c1;
             if (part_lb(A, c1) + part_lb(B, c0) > T) continue;
@@ -386,14 +383,14 @@ inline double interval_dist(double a1, double b1, double a2, double b2) {
 // errors of every completion are unchanged.
 inline Ratio swapped(const Ratio& g) { return Ratio{g.N, g.P, g.F, g.T, g.b, g.a}; }
 
-FairnessBound ratio_solve(bool cuae, const Ratio& P, const Ratio& U, double T) {
+FairnessBound ratio_solve(bool cuae, const Ratio& P, const Ratio& U, double T, i64 budget) {
     i64 work = 0;
     i64 start = 0;
     if (cuae) {
         // CUAE >= PPV gap and >= NPV gap: both single-rate optima bound the total from below.
-        const FairnessBound pp = ratio_solve(false, P, U, T);
+        const FairnessBound pp = ratio_solve(false, P, U, T, budget);
         if (!pp.feasible) return pp;
-        const FairnessBound np = ratio_solve(false, swapped(P), swapped(U), T);
+        const FairnessBound np = ratio_solve(false, swapped(P), swapped(U), T, budget);
         if (!np.feasible) return np;
         start = std::max(pp.min_errors, np.min_errors);
     }
@@ -410,7 +407,7 @@ FairnessBound ratio_solve(bool cuae, const Ratio& P, const Ratio& U, double T) {
     const i64 MP = P.a + P.b, MU = U.a + U.b;
     if (cP0 > MP || cU0 > MU) return {false, 0};
     for (i64 C = std::max(start, cP0 + cU0); C <= MP + MU; ++C) {
-        if (work > kWorkBudget) return {true, C};
+        if (work > budget) return {true, C};
         for (i64 cP = std::max(cP0, C - MU), hiP = std::min(MP, C - cU0); cP <= hiP; ++cP) {
             const i64 cU = C - cP;
             const i64 loP = P.lo(cP), hiPj = P.hi(cP), loU = U.lo(cU), hiUj = U.hi(cU);
@@ -476,7 +473,7 @@ double unfairness(Metric m, const GroupConfusion& p, const GroupConfusion& u) {
 
 FairnessBound fairness_lower_bound(Metric m, double epsilon, const GroupConfusion& fp,
                                    const GroupConfusion& fu, const Uncaptured& up,
-                                   const Uncaptured& uu) {
+                                   const Uncaptured& uu, std::int64_t work_budget) {
     const double T = epsilon + kFeasibilityTol;  // is_fair(value, epsilon) <=> value <= T
     // Fast path: the error-free completion.
     {
@@ -510,14 +507,14 @@ FairnessBound fairness_lower_bound(Metric m, double epsilon, const GroupConfusio
                                      Lin{fu.tp, fu.tp + fu.fn + uu.pos, uu.pos, uu.pos}, -1);
             const Part B = make_part(Lin{fp.fp, fp.fp + fp.tn + up.neg, up.neg, 0},
                                      Lin{fu.fp, fu.fp + fu.tn + uu.neg, uu.neg, 0}, +1);
-            return eodds_solve(A, B, T);
+            return eodds_solve(A, B, T, work_budget);
         }
         case Metric::PP:
         case Metric::CUAE:
         default: {
             const Ratio P{fp.tp, fp.fn, fp.fp, fp.tn, up.pos, up.neg};
             const Ratio U{fu.tp, fu.fn, fu.fp, fu.tn, uu.pos, uu.neg};
-            return ratio_solve(m == Metric::CUAE, P, U, T);
+            return ratio_solve(m == Metric::CUAE, P, U, T, work_budget);
         }
     }
 }

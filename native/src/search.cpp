@@ -278,8 +278,9 @@ void Search::evaluate_child(std::uint32_t parent, std::size_t depth, std::uint32
     }
     if (use_sample_bound_) {
         ++stats_.fairness_bound_calls;
-        const FairnessBound fb = fairness_lower_bound(problem_.metric, problem_.epsilon, f.g[0],
-                                                      f.g[1], uncaptured(u, 0), uncaptured(u, 1));
+        const FairnessBound fb =
+            fairness_lower_bound(problem_.metric, problem_.epsilon, f.g[0], f.g[1],
+                                 uncaptured(u, 0), uncaptured(u, 1), kSearchWorkBudget);
         if (!fb.feasible) {
             ++stats_.pruned_infeasible;
             return;
