@@ -261,6 +261,17 @@ void Search::evaluate_child(std::uint32_t parent, std::size_t depth, std::uint32
         ++stats_.pruned_by_bound;
         return;
     }
+    // The permutation map's key and hash (see below), computed now so that the map's slot is
+    // fetched from memory while the fairness bounds run.
+    std::uint32_t key[PermutationMap::kMaxKey];
+    const int n_key = key_counts(f, key);
+    std::uint64_t hash = 0;
+    if (config_.use_permutation_map) {
+        hash = set_hash ^ zobrist_[j];
+        for (int i = 0; i < n_key; ++i) hash = mix64(hash ^ (key[i] + (std::uint64_t{1} << (32 + i))));
+        hash = mix64(hash);
+        pmap_.prefetch(hash);
+    }
     if (use_class_bound_) {
         std::int64_t cb;
         if (!class_bound_.bound(f.g, class_free_.data(), data_.class_rule(j), class_positive_,
@@ -296,11 +307,6 @@ void Search::evaluate_child(std::uint32_t parent, std::size_t depth, std::uint32
     if (config_.use_permutation_map) {
         // Key: the antecedent set plus the counts the metric's value depends on (see
         // key_counts()); the entry also keeps the errors on the captured samples.
-        std::uint32_t key[PermutationMap::kMaxKey];
-        const int n_key = key_counts(f, key);
-        std::uint64_t hash = set_hash ^ zobrist_[j];
-        for (int i = 0; i < n_key; ++i) hash = mix64(hash ^ (key[i] + (std::uint64_t{1} << (32 + i))));
-        hash = mix64(hash);
         // Same antecedent set: a path of k rules, each j or in the prefix being expanded.
         auto same_set = [&](std::uint32_t other) {
             std::size_t length = 0;

@@ -66,6 +66,13 @@ class PermutationMap {
         }
     }
 
+    // Asks the processor to fetch the home slot of this hash (find() on it follows soon).
+    void prefetch(std::uint64_t hash) const {
+        const auto h = static_cast<std::uint32_t>(hash >> 32);
+        const Shard& t = shards_[h >> kIndexBits];
+        __builtin_prefetch(&t.cells[t.home(h) * stride_]);
+    }
+
     std::uint32_t node(Slot s) const { return pair_at(cell(s)); }
     // Errors on the captured samples of the entry's prefix (0 when they are not stored, i.e.
     // when the key determines them: then an equal key always dominates).
