@@ -26,33 +26,55 @@ ClassFairnessBound::ClassFairnessBound(const RuleData& data, Metric metric, doub
         cost_[e] = static_cast<double>(pos > neg ? pos - neg : neg - pos);
         if (pos > neg) positive_mask_[e / kWordBits] |= word_t{1} << (e % kWordBits);
     }
+    double a[2][2], b[2][2];
     switch (metric) {
         case Metric::SP:
-            add_gap(true, true);
+            rate_gap(true, true, a);
+            add_gap(a);
             break;
         case Metric::PE:
-            add_gap(true, false);
+            rate_gap(true, false, a);
+            add_gap(a);
             break;
         case Metric::EOPP:
-            add_gap(false, true);
+            rate_gap(false, true, a);
+            add_gap(a);
             break;
-        case Metric::EODDS:
-            add_gap(false, true);
-            add_gap(true, false);
+        case Metric::EODDS: {
+            rate_gap(false, true, a);  // TPR gap
+            rate_gap(true, false, b);  // FPR gap
+            add_gap(a);
+            add_gap(b);
+            double sum[2][2], diff[2][2];
+            for (int g = 0; g < 2; ++g) {
+                for (int y = 0; y < 2; ++y) {
+                    sum[g][y] = a[g][y] + b[g][y];
+                    diff[g][y] = a[g][y] - b[g][y];
+                }
+            }
+            add_gap(sum);
+            add_gap(diff);
             break;
+        }
         default:
             break;  // PP, CUAE: not linear
     }
 }
 
-void ClassFairnessBound::add_gap(bool label0, bool label1) {
-    Gap gap;
-    gap.label[0] = label0;
-    gap.label[1] = label1;
+void ClassFairnessBound::rate_gap(bool label0, bool label1, double coef[2][2]) const {
     const SplitCounts& t = data_.totals();
+    const bool counted[2] = {label0, label1};
     for (int g = 0; g < 2; ++g) {
         const std::int64_t den = (label0 ? t.c[g][0] : 0) + (label1 ? t.c[g][1] : 0);
-        gap.inv_den[g] = den ? 1.0 / static_cast<double>(den) : 0.0;
+        const double inv = den ? 1.0 / static_cast<double>(den) : 0.0;
+        for (int y = 0; y < 2; ++y) coef[g][y] = counted[y] ? (g == 0 ? inv : -inv) : 0.0;
+    }
+}
+
+void ClassFairnessBound::add_gap(const double coef[2][2]) {
+    Gap gap;
+    for (int g = 0; g < 2; ++g) {
+        for (int y = 0; y < 2; ++y) gap.coef[g][y] = coef[g][y];
     }
     const std::size_t nc = data_.n_classes();
     gap.w.resize(nc);
@@ -60,8 +82,7 @@ void ClassFairnessBound::add_gap(bool label0, bool label1) {
         const SplitCounts& c = data_.class_counts(e);
         double w = 0.0;
         for (int g = 0; g < 2; ++g) {
-            const std::int64_t k = (label0 ? c.c[g][0] : 0) + (label1 ? c.c[g][1] : 0);
-            w += (g == 0 ? 1.0 : -1.0) * static_cast<double>(k) * gap.inv_den[g];
+            for (int y = 0; y < 2; ++y) w += gap.coef[g][y] * static_cast<double>(c.c[g][y]);
         }
         gap.w[e] = w;
         if (w == 0.0) continue;
@@ -124,10 +145,9 @@ bool ClassFairnessBound::bound(const GroupConfusion fixed[2], const word_t* clas
     for (const Gap& gap : gaps_) {
         double s = 0.0;
         for (int g = 0; g < 2; ++g) {
-            // Positive predictions on samples whose label the numerator counts.
-            const std::int64_t k = (gap.label[0] ? fixed[g].fp + positive.c[g][0] : 0) +
-                                   (gap.label[1] ? fixed[g].tp + positive.c[g][1] : 0);
-            s += (g == 0 ? 1.0 : -1.0) * static_cast<double>(k) * gap.inv_den[g];
+            // Positive predictions per label: the prefix's, then the majority labelling's.
+            s += gap.coef[g][0] * static_cast<double>(fixed[g].fp + positive.c[g][0]) +
+                 gap.coef[g][1] * static_cast<double>(fixed[g].tp + positive.c[g][1]);
         }
         double need;
         const std::vector<std::uint32_t>* moves;

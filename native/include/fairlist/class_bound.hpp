@@ -14,6 +14,12 @@
 // classes towards the other label in increasing order of cost per unit of gap.  The orders are
 // node-independent and sorted once; per node the walk skips the captured classes.
 //
+// Each such knapsack keeps one linear constraint |gap| <= cap and drops the others, so it is a
+// relaxation and the bound is the largest of their optima.  For EOdds, with a the TPR gap and b
+// the FPR gap, |a| + |b| <= cap is exactly |a + b| <= cap and |a - b| <= cap, so the gaps a + b
+// and a - b are used besides a and b: each alone is as tight as the cap on the sum allows, where
+// |a| <= cap alone lets the other gap use the whole cap too.
+//
 // Validity: every completion of the prefix is an integral point of this LP (the rule structure
 // is relaxed away), so its errors on the uncaptured samples are at least the LP optimum, and an
 // infeasible LP means no fair completion.  The cap is loosened by a margin far above rounding
@@ -50,11 +56,10 @@ class ClassFairnessBound {
                const SplitCounts& free_positive, std::int64_t forced, std::int64_t* errors) const;
 
  private:
-    // One linear gap: rate(protected) - rate(unprotected), where the rate of group g counts the
-    // positive predictions on samples with a label in `labels`, divided by a constant.
+    // One linear gap: sum over group g and label y of coef[g][y] times the positive predictions
+    // on the samples of group g with label y (a rate difference, or a sum of two of them).
     struct Gap {
-        bool label[2];        // which true labels the numerator counts
-        double inv_den[2];    // 1 / denominator of group g (0 when the denominator is 0)
+        double coef[2][2];
         std::vector<double> w;           // per class: change of the gap when it turns positive
         std::vector<std::uint32_t> down;  // moves that lower the gap, cheapest per unit first
         std::vector<std::uint32_t> up;    // moves that raise the gap, cheapest per unit first
@@ -67,7 +72,10 @@ class ClassFairnessBound {
     std::vector<double> cost_;                     // |pos_e - neg_e|: cost of flipping class e
     std::vector<word_t> positive_mask_;            // classes with t*_e = 1
 
-    void add_gap(bool label0, bool label1);
+    // The rate of group g counting positive predictions on labels y with label[y], over a
+    // constant denominator: its coefficients, signed +1 for the protected group, -1 otherwise.
+    void rate_gap(bool label0, bool label1, double coef[2][2]) const;
+    void add_gap(const double coef[2][2]);
 };
 
 }  // namespace fairlist
