@@ -43,8 +43,6 @@ ClassFairnessBound::ClassFairnessBound(const RuleData& data, Metric metric, doub
         case Metric::EODDS: {
             rate_gap(false, true, a);  // TPR gap
             rate_gap(true, false, b);  // FPR gap
-            add_gap(a);
-            add_gap(b);
             double sum[2][2], diff[2][2];
             for (int g = 0; g < 2; ++g) {
                 for (int y = 0; y < 2; ++y) {
