@@ -66,12 +66,11 @@ Search::Search(const word_t* rules, const word_t* labels, const word_t* protecte
     if (config.max_length >= 0) {
         max_length_ = std::min<std::size_t>(max_length_, static_cast<std::size_t>(config.max_length));
     }
-    zobrist_.resize(n_antecedents);
-    std::uint64_t state = 0x2545f4914f6cdd1dULL;
-    for (auto& z : zobrist_) z = mix64(state += 0x9e3779b97f4a7c15ULL);
     free_.resize(data_.n_words());
     class_free_.resize(data_.n_class_words());
     class_none_.assign(data_.n_class_words(), 0);
+    child_classes_.resize(data_.n_class_words());
+    other_classes_.resize(data_.n_class_words());
     in_prefix_.assign(n_antecedents, 0);
 }
 
@@ -219,7 +218,7 @@ double Search::priority(std::int64_t lb_errors, std::int64_t leaf_errors, std::s
 void Search::evaluate_child(std::uint32_t parent, std::size_t depth, std::uint32_t j, int q,
                             const SplitCounts& captured, std::int64_t forced_free,
                             const Fixed& fixed, std::int64_t fixed_errors,
-                            const SplitCounts& free_before, std::uint64_t set_hash) {
+                            const SplitCounts& free_before) {
     ++stats_.children_evaluated;
     const std::size_t k = depth + 1;
     if (!problem_.constrained && config_.use_support_bounds &&
@@ -266,8 +265,15 @@ void Search::evaluate_child(std::uint32_t parent, std::size_t depth, std::uint32
     std::uint32_t key[PermutationMap::kMaxKey];
     const int n_key = key_counts(f, key);
     std::uint64_t hash = 0;
+    const std::size_t cw = data_.n_class_words();
     if (config_.use_permutation_map) {
-        hash = set_hash ^ zobrist_[j];
+        // The uncaptured classes of the child (its uncaptured samples, class by class).
+        const word_t* r = data_.class_rule(j);
+        hash = 0x2545f4914f6cdd1dULL;
+        for (std::size_t i = 0; i < cw; ++i) {
+            child_classes_[i] = class_free_[i] & ~r[i];
+            hash = mix64(hash ^ child_classes_[i]);
+        }
         for (int i = 0; i < n_key; ++i) hash = mix64(hash ^ (key[i] + (std::uint64_t{1} << (32 + i))));
         hash = mix64(hash);
         pmap_.prefetch(hash);
@@ -305,31 +311,41 @@ void Search::evaluate_child(std::uint32_t parent, std::size_t depth, std::uint32
     const std::int64_t lb_errors = fixed_part + rest;
 
     if (config_.use_permutation_map) {
-        // Key: the antecedent set plus the counts the metric's value depends on (see
-        // key_counts()); the entry also keeps the errors on the captured samples.
-        // Same antecedent set: a path of k rules, each j or in the prefix being expanded.
-        auto same_set = [&](std::uint32_t other) {
+        // Key: the captured samples (as the uncaptured classes) plus the counts the metric's
+        // value depends on (see key_counts()); the entry also keeps the errors on the captured
+        // samples.  The stored prefix's classes and length are recomputed from its path.
+        std::size_t other_length = 0;
+        auto same_captured = [&](std::uint32_t other) {
+            const word_t* all = data_.class_all();
+            std::copy(all, all + cw, other_classes_.begin());
             std::size_t length = 0;
             for (std::uint32_t i = other; trie_[i].parent != Trie::kNone; i = trie_[i].parent) {
-                const std::uint32_t a = trie_[i].antecedent();
-                if ((a != j && !in_prefix_[a]) || ++length > k) return false;
+                const word_t* r = data_.class_rule(trie_[i].antecedent());
+                for (std::size_t w = 0; w < cw; ++w) other_classes_[w] &= ~r[w];
+                ++length;
             }
-            return length == k;
+            other_length = length;
+            return std::equal(other_classes_.begin(), other_classes_.end(), child_classes_.begin());
         };
-        const PermutationMap::Slot hit = pmap_.find(hash, key, same_set);
+        const PermutationMap::Slot hit = pmap_.find(hash, key, same_captured);
         const std::int64_t n_captured = static_cast<std::int64_t>(data_.n_samples()) - u.total();
         const auto captured_errors = static_cast<std::uint32_t>(errors);
         if (hit.found()) {
-            // Same captured samples, same fairness of every completion: the prefix with fewer
-            // errors on the captured samples dominates (the earlier one on a tie).
-            if (captured_errors >= pmap_.errors(hit)) {
+            // Same uncaptured samples and counts: every completion of one is a completion of the
+            // other with the same unfairness, and the objectives differ by the errors on the
+            // captured samples and the lengths.  Keep the prefix with no more of both (the
+            // earlier one on a tie); when neither has, keep both, the new one outside the map.
+            const std::uint32_t other_errors = pmap_.stores_errors() ? pmap_.errors(hit) : captured_errors;
+            if (other_errors <= captured_errors && other_length <= k) {
                 ++stats_.permutation_hits;
                 return;
             }
-            Node& old = trie_[pmap_.node(hit)];
-            if (!(old.flags & (Node::kExpanded | Node::kRetired))) old.flags |= Node::kSuperseded;
             const std::uint32_t child = trie_.add(parent, rule, static_cast<std::int32_t>(lb_errors));
-            pmap_.replace(hit, child, captured_errors);
+            if (captured_errors <= other_errors && k <= other_length) {
+                Node& old = trie_[pmap_.node(hit)];
+                if (!(old.flags & (Node::kExpanded | Node::kRetired))) old.flags |= Node::kSuperseded;
+                pmap_.replace(hit, child, captured_errors);
+            }
             ++stats_.nodes_created;
             queue_.push(priority(lb_errors, leaf_errors, k, n_captured), child);
             return;
@@ -361,7 +377,6 @@ void Search::expand(std::uint32_t index) {
     std::copy(data_.all(), data_.all() + nw, free_.begin());
     Fixed fixed;
     std::int64_t fixed_errors = 0;
-    std::uint64_t set_hash = 0;
     std::int64_t out[kCaptureMasks + 1];
     for (const std::uint32_t rule : path_) {
         const std::uint32_t j = rule >> 1;
@@ -373,7 +388,6 @@ void Search::expand(std::uint32_t index) {
         const word_t* r = data_.rule(j);
         for (std::size_t i = 0; i < nw; ++i) free_[i] &= ~r[i];
         in_prefix_[j] = 1;
-        set_hash ^= zobrist_[j];
     }
     count_captured(data_.all(), free_.data(), masks, nw, out);
     const SplitCounts free_counts = RuleData::split(out);
@@ -395,7 +409,7 @@ void Search::expand(std::uint32_t index) {
         for (int q = 0; q < 2; ++q) {
             if (!label_allowed(captured, q, config_.majority_only)) continue;
             evaluate_child(index, depth, j, q, captured, forced_child, fixed, fixed_errors,
-                           free_counts, set_hash);
+                           free_counts);
         }
     }
     for (const std::uint32_t rule : path_) in_prefix_[rule >> 1] = 0;

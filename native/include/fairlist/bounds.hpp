@@ -21,9 +21,9 @@
 //   fewer than lam * n of the samples it captures, deleting it (and re-labelling the later rules
 //   by majority) lowers the objective, so no list containing it at that position is optimal.
 //   With a cap the shorter list may be unfair, so the argument fails and the bound is off.
-// * Permutation map (permutation_map.hpp): by antecedent set alone only without a constraint;
-//   with one, the key includes the positive predictions on the captured samples per
-//   (group, label), which makes equal keys have equal sets of completions.
+// * Permutation map (permutation_map.hpp): keyed by the captured samples, plus, with a
+//   constraint, the positive predictions on them per (group, label) that the metric depends on,
+//   which makes equal keys have completions of equal unfairness.
 #pragma once
 
 #include <cstdint>

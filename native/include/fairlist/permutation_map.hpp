@@ -4,17 +4,29 @@
 // constraint their completions are the same, so only the one with fewer errors on the captured
 // samples needs to be kept (CORELS).  With a constraint that is wrong: their completions differ
 // in fairness, because the two prefixes predict differently on the captured samples.  Keying
-// the map by the antecedent set *and* the numbers of positive predictions on the captured
-// samples per (group, label) makes it exact again: equal keys mean equal captured sets and equal
-// confusion counts on them, hence the same set of completions with the same objectives and the
-// same unfairness.  Sharper still, only the counts the metric depends on are needed (the
-// positives per group for statistical parity, the false positives per group for predictive
-// equality, the true positives per group for equal opportunity; all four for the others): then
-// completions have the same unfairness and the same errors on the uncaptured samples, and the
-// prefix with fewer errors on the captured samples dominates.
+// the map by the captured samples *and* the numbers of positive predictions on them per
+// (group, label) makes it exact again: equal keys mean equal confusion counts on the captured
+// samples, hence completions with the same unfairness.  Sharper still, only the counts the metric
+// depends on are needed (the positives per group for statistical parity, the false positives per
+// group for predictive equality, the true positives per group for equal opportunity; all four
+// for the others): completions then have the same unfairness and the same errors on the
+// uncaptured samples.
+//
+// The key is the captured *samples*, not the antecedent set (CORELS' key): prefixes with
+// different antecedents may capture the same samples (with conjunctions and negations among the
+// antecedents, (A and B, A) captures what (A) does).  Their useful completions are the same: a
+// rule whose antecedent is in one prefix captures nothing new after the other, and rules that
+// capture nothing are never added.  So of two prefixes with equal keys, one with no more errors
+// on the captured samples and no more rules makes every completion at least as good; the other
+// is dropped.  When neither does (fewer errors but more rules), both are kept.  Completeness: if
+// an optimal list's prefix P r is dropped for Q, then Q followed by the rest of the list is also
+// optimal (no longer when a length cap is set, as Q has no more rules), so an optimal list whose
+// remaining suffix is shorter starts at an inserted prefix; by induction on that length an
+// optimal list is evaluated.  The captured samples are stored as the uncaptured classes of
+// identical samples (an antecedent captures a class whole), a few words.
 //
 // Layout.  Open addressing with linear probing over flat arrays of 16-bit cells; an entry is
-// [node (2 cells), hash (2 cells), key counts..., errors].  The antecedent set is not stored: the
+// [node (2 cells), hash (2 cells), key counts..., errors].  The captured set is not stored: the
 // entry's trie node is its prefix, and the caller checks a candidate's set by walking that path
 // (the trie keeps every node a map entry names).  The 32 stored hash bits choose the slot (so the
 // table can grow without the sets) and make that walk rare on a mismatch; the counts are compared
@@ -77,6 +89,7 @@ class PermutationMap {
     // Errors on the captured samples of the entry's prefix (0 when they are not stored, i.e.
     // when the key determines them: then an equal key always dominates).
     std::uint32_t errors(Slot s) const { return store_errors_ ? get(cell(s), n_key_) : 0; }
+    bool stores_errors() const { return store_errors_; }
     // Points an existing entry at a better prefix with the same key.
     void replace(Slot s, std::uint32_t node, std::uint32_t errors);
 

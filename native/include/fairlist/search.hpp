@@ -13,8 +13,8 @@
 // Bounds, all valid under the fairness constraint (see bounds.hpp for the arguments):
 // hierarchical lower bound, lookahead, maximum useful length, equivalent points, the fairness
 // lower bound (fairness_bound.hpp), and — only where safe — the support bounds (no constraint)
-// and the permutation map (keyed by the antecedent set, plus the per-(group, label) positive
-// predictions on the captured samples when a constraint is active).
+// and the permutation map (keyed by the captured samples, plus the per-(group, label) positive
+// predictions on them when a constraint is active).
 #pragma once
 
 #include <atomic>
@@ -166,7 +166,6 @@ class Search {
     // not, while costing 15-25% of the time.  At epsilon = 0 integrality matters (the class
     // bound is a linear relaxation), so both run.
     bool use_sample_bound_;
-    std::vector<std::uint64_t> zobrist_;  // per-antecedent random words: set hash = XOR
     Stats stats_;
     bool ran_ = false;
 
@@ -184,6 +183,8 @@ class Search {
     SplitCounts class_positive_;         // ClassFairnessBound::majority_positive(class_free_)
     std::vector<std::uint32_t> path_;    // its rules, root first
     std::vector<std::uint8_t> in_prefix_;  // antecedent in the prefix being expanded
+    std::vector<word_t> child_classes_;  // uncaptured classes of the child being evaluated
+    std::vector<word_t> other_classes_;  // those of a permutation-map candidate
 
     std::chrono::steady_clock::time_point start_;
     std::atomic<bool> stop_{false};
@@ -205,8 +206,7 @@ class Search {
     void expand(std::uint32_t index);
     void evaluate_child(std::uint32_t parent, std::size_t depth, std::uint32_t j, int q,
                         const SplitCounts& captured, std::int64_t forced_free,
-                        const Fixed& fixed, std::int64_t fixed_errors, const SplitCounts& free,
-                        std::uint64_t set_hash);
+                        const Fixed& fixed, std::int64_t fixed_errors, const SplitCounts& free);
     double priority(std::int64_t lb_errors, std::int64_t leaf_errors, std::size_t depth,
                     std::int64_t n_captured) const;
     std::size_t memory_bytes() const;
