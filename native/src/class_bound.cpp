@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <stdexcept>
 
 namespace fairlist {
 
@@ -70,6 +71,7 @@ void ClassFairnessBound::rate_gap(bool label0, bool label1, double coef[2][2]) c
 }
 
 void ClassFairnessBound::add_gap(const double coef[2][2]) {
+    if (gaps_.size() >= 2) throw std::logic_error("class bound: at most two gaps");
     Gap gap;
     for (int g = 0; g < 2; ++g) {
         for (int y = 0; y < 2; ++y) gap.coef[g][y] = coef[g][y];
@@ -95,6 +97,22 @@ void ClassFairnessBound::add_gap(const double coef[2][2]) {
     std::sort(gap.down.begin(), gap.down.end(), cheaper);
     std::sort(gap.up.begin(), gap.up.end(), cheaper);
     gaps_.push_back(std::move(gap));
+}
+
+void ClassFairnessBound::prepare(const word_t* class_free) {
+    for (std::size_t k = 0; k < gaps_.size(); ++k) {
+        const Gap& gap = gaps_[k];
+        const std::vector<std::uint32_t>* orders[2] = {&gap.down, &gap.up};
+        for (int d = 0; d < 2; ++d) {
+            std::vector<Move>& out = prepared_[k][d];
+            out.clear();
+            for (const std::uint32_t e : *orders[d]) {
+                if ((class_free[e / kWordBits] >> (e % kWordBits)) & 1U) {
+                    out.push_back(Move{std::fabs(gap.w[e]), cost_[e], e});
+                }
+            }
+        }
+    }
 }
 
 SplitCounts ClassFairnessBound::majority_positive(const word_t* classes) const {
@@ -136,11 +154,9 @@ bool ClassFairnessBound::bound(const GroupConfusion fixed[2], const word_t* clas
             }
         }
     }
-    auto uncaptured = [&](std::uint32_t e) {
-        return ((class_free[e / kWordBits] & ~class_rule[e / kWordBits]) >> (e % kWordBits)) & 1U;
-    };
     double worst_extra = 0.0;
-    for (const Gap& gap : gaps_) {
+    for (std::size_t k = 0; k < gaps_.size(); ++k) {
+        const Gap& gap = gaps_[k];
         double s = 0.0;
         for (int g = 0; g < 2; ++g) {
             // Positive predictions per label: the prefix's, then the majority labelling's.
@@ -148,27 +164,26 @@ bool ClassFairnessBound::bound(const GroupConfusion fixed[2], const word_t* clas
                  gap.coef[g][1] * static_cast<double>(fixed[g].tp + positive.c[g][1]);
         }
         double need;
-        const std::vector<std::uint32_t>* moves;
+        const std::vector<Move>* moves;
         if (s > cap_) {
             need = s - cap_;
-            moves = &gap.down;
+            moves = &prepared_[k][0];
         } else if (s < -cap_) {
             need = -cap_ - s;
-            moves = &gap.up;
+            moves = &prepared_[k][1];
         } else {
             continue;
         }
         double extra = 0.0;
-        for (const std::uint32_t e : *moves) {
-            if (!uncaptured(e)) continue;
-            const double w = std::fabs(gap.w[e]);
-            if (w >= need) {
-                extra += cost_[e] * (need / w);
+        for (const Move& m : *moves) {
+            if ((class_rule[m.e / kWordBits] >> (m.e % kWordBits)) & 1U) continue;  // captured
+            if (m.w >= need) {
+                extra += m.cost * (need / m.w);
                 need = 0.0;
                 break;
             }
-            extra += cost_[e];
-            need -= w;
+            extra += m.cost;
+            need -= m.w;
         }
         if (need > kGapSlack) return false;
         worst_extra = std::max(worst_extra, extra);

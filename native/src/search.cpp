@@ -398,7 +398,10 @@ void Search::expand(std::uint32_t index) {
         const word_t* r = data_.class_rule(rule >> 1);
         for (std::size_t i = 0; i < cw; ++i) class_free_[i] &= ~r[i];
     }
-    if (use_class_bound_) class_positive_ = class_bound_.majority_positive(class_free_.data());
+    if (use_class_bound_) {
+        class_positive_ = class_bound_.majority_positive(class_free_.data());
+        class_bound_.prepare(class_free_.data());
+    }
 
     for (std::uint32_t j = 0; j < data_.n_antecedents(); ++j) {
         if (in_prefix_[j]) continue;
@@ -475,6 +478,7 @@ SearchResult Search::run() {
         if (fb.feasible && use_class_bound_) {
             std::int64_t cb;
             GroupConfusion none[2];
+            class_bound_.prepare(data_.class_all());
             if (class_bound_.bound(none, data_.class_all(), class_none_.data(),
                                    class_bound_.majority_positive(data_.class_all()),
                                    data_.n_forced_errors(), &cb)) {
