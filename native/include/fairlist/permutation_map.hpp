@@ -20,9 +20,9 @@
 // on the captured samples and no more rules makes every completion at least as good; the other
 // is dropped.  When neither does (fewer errors but more rules), both are kept.  Completeness: if
 // an optimal list's prefix P r is dropped for Q, then Q followed by the rest of the list is also
-// optimal (no longer when a length cap is set, as Q has no more rules), so an optimal list whose
-// remaining suffix is shorter starts at an inserted prefix; by induction on that length an
-// optimal list is evaluated.  The captured samples are stored as the uncaptured classes of
+// optimal (and no longer, so within any length cap): an optimal list whose remaining suffix is
+// shorter starts at an inserted prefix, and by induction on that length an optimal list is
+// evaluated.  The captured samples are stored as the uncaptured classes of
 // identical samples (an antecedent captures a class whole), a few words.
 //
 // Layout.  Open addressing with linear probing over flat arrays of 16-bit cells; an entry is
