@@ -135,6 +135,7 @@ cdef class BranchAndBound:
         c.memory_limit_mb = config["memory_limit_mb"]
         c.seed = config["seed"]
         c.wide_map_counts = config.get("wide_map_counts", False)
+        c.beam_width = config.get("beam_width", 0)
         cdef const uint64_t* rules_ptr = NULL
         if rules.shape[0]:
             rules_ptr = &rules[0, 0]

@@ -71,6 +71,7 @@ cdef extern from "fairlist/search.hpp" namespace "fairlist" nogil:
         double memory_limit_mb       # MiB of search structures; <= 0: none
         uint64_t seed                # 0: insertion-order ties
         bint wide_map_counts         # 32-bit permutation-map counts on any size (tests)
+        int64_t beam_width           # beam search for a first incumbent; 0: none
 
     cdef cppclass Stats:
         int64_t nodes_expanded

@@ -453,20 +453,30 @@ def test_a_real_sigint_returns_the_best_so_far(shared_data, tmp_path):
 
 
 @pytest.mark.parametrize("metric", list(Metric))
-def test_beam_incumbent_is_fair_and_never_beats_the_optimum(metric):
-    from fairlist.solvers.beam import beam_search
-
+@pytest.mark.parametrize("majority_only", [False, True])
+def test_beam_incumbent_is_fair_and_never_beats_the_optimum(metric, majority_only):
+    # One trie node: the search stops at once with the beam's (or a constant) list.
     rng = np.random.default_rng(int(metric) + 100)
     for _ in range(6):
         problem = random_problem(rng, n=40, m=5, metric=metric, epsilon=0.08, lam=0.01,
-                                 max_length=3)
-        optimum = reference_solve(problem, 3).objective
-        found = beam_search(problem, width=4)
-        if found is None:
+                                 max_length=3, limits=Limits(max_nodes=1))
+        optimum = reference_solve(problem, 3, majority_only=majority_only).objective
+        result = BnBSolver(beam_width=4, majority_only=majority_only).solve(problem)
+        assert result.stop_reason is StopReason.NODE_LIMIT
+        if result.rule_list is None:
             continue
-        ev = problem.evaluate(found)
-        assert ev.fair and found.length <= 3
-        assert ev.objective >= optimum - 1e-9
+        # solve() re-evaluates the list: it raises if the list is unfair or mis-scored.
+        assert result.rule_list.length <= 3
+        assert result.objective >= optimum - 1e-9
+
+
+def test_beam_finds_better_lists_than_the_constant_ones_on_compas(compas):
+    problem = compas.replace(metric="SP", epsilon=0.05, lam=0.001, limits=Limits(max_nodes=1))
+    constant = BnBSolver(beam_width=0).solve(problem)
+    assert constant.rule_list.length == 0
+    beam = BnBSolver(beam_width=256).solve(problem)
+    assert beam.rule_list.length >= 2
+    assert beam.objective < constant.objective - 0.02
 
 
 @pytest.mark.parametrize("metric", list(Metric))

@@ -19,14 +19,6 @@ std::uint64_t mix64(std::uint64_t z) {
     return z ^ (z >> 31);
 }
 
-SplitCounts minus(const SplitCounts& a, const SplitCounts& b) {
-    SplitCounts r;
-    for (int g = 0; g < 2; ++g) {
-        for (int y = 0; y < 2; ++y) r.c[g][y] = a.c[g][y] - b.c[g][y];
-    }
-    return r;
-}
-
 Uncaptured uncaptured(const SplitCounts& s, int g) { return Uncaptured{s.c[g][1], s.c[g][0]}; }
 
 }  // namespace
@@ -463,6 +455,8 @@ SearchResult Search::run() {
         add_predicted(f.g, totals, d);
         offer_incumbent(totals.label(1 - d), 0, f, 0, d);
     }
+    run_beam();
+    path_.clear();
 
     // The root: the empty prefix.
     StopReason reason = StopReason::COMPLETED;

@@ -20,6 +20,14 @@ struct SplitCounts {
     std::int64_t label(int y) const { return c[0][y] + c[1][y]; }
 };
 
+inline SplitCounts minus(const SplitCounts& a, const SplitCounts& b) {
+    SplitCounts r;
+    for (int g = 0; g < 2; ++g) {
+        for (int y = 0; y < 2; ++y) r.c[g][y] = a.c[g][y] - b.c[g][y];
+    }
+    return r;
+}
+
 class RuleData {
  public:
     // rules: m x words_for(n) words (antecedent j's samples at rules + j * n_words);

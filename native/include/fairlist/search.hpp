@@ -76,6 +76,9 @@ struct Config {
     // The permutation map keeps its counts in 16 bits below 65,536 samples; true keeps them in
     // 32 bits whatever the size (the layout used above it), so tests can run it on small data.
     bool wide_map_counts = false;
+    // Width of the beam search run before the branch-and-bound for a first incumbent (beam.cpp);
+    // 0: none.  It changes what a limited search returns, never a certificate.
+    std::int64_t beam_width = 0;
 };
 
 struct Stats {
@@ -204,6 +207,9 @@ class Search {
                          std::uint32_t last_rule, int default_prediction);
     bool worth_expanding(const Node& node, std::size_t depth) const;
     void expand(std::uint32_t index);
+    // The beam search of beam.cpp: offers the fair lists it meets as incumbents.
+    static constexpr std::size_t kBeamMaxLength = 8;
+    void run_beam();
     void evaluate_child(std::uint32_t parent, std::size_t depth, std::uint32_t j, int q,
                         const SplitCounts& captured, std::int64_t forced_free,
                         const Fixed& fixed, std::int64_t fixed_errors, const SplitCounts& free);

@@ -1,0 +1,139 @@
+// The beam search that gives the branch-and-bound its first incumbent (Search::run_beam).
+//
+// Under a node budget the branch-and-bound returns the best list it has met, and breadth-first
+// order meets long lists late; a good incumbent early also prunes more.  The beam builds lists
+// rule by rule and keeps, at each length, the `width` prefixes whose best fair "prefix +
+// default" list is cheapest (prefixes with no fair such list come after, by objective plus
+// excess unfairness).  Every list it meets goes through offer_incumbent, so only fair lists of
+// the searched space become the incumbent; it proves nothing and changes no certificate.
+//
+// Memory: the beam's prefixes (rules, uncaptured samples, counts) and one candidate record per
+// evaluated child of a level, allocated per level, outside the branch-and-bound's hot path.
+#include <algorithm>
+#include <cstdint>
+#include <limits>
+#include <vector>
+
+#include "fairlist/bounds.hpp"
+#include "fairlist/search.hpp"
+
+namespace fairlist {
+
+namespace {
+
+struct Candidate {
+    double score;
+    std::uint32_t parent;  // index in the current beam
+    std::uint32_t rule;    // antecedent << 1 | prediction
+};
+
+}  // namespace
+
+void Search::run_beam() {
+    const std::size_t width = static_cast<std::size_t>(config_.beam_width);
+    const std::size_t limit = std::min<std::size_t>(max_length_, kBeamMaxLength);
+    if (width == 0 || limit == 0) return;
+    const std::size_t nw = data_.n_words();
+    const std::size_t m = data_.n_antecedents();
+    const word_t* const* masks = data_.capture_masks();
+    constexpr double kInf = std::numeric_limits<double>::infinity();
+
+    // The beam: prefix b has rules [b * limit, b * limit + length), uncaptured samples
+    // free[b * nw, (b + 1) * nw), counts fixed[b] and errors errors[b].
+    std::vector<std::uint32_t> rules(limit), next_rules;
+    std::vector<word_t> free(data_.all(), data_.all() + nw), next_free;
+    std::vector<Fixed> fixed(1), next_fixed;
+    std::vector<std::int64_t> errors(1, 0), next_errors;
+    std::vector<Candidate> candidates;
+    std::vector<std::uint8_t> used(m, 0);
+    std::int64_t out[kCaptureMasks + 1];
+
+    for (std::size_t length = 1; length <= limit; ++length) {
+        if (stop_.load(std::memory_order_relaxed)) return;
+        const std::size_t beam_size = fixed.size();
+        candidates.clear();
+        for (std::size_t b = 0; b < beam_size; ++b) {
+            const word_t* fb = free.data() + b * nw;
+            const std::uint32_t* rb = rules.data() + b * limit;
+            for (std::size_t k = 0; k + 1 < length; ++k) used[rb[k] >> 1] = 1;
+            count_captured(data_.all(), fb, masks, nw, out);
+            const SplitCounts free_counts = RuleData::split(out);
+            path_.assign(rb, rb + length - 1);
+            for (std::uint32_t j = 0; j < m; ++j) {
+                if (used[j]) continue;
+                count_captured(data_.rule(j), fb, masks, nw, out);
+                if (out[0] == 0) continue;
+                const SplitCounts captured = RuleData::split(out);
+                const SplitCounts u = minus(free_counts, captured);
+                for (int q = 0; q < 2; ++q) {
+                    if (!label_allowed(captured, q, config_.majority_only)) continue;
+                    Fixed f = fixed[b];
+                    add_predicted(f.g, captured, q);
+                    const std::int64_t err = errors[b] + captured.label(1 - q);
+                    const std::uint32_t rule = j << 1 | static_cast<std::uint32_t>(q);
+                    double best_fair = kInf, least_excess = kInf;
+                    for (int d = 0; d < 2; ++d) {
+                        if (!label_allowed(u, d, config_.majority_only)) continue;
+                        Fixed full = f;
+                        add_predicted(full.g, u, d);
+                        const std::int64_t e = err + u.label(1 - d);
+                        const double obj = objective(e, length);
+                        if (fair(full)) {
+                            best_fair = std::min(best_fair, obj);
+                            offer_incumbent(e, length, full, rule, d);
+                        } else {
+                            const double unf = unfairness(problem_.metric, full.g[0], full.g[1]);
+                            least_excess = std::min(least_excess, obj + unf - problem_.epsilon);
+                        }
+                    }
+                    // A longer list has one more rule and at least these errors.
+                    if (length == limit || u.total() == 0 ||
+                        objective(err, length + 1) >= best_objective_) {
+                        continue;
+                    }
+                    const double score = best_fair < kInf ? best_fair : 10.0 + least_excess;
+                    candidates.push_back(Candidate{score, static_cast<std::uint32_t>(b), rule});
+                }
+            }
+            for (std::size_t k = 0; k + 1 < length; ++k) used[rb[k] >> 1] = 0;
+        }
+        if (candidates.empty() || best_objective_ <= problem_.lam * static_cast<double>(length + 1)) {
+            return;
+        }
+        // The `width` best candidates, ties broken by beam position then rule: deterministic.
+        auto better = [](const Candidate& a, const Candidate& b) {
+            if (a.score != b.score) return a.score < b.score;
+            if (a.parent != b.parent) return a.parent < b.parent;
+            return a.rule < b.rule;
+        };
+        const std::size_t keep = std::min(width, candidates.size());
+        std::partial_sort(candidates.begin(), candidates.begin() + keep, candidates.end(), better);
+        next_rules.assign(keep * limit, 0);
+        next_free.resize(keep * nw);
+        next_fixed.resize(keep);
+        next_errors.resize(keep);
+        for (std::size_t c = 0; c < keep; ++c) {
+            const Candidate& cand = candidates[c];
+            const std::size_t b = cand.parent;
+            const std::uint32_t j = cand.rule >> 1;
+            const int q = static_cast<int>(cand.rule & 1U);
+            std::copy_n(rules.data() + b * limit, length - 1, next_rules.data() + c * limit);
+            next_rules[c * limit + length - 1] = cand.rule;
+            const word_t* fb = free.data() + b * nw;
+            count_captured(data_.rule(j), fb, masks, nw, out);
+            const SplitCounts captured = RuleData::split(out);
+            next_fixed[c] = fixed[b];
+            add_predicted(next_fixed[c].g, captured, q);
+            next_errors[c] = errors[b] + captured.label(1 - q);
+            const word_t* r = data_.rule(j);
+            word_t* nf = next_free.data() + c * nw;
+            for (std::size_t i = 0; i < nw; ++i) nf[i] = fb[i] & ~r[i];
+        }
+        rules.swap(next_rules);
+        free.swap(next_free);
+        fixed.swap(next_fixed);
+        errors.swap(next_errors);
+    }
+}
+
+}  // namespace fairlist
