@@ -16,6 +16,10 @@ from cfairlist cimport (
     SearchResult,
     Stats,
     count_and,
+    count_captured,
+    count_captured_avx512,
+    count_captured_scalar,
+    has_avx512_popcount,
     pack_columns,
     pack_vector,
     words_for,
@@ -60,6 +64,38 @@ def count_captures(const uint64_t[:, ::1] packed, const uint64_t[::1] mask):
             for j in range(m):
                 res[j] = count_and(&packed[j, 0], &mask[0], nw)
     return out
+
+
+def capture_counts(const uint64_t[::1] rule, const uint64_t[::1] free,
+                   const uint64_t[:, ::1] masks, str implementation="dispatch"):
+    """The search's innermost count, for tests: ``[|x|, |x & masks[0]|, ..., |x & masks[3]|]``
+    with ``x = rule & free``. ``implementation``: "dispatch" (what the search uses), "scalar"
+    or "avx512" (only where :func:`avx512_popcount` is True)."""
+    cdef size_t nw = rule.shape[0], k
+    if free.shape[0] != nw or masks.shape[0] != 4 or masks.shape[1] != nw:
+        raise ValueError(f"free must have {nw} words and masks shape (4, {nw})")
+    if implementation == "avx512" and not has_avx512_popcount():
+        raise ValueError("this processor has no AVX-512 VPOPCNTDQ")
+    if implementation not in ("dispatch", "scalar", "avx512"):
+        raise ValueError(f"unknown implementation {implementation!r}")
+    cdef const uint64_t* mask_ptrs[4]
+    for k in range(4):
+        mask_ptrs[k] = &masks[k, 0] if nw else NULL
+    cdef int64_t out[5]
+    cdef const uint64_t* r = &rule[0] if nw else NULL
+    cdef const uint64_t* f = &free[0] if nw else NULL
+    if implementation == "scalar":
+        count_captured_scalar(r, f, mask_ptrs, nw, out)
+    elif implementation == "avx512":
+        count_captured_avx512(r, f, mask_ptrs, nw, out)
+    else:
+        count_captured(r, f, mask_ptrs, nw, out)
+    return [out[k] for k in range(5)]
+
+
+def avx512_popcount():
+    """Whether the search counts with the AVX-512 VPOPCNTDQ instruction on this processor."""
+    return bool(has_avx512_popcount())
 
 
 cdef dict _stats_dict(const Stats& s):

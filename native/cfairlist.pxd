@@ -14,6 +14,14 @@ cdef extern from "fairlist/bitset.hpp" namespace "fairlist" nogil:
     void pack_columns(const uint8_t* X, size_t n_rows, size_t n_cols, word_t* out) except +
     # v: n bytes -> out: words_for(n) words
     void pack_vector(const uint8_t* v, size_t n, word_t* out) except +
+    # out[0] = |rule & free|, out[k] = |rule & free & masks[k - 1]| (k = 1..4)
+    void count_captured(const word_t* rule, const word_t* free, const word_t* const* masks,
+                        size_t n_words, int64_t* out)
+    void count_captured_scalar(const word_t* rule, const word_t* free,
+                               const word_t* const* masks, size_t n_words, int64_t* out)
+    void count_captured_avx512(const word_t* rule, const word_t* free,
+                               const word_t* const* masks, size_t n_words, int64_t* out)
+    bint has_avx512_popcount()
 
 
 cdef extern from "fairlist/search.hpp" namespace "fairlist" nogil:

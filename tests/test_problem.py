@@ -75,3 +75,19 @@ def test_native_bit_packing_counts_captures():
     assert packed.shape == (7, 4) and packed.dtype == np.uint64
     counts = _core.count_captures(packed, _core.pack_bits(mask))
     assert counts.tolist() == (X[mask == 1].sum(axis=0)).tolist()
+
+
+@pytest.mark.parametrize("implementation", ["dispatch", "scalar", "avx512"])
+def test_native_capture_counts_match_numpy(implementation):
+    # Word counts 0..40 cover the vector loop, its masked tail, and the empty case.
+    if implementation == "avx512" and not _core.avx512_popcount():
+        pytest.skip("this processor has no AVX-512 VPOPCNTDQ")
+    rng = np.random.default_rng(4)
+    for n in [0, 1, 63, 64, 65, *rng.integers(1, 40 * 64, size=40)]:
+        rule, free, *masks = (rng.random((6, n)) < rng.random((6, 1))).astype(np.uint8)
+        packed = _core.pack_matrix(np.ascontiguousarray(np.stack(masks, axis=1)))
+        got = _core.capture_counts(
+            _core.pack_bits(rule), _core.pack_bits(free), packed, implementation
+        )
+        x = rule & free
+        assert got == [int(x.sum())] + [int((x & m).sum()) for m in masks]

@@ -40,12 +40,28 @@ inline std::int64_t count_and3(const word_t* a, const word_t* b, const word_t* m
 
 // Counts of the samples captured by one rule, split by the masks the search needs.
 //   out[0] = |x|, out[1] = |x & m1|, ..., out[k] = |x & mk|  with x = rule & free
-// where free is the set of samples not captured yet.  One pass over the words; compiled for the
-// popcnt instruction where the CPU has it (runtime dispatch), since this is the innermost loop
-// of the branch-and-bound.
+// where free is the set of samples not captured yet.  One pass over the words; this is the
+// innermost loop of the branch-and-bound, so it is dispatched once, at load time, to the
+// AVX-512 VPOPCNTDQ version where the processor has it, else to the scalar one (itself compiled
+// for the popcnt instruction where available).  Both give identical counts.
 constexpr int kCaptureMasks = 4;
 void count_captured(const word_t* rule, const word_t* free, const word_t* const* masks,
                     std::size_t n_words, std::int64_t out[kCaptureMasks + 1]);
+
+// The two implementations behind count_captured, for tests and benchmarks.
+#if defined(__GNUC__) && defined(__x86_64__)
+#define FAIRLIST_HAVE_AVX512_POPCOUNT 1
+#else
+#define FAIRLIST_HAVE_AVX512_POPCOUNT 0
+#endif
+void count_captured_scalar(const word_t* rule, const word_t* free, const word_t* const* masks,
+                           std::size_t n_words, std::int64_t out[kCaptureMasks + 1]);
+// Runs the scalar version where the AVX-512 one is not compiled (not x86-64 or not GCC/clang);
+// call it only where has_avx512_popcount().
+void count_captured_avx512(const word_t* rule, const word_t* free, const word_t* const* masks,
+                           std::size_t n_words, std::int64_t out[kCaptureMasks + 1]);
+// Whether the processor runs count_captured_avx512 (and count_captured uses it).
+bool has_avx512_popcount();
 
 // Packs a row-major (n_rows x n_cols) 0/1 byte matrix column by column:
 // out[j * words_for(n_rows) + i / 64] bit (i % 64) is X[i, j].  out must hold
