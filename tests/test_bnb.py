@@ -280,6 +280,14 @@ def test_time_limit_stops_the_search(compas):
     assert result.stats["seconds"] < 2.0
 
 
+def test_time_limit_holds_during_the_beam_search(compas):
+    # A beam this wide would take tens of seconds on COMPAS.
+    problem = compas.replace(metric="SP", epsilon=0.05, lam=0.001, limits=Limits(time_limit=0.2))
+    result = BnBSolver(beam_width=200_000).solve(problem)
+    assert_limited(result, problem, StopReason.TIME_LIMIT)
+    assert result.stats["seconds"] < 1.5
+
+
 def test_memory_limit_stops_the_search(compas):
     problem = compas.replace(metric="SP", epsilon=0.05, lam=0.001, limits=Limits(memory_limit_mb=8))
     result = BnBSolver().solve(problem)

@@ -49,10 +49,14 @@ void Search::run_beam() {
     std::int64_t out[kCaptureMasks + 1];
 
     for (std::size_t length = 1; length <= limit; ++length) {
-        if (stop_.load(std::memory_order_relaxed)) return;
         const std::size_t beam_size = fixed.size();
         candidates.clear();
         for (std::size_t b = 0; b < beam_size; ++b) {
+            // Ctrl-C and the time limit hold during the beam too (the search then stops at once).
+            if (stop_.load(std::memory_order_relaxed) ||
+                (config_.time_limit > 0 && elapsed() >= config_.time_limit)) {
+                return;
+            }
             const word_t* fb = free.data() + b * nw;
             const std::uint32_t* rb = rules.data() + b * limit;
             for (std::size_t k = 0; k + 1 < length; ++k) used[rb[k] >> 1] = 1;
