@@ -7,8 +7,10 @@
 // excess unfairness).  Every list it meets goes through offer_incumbent, so only fair lists of
 // the searched space become the incumbent; it proves nothing and changes no certificate.
 //
-// Memory: the beam's prefixes (rules, uncaptured samples, counts) and one candidate record per
-// evaluated child of a level, allocated per level, outside the branch-and-bound's hot path.
+// Memory is O(width * length) whatever the data size: a prefix keeps its rules and counts, and
+// its uncaptured samples are recomputed from its rules when it is extended (length AND-NOT
+// passes, against the 2 * n_antecedents counting passes its children cost anyway); the
+// candidates of a level are kept in a bounded heap of the `width` best.
 #include <algorithm>
 #include <cstdint>
 #include <limits>
@@ -27,6 +29,13 @@ struct Candidate {
     std::uint32_t rule;    // antecedent << 1 | prediction
 };
 
+// Lower score first; ties by beam position, then rule: deterministic.
+bool better(const Candidate& a, const Candidate& b) {
+    if (a.score != b.score) return a.score < b.score;
+    if (a.parent != b.parent) return a.parent < b.parent;
+    return a.rule < b.rule;
+}
+
 }  // namespace
 
 void Search::run_beam() {
@@ -38,34 +47,38 @@ void Search::run_beam() {
     const word_t* const* masks = data_.capture_masks();
     constexpr double kInf = std::numeric_limits<double>::infinity();
 
-    // The beam: prefix b has rules [b * limit, b * limit + length), uncaptured samples
-    // free[b * nw, (b + 1) * nw), counts fixed[b] and errors errors[b].
+    // The beam: prefix b has rules [b * limit, b * limit + length - 1), counts fixed[b] and
+    // errors errors[b].
     std::vector<std::uint32_t> rules(limit), next_rules;
-    std::vector<word_t> free(data_.all(), data_.all() + nw), next_free;
     std::vector<Fixed> fixed(1), next_fixed;
     std::vector<std::int64_t> errors(1, 0), next_errors;
-    std::vector<Candidate> candidates;
+    std::vector<Candidate> heap;  // the best candidates so far, worst on top
+    std::vector<word_t> free(nw);
     std::vector<std::uint8_t> used(m, 0);
     std::int64_t out[kCaptureMasks + 1];
 
     for (std::size_t length = 1; length <= limit; ++length) {
         const std::size_t beam_size = fixed.size();
-        candidates.clear();
+        heap.clear();
         for (std::size_t b = 0; b < beam_size; ++b) {
             // Ctrl-C and the time limit hold during the beam too (the search then stops at once).
             if (stop_.load(std::memory_order_relaxed) ||
                 (config_.time_limit > 0 && elapsed() >= config_.time_limit)) {
                 return;
             }
-            const word_t* fb = free.data() + b * nw;
             const std::uint32_t* rb = rules.data() + b * limit;
-            for (std::size_t k = 0; k + 1 < length; ++k) used[rb[k] >> 1] = 1;
-            count_captured(data_.all(), fb, masks, nw, out);
+            std::copy(data_.all(), data_.all() + nw, free.begin());
+            for (std::size_t k = 0; k + 1 < length; ++k) {
+                used[rb[k] >> 1] = 1;
+                const word_t* r = data_.rule(rb[k] >> 1);
+                for (std::size_t i = 0; i < nw; ++i) free[i] &= ~r[i];
+            }
+            count_captured(data_.all(), free.data(), masks, nw, out);
             const SplitCounts free_counts = RuleData::split(out);
             path_.assign(rb, rb + length - 1);
             for (std::uint32_t j = 0; j < m; ++j) {
                 if (used[j]) continue;
-                count_captured(data_.rule(j), fb, masks, nw, out);
+                count_captured(data_.rule(j), free.data(), masks, nw, out);
                 if (out[0] == 0) continue;
                 const SplitCounts captured = RuleData::split(out);
                 const SplitCounts u = minus(free_counts, captured);
@@ -95,46 +108,47 @@ void Search::run_beam() {
                         objective(err, length + 1) >= best_objective_) {
                         continue;
                     }
-                    const double score = best_fair < kInf ? best_fair : 10.0 + least_excess;
-                    candidates.push_back(Candidate{score, static_cast<std::uint32_t>(b), rule});
+                    const Candidate c{best_fair < kInf ? best_fair : 10.0 + least_excess,
+                                      static_cast<std::uint32_t>(b), rule};
+                    if (heap.size() < width) {
+                        heap.push_back(c);
+                        std::push_heap(heap.begin(), heap.end(), better);
+                    } else if (better(c, heap.front())) {
+                        std::pop_heap(heap.begin(), heap.end(), better);
+                        heap.back() = c;
+                        std::push_heap(heap.begin(), heap.end(), better);
+                    }
                 }
             }
             for (std::size_t k = 0; k + 1 < length; ++k) used[rb[k] >> 1] = 0;
         }
-        if (candidates.empty() || best_objective_ <= problem_.lam * static_cast<double>(length + 1)) {
+        if (heap.empty() || best_objective_ <= problem_.lam * static_cast<double>(length + 1)) {
             return;
         }
-        // The `width` best candidates, ties broken by beam position then rule: deterministic.
-        auto better = [](const Candidate& a, const Candidate& b) {
-            if (a.score != b.score) return a.score < b.score;
-            if (a.parent != b.parent) return a.parent < b.parent;
-            return a.rule < b.rule;
-        };
-        const std::size_t keep = std::min(width, candidates.size());
-        std::partial_sort(candidates.begin(), candidates.begin() + keep, candidates.end(), better);
+        std::sort_heap(heap.begin(), heap.end(), better);  // best first
+        const std::size_t keep = heap.size();
         next_rules.assign(keep * limit, 0);
-        next_free.resize(keep * nw);
         next_fixed.resize(keep);
         next_errors.resize(keep);
         for (std::size_t c = 0; c < keep; ++c) {
-            const Candidate& cand = candidates[c];
+            const Candidate& cand = heap[c];
             const std::size_t b = cand.parent;
-            const std::uint32_t j = cand.rule >> 1;
-            const int q = static_cast<int>(cand.rule & 1U);
-            std::copy_n(rules.data() + b * limit, length - 1, next_rules.data() + c * limit);
+            const std::uint32_t* rb = rules.data() + b * limit;
+            std::copy_n(rb, length - 1, next_rules.data() + c * limit);
             next_rules[c * limit + length - 1] = cand.rule;
-            const word_t* fb = free.data() + b * nw;
-            count_captured(data_.rule(j), fb, masks, nw, out);
+            // The counts of the new rule's captured samples, on the parent's uncaptured ones.
+            std::copy(data_.all(), data_.all() + nw, free.begin());
+            for (std::size_t k = 0; k + 1 < length; ++k) {
+                const word_t* r = data_.rule(rb[k] >> 1);
+                for (std::size_t i = 0; i < nw; ++i) free[i] &= ~r[i];
+            }
+            count_captured(data_.rule(cand.rule >> 1), free.data(), masks, nw, out);
             const SplitCounts captured = RuleData::split(out);
             next_fixed[c] = fixed[b];
-            add_predicted(next_fixed[c].g, captured, q);
-            next_errors[c] = errors[b] + captured.label(1 - q);
-            const word_t* r = data_.rule(j);
-            word_t* nf = next_free.data() + c * nw;
-            for (std::size_t i = 0; i < nw; ++i) nf[i] = fb[i] & ~r[i];
+            add_predicted(next_fixed[c].g, captured, static_cast<int>(cand.rule & 1U));
+            next_errors[c] = errors[b] + captured.label(1 - static_cast<int>(cand.rule & 1U));
         }
         rules.swap(next_rules);
-        free.swap(next_free);
         fixed.swap(next_fixed);
         errors.swap(next_errors);
     }
