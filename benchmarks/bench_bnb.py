@@ -199,5 +199,6 @@ def print_row(lam: float | str, case: str, r: dict) -> None:
           f"{r['seconds']:>8.2f} {rate:>9.3g} {r['wall_seconds']:>7.2f} "
           f"{r['peak_rss_mb']:>7.0f} {per_node:>6.0f}", flush=True)
 
+
 if __name__ == "__main__":
     main()

@@ -94,7 +94,7 @@ use_fairness_bound, use_class_bound, use_permutation_map, use_support_bounds : b
     beam_width : int
         Before the branch-and-bound, a native beam search of this width (lists of up to 8
         rules, in the searched space) offers the fair lists it meets as incumbents; 0 switches
-        it off. On COMPAS width 1024 takes about 0.2 s. It only speeds up pruning and improves
+        it off. On COMPAS width 1024 takes about 0.1 s. It only speeds up pruning and improves
         what a limited search returns; it changes no certificate. With ``initial`` both run
         and the better list is the first incumbent.
     initial : RuleList or None
