@@ -68,7 +68,8 @@ def run_one(args: argparse.Namespace) -> None:
     rss_before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
     start = time.perf_counter()
     options = {} if args.beam_width is None else {"beam_width": args.beam_width}
-    result = BnBSolver(policy=args.policy, majority_only=args.majority_only, **options).solve(problem)
+    solver = BnBSolver(policy=args.policy, majority_only=args.majority_only, **options)
+    result = solver.solve(problem)
     wall = time.perf_counter() - start
     stats = result.stats
     json.dump(
