@@ -351,7 +351,8 @@ def test_predict_checks_the_feature_names_and_count():
     clf = FairRuleListClassifier(max_length=1, engine="cpsat").fit(
         X, y, sensitive_features=s, protected="F"
     )
-    with pytest.raises(ValueError, match="features"):
+    # scikit-learn also warns that the array has no feature names.
+    with pytest.raises(ValueError, match="features"), pytest.warns(UserWarning, match="names"):
         clf.predict(X.iloc[:, :3].to_numpy())
     with pytest.raises(ValueError, match="feature names"):
         clf.predict(X.rename(columns={"a": "z"}))
