@@ -115,6 +115,8 @@ cdef dict _stats_dict(const Stats& s):
         "incumbent_updates": s.incumbent_updates,
         "fairness_bound_calls": s.fairness_bound_calls,
         "peak_memory_bytes": s.peak_memory_bytes,
+        "beam_objective": s.beam_objective,
+        "beam_seconds": s.beam_seconds,
         "seconds": s.seconds,
     }
 

@@ -97,6 +97,8 @@ cdef extern from "fairlist/search.hpp" namespace "fairlist" nogil:
         int64_t incumbent_updates
         int64_t fairness_bound_calls
         int64_t peak_memory_bytes
+        double beam_objective          # best objective after the beam search (inf: none)
+        double beam_seconds
         double seconds
 
     cdef cppclass Progress:

@@ -482,9 +482,12 @@ def test_beam_finds_better_lists_than_the_constant_ones_on_compas(compas):
     problem = compas.replace(metric="SP", epsilon=0.05, lam=0.001, limits=Limits(max_nodes=1))
     constant = BnBSolver(beam_width=0).solve(problem)
     assert constant.rule_list.length == 0
+    assert constant.stats["beam_objective"] == constant.objective  # no beam: the constants
     beam = BnBSolver(beam_width=256).solve(problem)
     assert beam.rule_list.length >= 2
     assert beam.objective < constant.objective - 0.02
+    assert beam.stats["beam_objective"] == pytest.approx(beam.objective)
+    assert 0 < beam.stats["beam_seconds"] <= beam.stats["seconds"]
 
 
 @pytest.mark.parametrize("metric", list(Metric))

@@ -96,7 +96,8 @@ use_fairness_bound, use_class_bound, use_permutation_map, use_support_bounds : b
         rules, in the searched space) offers the fair lists it meets as incumbents; 0 switches
         it off. On COMPAS width 1024 takes about 0.1 s. It only speeds up pruning and improves
         what a limited search returns; it changes no certificate. With ``initial`` both run
-        and the better list is the first incumbent.
+        and the better list is the first incumbent. ``Result.stats`` reports the best objective
+        after it (``beam_objective``) and when it ended (``beam_seconds``).
     initial : RuleList or None
         A warm start (for example from the CP-SAT engine). It is ignored with a warning when it
         is unfair on the problem, longer than ``max_length``, or outside the searched space.

@@ -457,6 +457,8 @@ SearchResult Search::run() {
     }
     run_beam();
     path_.clear();
+    stats_.beam_objective = best_objective_;
+    stats_.beam_seconds = elapsed();
 
     // The root: the empty prefix.
     StopReason reason = StopReason::COMPLETED;

@@ -97,6 +97,8 @@ struct Stats {
     std::int64_t incumbent_updates = 0;   // improvements of the best rule list
     std::int64_t fairness_bound_calls = 0;
     std::int64_t peak_memory_bytes = 0;   // trie + queue + permutation map, at most
+    double beam_objective = 0.0;          // best objective after the beam search (inf: none fair)
+    double beam_seconds = 0.0;            // time the beam search took
     double seconds = 0.0;
 };
 
