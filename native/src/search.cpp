@@ -248,7 +248,11 @@ void Search::evaluate_child(std::uint32_t parent, std::size_t depth, std::uint32
     std::int64_t rest = config_.use_equivalent_points ? forced_free : 0;
     const std::int64_t fixed_part = config_.use_hierarchical_bound ? errors : 0;
     const std::size_t lookahead = k + (config_.use_lookahead ? 1 : 0);
-    if (objective(fixed_part + rest, lookahead) >= best_objective_) {
+    // Every completion of the child is a completion of the parent, so the parent's bound on the
+    // errors holds for it too (with the hierarchical bound on; see bounds.hpp).  It prunes the
+    // children of a parent within one rule of the incumbent before their fairness bounds run.
+    const std::int64_t floor = config_.use_hierarchical_bound ? trie_[parent].lb_errors : 0;
+    if (objective(std::max(fixed_part + rest, floor), lookahead) >= best_objective_) {
         ++stats_.pruned_by_bound;
         return;
     }
@@ -300,7 +304,7 @@ void Search::evaluate_child(std::uint32_t parent, std::size_t depth, std::uint32
         }
         rest = std::max(rest, fb.min_errors);
     }
-    const std::int64_t lb_errors = fixed_part + rest;
+    const std::int64_t lb_errors = std::max(fixed_part + rest, floor);
 
     if (config_.use_permutation_map) {
         // Key: the captured samples (as the uncaptured classes) plus the counts the metric's

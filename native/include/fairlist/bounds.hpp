@@ -5,7 +5,9 @@
 // P on C(P); only the predictions on U(P) are still open.  objective = errors / n + lam * length.
 //
 // * Hierarchical lower bound.  Every completion makes at least the errors of P on C(P) and has
-//   at least K rules.  It bounds the objective only, so the constraint does not affect it.
+//   at least K rules.  It bounds the objective only, so the constraint does not affect it.  A
+//   child's completions are completions of its parent, so the child also inherits the parent's
+//   bound on the errors: it never falls along a path.
 // * Lookahead.  The completions of P that are not yet evaluated (P's own "P + default" lists
 //   are evaluated when P is created) have at least K + 1 rules: if lb(P) + lam >= best, none
 //   can improve.  Objective-only as well.
