@@ -56,6 +56,14 @@ void Search::run_beam() {
     std::vector<word_t> free(nw);
     std::vector<std::uint8_t> used(m, 0);
     std::int64_t out[kCaptureMasks + 1];
+    // free = the samples the first n rules of rb leave uncaptured.
+    auto uncapture = [&](const std::uint32_t* rb, std::size_t n) {
+        std::copy(data_.all(), data_.all() + nw, free.begin());
+        for (std::size_t k = 0; k < n; ++k) {
+            const word_t* r = data_.rule(rb[k] >> 1);
+            for (std::size_t i = 0; i < nw; ++i) free[i] &= ~r[i];
+        }
+    };
 
     for (std::size_t length = 1; length <= limit; ++length) {
         const std::size_t beam_size = fixed.size();
@@ -67,12 +75,8 @@ void Search::run_beam() {
                 return;
             }
             const std::uint32_t* rb = rules.data() + b * limit;
-            std::copy(data_.all(), data_.all() + nw, free.begin());
-            for (std::size_t k = 0; k + 1 < length; ++k) {
-                used[rb[k] >> 1] = 1;
-                const word_t* r = data_.rule(rb[k] >> 1);
-                for (std::size_t i = 0; i < nw; ++i) free[i] &= ~r[i];
-            }
+            uncapture(rb, length - 1);
+            for (std::size_t k = 0; k + 1 < length; ++k) used[rb[k] >> 1] = 1;
             count_captured(data_.all(), free.data(), masks, nw, out);
             const SplitCounts free_counts = RuleData::split(out);
             path_.assign(rb, rb + length - 1);
@@ -137,11 +141,7 @@ void Search::run_beam() {
             std::copy_n(rb, length - 1, next_rules.data() + c * limit);
             next_rules[c * limit + length - 1] = cand.rule;
             // The counts of the new rule's captured samples, on the parent's uncaptured ones.
-            std::copy(data_.all(), data_.all() + nw, free.begin());
-            for (std::size_t k = 0; k + 1 < length; ++k) {
-                const word_t* r = data_.rule(rb[k] >> 1);
-                for (std::size_t i = 0; i < nw; ++i) free[i] &= ~r[i];
-            }
+            uncapture(rb, length - 1);
             count_captured(data_.rule(cand.rule >> 1), free.data(), masks, nw, out);
             const SplitCounts captured = RuleData::split(out);
             next_fixed[c] = fixed[b];

@@ -115,10 +115,7 @@ using CountFn = void (*)(const word_t*, const word_t*, const word_t* const*, std
                          std::int64_t*);
 // Chosen once, on first use, from what the processor supports.
 CountFn pick_count_captured() {
-#if FAIRLIST_HAVE_AVX512_POPCOUNT
-    if (has_avx512_popcount()) return count_captured_avx512;
-#endif
-    return count_captured_scalar;
+    return has_avx512_popcount() ? count_captured_avx512 : count_captured_scalar;
 }
 const CountFn count_captured_impl = pick_count_captured();
 }  // namespace
