@@ -139,13 +139,20 @@ def test_random_instances_cover_infeasible_and_minority_label_optima():
     assert better_in_full > 0
 
 
-def test_unconstrained_optimum_is_the_same_in_both_spaces():
+def test_unconstrained_search_keeps_to_majority_labels_and_stays_exact_for_the_full_space():
+    """Without a cap a minority label never helps, so the full space is searched through its
+    majority half (the same children as ``majority_only``), and the optimum is still the
+    brute-force optimum over every list, minority labels included."""
     rng = np.random.default_rng(5)
     for _ in range(20):
-        problem = random_problem(rng, n=50, m=6, lam=0.01)
+        problem = random_problem(rng, n=50, m=5, lam=0.01, max_length=3)
         full = BnBSolver().solve(problem)
         majority = BnBSolver(majority_only=True).solve(problem)
-        assert abs(full.objective - majority.objective) <= 1e-9
+        ref = reference_solve(problem, 3, majority_only=False)
+        assert full.status is Status.OPTIMAL and full.search_space == "full"
+        assert abs(full.objective - ref.objective) <= 1e-9
+        assert abs(majority.objective - ref.objective) <= 1e-9
+        assert full.stats["children_evaluated"] == majority.stats["children_evaluated"]
 
 
 def test_no_cap_on_the_length_without_max_length():

@@ -9,7 +9,9 @@ re-checks the returned rule list with :meth:`Problem.evaluate`.
 Search spaces: ``"full"`` (default) lets every rule and the default predict either label, which
 is exact for the constrained problem; ``majority_only=True`` restricts every prediction to a
 label at least as frequent as the other among the samples it classifies (CORELS' space; both
-labels on a tie): faster, but under a cap its optimum can be worse than the full one.
+labels on a tie): faster, but under a cap its optimum can be worse than the full one. Without a
+cap both spaces have the same optimum (a minority label only adds errors), so the engine then
+searches the majority half whatever ``majority_only`` says and still reports ``"full"``.
 """
 
 from __future__ import annotations

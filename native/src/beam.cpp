@@ -87,14 +87,14 @@ void Search::run_beam() {
                 const SplitCounts captured = RuleData::split(out);
                 const SplitCounts u = minus(free_counts, captured);
                 for (int q = 0; q < 2; ++q) {
-                    if (!label_allowed(captured, q, config_.majority_only)) continue;
+                    if (!label_allowed(captured, q, majority_labels_)) continue;
                     Fixed f = fixed[b];
                     add_predicted(f.g, captured, q);
                     const std::int64_t err = errors[b] + captured.label(1 - q);
                     const std::uint32_t rule = j << 1 | static_cast<std::uint32_t>(q);
                     double best_fair = kInf, least_excess = kInf;
                     for (int d = 0; d < 2; ++d) {
-                        if (!label_allowed(u, d, config_.majority_only)) continue;
+                        if (!label_allowed(u, d, majority_labels_)) continue;
                         Fixed full = f;
                         add_predicted(full.g, u, d);
                         const std::int64_t e = err + u.label(1 - d);

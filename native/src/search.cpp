@@ -37,6 +37,7 @@ Search::Search(const word_t* rules, const word_t* labels, const word_t* protecte
       use_class_bound_(problem.constrained && config.use_class_bound && class_bound_.active()),
       use_sample_bound_(problem.constrained && config.use_fairness_bound &&
                         !(use_class_bound_ && problem.epsilon > 0.0)),
+      majority_labels_(config.majority_only || !problem.constrained),
       best_objective_(kInf),
       p_best_(kInf) {
     if (n_samples >= (std::size_t{1} << 31)) throw std::invalid_argument("too many samples (>= 2^31)");
@@ -227,7 +228,7 @@ void Search::evaluate_child(std::uint32_t parent, std::size_t depth, std::uint32
     // The rule lists "prefix + default".
     std::int64_t leaf_errors = std::numeric_limits<std::int64_t>::max();
     for (int d = 0; d < 2; ++d) {
-        if (!label_allowed(u, d, config_.majority_only)) continue;
+        if (!label_allowed(u, d, majority_labels_)) continue;
         const std::int64_t e = errors + u.label(1 - d);
         leaf_errors = std::min(leaf_errors, e);
         if (objective(e, k) < best_objective_) {
@@ -406,7 +407,7 @@ void Search::expand(std::uint32_t index) {
         const SplitCounts captured = RuleData::split(out);
         const std::int64_t forced_child = forced_free - out[4];
         for (int q = 0; q < 2; ++q) {
-            if (!label_allowed(captured, q, config_.majority_only)) continue;
+            if (!label_allowed(captured, q, majority_labels_)) continue;
             evaluate_child(index, depth, j, q, captured, forced_child, fixed, fixed_errors,
                            free_counts);
         }
@@ -454,7 +455,7 @@ SearchResult Search::run() {
     // The constant rule lists.
     path_.clear();
     for (int d = 0; d < 2; ++d) {
-        if (!label_allowed(totals, d, config_.majority_only)) continue;
+        if (!label_allowed(totals, d, majority_labels_)) continue;
         Fixed f;
         add_predicted(f.g, totals, d);
         offer_incumbent(totals.label(1 - d), 0, f, 0, d);

@@ -9,6 +9,9 @@
 // plus a default prediction.  In the full space (the default) every rule and the default may
 // predict either label; with majority_only they must predict a label at least as frequent as
 // the other among the samples they capture (CORELS' restriction; both labels on a tie).
+// Without a constraint the two spaces have the same optimum (relabelling a rule or the default
+// with its majority label removes errors and changes nothing else), so the search then keeps to
+// the majority space whatever majority_only says: half the children, the same certificate.
 //
 // Bounds, all valid under the fairness constraint (see bounds.hpp for the arguments):
 // hierarchical lower bound, lookahead, maximum useful length, equivalent points, the fairness
@@ -171,6 +174,8 @@ class Search {
     // not, while costing 15-25% of the time.  At epsilon = 0 integrality matters (the class
     // bound is a linear relaxation), so both run.
     bool use_sample_bound_;
+    // Predictions keep to majority labels: majority_only, or no constraint (see the top).
+    bool majority_labels_;
     Stats stats_;
     bool ran_ = false;
 
