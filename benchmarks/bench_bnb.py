@@ -17,6 +17,7 @@ more children, and then more expansions are needed to fill the same trie.
 
     python benchmarks/bench_bnb.py                       # the table, about 5-10 minutes
     python benchmarks/bench_bnb.py --lam 0.001 --cases none SP:0.05 --reference
+    python benchmarks/bench_bnb.py --lam 0.005 --max-length 4 --policy lower_bound
 """
 
 from __future__ import annotations
@@ -62,12 +63,15 @@ def run_one(args: argparse.Namespace) -> None:
         metric=metric,
         epsilon=eps,
         lam=args.lam,
+        max_length=args.max_length,
         feature_names=list(frame.columns[2:-1]),
         limits=Limits(max_nodes=args.max_nodes, time_limit=args.time_limit),
     )
     rss_before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
     start = time.perf_counter()
     options = {} if args.beam_width is None else {"beam_width": args.beam_width}
+    if args.deepen_length:
+        options["deepen_length"] = args.deepen_length
     solver = BnBSolver(policy=args.policy, majority_only=args.majority_only, **options)
     result = solver.solve(problem)
     wall = time.perf_counter() - start
@@ -85,7 +89,7 @@ def run_one(args: argparse.Namespace) -> None:
             "wall_seconds": wall,
             **{k: stats[k] for k in (
                 "nodes_expanded", "children_evaluated", "peak_trie_size", "nodes_created",
-                "seconds", "peak_memory_bytes",
+                "seconds", "peak_memory_bytes", "certified_length",
             )},
         },
         sys.stdout,
@@ -108,6 +112,10 @@ def run_ours(args: argparse.Namespace, case: str, beam_width: int | None) -> dic
         cmd += ["--time-limit", str(args.time_limit)]
     if args.majority_only:
         cmd.append("--majority-only")
+    if args.max_length is not None:
+        cmd += ["--max-length", str(args.max_length)]
+    if args.deepen_length:
+        cmd += ["--deepen-length", str(args.deepen_length)]
     out = subprocess.run(cmd, check=True, capture_output=True, text=True).stdout
     return json.loads(out)
 
@@ -137,8 +145,12 @@ def main() -> None:
     ap.add_argument("--time-limit", type=float, default=None, help="seconds per case")
     ap.add_argument("--policy", default="bfs")
     ap.add_argument("--majority-only", action="store_true")
+    ap.add_argument("--max-length", type=int, default=None,
+                    help="cap on the number of rules (a certificate is then among such lists)")
     ap.add_argument("--beam-width", type=int, default=None,
                     help="width of the warm-start beam search (default: the solver's)")
+    ap.add_argument("--deepen-length", type=int, default=0,
+                    help="certify the lists of at most 1..N rules first (length deepening)")
     ap.add_argument("--reference", action="store_true", help="also run the faircorels package")
     ap.add_argument("--one", help=argparse.SUPPRESS)
     args = ap.parse_args()
@@ -146,6 +158,8 @@ def main() -> None:
         args.lam = args.lam[0]
         run_one(args)
         return
+    if args.reference and args.max_length is not None:
+        ap.error("--reference runs without a length cap: drop --max-length")
     if not args.data.exists():
         raise SystemExit(f"data file not found: {args.data}")
     for case in args.cases:
@@ -160,10 +174,11 @@ def main() -> None:
 
     space = "majority" if args.majority_only else "full"
     print(f"data {args.data.name}, policy {args.policy}, {space} search space, "
-          f"trie budget {args.max_nodes:,} nodes")
+          f"trie budget {args.max_nodes:,} nodes"
+          + ("" if args.max_length is None else f", at most {args.max_length} rules"))
     header = (f"{'lam':>6} {'case':<11} {'status':<9} {'objective':>9} {'lower_bd':>9} "
               f"{'expanded':>9} {'children':>11} {'peak_trie':>9} {'seconds':>8} "
-              f"{'child/s':>9} {'wall_s':>7} {'RSS_MB':>7} {'B/node':>6}")
+              f"{'child/s':>9} {'wall_s':>7} {'RSS_MB':>7} {'B/node':>6} {'cert':>5}")
     for lam in args.lam:
         args.lam = lam
         print(header)
@@ -185,7 +200,7 @@ def main() -> None:
                     print(f"{'':>6} {'faircorels':<11} {'-':<9} {ref['objective']:>9.6f} "
                           f"{'-':>9} {'-':>9} {'-':>11} {args.max_nodes:>9,} "
                           f"{ref['seconds']:>8.2f} {'-':>9} {ref['seconds']:>7.2f} "
-                          f"{ref['peak_rss_mb']:>7.0f} {ref_per_node:>6.0f}   "
+                          f"{ref['peak_rss_mb']:>7.0f} {ref_per_node:>6.0f} {'-':>5}   "
                           f"fill time x{ref['seconds'] / cold['wall_seconds']:.1f} "
                           f"(x{ref['seconds'] / r['wall_seconds']:.1f} with the beam), "
                           f"bytes per node x{ref_per_node / per_node:.1f}", flush=True)
@@ -198,7 +213,15 @@ def print_row(lam: float | str, case: str, r: dict) -> None:
           f"{r['lower_bound']:>9.6f} {r['nodes_expanded']:>9,} "
           f"{r['children_evaluated']:>11,} {r['peak_trie_size']:>9,} "
           f"{r['seconds']:>8.2f} {rate:>9.3g} {r['wall_seconds']:>7.2f} "
-          f"{r['peak_rss_mb']:>7.0f} {per_node:>6.0f}", flush=True)
+          f"{r['peak_rss_mb']:>7.0f} {per_node:>6.0f} {certified(r):>5}", flush=True)
+
+
+def certified(r: dict) -> str:
+    """Rules up to which no list beats the result: all when optimal, else the length
+    deepening's certificate ('-' when there is none)."""
+    if r["status"] == "optimal":
+        return "all"
+    return str(r.get("certified_length") or "-")
 
 
 if __name__ == "__main__":

@@ -117,6 +117,7 @@ cdef dict _stats_dict(const Stats& s):
         "peak_memory_bytes": s.peak_memory_bytes,
         "beam_objective": s.beam_objective,
         "beam_seconds": s.beam_seconds,
+        "certified_length": s.certified_length,
         "seconds": s.seconds,
     }
 
@@ -174,6 +175,7 @@ cdef class BranchAndBound:
         c.seed = config["seed"]
         c.wide_map_counts = config.get("wide_map_counts", False)
         c.beam_width = config.get("beam_width", 0)
+        c.deepen_length = config.get("deepen_length", 0)
         cdef const uint64_t* rules_ptr = NULL
         if rules.shape[0]:
             rules_ptr = &rules[0, 0]

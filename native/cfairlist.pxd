@@ -80,6 +80,7 @@ cdef extern from "fairlist/search.hpp" namespace "fairlist" nogil:
         uint64_t seed                # 0: insertion-order ties
         bint wide_map_counts         # 32-bit permutation-map counts on any size (tests)
         int64_t beam_width           # beam search for a first incumbent; 0: none
+        int64_t deepen_length        # length deepening: certify 1..this many rules first
 
     cdef cppclass Stats:
         int64_t nodes_expanded
@@ -99,6 +100,7 @@ cdef extern from "fairlist/search.hpp" namespace "fairlist" nogil:
         int64_t peak_memory_bytes
         double beam_objective          # best objective after the beam search (inf: none)
         double beam_seconds
+        int64_t certified_length       # no list of at most this many rules beats the result
         double seconds
 
     cdef cppclass Progress:

@@ -517,3 +517,114 @@ def test_exact_without_the_beam_incumbent(metric):
 def test_beam_width_is_validated():
     with pytest.raises(ValueError, match="beam_width must be a non-negative integer"):
         BnBSolver(beam_width=-1).solve(random_problem(np.random.default_rng(0)))
+
+
+# ---------------------------------------------------------------------------- length deepening
+@pytest.mark.parametrize("deepen_length", [1, 2, 5])
+def test_length_deepening_keeps_the_optimum(deepen_length):
+    """Certifying the short lists first, then searching on with that knowledge, certifies the
+    same optimum (5 exceeds every cap here: the deepening stops one rule below the cap)."""
+    for seed in SUBSET:
+        assert_matches_reference(seed, deepen_length=deepen_length, beam_width=0)
+        assert_matches_reference(seed, deepen_length=deepen_length, majority_only=True)
+
+
+@pytest.mark.parametrize("epsilon", [None, 1.0])
+def test_length_deepening_finds_a_longer_list_better_by_less_than_one_rule(epsilon):
+    """33 samples: A captures 10 positives, B 3 others, the rest are 20 negatives; lam 0.06.
+    Lists: "else 0" 13/33, "A -> 1" 3/33 + lam = 0.1509, "A -> 1, B -> 1" 2 lam = 0.12. The
+    2-rule list beats the 1-rule one by less than a rule, so a phase that counted one rule too
+    many below the prefix "A -> 1" (bound 3 lam = 0.18 > 0.1509) would lose it."""
+    y = np.array([1] * 13 + [0] * 20, dtype=np.uint8)
+    X = np.zeros((33, 4), dtype=np.uint8)  # C and D capture negatives only
+    X[:10, 0] = 1
+    X[10:13, 1] = 1
+    X[13:23, 2] = 1
+    X[20:33, 3] = 1
+    protected = np.arange(33) % 2 == 0
+    problem = Problem(X, y, protected, metric="SP", epsilon=epsilon, lam=0.06)
+    for deepen_length in (0, 1, 2, 3):
+        result = BnBSolver(deepen_length=deepen_length, beam_width=0).solve(problem)
+        assert result.status is Status.OPTIMAL
+        assert result.objective == pytest.approx(0.12, abs=1e-12), deepen_length
+        assert result.rule_list.length == 2
+
+
+@pytest.mark.parametrize("metric", list(Metric))
+def test_length_deepening_is_exact_when_rules_are_cheap(metric):
+    """With a rule worth about one sample, lists of different lengths are often within one rule
+    of each other: the case where counting too many rules in a phase would lose the optimum."""
+    rng = np.random.default_rng(int(metric) + 400)
+    for trial in range(16):
+        problem = random_problem(rng, n=60, m=6, metric=metric,
+                                 epsilon=(None, 0.05, 0.15)[trial % 3],
+                                 lam=(0.02, 0.035)[trial % 2], max_length=4)
+        expected = reference_solve(problem, 4).objective
+        for deepen_length in (2, 3):
+            result = BnBSolver(deepen_length=deepen_length, beam_width=0).solve(problem)
+            if math.isinf(expected):
+                assert result.status is Status.INFEASIBLE
+            else:
+                assert result.objective == pytest.approx(expected, abs=1e-9), (trial, deepen_length)
+
+
+@pytest.mark.parametrize("metric", list(Metric))
+def test_length_deepening_under_a_node_limit_gives_a_partial_certificate(metric):
+    """Stopped by a node limit, the result beats every list of at most ``certified_length``
+    rules, and the lower bound stays below the true optimum (lists of every length)."""
+    rng = np.random.default_rng(int(metric) + 300)
+    seen = set()
+    for trial in range(12):
+        problem = random_problem(rng, n=50, m=6, metric=metric, epsilon=0.05, lam=0.005,
+                                 max_length=4, limits=Limits(max_nodes=int(rng.integers(3, 60))))
+        result = BnBSolver(deepen_length=3, beam_width=0).solve(problem)
+        optimum = reference_solve(problem, 4).objective
+        certified = result.stats["certified_length"]
+        seen.add(certified)
+        assert result.lower_bound <= optimum + 1e-9, trial
+        if result.status is Status.INFEASIBLE:
+            assert math.isinf(optimum)
+            continue
+        assert 0 <= certified <= 3
+        if certified and result.rule_list is not None:
+            assert result.objective <= reference_solve(problem, certified).objective + 1e-9
+        if result.status is Status.OPTIMAL:
+            assert result.objective == pytest.approx(optimum, abs=1e-9)
+    assert len(seen) > 1  # the limit stopped both inside and after the deepening
+
+
+def test_lower_bound_of_a_search_stopped_inside_a_deepening_phase_is_valid():
+    """A phase capped at L rules queues no prefix of L rules, so the lists that extend those
+    prefixes are bounded through the root (its bound plus L + 1 rules), not by the queue."""
+    rng = np.random.default_rng(1)
+    for t in range(20):
+        problem = random_problem(rng, n=60, m=6, metric=list(Metric)[t % 6],
+                                 epsilon=(None, 0.05, 0.15)[t % 3], lam=(0.02, 0.035)[t % 2],
+                                 max_length=5)
+        optimum = reference_solve(problem, 5).objective
+        for nodes in range(26, 41, 3):
+            limited = problem.replace(limits=Limits(max_nodes=nodes))
+            result = BnBSolver(policy="lower_bound", deepen_length=3, beam_width=0).solve(limited)
+            assert result.lower_bound <= optimum + 1e-9, (t, nodes)
+
+
+def test_length_deepening_finds_the_short_optimum_a_node_budget_misses(compas):
+    """On COMPAS (equalized odds 0.05, lambda 0.005) a breadth-first search over 200,000 trie
+    nodes stops at a worse list than the certified optimum among lists of at most 3 rules."""
+    problem = compas.replace(metric="EOdds", epsilon=0.05, lam=0.005,
+                             limits=Limits(max_nodes=200_000))
+    plain = BnBSolver(beam_width=0).solve(problem)
+    deepened = BnBSolver(beam_width=0, deepen_length=3).solve(problem)
+    short = BnBSolver(policy="lower_bound").solve(
+        problem.replace(max_length=3, limits=Limits(max_nodes=4_000_000))
+    )
+    assert short.status is Status.OPTIMAL
+    assert deepened.stats["certified_length"] == 3
+    assert deepened.objective <= short.objective + 1e-12 < plain.objective
+    assert deepened.lower_bound > plain.lower_bound
+
+
+def test_deepen_length_is_validated():
+    for bad in (-1, 1.5, True):
+        with pytest.raises(ValueError, match="deepen_length must be a non-negative integer"):
+            BnBSolver(deepen_length=bad).solve(random_problem(np.random.default_rng(0)))

@@ -100,6 +100,18 @@ use_fairness_bound, use_class_bound, use_permutation_map, use_support_bounds : b
         what a limited search returns; it changes no certificate. With ``initial`` both run
         and the better list is the first incumbent. ``Result.stats`` reports the best objective
         after it (``beam_objective``) and when it ended (``beam_seconds``).
+    deepen_length : int
+        Length deepening: before the main search, certify the optimum among lists of at most
+        1, 2, ..., ``deepen_length`` rules (each phase a search capped at that length that
+        knows the shorter lists certified), then search on knowing that no list of at most
+        ``deepen_length`` rules beats the incumbent, so every prefix's bound counts at least
+        ``deepen_length + 1`` rules. 0 (the default) switches it off. Certificates are the same
+        either way; under limits it returns a partial one, ``stats["certified_length"]`` (no
+        list of at most that many rules beats the result), and short optimal lists that a
+        breadth-first search under a node budget misses. Each phase has the node and memory
+        limits to itself; the time limit is shared. On COMPAS (163 antecedents, lambda 0.005)
+        4 costs 20-40 s and, in 4 of 6 constrained cases, beats the list a 4,000,000-node
+        search finds without it.
     initial : RuleList or None
         A warm start (for example from the CP-SAT engine). It is ignored with a warning when it
         is unfair on the problem, longer than ``max_length``, or outside the searched space.
@@ -138,6 +150,7 @@ use_fairness_bound, use_class_bound, use_permutation_map, use_support_bounds : b
         seed: int | None = None,
         initial: RuleList | None = None,
         beam_width: int = 1024,
+        deepen_length: int = 0,
         progress: Callable[[dict[str, Any]], None] | None = None,
         progress_interval: float = 0.5,
     ) -> None:
@@ -154,6 +167,7 @@ use_fairness_bound, use_class_bound, use_permutation_map, use_support_bounds : b
         self.seed = seed
         self.initial = initial
         self.beam_width = beam_width
+        self.deepen_length = deepen_length
         self.progress = progress
         self.progress_interval = progress_interval
 
@@ -180,6 +194,9 @@ use_fairness_bound, use_class_bound, use_permutation_map, use_support_bounds : b
         width = self.beam_width
         if isinstance(width, bool) or not isinstance(width, (int, np.integer)) or width < 0:
             raise ValueError(f"beam_width must be a non-negative integer, got {width!r}")
+        depth = self.deepen_length
+        if isinstance(depth, bool) or not isinstance(depth, (int, np.integer)) or depth < 0:
+            raise ValueError(f"deepen_length must be a non-negative integer, got {depth!r}")
         if self.progress is not None and not callable(self.progress):
             raise TypeError(f"progress must be callable or None, got {self.progress!r}")
         interval = self.progress_interval
@@ -202,6 +219,7 @@ use_fairness_bound, use_class_bound, use_permutation_map, use_support_bounds : b
             memory_limit_mb=float(limits.memory_limit_mb or 0.0),
             seed=int(self.seed or 0),
             beam_width=int(self.beam_width),
+            deepen_length=int(self.deepen_length),
         )
         return config
 

@@ -182,10 +182,11 @@ void Search::offer_incumbent(std::int64_t errors, std::size_t length, const Fixe
 
 bool Search::worth_expanding(const Node& node, std::size_t k) const {
     if (k >= max_length_) return false;
-    if (config_.use_length_bound && problem_.lam * static_cast<double>(k + 1) >= best_objective_) {
+    if (config_.use_length_bound &&
+        problem_.lam * static_cast<double>(std::max(k + 1, min_length_)) >= best_objective_) {
         return false;
     }
-    return objective(node.lb_errors, k + (config_.use_lookahead ? 1 : 0)) < best_objective_;
+    return objective(node.lb_errors, bound_length(k)) < best_objective_;
 }
 
 double Search::priority(std::int64_t lb_errors, std::int64_t leaf_errors, std::size_t depth,
@@ -240,7 +241,8 @@ void Search::evaluate_child(std::uint32_t parent, std::size_t depth, std::uint32
 
     // The prefix as a node to extend later.
     if (k >= max_length_ || u.total() == 0) return;
-    if (config_.use_length_bound && problem_.lam * static_cast<double>(k + 1) >= best_objective_) {
+    if (config_.use_length_bound &&
+        problem_.lam * static_cast<double>(std::max(k + 1, min_length_)) >= best_objective_) {
         ++stats_.pruned_length;
         return;
     }
@@ -248,7 +250,7 @@ void Search::evaluate_child(std::uint32_t parent, std::size_t depth, std::uint32
     // the cheapest to the most expensive, stopping as soon as the child is pruned.
     std::int64_t rest = config_.use_equivalent_points ? forced_free : 0;
     const std::int64_t fixed_part = config_.use_hierarchical_bound ? errors : 0;
-    const std::size_t lookahead = k + (config_.use_lookahead ? 1 : 0);
+    const std::size_t lookahead = bound_length(k);
     // Every completion of the child is a completion of the parent, so the parent's bound on the
     // errors holds for it too (with the hierarchical bound on; see bounds.hpp).  It prunes the
     // children of a parent within one rule of the incumbent before their fairness bounds run.
@@ -446,26 +448,9 @@ Progress Search::progress() const noexcept {
     return p;
 }
 
-SearchResult Search::run() {
-    if (ran_) throw std::logic_error("Search::run may be called only once");
-    start_ = std::chrono::steady_clock::now();
-    ran_ = true;
-    const SplitCounts& totals = data_.totals();
-
-    // The constant rule lists.
-    path_.clear();
-    for (int d = 0; d < 2; ++d) {
-        if (!label_allowed(totals, d, majority_labels_)) continue;
-        Fixed f;
-        add_predicted(f.g, totals, d);
-        offer_incumbent(totals.label(1 - d), 0, f, 0, d);
-    }
-    run_beam();
-    path_.clear();
-    stats_.beam_objective = best_objective_;
-    stats_.beam_seconds = elapsed();
-
+StopReason Search::search_tree(std::int64_t* root_errors, std::size_t* peak_memory) {
     // The root: the empty prefix.
+    const SplitCounts& totals = data_.totals();
     StopReason reason = StopReason::COMPLETED;
     bool root_feasible = true;
     std::int64_t root_rest = config_.use_equivalent_points ? data_.n_forced_errors() : 0;
@@ -501,7 +486,7 @@ SearchResult Search::run() {
         trie_.retire(root);
     }
 
-    std::size_t peak_memory = memory_bytes();
+    *root_errors = root_rest;
     std::size_t iterations = 0;
     const double memory_limit = config_.memory_limit_mb * 1024.0 * 1024.0;
     while (!queue_.empty()) {
@@ -515,7 +500,7 @@ SearchResult Search::run() {
         }
         if ((++iterations & 63U) == 0) {
             const std::size_t bytes = memory_bytes();
-            peak_memory = std::max(peak_memory, bytes);
+            *peak_memory = std::max(*peak_memory, bytes);
             if (memory_limit > 0 && static_cast<double>(bytes) > memory_limit) {
                 reason = StopReason::MEMORY_LIMIT;
                 break;
@@ -538,6 +523,62 @@ SearchResult Search::run() {
         if ((stats_.nodes_expanded & 15) == 0) publish_progress(depth);
     }
     publish_progress(0);
+    *peak_memory = std::max(*peak_memory, memory_bytes());
+    stats_.peak_trie_size = std::max(stats_.peak_trie_size,
+                                     static_cast<std::int64_t>(trie_.peak_live()));
+    stats_.peak_queue_size = std::max(stats_.peak_queue_size,
+                                      static_cast<std::int64_t>(queue_.peak()));
+    return reason;
+}
+
+void Search::reset_tree() {
+    trie_ = Trie(!config_.use_permutation_map);
+    queue_ = NodeQueue(queue_order(config_), config_.policy == Policy::DFS, config_.seed);
+    pmap_ = PermutationMap(key_size(problem_),
+                           config_.wide_map_counts || data_.n_samples() >= (std::size_t{1} << 16));
+}
+
+
+SearchResult Search::run() {
+    if (ran_) throw std::logic_error("Search::run may be called only once");
+    start_ = std::chrono::steady_clock::now();
+    ran_ = true;
+    const SplitCounts& totals = data_.totals();
+
+    // The constant rule lists.
+    path_.clear();
+    for (int d = 0; d < 2; ++d) {
+        if (!label_allowed(totals, d, majority_labels_)) continue;
+        Fixed f;
+        add_predicted(f.g, totals, d);
+        offer_incumbent(totals.label(1 - d), 0, f, 0, d);
+    }
+    run_beam();
+    path_.clear();
+    stats_.beam_objective = best_objective_;
+    stats_.beam_seconds = elapsed();
+
+    // Length deepening: certify the lists of at most 1, 2, ... rules first (see Config).
+    const std::size_t cap = max_length_;
+    const std::size_t deepen = std::min<std::size_t>(
+        static_cast<std::size_t>(std::max<std::int64_t>(config_.deepen_length, 0)),
+        cap > 0 ? cap - 1 : 0);
+    std::size_t peak_memory = memory_bytes();
+    std::int64_t root_errors = 0;
+    StopReason reason = StopReason::COMPLETED;
+    for (std::size_t length = 1; length <= deepen; ++length) {
+        max_length_ = length;
+        min_length_ = length;  // the shorter lists are certified
+        reason = search_tree(&root_errors, &peak_memory);
+        if (reason != StopReason::COMPLETED) break;
+        stats_.certified_length = static_cast<std::int64_t>(length);
+        reset_tree();
+    }
+    if (reason == StopReason::COMPLETED) {
+        max_length_ = cap;
+        min_length_ = static_cast<std::size_t>(stats_.certified_length) + 1;
+        reason = search_tree(&root_errors, &peak_memory);
+    }
 
     SearchResult result;
     result.stop_reason = reason;
@@ -558,19 +599,21 @@ SearchResult Search::run() {
         result.lower_bound = best_objective_;
     } else {
         result.status = has_best_ ? SearchStatus::FEASIBLE : SearchStatus::UNKNOWN;
-        // Every unexplored rule list extends a queued prefix, hence has one more rule.
+        // Every unexplored rule list within the running phase's cap extends a queued prefix,
+        // hence has one more rule (and at least min_length_); a list beyond a deepening
+        // phase's cap has more rules than it, and at least the root's errors.
         double lb = best_objective_;
         queue_.for_each([&](std::uint32_t index) {
             const Node& node = trie_[index];
             const std::size_t depth = trie_.depth(index);
             if ((node.flags & Node::kSuperseded) || depth >= max_length_) return;
-            lb = std::min(lb, objective(node.lb_errors, depth + 1U));
+            lb = std::min(lb, objective(node.lb_errors, std::max(depth + 1, min_length_)));
         });
+        if (max_length_ < cap) lb = std::min(lb, objective(root_errors, max_length_ + 1));
         result.lower_bound = lb;
     }
-    stats_.peak_trie_size = static_cast<std::int64_t>(trie_.peak_live());
-    stats_.peak_queue_size = static_cast<std::int64_t>(queue_.peak());
-    stats_.peak_memory_bytes = static_cast<std::int64_t>(std::max(peak_memory, memory_bytes()));
+    max_length_ = cap;
+    stats_.peak_memory_bytes = static_cast<std::int64_t>(peak_memory);
     stats_.seconds = elapsed();
     result.stats = stats_;
     return result;

@@ -20,6 +20,7 @@
 // predictions on them when a constraint is active).
 #pragma once
 
+#include <algorithm>
 #include <atomic>
 #include <chrono>
 #include <cstddef>
@@ -82,6 +83,12 @@ struct Config {
     // Width of the beam search run before the branch-and-bound for a first incumbent (beam.cpp);
     // 0: none.  It changes what a limited search returns, never a certificate.
     std::int64_t beam_width = 0;
+    // Length deepening: before the main search, certify the optimum among lists of at most
+    // 1, 2, ..., deepen_length rules (each a search capped at that length, knowing the shorter
+    // ones certified); the main search then knows that no list of at most deepen_length rules
+    // beats the incumbent, so every prefix's bound counts at least deepen_length + 1 rules.
+    // 0: none.  A certificate either way; under limits it trades nodes for better lists.
+    std::int64_t deepen_length = 0;
 };
 
 struct Stats {
@@ -102,6 +109,9 @@ struct Stats {
     std::int64_t peak_memory_bytes = 0;   // trie + queue + permutation map, at most
     double beam_objective = 0.0;          // best objective after the beam search (inf: none fair)
     double beam_seconds = 0.0;            // time the beam search took
+    // No list of at most this many rules beats the result (length deepening; the whole search
+    // space when the status is optimal).
+    std::int64_t certified_length = 0;
     double seconds = 0.0;
 };
 
@@ -161,7 +171,10 @@ class Search {
     RuleData data_;
     ProblemSpec problem_;
     Config config_;
-    std::size_t max_length_;  // effective cap on the length
+    std::size_t max_length_;  // effective cap on the length (of the running phase)
+    // Lists shorter than this are known not to beat the incumbent (length deepening), so a
+    // prefix's completions of interest have at least this many rules.
+    std::size_t min_length_ = 0;
     double n_;                // number of samples as a double
     Trie trie_;
     NodeQueue queue_;
@@ -213,6 +226,15 @@ class Search {
     void offer_incumbent(std::int64_t errors, std::size_t length, const Fixed& counts,
                          std::uint32_t last_rule, int default_prediction);
     bool worth_expanding(const Node& node, std::size_t depth) const;
+    // The fewest rules of a list of interest below a prefix of k rules (lookahead, min_length_).
+    std::size_t bound_length(std::size_t k) const {
+        return std::max(k + (config_.use_lookahead ? 1 : 0), min_length_);
+    }
+    // Grows the trie from the root until the queue is empty or a limit stops it.  Sets
+    // *root_errors to the root's bound on the errors; *peak_memory keeps the largest footprint.
+    StopReason search_tree(std::int64_t* root_errors, std::size_t* peak_memory);
+    // A fresh trie, queue and permutation map (between length-deepening phases).
+    void reset_tree();
     void expand(std::uint32_t index);
     // The beam search of beam.cpp: offers the fair lists it meets as incumbents.
     static constexpr std::size_t kBeamMaxLength = 8;
