@@ -272,6 +272,10 @@ def fit(
     policy: Annotated[Optional[str], typer.Option(help="bnb search policy.")] = None,  # noqa: UP045
     time_limit: Annotated[Optional[float], typer.Option(help="Seconds.")] = None,  # noqa: UP045
     max_nodes: Annotated[Optional[int], typer.Option(help="bnb trie size limit.")] = None,  # noqa: UP045
+    deepen_length: Annotated[
+        int,
+        typer.Option(help="bnb: certify the lists of at most 1..N rules first (0: off)."),
+    ] = 0,
     min_support: Annotated[
         Optional[float],  # noqa: UP045
         typer.Option(help="Support of mined conjunctions (raw data only)."),
@@ -287,10 +291,13 @@ def fit(
     with _errors():
         table = load_table(data, target, sensitive, protected, drop, min_support)
         callback, status = _progress_printer(engine is Engine.bnb and not as_json)
+        options: dict[str, Any] = {"progress": callback} if callback else {}
+        if deepen_length:
+            options["deepen_length"] = deepen_length
         clf = FairRuleListClassifier(
             metric=metric, epsilon=epsilon, lam=lam, max_length=max_length, engine=engine.value,
             policy=policy, time_limit=time_limit, max_nodes=max_nodes,
-            engine_options={"progress": callback} if callback else None,
+            engine_options=options or None,
         )  # fmt: skip
         prot = table.protected if table.protected is not None else None
         with warnings.catch_warnings():
@@ -321,6 +328,7 @@ def fit(
         "n_samples": int(sum(clf._rule_n)),
         "n_antecedents": int(clf.n_features_in_),
         "seconds": clf.stats_.get("seconds"),
+        "certified_length": clf.stats_.get("certified_length"),
         "rule_list": clf.rule_list_.to_dict(),
         "model": str(output) if output else None,
     }
@@ -336,6 +344,8 @@ def fit(
         f"status: {clf.status_} ({clf.result_.stop_reason}); objective {clf.objective_:.6f}, "
         f"lower bound {clf.lower_bound_:.6f}"
     )
+    if str(clf.status_) != "optimal" and clf.stats_.get("certified_length"):
+        typer.echo(f"no list of at most {clf.stats_['certified_length']} rules is better")
     if output is not None:
         typer.echo(f"model written to {output}")
 

@@ -71,7 +71,8 @@ def test_fit_passes_every_option_down(tmp_path, monkeypatch):
     result = runner.invoke(
         app, ["fit", str(data), *FIT[1:], "--metric", "EOdds", "--epsilon", "0.2",
               "--engine", "bnb", "--lam", "0.02", "--max-length", "3", "--time-limit", "5",
-              "--max-nodes", "10000", "--policy", "lower_bound", "--json"],
+              "--max-nodes", "10000", "--policy", "lower_bound", "--deepen-length", "2",
+              "--json"],
     )  # fmt: skip
     if "not importable" in result.output or "No module named" in result.output:
         pytest.skip("the bnb engine is not importable")
@@ -79,7 +80,9 @@ def test_fit_passes_every_option_down(tmp_path, monkeypatch):
     assert seen["metric"] == "EOdds" and seen["epsilon"] == 0.2 and seen["lam"] == 0.02
     assert (seen["max_length"], seen["time_limit"], seen["max_nodes"]) == (3, 5.0, 10000)
     assert seen["engine"] == "bnb" and seen["policy"] == "lower_bound"
+    assert seen["engine_options"] == {"deepen_length": 2}
     doc = json.loads(result.stdout)
+    assert doc["certified_length"] == 2
     assert doc["metric"] == "EOdds" and doc["unfairness"] <= 0.2 + 1e-9
     assert doc["rule_list"]["format"] == "fairlist.rule_list"
 
