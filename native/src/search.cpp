@@ -538,7 +538,6 @@ void Search::reset_tree() {
                            config_.wide_map_counts || data_.n_samples() >= (std::size_t{1} << 16));
 }
 
-
 SearchResult Search::run() {
     if (ran_) throw std::logic_error("Search::run may be called only once");
     start_ = std::chrono::steady_clock::now();
