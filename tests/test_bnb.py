@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import functools
 import math
+import os
 import threading
 import warnings
 
@@ -20,7 +21,13 @@ from reference import published_problem, random_problem, reference_solve
 from fairlist.metrics import Metric
 from fairlist.rulelist import Rule, RuleList
 from fairlist.solvers import Limits, Problem, Status, StopReason, solve
-from fairlist.solvers.bnb import _BOUND_SWITCHES, POLICIES, BnBSolver, distinct_columns
+from fairlist.solvers.bnb import (
+    _BOUND_SWITCHES,
+    POLICIES,
+    BnBSolver,
+    default_memory_limit_mb,
+    distinct_columns,
+)
 
 METRICS = tuple(Metric)
 EPSILONS = (None, 0.0, 0.04, 0.15)
@@ -300,6 +307,14 @@ def test_memory_limit_stops_the_search(compas):
     result = BnBSolver().solve(problem)
     assert_limited(result, problem, StopReason.MEMORY_LIMIT)
     assert result.stats["peak_memory_bytes"] < 16 * 2**20
+
+
+def test_memory_is_capped_by_default_at_three_quarters_of_the_machine():
+    physical_mb = os.sysconf("SC_PHYS_PAGES") * os.sysconf("SC_PAGE_SIZE") / 2**20
+    solver = BnBSolver()
+    assert solver._config(Limits(), None)["memory_limit_mb"] == pytest.approx(0.75 * physical_mb)
+    assert default_memory_limit_mb() == pytest.approx(0.75 * physical_mb)
+    assert solver._config(Limits(memory_limit_mb=64), None)["memory_limit_mb"] == 64.0
 
 
 def test_interrupt_returns_the_best_so_far(compas):

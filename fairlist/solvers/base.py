@@ -51,7 +51,9 @@ class Limits:
 
     max_nodes: int | None = None  # trie size (the paper uses 4,000,000)
     time_limit: float | None = None  # seconds
-    memory_limit_mb: float | None = None  # resident memory of the search structures
+    # Memory of the search structures; None: the engine's default (bnb: three quarters of the
+    # physical memory, see bnb.default_memory_limit_mb; cpsat: none).
+    memory_limit_mb: float | None = None
 
     def __post_init__(self) -> None:
         for name in ("max_nodes", "time_limit", "memory_limit_mb"):

@@ -17,6 +17,7 @@ searches the majority half whatever ``majority_only`` says and still reports ``"
 from __future__ import annotations
 
 import math
+import os
 import threading
 import warnings
 from collections.abc import Callable
@@ -27,7 +28,7 @@ import numpy as np
 from ..rulelist import RuleList
 from .base import Limits, Problem, Result, Status, StopReason
 
-__all__ = ["BnBSolver", "POLICIES", "distinct_columns"]
+__all__ = ["BnBSolver", "POLICIES", "default_memory_limit_mb", "distinct_columns"]
 
 #: Search policies: name -> value of ``fairlist::Policy``.
 POLICIES = {
@@ -38,6 +39,22 @@ POLICIES = {
     "dfs": 4,  # depth-first
     "objective": 5,  # best-first by objective
 }
+
+def default_memory_limit_mb() -> float:
+    """The cap on the search structures when ``Limits.memory_limit_mb`` is None: three
+    quarters of the machine's physical memory, in MiB (0, no cap, when it is unknown).
+
+    ``max_nodes`` bounds the trie, not the permutation map, which keeps an entry for every
+    prefix ever created: under depth-first or curiosity order the trie stays small while the
+    map grows for as long as the search runs. Stopping with the best list so far (stop reason
+    ``memory_limit``) beats being killed by the system with nothing.
+    """
+    try:
+        pages, page_size = os.sysconf("SC_PHYS_PAGES"), os.sysconf("SC_PAGE_SIZE")
+    except (AttributeError, ValueError, OSError):
+        return 0.0
+    return 0.75 * pages * page_size / 2**20 if pages > 0 and page_size > 0 else 0.0
+
 
 _BOUND_SWITCHES = (
     "use_hierarchical_bound",
@@ -216,7 +233,11 @@ use_fairness_bound, use_class_bound, use_permutation_map, use_support_bounds : b
             max_length=-1 if max_length is None else int(max_length),
             max_nodes=int(limits.max_nodes or 0),
             time_limit=float(limits.time_limit or 0.0),
-            memory_limit_mb=float(limits.memory_limit_mb or 0.0),
+            memory_limit_mb=float(
+                default_memory_limit_mb()
+                if limits.memory_limit_mb is None
+                else limits.memory_limit_mb
+            ),
             seed=int(self.seed or 0),
             beam_width=int(self.beam_width),
             deepen_length=int(self.deepen_length),
