@@ -236,9 +236,11 @@ def _progress_printer(enabled: bool):
 
     def update(info: dict[str, Any]) -> None:
         best = info.get("best_objective")
+        certified = info.get("certified_length")
         status.update(
             f"searching… {info.get('nodes_expanded', 0):,} nodes, trie {info.get('trie_size', 0):,}"
             f", best objective {best:.6f}, {info.get('seconds', 0):.1f} s"
+            + (f", none better up to {certified} rules" if certified else "")
             if isinstance(best, (int, float))
             else "searching…"
         )

@@ -228,4 +228,5 @@ cdef class BranchAndBound:
             "depth": p.depth,
             "best_objective": p.best_objective,
             "seconds": p.seconds,
+            "certified_length": p.certified_length,
         }

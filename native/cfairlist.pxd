@@ -111,6 +111,7 @@ cdef extern from "fairlist/search.hpp" namespace "fairlist" nogil:
         int64_t depth              # depth of the last expanded node
         double best_objective      # inf while no fair rule list is known
         double seconds
+        int64_t certified_length   # length deepening: lists of at most this many rules done
 
     cdef cppclass SearchResult:
         SearchStatus status

@@ -639,6 +639,22 @@ def test_length_deepening_finds_the_short_optimum_a_node_budget_misses(compas):
     assert deepened.lower_bound > plain.lower_bound
 
 
+def test_interrupt_during_length_deepening_keeps_the_partial_certificate(compas):
+    """Progress reports the phases done; Ctrl-C in phase 4 returns 'none better up to 3 rules'."""
+    problem = compas.replace(metric="EOdds", epsilon=0.05, lam=0.005)
+    seen = []
+
+    def progress(snapshot):
+        seen.append(snapshot["certified_length"])
+        if snapshot["certified_length"] >= 3:
+            raise KeyboardInterrupt
+
+    result = BnBSolver(deepen_length=4, progress=progress, progress_interval=0.05).solve(problem)
+    assert_limited(result, problem, StopReason.INTERRUPTED)
+    assert result.stats["certified_length"] == 3 == seen[-1]
+    assert seen[0] < 3  # the phases were seen going by
+
+
 def test_deepen_length_is_validated():
     for bad in (-1, 1.5, True):
         with pytest.raises(ValueError, match="deepen_length must be a non-negative integer"):

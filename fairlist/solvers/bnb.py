@@ -135,7 +135,7 @@ use_fairness_bound, use_class_bound, use_permutation_map, use_support_bounds : b
     progress : callable or None
         Called about every ``progress_interval`` seconds during the search with a dict
         (nodes_expanded, children_evaluated, trie_size, queue_size, depth, best_objective,
-        seconds).
+        seconds, certified_length).
     progress_interval : float
         Seconds between two progress calls.
 

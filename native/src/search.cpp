@@ -445,6 +445,7 @@ Progress Search::progress() const noexcept {
     p.depth = p_depth_.load(std::memory_order_relaxed);
     p.best_objective = p_best_.load(std::memory_order_relaxed);
     p.seconds = ran_ ? elapsed() : 0.0;
+    p.certified_length = p_certified_.load(std::memory_order_relaxed);
     return p;
 }
 
@@ -571,6 +572,7 @@ SearchResult Search::run() {
         reason = search_tree(&root_errors, &peak_memory);
         if (reason != StopReason::COMPLETED) break;
         stats_.certified_length = static_cast<std::int64_t>(length);
+        p_certified_.store(stats_.certified_length, std::memory_order_relaxed);
         reset_tree();
     }
     if (reason == StopReason::COMPLETED) {

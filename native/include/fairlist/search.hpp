@@ -124,6 +124,7 @@ struct Progress {
     std::int64_t depth = 0;       // depth of the last expanded node
     double best_objective = 0.0;  // +inf while no fair rule list is known
     double seconds = 0.0;
+    std::int64_t certified_length = 0;  // Stats::certified_length so far (length deepening)
 };
 
 struct SearchResult {
@@ -211,7 +212,8 @@ class Search {
 
     std::chrono::steady_clock::time_point start_;
     std::atomic<bool> stop_{false};
-    std::atomic<std::int64_t> p_expanded_{0}, p_children_{0}, p_trie_{0}, p_queue_{0}, p_depth_{0};
+    std::atomic<std::int64_t> p_expanded_{0}, p_children_{0}, p_trie_{0}, p_queue_{0}, p_depth_{0},
+        p_certified_{0};
     std::atomic<double> p_best_;
 
     double objective(std::int64_t errors, std::size_t length) const {
