@@ -102,6 +102,7 @@ def test_optimum_is_unchanged_with_each_bound_switched_off(switch):
 def test_optimum_is_unchanged_with_every_bound_switched_off():
     for seed in SUBSET:
         assert_matches_reference(seed, **{s: False for s in SWITCHES})
+        assert_matches_reference(seed, deepen_length=2, **{s: False for s in SWITCHES})
 
 
 @pytest.mark.parametrize("policy", list(POLICIES))
