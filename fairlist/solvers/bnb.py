@@ -40,6 +40,7 @@ POLICIES = {
     "objective": 5,  # best-first by objective
 }
 
+
 def default_memory_limit_mb() -> float:
     """The cap on the search structures when ``Limits.memory_limit_mb`` is None: three
     quarters of the machine's physical memory, in MiB (0, no cap, when it is unknown).
@@ -208,12 +209,10 @@ use_fairness_bound, use_class_bound, use_permutation_map, use_support_bounds : b
         if self.initial is not None and not isinstance(self.initial, RuleList):
             kind = type(self.initial).__name__
             raise TypeError(f"initial must be a RuleList or None, got {kind}")
-        width = self.beam_width
-        if isinstance(width, bool) or not isinstance(width, (int, np.integer)) or width < 0:
-            raise ValueError(f"beam_width must be a non-negative integer, got {width!r}")
-        depth = self.deepen_length
-        if isinstance(depth, bool) or not isinstance(depth, (int, np.integer)) or depth < 0:
-            raise ValueError(f"deepen_length must be a non-negative integer, got {depth!r}")
+        for name in ("beam_width", "deepen_length"):
+            value = getattr(self, name)
+            if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < 0:
+                raise ValueError(f"{name} must be a non-negative integer, got {value!r}")
         if self.progress is not None and not callable(self.progress):
             raise TypeError(f"progress must be callable or None, got {self.progress!r}")
         interval = self.progress_interval
