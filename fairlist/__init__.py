@@ -21,6 +21,7 @@ from importlib import import_module
 from typing import Any
 
 from ._version import __version__
+from .errors import DataError, FairlistError, InfeasibleError, InvalidParameterError
 from .metrics import Metric, confusion_counts, unfairness
 from .rulelist import Rule, RuleList, RuleListFormatError
 from .solvers import Limits, Problem, Result, Status, StopReason, solve
@@ -28,7 +29,6 @@ from .solvers import Limits, Problem, Result, Status, StopReason, solve
 # Heavier parts (scikit-learn, OR-Tools, matplotlib) load on first use.
 _LAZY = {
     "FairRuleListClassifier": "estimator",
-    "InfeasibleError": "estimator",
     "Binarizer": "binarize",
     "load_compas": "datasets",
     "load_adult": "datasets",
@@ -44,6 +44,10 @@ _LAZY = {
 
 __all__ = [
     "__version__",
+    "FairlistError",
+    "InvalidParameterError",
+    "DataError",
+    "InfeasibleError",
     "Metric",
     "confusion_counts",
     "unfairness",

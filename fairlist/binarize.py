@@ -55,6 +55,10 @@ import pandas as pd
 from sklearn.base import BaseEstimator, TransformerMixin
 from sklearn.utils.validation import check_is_fitted
 
+from ._params import BOOLEAN, Interval, Options, Satisfies, validate_params
+from ._validation import encode_labels
+from .errors import DataError, MissingColumnError
+
 __all__ = [
     "Binarizer",
     "UnseenCategoryWarning",
@@ -130,7 +134,7 @@ def mdlp_cut_points(x: np.ndarray, y: np.ndarray) -> np.ndarray:
     x = np.asarray(x, dtype=float)
     y = np.asarray(y, dtype=np.intp)
     if x.shape != y.shape or x.ndim != 1:
-        raise ValueError(f"x and y must be 1-D of the same length, got {x.shape} and {y.shape}")
+        raise DataError(f"x and y must be 1-D of the same length, got {x.shape} and {y.shape}")
     if x.size == 0:
         return np.empty(0)
     values, inverse = np.unique(x, return_inverse=True)
@@ -278,26 +282,6 @@ def _is_numeric(series: pd.Series) -> bool:
     )
 
 
-def _label_codes(y: Any, n_rows: int) -> np.ndarray:
-    """Validate a binary label and return its codes 0/1 (sorted order of the values)."""
-    y_arr = np.asarray(y)
-    if y_arr.ndim != 1:
-        raise ValueError(f"y must be one-dimensional, got shape {y_arr.shape}")
-    if y_arr.shape[0] != n_rows:
-        raise ValueError(f"y has {y_arr.shape[0]} rows, X has {n_rows}")
-    missing = pd.isna(y_arr)
-    if missing.any():
-        raise ValueError(f"y has {int(missing.sum())} missing values")
-    values, codes = np.unique(y_arr, return_inverse=True)
-    if values.size > 2:
-        shown = ", ".join(repr(v) for v in values[:5].tolist())
-        raise ValueError(
-            f"y must be binary; it has {values.size} distinct values ({shown}"
-            f"{', …' if values.size > 5 else ''})"
-        )
-    return codes.astype(np.intp)
-
-
 def _as_frame(X: Any) -> pd.DataFrame:
     """A DataFrame view of X (arrays get columns ``x0, x1, …`` as scikit-learn does)."""
     if isinstance(X, pd.DataFrame):
@@ -306,13 +290,44 @@ def _as_frame(X: Any) -> pd.DataFrame:
         return X.to_pandas()
     arr = np.asarray(X)
     if arr.ndim != 2:
-        raise ValueError(f"X must be two-dimensional, got shape {arr.shape}")
+        raise DataError(f"X must be two-dimensional, got shape {arr.shape}")
     return pd.DataFrame(arr, columns=[f"x{i}" for i in range(arr.shape[1])])
 
 
 # --------------------------------------------------------------------------------------------
 # The transformer
 # --------------------------------------------------------------------------------------------
+
+
+def _increasing_cuts(mapping: Any) -> bool:
+    """Whether every value of ``mapping`` is a strictly increasing sequence of finite numbers."""
+    for cuts in mapping.values():
+        arr = np.asarray(cuts, dtype=float)
+        if arr.ndim != 1 or not np.all(np.isfinite(arr)) or np.any(np.diff(arr) <= 0):
+            return False
+    return True
+
+
+#: What each parameter of :class:`Binarizer` may be.
+PARAMETER_CONSTRAINTS: dict[str, list] = {
+    "numeric": [Options(("mdlp", "quantile"))],
+    "n_bins": [Interval(numbers.Integral, 2, None, closed="left")],
+    "cut_points": [
+        None,
+        Satisfies(
+            lambda v: isinstance(v, Mapping) and _increasing_cuts(v),
+            "a mapping column -> strictly increasing sequence of finite numbers",
+        ),
+    ],
+    "categorical": [
+        None, Satisfies(lambda v: not isinstance(v, (str, bytes)), "a sequence of column names")
+    ],
+    "negations": [BOOLEAN],
+    "conjunctions": [BOOLEAN],
+    "min_support": [Interval(numbers.Real, 0, 1, closed="both")],
+    "max_antecedents": [None, Interval(numbers.Integral, 1, None, closed="left")],
+    "handle_missing": [Options(("error", "category"))],
+}
 
 
 class Binarizer(TransformerMixin, BaseEstimator):
@@ -404,76 +419,32 @@ class Binarizer(TransformerMixin, BaseEstimator):
 
     # ---------------------------------------------------------------- validation
 
-    def _validate_params(self) -> None:
-        """Check every parameter; a bad value raises ValueError naming it and what is allowed."""
-
-        def bad(name: str, allowed: str) -> ValueError:
-            return ValueError(f"{name} must be {allowed}, got {getattr(self, name)!r}")
-
-        if self.numeric not in ("mdlp", "quantile"):
-            raise bad("numeric", "'mdlp' or 'quantile'")
-        if self.handle_missing not in ("error", "category"):
-            raise bad("handle_missing", "'error' or 'category'")
-        if (
-            not isinstance(self.n_bins, numbers.Integral)
-            or isinstance(self.n_bins, bool)
-            or self.n_bins < 2
-        ):
-            raise bad("n_bins", "an integer >= 2")
-        for name in ("negations", "conjunctions"):
-            if not isinstance(getattr(self, name), (bool, np.bool_)):
-                raise bad(name, "a bool")
-        if (
-            not isinstance(self.min_support, numbers.Real)
-            or isinstance(self.min_support, bool)
-            or not 0.0 <= float(self.min_support) <= 1.0
-        ):
-            raise bad("min_support", "a number in [0, 1]")
-        if self.max_antecedents is not None and (
-            not isinstance(self.max_antecedents, numbers.Integral)
-            or isinstance(self.max_antecedents, bool)
-            or self.max_antecedents < 1
-        ):
-            raise bad("max_antecedents", "None or an integer >= 1")
-        if self.cut_points is not None:
-            if not isinstance(self.cut_points, Mapping):
-                raise bad("cut_points", "None or a mapping column -> sequence of numbers")
-            for col, cuts in self.cut_points.items():
-                arr = np.asarray(cuts, dtype=float)
-                if arr.ndim != 1 or not np.all(np.isfinite(arr)) or np.any(np.diff(arr) <= 0):
-                    raise ValueError(
-                        f"cut_points[{col!r}] must be a strictly increasing sequence of finite "
-                        f"numbers, got {cuts!r}"
-                    )
-        if self.categorical is not None and isinstance(self.categorical, (str, bytes)):
-            raise bad("categorical", "None or a sequence of column names")
-
     def _validate_frame(self, X: Any) -> pd.DataFrame:
         frame = _as_frame(X)
         if frame.shape[0] == 0:
-            raise ValueError("X has no rows")
+            raise DataError("X has no rows")
         if frame.shape[1] == 0:
-            raise ValueError("X has no columns")
+            raise DataError("X has no columns")
         duplicated = frame.columns[frame.columns.duplicated()].unique().tolist()
         if duplicated:
-            raise ValueError(f"X has duplicate column names: {duplicated}")
+            raise DataError(f"X has duplicate column names: {duplicated}")
         return frame
 
     def _check_sensitive(self, frame: pd.DataFrame) -> None:
         if self.sensitive is None:
             return
         if self.sensitive not in frame.columns:
-            raise ValueError(
+            raise MissingColumnError(
                 f"sensitive column {self.sensitive!r} is not in X (columns: "
                 f"{list(frame.columns)[:10]}{' …' if frame.shape[1] > 10 else ''})"
             )
         groups = frame[self.sensitive]
         n_missing = int(groups.isna().sum())
         if n_missing:
-            raise ValueError(f"sensitive column {self.sensitive!r} has {n_missing} missing values")
+            raise DataError(f"sensitive column {self.sensitive!r} has {n_missing} missing values")
         n_groups = groups.nunique()
         if n_groups < 2:
-            raise ValueError(
+            raise DataError(
                 f"sensitive column {self.sensitive!r} has {n_groups} group; at least 2 are needed"
             )
 
@@ -483,7 +454,7 @@ class Binarizer(TransformerMixin, BaseEstimator):
         missing = series.isna().to_numpy()
         n_missing = int(missing.sum())
         if n_missing and self.handle_missing == "error":
-            raise ValueError(
+            raise DataError(
                 f"column {name!r} has {n_missing} missing values (of {series.size} rows); drop "
                 "or impute them, or pass handle_missing='category'"
             )
@@ -491,7 +462,7 @@ class Binarizer(TransformerMixin, BaseEstimator):
         explicit = self.cut_points is not None and name in self.cut_points
         force_categorical = self.categorical is not None and name in self.categorical
         if explicit and not _is_numeric(series):
-            raise ValueError(f"cut_points given for column {name!r}, which is not numeric")
+            raise DataError(f"cut_points given for column {name!r}, which is not numeric")
         if (explicit or _is_numeric(series)) and not force_categorical:
             values = present.to_numpy(dtype=float)
             integer = bool(values.size) and bool(np.all(np.floor(values) == values))
@@ -503,7 +474,7 @@ class Binarizer(TransformerMixin, BaseEstimator):
                 cuts = quantile_cut_points(values, int(self.n_bins))
             else:
                 if codes is None:
-                    raise ValueError(
+                    raise DataError(
                         f"numeric='mdlp' needs y to cut column {name!r}; pass y to fit, or use "
                         "numeric='quantile' or explicit cut_points"
                     )
@@ -538,7 +509,7 @@ class Binarizer(TransformerMixin, BaseEstimator):
             )
             col.names = []
         if len(set(col.names)) != len(col.names):
-            raise ValueError(f"column {name!r} gives duplicate antecedent names: {col.names}")
+            raise DataError(f"column {name!r} gives duplicate antecedent names: {col.names}")
         return col
 
     def fit(self, X: Any, y: Any = None) -> Binarizer:
@@ -555,15 +526,17 @@ class Binarizer(TransformerMixin, BaseEstimator):
         -------
         self
         """
-        self._validate_params()
+        validate_params(type(self).__name__, PARAMETER_CONSTRAINTS, self.get_params(deep=False))
         frame = self._validate_frame(X)
         self._check_sensitive(frame)
-        codes = None if y is None else _label_codes(y, frame.shape[0])
+        codes = None if y is None else encode_labels(y, n_rows=frame.shape[0], require_two=False)[1]
         for name in list(self.cut_points or {}) + list(self.categorical or []):
             if name not in frame.columns:
-                raise ValueError(f"column {name!r} named in cut_points/categorical is not in X")
+                raise MissingColumnError(
+                    f"column {name!r} named in cut_points/categorical is not in X"
+                )
             if self.sensitive is not None and name == self.sensitive:
-                raise ValueError(
+                raise DataError(
                     f"column {name!r} is the sensitive column: it is never an antecedent, so "
                     "it cannot be named in cut_points/categorical"
                 )
@@ -580,7 +553,7 @@ class Binarizer(TransformerMixin, BaseEstimator):
         self.categories_ = {c.name: c.categories for c in self.columns_ if c.kind == "categorical"}
         self.single_names_ = [n for c in self.columns_ for n in c.names]
         if not self.single_names_:
-            raise ValueError(
+            raise DataError(
                 "no antecedent could be built: every column is the sensitive one or constant"
             )
 
@@ -649,7 +622,7 @@ class Binarizer(TransformerMixin, BaseEstimator):
             width = len(col.names)
             if missing.any() and not col.missing:
                 if self.handle_missing == "error":
-                    raise ValueError(
+                    raise DataError(
                         f"column {col.name!r} has {int(missing.sum())} missing values (of {n} "
                         "rows); drop or impute them, or fit with handle_missing='category'"
                     )
@@ -694,13 +667,13 @@ class Binarizer(TransformerMixin, BaseEstimator):
         check_is_fitted(self, "_names_out")
         frame = _as_frame(X)
         if frame.shape[0] == 0:
-            raise ValueError("X has no rows")
+            raise DataError("X has no rows")
         duplicated = frame.columns[frame.columns.duplicated()].unique().tolist()
         if duplicated:
-            raise ValueError(f"X has duplicate column names: {duplicated}")
+            raise DataError(f"X has duplicate column names: {duplicated}")
         absent = [c.name for c in self.columns_ if c.name not in frame.columns]
         if absent:
-            raise ValueError(f"X lacks the columns seen at fit time: {absent}")
+            raise MissingColumnError(f"X lacks the columns seen at fit time: {absent}")
         singles = self._singles(frame, warn=True)
         parts = [
             singles[:, self._single_keep],

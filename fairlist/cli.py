@@ -23,7 +23,6 @@ from __future__ import annotations
 
 import enum
 import json
-import math
 import sys
 import warnings
 from contextlib import contextmanager
@@ -33,7 +32,19 @@ from typing import Annotated, Any, Optional
 
 import typer
 
+from ._json import dumps, jsonable
+from ._validation import is_binary_table
 from ._version import __version__
+from .errors import (
+    DataError,
+    FairlistError,
+    InfeasibleError,
+    InvalidParameterError,
+    MissingColumnError,
+)
+from .metrics import Metric
+from .solvers import ENGINES
+from .solvers.bnb import POLICIES
 
 app = typer.Typer(
     name="fairlist",
@@ -47,9 +58,11 @@ EXIT_OK, EXIT_ERROR, EXIT_USAGE, EXIT_INFEASIBLE, EXIT_DISAGREE = 0, 1, 2, 3, 4
 EXIT_INTERRUPTED = 130
 
 
-class Engine(str, enum.Enum):
-    bnb = "bnb"
-    cpsat = "cpsat"
+#: --engine, --metric and --policy choices, from the registries they name (a typo is a usage
+#: error, exit 2, and --help lists them).
+Engine = enum.Enum("Engine", {name: name for name in ENGINES}, type=str)
+MetricName = enum.Enum("MetricName", {m.short_name: m.short_name for m in Metric}, type=str)
+PolicyName = enum.Enum("PolicyName", {name: name for name in POLICIES}, type=str)
 
 
 class Backend(str, enum.Enum):
@@ -67,7 +80,7 @@ def _version(value: bool) -> None:
 @app.callback()
 def _root(
     version: Annotated[
-        Optional[bool],  # noqa: UP045 - typer needs Optional on Python 3.10
+        Optional[bool],
         typer.Option("--version", callback=_version, is_eager=True, help="Print the version."),
     ] = None,
 ) -> None:
@@ -82,34 +95,50 @@ def fail(message: str, code: int = EXIT_ERROR) -> None:
 
 @contextmanager
 def _errors():
-    """Turn library errors into one line and exit code 1 (3 when nothing fair exists)."""
-    from .estimator import InfeasibleError
-
+    """Turn the errors a user's input causes into one line and an exit code: 3 when nothing fair
+    exists, 130 on Ctrl-C, 1 otherwise. Anything else is a bug and keeps its traceback."""
     try:
         yield
     except InfeasibleError as exc:
         fail(str(exc), EXIT_INFEASIBLE)
     except KeyboardInterrupt:
         fail("interrupted before any result", EXIT_INTERRUPTED)
-    except (OSError, ValueError, KeyError, TypeError) as exc:
-        message = exc.args[0] if isinstance(exc, KeyError) and exc.args else exc
-        fail(str(message).splitlines()[0] if str(message) else type(exc).__name__)
+    except (FairlistError, OSError) as exc:
+        fail(str(exc).splitlines()[0] if str(exc) else type(exc).__name__)
 
 
 def _emit_json(doc: Any) -> None:
-    typer.echo(json.dumps(doc, indent=2, default=_jsonable))
+    typer.echo(dumps(doc))
 
 
-def _jsonable(value: Any) -> Any:
-    import numpy as np
-
-    if isinstance(value, np.generic):
-        value = value.item()
-    if isinstance(value, float) and not math.isfinite(value):
-        return None
-    if isinstance(value, enum.Enum):
-        return str(value.value)
-    return str(value)
+# --------------------------------------------------------------------------- shared options
+# The options several commands take, declared once (one help text each).
+DataArg = Annotated[
+    str, typer.Argument(help="CSV file or built-in data set (compas, adult; see `datasets`).")
+]
+TargetOpt = Annotated[Optional[str], typer.Option(help="Label column of a CSV.")]
+SensitiveOpt = Annotated[
+    Optional[str], typer.Option(help="Sensitive column of a CSV (never an antecedent).")
+]
+ProtectedOpt = Annotated[
+    Optional[str],
+    typer.Option(help="Value of the sensitive column for the protected group (default: 1)."),
+]
+DropOpt = Annotated[
+    Optional[list[str]],
+    typer.Option(help="Column to leave out (repeatable), e.g. a second group indicator."),
+]
+MetricOpt = Annotated[MetricName, typer.Option(case_sensitive=False, help="Unfairness measure.")]
+EpsilonOpt = Annotated[
+    Optional[float], typer.Option(help="Maximum unfairness allowed (omit: unconstrained).")
+]
+LamOpt = Annotated[float, typer.Option(help="Length penalty per rule (the paper's lambda).")]
+MaxLengthOpt = Annotated[Optional[int], typer.Option(help="Longest rule list (number of rules).")]
+EngineOpt = Annotated[Engine, typer.Option(help="Exact engine.")]
+PolicyOpt = Annotated[Optional[PolicyName], typer.Option(help="bnb search policy.")]
+TimeLimitOpt = Annotated[Optional[float], typer.Option(help="Seconds per solve.")]
+MaxNodesOpt = Annotated[Optional[int], typer.Option(help="bnb trie size limit per solve.")]
+JsonOpt = Annotated[bool, typer.Option("--json", help="Machine-readable output.")]
 
 
 # --------------------------------------------------------------------------- data
@@ -123,20 +152,6 @@ class Table:
     protected: Any
     source: str
     binarizer: dict[str, Any] | None = None  # how raw columns were cut, for predict
-
-
-def _is_binary_frame(frame) -> bool:
-    import numpy as np
-
-    for col in frame.columns:
-        values = frame[col]
-        if values.dtype == bool:
-            continue
-        if values.dtype.kind not in "iuf" or not np.isin(values.dropna(), (0, 1)).all():
-            return False
-        if values.isna().any():
-            return False
-    return True
 
 
 def _dataset_names() -> list[str]:
@@ -175,13 +190,15 @@ def load_table(
         if col is None:
             if name == "--target" and not need_target:
                 continue
-            raise ValueError(f"{name} is required with a CSV file (a column of {path.name})")
+            raise DataError(f"{name} is required with a CSV file (a column of {path.name})")
         if col not in frame.columns:
             shown = ", ".join(map(str, frame.columns[:8]))
-            raise ValueError(f"{name} {col!r} is not a column of {path.name} ({shown}, ...)")
+            raise MissingColumnError(
+                f"{name} {col!r} is not a column of {path.name} ({shown}, ...)"
+            )
     for col in drop or ():
         if col not in frame.columns:
-            raise ValueError(f"--drop {col!r} is not a column of {path.name}")
+            raise MissingColumnError(f"--drop {col!r} is not a column of {path.name}")
     y = frame[target] if target is not None else None
     s = frame[sensitive]
     features = frame.drop(columns=[c for c in (target, sensitive, *(drop or ())) if c])
@@ -191,7 +208,7 @@ def load_table(
             prot = type(s.iloc[0].item())(float(protected))
         except (TypeError, ValueError):
             prot = protected
-    if _is_binary_frame(features):
+    if is_binary_table(features):
         return Table(features.astype("uint8"), y, s, prot, str(path))
     from .binarize import Binarizer
 
@@ -250,40 +267,29 @@ def _progress_printer(enabled: bool):
 
 @app.command()
 def fit(
-    data: Annotated[str, typer.Argument(help="CSV file or built-in data set (compas, adult).")],
-    target: Annotated[Optional[str], typer.Option(help="Label column of a CSV.")] = None,  # noqa: UP045
-    sensitive: Annotated[Optional[str], typer.Option(help="Sensitive column of a CSV.")] = None,  # noqa: UP045
-    protected: Annotated[
-        Optional[str],  # noqa: UP045
-        typer.Option(help="Value of the sensitive column for the protected group (default: 1)."),
-    ] = None,
-    drop: Annotated[
-        Optional[list[str]],  # noqa: UP045
-        typer.Option(help="Column to leave out (repeatable), e.g. a second group indicator."),
-    ] = None,
-    metric: Annotated[
-        str, typer.Option(help="SP, PP, PE, EOpp, EOdds, CUAE or a long name.")
-    ] = "SP",
-    epsilon: Annotated[
-        Optional[float],  # noqa: UP045
-        typer.Option(help="Maximum unfairness allowed (omit: unconstrained)."),
-    ] = None,
-    engine: Annotated[Engine, typer.Option(help="Exact engine.")] = Engine.bnb,
-    lam: Annotated[float, typer.Option(help="Length penalty per rule.")] = 0.01,
-    max_length: Annotated[Optional[int], typer.Option(help="Longest rule list.")] = None,  # noqa: UP045
-    policy: Annotated[Optional[str], typer.Option(help="bnb search policy.")] = None,  # noqa: UP045
-    time_limit: Annotated[Optional[float], typer.Option(help="Seconds.")] = None,  # noqa: UP045
-    max_nodes: Annotated[Optional[int], typer.Option(help="bnb trie size limit.")] = None,  # noqa: UP045
+    data: DataArg,
+    target: TargetOpt = None,
+    sensitive: SensitiveOpt = None,
+    protected: ProtectedOpt = None,
+    drop: DropOpt = None,
+    metric: MetricOpt = MetricName.SP,
+    epsilon: EpsilonOpt = None,
+    engine: EngineOpt = Engine.bnb,
+    lam: LamOpt = 0.01,
+    max_length: MaxLengthOpt = None,
+    policy: PolicyOpt = None,
+    time_limit: TimeLimitOpt = None,
+    max_nodes: MaxNodesOpt = None,
     deepen_length: Annotated[
         int,
         typer.Option(help="bnb: certify the lists of at most 1..N rules first (0: off)."),
     ] = 0,
     min_support: Annotated[
-        Optional[float],  # noqa: UP045
+        Optional[float],
         typer.Option(help="Support of mined conjunctions (raw data only)."),
     ] = None,
-    output: Annotated[Optional[Path], typer.Option(help="Write the model as JSON.")] = None,  # noqa: UP045
-    as_json: Annotated[bool, typer.Option("--json", help="Machine-readable output.")] = False,
+    output: Annotated[Optional[Path], typer.Option(help="Write the model as JSON.")] = None,
+    as_json: JsonOpt = False,
 ) -> None:
     """Learn a fair rule list; print it with its training accuracy and unfairness."""
     from sklearn.exceptions import ConvergenceWarning
@@ -297,8 +303,9 @@ def fit(
         if deepen_length:
             options["deepen_length"] = deepen_length
         clf = FairRuleListClassifier(
-            metric=metric, epsilon=epsilon, lam=lam, max_length=max_length, engine=engine.value,
-            policy=policy, time_limit=time_limit, max_nodes=max_nodes,
+            metric=metric.value, epsilon=epsilon, lam=lam, max_length=max_length,
+            engine=engine.value, policy=policy and policy.value, time_limit=time_limit,
+            max_nodes=max_nodes,
             engine_options=options or None,
         )  # fmt: skip
         prot = table.protected if table.protected is not None else None
@@ -311,7 +318,7 @@ def fit(
                 clf.fit(table.X, table.y, sensitive_features=table.sensitive, protected=prot)
         clf.set_params(engine_options=None)  # the callback is not part of the model
         metadata = {"data": table.source, "target": target, "sensitive": sensitive,
-                    "protected": _jsonable(prot) if prot is not None else None}  # fmt: skip
+                    "protected": jsonable(prot)}  # fmt: skip
         if table.binarizer:
             metadata["binarizer"] = table.binarizer
         if output is not None:
@@ -327,7 +334,7 @@ def fit(
         "accuracy": clf.accuracy_,
         "unfairness": clf.unfairness_,
         "length": len(clf.rule_list_),
-        "n_samples": int(sum(clf._rule_n)),
+        "n_samples": int(clf.get_rules()["n_samples"].sum()),
         "n_antecedents": int(clf.n_features_in_),
         "seconds": clf.stats_.get("seconds"),
         "certified_length": clf.stats_.get("certified_length"),
@@ -358,13 +365,12 @@ def predict(
     model: Annotated[Path, typer.Argument(help="A model written by `fairlist fit --output`.")],
     data: Annotated[str, typer.Argument(help="CSV file (or built-in data set) to predict.")],
     output: Annotated[
-        Optional[Path],  # noqa: UP045
+        Optional[Path],
         typer.Option(help="Write a CSV (prediction, rule, probability); default: stdout."),
     ] = None,
-    as_json: Annotated[bool, typer.Option("--json", help="Machine-readable output.")] = False,
+    as_json: JsonOpt = False,
 ) -> None:
     """Predict with a saved model; each row gets its class, the rule that fired and its rate."""
-    import numpy as np
     import pandas as pd
 
     from .estimator import FairRuleListClassifier
@@ -379,10 +385,12 @@ def predict(
             raise FileNotFoundError(f"no file {data!r}")
         frame = _antecedent_frame(frame, getattr(clf, "metadata_", {}))
         fired = clf.rule_list_.apply(frame)
-        outputs = [r.prediction for r in clf.rule_list_.rules] + [clf.rule_list_.default]
-        pred = clf.classes_[np.asarray(outputs)[fired]]
-        rate = clf._positive_rates()[fired]
-        result = pd.DataFrame({"prediction": pred, "rule": fired, "probability_positive": rate})
+        rules = clf.get_rules()
+        result = pd.DataFrame({
+            "prediction": rules["prediction"].to_numpy()[fired],
+            "rule": fired,
+            "probability_positive": rules["positive_rate"].to_numpy()[fired],
+        })  # fmt: skip
     if as_json:
         _emit_json({"n_samples": len(result), "predictions": result.to_dict(orient="records")})
     elif output is not None:
@@ -395,12 +403,12 @@ def predict(
 # --------------------------------------------------------------------------- pareto
 @app.command()
 def pareto(
-    data: Annotated[str, typer.Argument(help="CSV file or built-in data set (compas, adult).")],
-    target: Annotated[Optional[str], typer.Option(help="Label column of a CSV.")] = None,  # noqa: UP045
-    sensitive: Annotated[Optional[str], typer.Option(help="Sensitive column of a CSV.")] = None,  # noqa: UP045
-    protected: Annotated[Optional[str], typer.Option(help="Protected value.")] = None,  # noqa: UP045
-    drop: Annotated[Optional[list[str]], typer.Option(help="Column to leave out.")] = None,  # noqa: UP045
-    metric: Annotated[str, typer.Option(help="Unfairness measure.")] = "SP",
+    data: DataArg,
+    target: TargetOpt = None,
+    sensitive: SensitiveOpt = None,
+    protected: ProtectedOpt = None,
+    drop: DropOpt = None,
+    metric: MetricOpt = MetricName.SP,
     exact: Annotated[
         bool,
         typer.Option(
@@ -414,24 +422,24 @@ def pareto(
     policies: Annotated[
         str, typer.Option(help="Comma-separated bnb policies pooled into the front.")
     ] = "bfs,bfs_objective_aware,curiosity,lower_bound",
-    engine: Annotated[Engine, typer.Option(help="Exact engine.")] = Engine.bnb,
-    lam: Annotated[float, typer.Option(help="Length penalty per rule.")] = 0.001,
-    max_length: Annotated[Optional[int], typer.Option(help="Longest rule list.")] = None,  # noqa: UP045
-    max_nodes: Annotated[Optional[int], typer.Option(help="bnb trie limit per fit.")] = None,  # noqa: UP045
-    time_limit: Annotated[Optional[float], typer.Option(help="Seconds per fit.")] = None,  # noqa: UP045
-    n_jobs: Annotated[Optional[int], typer.Option(help="Parallel fits (joblib).")] = None,  # noqa: UP045
-    backend: Annotated[Optional[Backend], typer.Option(help="joblib backend.")] = None,  # noqa: UP045
+    engine: EngineOpt = Engine.bnb,
+    lam: LamOpt = 0.001,
+    max_length: MaxLengthOpt = None,
+    max_nodes: MaxNodesOpt = None,
+    time_limit: TimeLimitOpt = None,
+    n_jobs: Annotated[Optional[int], typer.Option(help="Parallel fits (joblib).")] = None,
+    backend: Annotated[Optional[Backend], typer.Option(help="joblib backend.")] = None,
     seed: Annotated[int, typer.Option(help="Seed of the folds.")] = 0,
     output: Annotated[Path, typer.Option(help="CSV of the front.")] = Path("pareto.csv"),
     json_output: Annotated[
-        Optional[Path],  # noqa: UP045
+        Optional[Path],
         typer.Option("--json-output", help="JSON of every point with its rule lists."),
     ] = None,
     plot: Annotated[
-        Optional[Path],  # noqa: UP045
+        Optional[Path],
         typer.Option(help="Plot file (.png, .svg or .pdf)."),
     ] = None,
-    as_json: Annotated[bool, typer.Option("--json", help="Print the front as JSON.")] = False,
+    as_json: JsonOpt = False,
 ) -> None:
     """Trace the error/unfairness Pareto front; write CSV/JSON and a plot."""
     import numpy as np
@@ -441,9 +449,9 @@ def pareto(
     with _errors():
         table = load_table(data, target, sensitive, protected, drop)
         if plot is not None and plot.suffix.lower() not in (".png", ".svg", ".pdf"):
-            raise ValueError(f"--plot must end in .png, .svg or .pdf, got {plot.name!r}")
+            raise InvalidParameterError(f"--plot must end in .png, .svg or .pdf, got {plot.name!r}")
         common = dict(
-            metric=metric, engine=engine.value, lam=lam, max_length=max_length,
+            metric=metric.value, engine=engine.value, lam=lam, max_length=max_length,
             max_nodes=max_nodes, time_limit=time_limit,
         )  # fmt: skip
         with _progress_bar(not as_json) as report:
@@ -472,7 +480,7 @@ def pareto(
             from .plotting import plot_fronts, save_figure
 
             name = "fairlist (training)" if exact else "fairlist"
-            ax = plot_fronts({name: result}, metric=metric, title=table.source.split(" ")[0])
+            ax = plot_fronts({name: result}, metric=metric.value, title=table.source.split(" ")[0])
             save_figure(ax, plot)
     front = result.front
     if as_json:
@@ -516,39 +524,31 @@ def _progress_bar(enabled: bool):
 # --------------------------------------------------------------------------- verify
 @app.command()
 def verify(
-    data: Annotated[str, typer.Argument(help="CSV file or built-in data set (compas, adult).")],
-    target: Annotated[Optional[str], typer.Option(help="Label column of a CSV.")] = None,  # noqa: UP045
-    sensitive: Annotated[Optional[str], typer.Option(help="Sensitive column of a CSV.")] = None,  # noqa: UP045
-    protected: Annotated[Optional[str], typer.Option(help="Protected value.")] = None,  # noqa: UP045
-    drop: Annotated[Optional[list[str]], typer.Option(help="Column to leave out.")] = None,  # noqa: UP045
-    metric: Annotated[str, typer.Option(help="Unfairness measure.")] = "SP",
-    epsilon: Annotated[Optional[float], typer.Option(help="Maximum unfairness.")] = None,  # noqa: UP045
-    lam: Annotated[float, typer.Option(help="Length penalty per rule.")] = 0.01,
+    data: DataArg,
+    target: TargetOpt = None,
+    sensitive: SensitiveOpt = None,
+    protected: ProtectedOpt = None,
+    drop: DropOpt = None,
+    metric: MetricOpt = MetricName.SP,
+    epsilon: EpsilonOpt = None,
+    lam: LamOpt = 0.01,
     max_length: Annotated[
-        Optional[int],  # noqa: UP045
+        Optional[int],
         typer.Option(help="Length bound both engines search (default: CP-SAT's exact bound)."),
     ] = None,
-    time_limit: Annotated[Optional[float], typer.Option(help="Seconds per engine.")] = None,  # noqa: UP045
+    time_limit: TimeLimitOpt = None,
     majority_only: Annotated[bool, typer.Option(help="Search CORELS' majority space.")] = False,
-    as_json: Annotated[bool, typer.Option("--json", help="Machine-readable output.")] = False,
+    as_json: JsonOpt = False,
 ) -> None:
     """Solve with both exact engines and check that they agree (exit 4 if not)."""
-    import numpy as np
-
-    from .estimator import sensitive_mask
     from .solvers import Problem
     from .verify import verify as run_verify
 
     with _errors():
         table = load_table(data, target, sensitive, protected, drop)
-        classes, y01 = np.unique(np.asarray(table.y), return_inverse=True)
-        if len(classes) != 2:
-            raise ValueError(f"the target has {len(classes)} classes; fairlist needs two")
-        problem = Problem(
-            np.ascontiguousarray(table.X.to_numpy(), dtype=np.uint8), y01,
-            sensitive_mask(table.sensitive, table.protected), metric=metric, epsilon=epsilon,
-            lam=lam, feature_names=[str(c) for c in table.X.columns],
-            labels=tuple(str(c) for c in classes),
+        problem = Problem.from_data(
+            table.X, table.y, table.sensitive, table.protected, metric=metric.value,
+            epsilon=epsilon, lam=lam,
         )  # fmt: skip
         report = run_verify(
             problem, max_length=max_length, time_limit=time_limit, majority_only=majority_only
@@ -580,7 +580,7 @@ def _result_doc(result) -> dict[str, Any]:
 # --------------------------------------------------------------------------- datasets
 @app.command()
 def datasets(
-    as_json: Annotated[bool, typer.Option("--json", help="Machine-readable output.")] = False,
+    as_json: JsonOpt = False,
 ) -> None:
     """List the built-in data sets and where their files are (or would be downloaded)."""
     with _errors():

@@ -41,6 +41,7 @@ import numpy as np
 import pandas as pd
 
 from .binarize import Binarizer
+from .errors import DataError, FairlistError, InvalidParameterError
 
 __all__ = [
     "Dataset",
@@ -61,11 +62,11 @@ ENV_DATA_HOME = "FAIRLIST_DATA_HOME"
 ENV_DATA_URL = "FAIRLIST_DATA_URL"
 
 
-class DataFileNotFoundError(FileNotFoundError):
+class DataFileNotFoundError(FairlistError, FileNotFoundError):
     """A data file is neither on disk nor downloadable; the message says where to put it."""
 
 
-class ChecksumError(OSError):
+class ChecksumError(FairlistError, OSError):
     """A downloaded file does not have the published sha256; it was discarded."""
 
 
@@ -289,7 +290,7 @@ def _bucket(values: pd.Series, edges: list[int], labels: list[str]) -> pd.Catego
     """Integer values to ordered categories: ``labels[i]`` is ``edges[i] <= v < edges[i+1]``."""
     codes = np.searchsorted(np.asarray(edges), values.to_numpy(), side="right") - 1
     if codes.min() < 0:
-        raise ValueError(f"{values.name} has values below {edges[0]}")
+        raise DataError(f"{values.name} has values below {edges[0]}")
     return pd.Categorical.from_codes(codes, categories=labels)
 
 
@@ -511,7 +512,7 @@ def adult_table(raw: pd.DataFrame) -> pd.DataFrame:
     )
     unmapped = out[["workclass", "education"]].isna().sum()
     if unmapped.any():
-        raise ValueError(f"unexpected Adult categories: {unmapped[unmapped > 0].to_dict()}")
+        raise DataError(f"unexpected Adult categories: {unmapped[unmapped > 0].to_dict()}")
     return out
 
 
@@ -626,5 +627,7 @@ def load_dataset(
     try:
         info = DATASETS[name]
     except KeyError:
-        raise ValueError(f"name must be one of {sorted(DATASETS)}, got {name!r}") from None
+        raise InvalidParameterError(
+            f"name must be one of {sorted(DATASETS)}, got {name!r}"
+        ) from None
     return info.load(path, **kwargs)

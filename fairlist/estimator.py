@@ -20,13 +20,10 @@ Models are saved as JSON (:meth:`FairRuleListClassifier.save`), never pickle.
 
 from __future__ import annotations
 
-import enum
 import json
-import math
 import numbers
 import warnings
-from collections.abc import Callable, Mapping
-from dataclasses import dataclass
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
@@ -37,11 +34,26 @@ from sklearn.exceptions import ConvergenceWarning
 from sklearn.utils.multiclass import check_classification_targets, type_of_target
 from sklearn.utils.validation import check_is_fitted
 
+from ._json import dumps, jsonable
+from ._params import InstanceOf, Interval, Satisfies, validate_params
+from ._validation import as_binary
 from ._version import __version__
+from .errors import DataError, InfeasibleError, InvalidParameterError
 from .metrics import Metric
 from .metrics import protected_mask as sensitive_mask
 from .rulelist import RuleList
-from .solvers import Limits, Problem, Result, Solver, Status, get_solver
+from .solvers import (
+    ENGINE_NAMES,
+    ENGINES,
+    Limits,
+    Problem,
+    Result,
+    Solver,
+    Status,
+    StopReason,
+    get_solver,
+)
+from .solvers.base import EPSILON, LAM, MAX_LENGTH, METRIC
 
 try:  # scikit-learn >= 1.6
     from sklearn.utils.validation import validate_data as _validate_data
@@ -55,7 +67,6 @@ __all__ = [
     "FairRuleListClassifier",
     "InfeasibleError",
     "PARAMETER_CONSTRAINTS",
-    "ENGINE_OPTIONS",
     "sensitive_mask",
     "MODEL_FORMAT",
 ]
@@ -64,111 +75,24 @@ MODEL_FORMAT = "fairlist.classifier"
 MODEL_VERSION = 1
 
 
-class InfeasibleError(ValueError):
-    """No rule list meets the fairness constraint (proved, or none found before a limit).
-
-    ``result`` holds the engine's :class:`~fairlist.solvers.Result` (its ``status`` says whether
-    infeasibility was proved, ``infeasible``, or a limit stopped the search first, ``unknown``).
-    """
-
-    def __init__(self, message: str, result: Result | None = None) -> None:
-        super().__init__(message)
-        self.result = result
-
-
-# --------------------------------------------------------------------------- parameter table
-@dataclass(frozen=True)
-class _Constraint:
-    """One allowed kind of value: ``check(value) -> bool`` and how to say it."""
-
-    check: Callable[[Any], bool]
-    description: str
-
-
-def _is_real(v: Any) -> bool:
-    return isinstance(v, numbers.Real) and not isinstance(v, bool) and not math.isnan(v)
-
-
-def _is_int(v: Any) -> bool:
-    return isinstance(v, numbers.Integral) and not isinstance(v, bool)
-
-
-def _metric_ok(v: Any) -> bool:
-    try:
-        Metric.parse(v)
-    except ValueError:
-        return False
-    return True
-
-
-_NONE = _Constraint(lambda v: v is None, "None")
-_METRIC_NAMES = ", ".join([m.name.lower() for m in Metric] + [m.short_name for m in Metric])
-
-#: What each parameter may be. A value is valid when any constraint of its list accepts it.
-PARAMETER_CONSTRAINTS: dict[str, list[_Constraint]] = {
-    "metric": [_Constraint(_metric_ok, f"a fairness metric name ({_METRIC_NAMES}) or a Metric")],
-    "epsilon": [_NONE, _Constraint(lambda v: _is_real(v) and v >= 0, "a real number >= 0")],
-    "lam": [_Constraint(lambda v: _is_real(v) and 0 <= v < math.inf, "a finite real number >= 0")],
-    "max_length": [_NONE, _Constraint(lambda v: _is_int(v) and v >= 0, "an integer >= 0")],
+#: What each parameter may be (a value is valid when any constraint of its list accepts it).
+#: The problem's parameters are declared by :class:`~fairlist.solvers.Problem` and
+#: :class:`~fairlist.solvers.Limits`; this table refers to those declarations.
+PARAMETER_CONSTRAINTS: dict[str, list] = {
+    "metric": METRIC,
+    "epsilon": EPSILON,
+    "lam": LAM,
+    "max_length": MAX_LENGTH,
     "engine": [
-        _Constraint(lambda v: v in ("bnb", "cpsat"), "'bnb' or 'cpsat'"),
-        _Constraint(lambda v: isinstance(v, Solver) and not isinstance(v, str), "a Solver"),
+        ENGINE_NAMES,
+        Satisfies(lambda v: isinstance(v, Solver) and not isinstance(v, str), "a Solver"),
     ],
-    "policy": [_NONE, _Constraint(lambda v: isinstance(v, str), "a search policy name (str)")],
-    "time_limit": [_NONE, _Constraint(lambda v: _is_real(v) and v > 0, "a real number > 0")],
-    "max_nodes": [_NONE, _Constraint(lambda v: _is_int(v) and v > 0, "an integer > 0")],
-    "random_state": [_NONE, _Constraint(_is_int, "an integer")],
-    "engine_options": [_NONE, _Constraint(lambda v: isinstance(v, Mapping), "a dict")],
+    "policy": [None, InstanceOf(str, "a search policy name (str)")],
+    "time_limit": Limits.PARAMETER_CONSTRAINTS["time_limit"],
+    "max_nodes": Limits.PARAMETER_CONSTRAINTS["max_nodes"],
+    "random_state": [None, Interval(numbers.Integral, None, None)],
+    "engine_options": [None, InstanceOf(Mapping, "a dict")],
 }
-
-
-def _validate_params(params: Mapping[str, Any]) -> None:
-    """Raise ``ValueError`` naming the first parameter whose value no constraint accepts."""
-    for name, constraints in PARAMETER_CONSTRAINTS.items():
-        value = params[name]
-        if not any(c.check(value) for c in constraints):
-            allowed = " or ".join(c.description for c in constraints)
-            raise ValueError(
-                f"The {name!r} parameter of FairRuleListClassifier must be {allowed}; "
-                f"got {value!r}."
-            )
-
-
-@dataclass(frozen=True)
-class _EngineOptions:
-    """How the estimator's generic parameters map to one engine's constructor options."""
-
-    policy: str | None  # keyword for the search policy, None if the engine has none
-    seed: str | None  # keyword for the random seed
-
-
-#: Engine registry: adding an engine is adding an entry.
-ENGINE_OPTIONS: dict[str, _EngineOptions] = {
-    "bnb": _EngineOptions(policy="policy", seed="seed"),
-    "cpsat": _EngineOptions(policy=None, seed="random_seed"),
-}
-
-
-# --------------------------------------------------------------------------- data helpers
-def _check_binary(X: np.ndarray, feature_names: tuple[str, ...]) -> np.ndarray:
-    """X as C-contiguous uint8, or a ValueError that points to the binarizer."""
-    if X.dtype == bool:
-        return np.ascontiguousarray(X, dtype=np.uint8)
-    bad = (X != 0) & (X != 1)
-    if np.any(bad):
-        i, j = np.argwhere(bad)[0]
-        raise ValueError(
-            f"X must hold binary antecedents (0/1 or bool); column {feature_names[j]!r} has the "
-            f"value {X[i, j]!r} (row {i}). Turn raw columns into antecedents first with "
-            "fairlist.binarize.Binarizer (e.g. make_pipeline(Binarizer(sensitive=...), "
-            "FairRuleListClassifier()))"
-        )
-    return np.ascontiguousarray(X, dtype=np.uint8)
-
-
-def _json_scalar(v: Any) -> Any:
-    """A class label as a JSON value (numpy scalars become Python ones)."""
-    return v.item() if isinstance(v, np.generic) else v
 
 
 # --------------------------------------------------------------------------- the estimator
@@ -280,64 +204,47 @@ class FairRuleListClassifier(ClassifierMixin, BaseEstimator):
         options = dict(self.engine_options or {})
         if not isinstance(self.engine, str):
             if self.policy is not None or self.random_state is not None:
-                raise ValueError(
+                raise InvalidParameterError(
                     "policy and random_state apply to the named engines only; configure a "
                     "Solver instance passed as engine= directly"
                 )
             return self.engine
-        spec = ENGINE_OPTIONS[self.engine]
+        spec = ENGINES[self.engine]
+        unknown = sorted(set(options) - spec.options())
+        if unknown:
+            raise InvalidParameterError(
+                f"engine_options for engine={self.engine!r}: {unknown[0]!r} is not an option of "
+                f"{spec.cls} (its options: {', '.join(sorted(spec.options()))})"
+            )
         if self.policy is not None:
             if spec.policy is None:
-                raise ValueError(f"policy={self.policy!r}: engine={self.engine!r} has no policies")
+                raise InvalidParameterError(
+                    f"policy={self.policy!r}: engine={self.engine!r} has no policies"
+                )
             options.setdefault(spec.policy, self.policy)
         if self.random_state is not None and spec.seed is not None:
             options.setdefault(spec.seed, int(self.random_state))
-        try:
-            return get_solver(self.engine, **options)
-        except TypeError as exc:  # an unknown option for this engine
-            raise ValueError(f"engine_options for engine={self.engine!r}: {exc}") from None
+        return get_solver(self.engine, **options)
 
     def _prepare(self, X: Any, y: Any, sensitive_features: Any, protected: Any) -> Problem:
         """Validate the data and build the :class:`Problem` (sets the data-derived attributes)."""
         X, y = _validate_data(self, X, y, dtype=None, ensure_min_samples=1)
         check_classification_targets(y)
         y_type = type_of_target(y, input_name="y")
-        classes, y_enc = np.unique(y, return_inverse=True)
         if y_type != "binary":
-            raise ValueError(
-                f"Only binary classification is supported. The type of the target is {y_type} "
-                f"(y has {len(classes)} classes)"
-            )
-        if len(classes) != 2:
-            raise ValueError(
-                f"y has 1 class ({_json_scalar(classes[0])!r}) only; a classifier needs samples "
-                "of two classes"
-            )
-        if X.dtype.kind not in "biuf":
-            raise ValueError(
-                f"X must hold binary antecedents (0/1 or bool), got dtype {X.dtype}. Turn raw "
-                "columns into antecedents first with fairlist.binarize.Binarizer"
+            raise DataError(
+                f"Only binary classification is supported. The type of the target is {y_type}"
             )
         names = (
-            tuple(str(c) for c in self.feature_names_in_)
-            if hasattr(self, "feature_names_in_")
-            else tuple(f"x{j}" for j in range(X.shape[1]))
+            [str(c) for c in self.feature_names_in_] if hasattr(self, "feature_names_in_") else None
         )
-        Xb = _check_binary(X, names)
-        g = sensitive_mask(sensitive_features, protected, n_samples=X.shape[0])
-        self.classes_ = classes
-        return Problem(
-            Xb,
-            y_enc.astype(np.uint8),
-            g,
-            metric=self.metric,
-            epsilon=self.epsilon,
-            lam=self.lam,
-            max_length=self.max_length,
-            feature_names=names,
-            labels=tuple(str(c) for c in classes),
+        problem = Problem.from_data(
+            X, y, sensitive_features, protected, feature_names=names,
+            metric=self.metric, epsilon=self.epsilon, lam=self.lam, max_length=self.max_length,
             limits=Limits(max_nodes=self.max_nodes, time_limit=self.time_limit),
-        )
+        )  # fmt: skip
+        self.classes_ = np.asarray(problem.classes)
+        return problem
 
     # ------------------------------------------------------------------ fit
     def fit(self, X: Any, y: Any, sensitive_features: Any = None, protected: Any = None):
@@ -364,7 +271,7 @@ class FairRuleListClassifier(ClassifierMixin, BaseEstimator):
         InfeasibleError
             When no rule list meets ``epsilon`` (proved, or a limit stopped the search first).
         """
-        _validate_params(self.get_params(deep=False))
+        validate_params(type(self).__name__, PARAMETER_CONSTRAINTS, self.get_params(deep=False))
         for attr in ("feature_names_in_", "n_features_in_"):
             if hasattr(self, attr):  # a refit must not inherit the previous data's names
                 delattr(self, attr)
@@ -415,9 +322,7 @@ class FairRuleListClassifier(ClassifierMixin, BaseEstimator):
     def _binary_input(self, X: Any) -> np.ndarray:
         check_is_fitted(self, "rule_list_")
         X = _validate_data(self, X, dtype=None, reset=False)
-        if X.dtype.kind not in "biuf":
-            raise ValueError(f"X must hold binary antecedents (0/1 or bool), got dtype {X.dtype}")
-        return _check_binary(X, self.rule_list_.feature_names)
+        return as_binary("X", X, 2, columns=self.rule_list_.feature_names)
 
     def apply(self, X: Any) -> np.ndarray:
         """Index of the rule that fires on each sample (``len(rule_list_)`` for the default)."""
@@ -514,7 +419,7 @@ class FairRuleListClassifier(ClassifierMixin, BaseEstimator):
             "version": MODEL_VERSION,
             "fairlist_version": __version__,
             "params": params,
-            "classes": [_json_scalar(c) for c in self.classes_],
+            "classes": jsonable(self.classes_),
             "n_features_in": int(self.n_features_in_),
             "rule_list": self.rule_list_.to_dict(),
             "rule_n_samples": self._rule_n.tolist(),
@@ -543,7 +448,7 @@ class FairRuleListClassifier(ClassifierMixin, BaseEstimator):
     def save(self, path: str | Path, metadata: Mapping[str, Any] | None = None) -> None:
         """Write the fitted model as JSON: parameters, rule list, classes, training statistics
         and optional ``metadata`` (see :meth:`to_dict`)."""
-        text = json.dumps(self.to_dict(metadata), indent=2, default=_json_default)
+        text = dumps(self.to_dict(metadata))
         Path(path).write_text(text + "\n", encoding="utf-8")
 
     @classmethod
@@ -551,11 +456,11 @@ class FairRuleListClassifier(ClassifierMixin, BaseEstimator):
         """Rebuild a fitted model from :meth:`to_dict`'s document."""
         if not isinstance(doc, Mapping) or doc.get("format") != MODEL_FORMAT:
             found = doc.get("format") if isinstance(doc, Mapping) else type(doc).__name__
-            raise ValueError(
+            raise DataError(
                 f"not a fairlist model: 'format' is {found!r}, expected {MODEL_FORMAT!r}"
             )
         if doc.get("version") != MODEL_VERSION:
-            raise ValueError(
+            raise DataError(
                 f"model document version {doc.get('version')!r} is not supported (this fairlist "
                 f"reads version {MODEL_VERSION})"
             )
@@ -577,8 +482,6 @@ class FairRuleListClassifier(ClassifierMixin, BaseEstimator):
         clf.metric_ = Metric.parse(train["metric"])
         clf.stats_ = dict(train.get("stats", {}))
         clf.metadata_ = dict(doc.get("metadata", {}))
-        from .solvers import StopReason
-
         clf.result_ = Result(
             status=clf.status_,
             rule_list=clf.rule_list_,
@@ -602,15 +505,5 @@ class FairRuleListClassifier(ClassifierMixin, BaseEstimator):
         try:
             doc = json.loads(path.read_text(encoding="utf-8"))
         except json.JSONDecodeError as exc:
-            raise ValueError(f"{path} is not valid JSON: {exc}") from None
+            raise DataError(f"{path} is not valid JSON: {exc}") from None
         return cls.from_dict(doc)
-
-
-def _json_default(value: Any) -> Any:
-    if isinstance(value, np.generic):
-        return value.item()
-    if isinstance(value, np.ndarray):
-        return value.tolist()
-    if isinstance(value, enum.Enum):
-        return str(value)
-    return repr(value)

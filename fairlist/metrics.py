@@ -23,12 +23,16 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from ._validation import as_binary
+from .errors import DataError, InvalidParameterError
+
 __all__ = [
     "FEASIBILITY_TOL",
     "Metric",
     "GroupCounts",
     "ConfusionCounts",
     "confusion_counts",
+    "group_counts",
     "unfairness",
     "unfairness_from_counts",
     "statistical_parity",
@@ -74,7 +78,7 @@ class Metric(enum.IntEnum):
             if key in _ALIASES:
                 return _ALIASES[key]
         allowed = ", ".join(sorted({m.name.lower() for m in cls} | set(_SHORT.values())))
-        raise ValueError(
+        raise InvalidParameterError(
             f"metric={value!r} is not a known unfairness measure; use one of {allowed}"
         )
 
@@ -169,30 +173,6 @@ def unfairness_from_counts(counts: ConfusionCounts, metric: Metric | str) -> flo
     return _gap(p.ppv, u.ppv) + _gap(p.npv, u.npv)
 
 
-def _as_1d(name: str, values: Any) -> np.ndarray:
-    arr = np.asarray(values)
-    if arr.ndim != 1:
-        raise ValueError(f"{name} must be one-dimensional, got shape {arr.shape}")
-    return arr
-
-
-def _as_binary(name: str, values: Any) -> np.ndarray:
-    arr = _as_1d(name, values)
-    if arr.dtype == bool:
-        return arr
-    if arr.dtype.kind in "iuf":
-        if arr.dtype.kind == "f" and np.isnan(arr).any():
-            raise ValueError(f"{name} contains NaN")
-        bad = ~np.isin(arr, (0, 1))
-        if bad.any():
-            raise ValueError(
-                f"{name} must hold only 0/1 (or booleans); found {arr[bad][0]!r} "
-                f"at position {int(np.flatnonzero(bad)[0])}"
-            )
-        return arr.astype(bool)
-    raise ValueError(f"{name} must hold 0/1 or booleans, got dtype {arr.dtype}")
-
-
 def protected_mask(sensitive_features: Any, protected: Any = None, n_samples: int | None = None):
     """Boolean mask of the protected group, with errors that say what is wrong.
 
@@ -211,14 +191,14 @@ def protected_mask(sensitive_features: Any, protected: Any = None, n_samples: in
     ndarray of bool, shape (n,)
     """
     if sensitive_features is None:
-        raise ValueError(
+        raise DataError(
             "sensitive_features is required: pass the group of each sample to fit "
             "(fit(X, y, sensitive_features=s, protected=value))"
         )
     s = sensitive_features
     if isinstance(s, pd.DataFrame):
         if s.shape[1] != 1:
-            raise ValueError(
+            raise DataError(
                 f"sensitive_features must be a single column; got {s.shape[1]} columns"
             )
         s = s.iloc[:, 0]
@@ -226,18 +206,18 @@ def protected_mask(sensitive_features: Any, protected: Any = None, n_samples: in
     if s.ndim == 2 and s.shape[1] == 1:
         s = s[:, 0]
     if s.ndim != 1:
-        raise ValueError(f"sensitive_features must be one-dimensional, got shape {s.shape}")
+        raise DataError(f"sensitive_features must be one-dimensional, got shape {s.shape}")
     if n_samples is not None and len(s) != n_samples:
-        raise ValueError(f"sensitive_features has {len(s)} rows, X has {n_samples}")
+        raise DataError(f"sensitive_features has {len(s)} rows, X has {n_samples}")
     missing = pd.isna(s)
     if np.any(missing):
-        raise ValueError(
+        raise DataError(
             f"sensitive_features has {int(np.sum(missing))} missing value(s) (NaN/None), first "
             f"at row {int(np.flatnonzero(missing)[0])}; every sample needs a group"
         )
     values = pd.unique(s)
     if len(values) < 2:
-        raise ValueError(
+        raise DataError(
             f"sensitive_features has a single group ({values[0]!r} for every sample); fairness "
             "compares two groups, so both must occur in the training data"
         )
@@ -245,21 +225,21 @@ def protected_mask(sensitive_features: Any, protected: Any = None, n_samples: in
         if s.dtype == bool or set(values.tolist()) <= {0, 1}:
             return s.astype(bool)
         shown = ", ".join(repr(v) for v in sorted(values.tolist(), key=str)[:5])
-        raise ValueError(
+        raise DataError(
             f"sensitive_features holds the values {shown}; pass protected=<value> to say which "
             "one is the protected group (or pass a boolean mask, True = protected)"
         )
     mask = s == protected
     if not np.any(mask):
         shown = ", ".join(repr(v) for v in sorted(values.tolist(), key=str)[:5])
-        raise ValueError(f"protected={protected!r} does not occur in sensitive_features ({shown})")
+        raise DataError(f"protected={protected!r} does not occur in sensitive_features ({shown})")
     if np.all(mask):
-        raise ValueError(
+        raise DataError(
             f"every sample has sensitive_features == protected ({protected!r}); the unprotected "
             "group is empty"
         )
     if len(values) > 2:
-        raise ValueError(
+        raise DataError(
             f"sensitive_features has {len(values)} groups; fairlist compares exactly two. "
             "Map it to two groups first (e.g. sensitive_features == value)"
         )
@@ -281,25 +261,26 @@ def confusion_counts(y_true: Any, y_pred: Any, sensitive_features: Any, protecte
     -------
     ConfusionCounts
     """
-    yt = _as_binary("y_true", y_true)
-    yp = _as_binary("y_pred", y_pred)
+    yt = as_binary("y_true", y_true, 1).astype(bool)
+    yp = as_binary("y_pred", y_pred, 1).astype(bool)
     g = protected_mask(sensitive_features, protected)
     if not (len(yt) == len(yp) == len(g)):
-        raise ValueError(
+        raise DataError(
             f"y_true has {len(yt)} rows, y_pred has {len(yp)}, "
             f"sensitive_features has {len(g)}; they must match"
         )
+    return ConfusionCounts(protected=group_counts(yt, yp, g), unprotected=group_counts(yt, yp, ~g))
 
-    def counts(mask: np.ndarray) -> GroupCounts:
-        t, p = yt[mask], yp[mask]
-        return GroupCounts(
-            tp=int(np.count_nonzero(t & p)),
-            fp=int(np.count_nonzero(~t & p)),
-            tn=int(np.count_nonzero(~t & ~p)),
-            fn=int(np.count_nonzero(t & ~p)),
-        )
 
-    return ConfusionCounts(protected=counts(g), unprotected=counts(~g))
+def group_counts(y_true: np.ndarray, y_pred: np.ndarray, mask: np.ndarray) -> GroupCounts:
+    """Confusion counts of the samples of ``mask`` (boolean arrays of the same length)."""
+    t, p = y_true[mask], y_pred[mask]
+    return GroupCounts(
+        tp=int(np.count_nonzero(t & p)),
+        fp=int(np.count_nonzero(~t & p)),
+        tn=int(np.count_nonzero(~t & ~p)),
+        fn=int(np.count_nonzero(t & ~p)),
+    )
 
 
 def unfairness(y_true, y_pred, sensitive_features, metric="statistical_parity", protected=None):

@@ -39,6 +39,7 @@ from __future__ import annotations
 
 import json
 import math
+import numbers
 import time
 import warnings
 from collections.abc import Callable, Sequence
@@ -51,9 +52,13 @@ import pandas as pd
 from sklearn.exceptions import ConvergenceWarning
 from sklearn.model_selection import StratifiedKFold
 
-from .estimator import FairRuleListClassifier, InfeasibleError, _validate_params, sensitive_mask
+from ._json import dumps, jsonable
+from ._params import Interval, Satisfies, validate_params
+from .errors import InfeasibleError, InvalidParameterError
+from .estimator import PARAMETER_CONSTRAINTS as ESTIMATOR_CONSTRAINTS
+from .estimator import FairRuleListClassifier
 from .metrics import FEASIBILITY_TOL, Metric, unfairness
-from .solvers import Limits, Problem, Status
+from .solvers import Problem, Status
 
 __all__ = [
     "PAPER_POLICIES",
@@ -174,52 +179,40 @@ class ParetoResult:
 
     def to_json(self, path: str | Path | None = None) -> str:
         """The :meth:`to_dict` document as text; also written to ``path`` when given."""
-        text = json.dumps(self.to_dict(), indent=2, default=_jsonable)
+        text = dumps(self.to_dict())
         if path is not None:
             Path(path).write_text(text + "\n", encoding="utf-8")
         return text
 
     def _table(self, table: str) -> pd.DataFrame:
         if table not in ("front", "points"):
-            raise ValueError(f"table must be 'front' or 'points', got {table!r}")
+            raise InvalidParameterError(f"table must be 'front' or 'points', got {table!r}")
         return getattr(self, table)
 
 
 def _records(frame: pd.DataFrame) -> list[dict[str, Any]]:
-    out = []
-    for row in frame.to_dict(orient="records"):
-        out.append({k: _jsonable(v) for k, v in row.items()})
-    return out
-
-
-def _jsonable(value: Any) -> Any:
-    if isinstance(value, np.generic):
-        value = value.item()
-    if isinstance(value, float) and not math.isfinite(value):
-        return None
-    if isinstance(value, (Status, Metric)):
-        return str(value) if isinstance(value, Status) else value.name.lower()
-    return value
+    return [{k: jsonable(v) for k, v in row.items()} for row in frame.to_dict(orient="records")]
 
 
 # --------------------------------------------------------------------------- data handling
-def _arrays(X: Any, y: Any, sensitive_features: Any, protected: Any):
-    """X as uint8 (with names), y as 0/1 with its classes, and the protected mask."""
-    names = [str(c) for c in X.columns] if hasattr(X, "columns") else None
-    Xa = np.asarray(X)
-    if Xa.ndim != 2:
-        raise ValueError(f"X must be two-dimensional, got shape {Xa.shape}")
-    ya = np.asarray(y)
-    classes, y01 = np.unique(ya, return_inverse=True)
-    if len(classes) != 2:
-        raise ValueError(f"y must hold exactly two classes, got {len(classes)}")
-    if len(ya) != len(Xa):
-        raise ValueError(f"y has {len(ya)} rows, X has {len(Xa)}")
-    g = sensitive_mask(sensitive_features, protected, n_samples=len(Xa))
-    if names is None:
-        names = [f"x{j}" for j in range(Xa.shape[1])]
-    frame = pd.DataFrame(Xa, columns=names)
-    return frame, y01.astype(np.uint8), g, classes
+#: The parameters both fronts share with the estimator (declared there) and their own.
+_COMMON_CONSTRAINTS = {
+    name: ESTIMATOR_CONSTRAINTS[name]
+    for name in ("metric", "engine", "lam", "max_length", "policy", "max_nodes", "time_limit",
+                 "engine_options")
+}  # fmt: skip
+_CV_CONSTRAINTS = {
+    **_COMMON_CONSTRAINTS,
+    "epsilons": [None, Satisfies(lambda v: all(e >= 0 for e in v), "a sequence of numbers >= 0")],
+    "cv": [Interval(numbers.Integral, 2, None, closed="left")],
+    "random_state": [Interval(numbers.Integral, None, None)],
+}
+
+
+def _problem(X: Any, y: Any, sensitive_features: Any, protected: Any):
+    """The data as a problem (one route from user data) and its antecedents as a DataFrame."""
+    problem = Problem.from_data(X, y, sensitive_features, protected)
+    return problem, pd.DataFrame(problem.X, columns=list(problem.feature_names))
 
 
 def _estimator(params: dict[str, Any], epsilon: float | None, policy: str | None):
@@ -345,19 +338,19 @@ def cross_validated_front(
         (epsilon, policy) means, each with the per-fold rule lists (``rule_lists``). An
         (epsilon, policy) pair with an infeasible fold gives no point.
     """
-    m = Metric.parse(metric)
-    Xf, y01, g, classes = _arrays(X, y, sensitive_features, protected)
-    eps_grid = [float(e) for e in (default_epsilons() if epsilons is None else epsilons)]
-    if any(not (e >= 0) for e in eps_grid):
-        raise ValueError("epsilons must all be >= 0")
-    if not (isinstance(cv, int) and cv >= 2):
-        raise ValueError(f"cv must be an integer >= 2, got {cv!r}")
-    pols: list[str | None] = list(policies) if (engine == "bnb" and policies) else [None]
     params = dict(
-        metric=m, lam=lam, max_length=max_length, engine=engine, max_nodes=max_nodes,
+        metric=metric, lam=lam, max_length=max_length, engine=engine, max_nodes=max_nodes,
         time_limit=time_limit, engine_options=engine_options,
     )  # fmt: skip
-    _validate_params(FairRuleListClassifier(**params).get_params())  # fail early
+    validate_params(
+        "cross_validated_front", _CV_CONSTRAINTS,
+        {**params, "epsilons": epsilons, "cv": cv, "random_state": random_state},
+    )  # fmt: skip
+    m = Metric.parse(metric)
+    problem, Xf = _problem(X, y, sensitive_features, protected)
+    y01, g, classes = problem.y, problem.protected, problem.classes
+    eps_grid = [float(e) for e in (default_epsilons() if epsilons is None else epsilons)]
+    pols: list[str | None] = list(policies) if (engine == "bnb" and policies) else [None]
     strata = y01.astype(int) * 2 + g.astype(int)
     folds = list(StratifiedKFold(cv, shuffle=True, random_state=random_state).split(Xf, strata))
 
@@ -405,7 +398,7 @@ def cross_validated_front(
     settings = dict(
         epsilons=eps_grid, cv=cv, policies=pols, engine=engine, lam=lam, max_length=max_length,
         max_nodes=max_nodes, time_limit=time_limit, random_state=random_state,
-        classes=[_jsonable(c) for c in classes], n_samples=len(y01),
+        classes=jsonable(classes), n_samples=len(y01),
     )  # fmt: skip
     return ParetoResult(points, front, "cross_validation", m, settings)
 
@@ -478,19 +471,18 @@ def training_front(
         is True when the sweep ended on a proof (infeasible, or unfairness 0) with every solve
         optimal; ``settings["exact_steps"]`` when the step admits every attainable value.
     """
+    validate_params(
+        "training_front", _COMMON_CONSTRAINTS,
+        dict(metric=metric, engine=engine, lam=lam, max_length=max_length, policy=policy,
+             max_nodes=max_nodes, time_limit=time_limit, engine_options=engine_options),
+    )  # fmt: skip
     m = Metric.parse(metric)
-    Xf, y01, g, classes = _arrays(X, y, sensitive_features, protected)
-    probe = FairRuleListClassifier(
+    problem, Xf = _problem(X, y, sensitive_features, protected)
+    problem = problem.replace(metric=m, lam=lam, max_length=max_length)
+    y01, g, classes = problem.y, problem.protected, problem.classes
+    clf = FairRuleListClassifier(
         metric=m, lam=lam, max_length=max_length, engine=engine, policy=policy,
         max_nodes=max_nodes, time_limit=time_limit, engine_options=engine_options,
-    )  # fmt: skip
-    _validate_params(probe.get_params())
-    solver = probe._solver()
-    problem = Problem(
-        np.ascontiguousarray(Xf.to_numpy(), dtype=np.uint8), y01, g, metric=m, epsilon=None,
-        lam=lam, max_length=max_length, feature_names=list(Xf.columns),
-        labels=tuple(str(c) for c in classes),
-        limits=Limits(max_nodes=max_nodes, time_limit=time_limit),
     )  # fmt: skip
     delta = unfairness_resolution(m, y01, g)
     step = max(delta / 2, 2 * FEASIBILITY_TOL)
@@ -500,7 +492,12 @@ def training_front(
     all_optimal = True
     while max_points is None or len(rows) < max_points:
         start = time.perf_counter()
-        result = solver.solve(problem.replace(epsilon=epsilon))
+        try:
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore", ConvergenceWarning)
+                result = clf.set_params(epsilon=epsilon).fit(Xf, y01, sensitive_features=g).result_
+        except InfeasibleError as exc:
+            result = exc.result
         row: dict[str, Any] = {
             "epsilon": math.nan if epsilon is None else epsilon,
             "status": str(result.status),
@@ -536,7 +533,7 @@ def training_front(
     settings = dict(
         engine=engine, lam=lam, max_length=max_length, policy=policy, max_nodes=max_nodes,
         time_limit=time_limit, step=step, resolution=delta, exact_steps=delta >= FEASIBILITY_TOL,
-        complete=bool(complete and all_optimal), classes=[_jsonable(c) for c in classes],
+        complete=bool(complete and all_optimal), classes=jsonable(classes),
         n_samples=len(y01),
     )  # fmt: skip
     return ParetoResult(points, front, "training", m, settings)

@@ -15,6 +15,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from .errors import DataError, InvalidParameterError
 from .metrics import Metric
 from .pareto import ParetoResult, non_dominated
 
@@ -34,14 +35,14 @@ def _xy(front: FrontLike) -> tuple[np.ndarray, np.ndarray]:
         for x, y in (("test_unfairness", "test_error"), ("unfairness", "error")):
             if x in front and y in front:
                 return front[x].to_numpy(float), front[y].to_numpy(float)
-        raise ValueError(
+        raise DataError(
             "a front DataFrame needs columns (test_unfairness, test_error) or (unfairness, error); "
             f"got {list(front.columns)}"
         )
     x, y = front
     x, y = np.asarray(x, float), np.asarray(y, float)
     if x.shape != y.shape:
-        raise ValueError(f"unfairness has {x.size} values, error has {y.size}")
+        raise DataError(f"unfairness has {x.size} values, error has {y.size}")
     return x, y
 
 
@@ -111,7 +112,7 @@ def plot_fronts(
 
         ax = Figure(figsize=(5.0, 3.8), layout="constrained").subplots()
     if not fronts:
-        raise ValueError("fronts is empty: give at least one method's front")
+        raise InvalidParameterError("fronts is empty: give at least one method's front")
     for k, (name, front) in enumerate(fronts.items()):
         plot_pareto(front, ax, label=name, marker=_MARKERS[k % len(_MARKERS)],
                     only_front=only_front)  # fmt: skip
@@ -134,6 +135,6 @@ def save_figure(ax: Any, path: str | Path, dpi: int = 150) -> Path:
     """Save the figure holding ``ax``; the format follows the suffix (.png, .svg, .pdf)."""
     path = Path(path)
     if path.suffix.lower() not in (".png", ".svg", ".pdf"):
-        raise ValueError(f"plot path must end in .png, .svg or .pdf, got {path.name!r}")
+        raise InvalidParameterError(f"plot path must end in .png, .svg or .pdf, got {path.name!r}")
     ax.figure.savefig(path, dpi=dpi)
     return path

@@ -24,6 +24,9 @@ from typing import Any
 
 import numpy as np
 
+from ._validation import as_binary
+from .errors import DataError, InvalidParameterError, MissingColumnError
+
 __all__ = ["Rule", "RuleList", "RuleListFormatError", "JSON_FORMAT", "JSON_VERSION"]
 
 JSON_FORMAT = "fairlist.rule_list"
@@ -32,7 +35,7 @@ CONJUNCTION = " && "
 NEGATION = "not "
 
 
-class RuleListFormatError(ValueError):
+class RuleListFormatError(DataError):
     """A JSON document is not a fairlist rule list (or is a malformed one)."""
 
 
@@ -45,11 +48,11 @@ class Rule:
 
     def __post_init__(self) -> None:
         if not isinstance(self.antecedent, str) or not self.antecedent.strip():
-            raise ValueError(
+            raise DataError(
                 f"a rule's antecedent must be a non-empty string, got {self.antecedent!r}"
             )
         if self.prediction not in (0, 1) or isinstance(self.prediction, float):
-            raise ValueError(f"a rule's prediction must be 0 or 1, got {self.prediction!r}")
+            raise DataError(f"a rule's prediction must be 0 or 1, got {self.prediction!r}")
         object.__setattr__(self, "prediction", int(self.prediction))
 
 
@@ -91,16 +94,16 @@ class RuleList:
         rules = tuple(rules)
         for r in rules:
             if not isinstance(r, Rule):
-                raise TypeError(f"rules must be Rule objects, got {type(r).__name__}")
+                raise InvalidParameterError(f"rules must be Rule objects, got {type(r).__name__}")
         names = [r.antecedent for r in rules]
         if len(set(names)) != len(names):
             dup = next(n for n in names if names.count(n) > 1)
-            raise ValueError(f"antecedent {dup!r} appears twice in the rule list")
+            raise DataError(f"antecedent {dup!r} appears twice in the rule list")
         if default not in (0, 1) or isinstance(default, float):
-            raise ValueError(f"default must be 0 or 1, got {default!r}")
+            raise DataError(f"default must be 0 or 1, got {default!r}")
         labels = tuple(str(x) for x in labels)
         if len(labels) != 2:
-            raise ValueError(f"labels must name the two predictions, got {labels!r}")
+            raise DataError(f"labels must name the two predictions, got {labels!r}")
         object.__setattr__(self, "rules", rules)
         object.__setattr__(self, "default", int(default))
         object.__setattr__(self, "labels", labels)
@@ -120,7 +123,7 @@ class RuleList:
     ) -> RuleList:
         """Build from antecedent column indices, as the engines return them."""
         if len(antecedents) != len(predictions):
-            raise ValueError(
+            raise DataError(
                 f"{len(antecedents)} antecedents but {len(predictions)} predictions were given"
             )
         rules = [
@@ -142,11 +145,11 @@ class RuleList:
         """Column index of each rule's antecedent in ``feature_names`` (default: stored ones)."""
         names = feature_names if feature_names is not None else self.feature_names
         if names is None:
-            raise ValueError("feature_names are needed to map antecedents to columns")
+            raise DataError("feature_names are needed to map antecedents to columns")
         position = {n: i for i, n in enumerate(names)}
         missing = [r.antecedent for r in self.rules if r.antecedent not in position]
         if missing:
-            raise ValueError(f"antecedent {missing[0]!r} is not among the feature names")
+            raise DataError(f"antecedent {missing[0]!r} is not among the feature names")
         return [position[r.antecedent] for r in self.rules]
 
     # ---------------------------------------------------------------- prediction
@@ -156,16 +159,18 @@ class RuleList:
             return [_resolve_column(X, r.antecedent) for r in self.rules]
         arr = np.asarray(X)
         if arr.ndim != 2:
-            raise ValueError(f"X must be two-dimensional, got shape {arr.shape}")
+            raise DataError(f"X must be two-dimensional, got shape {arr.shape}")
         if self.feature_names is None:
-            raise ValueError(
+            raise DataError(
                 "this rule list has no feature_names, so it can only predict on a DataFrame"
             )
         if arr.shape[1] != len(self.feature_names):
-            raise ValueError(
+            raise DataError(
                 f"X has {arr.shape[1]} columns, the rule list expects {len(self.feature_names)}"
             )
-        return [_binary_column(arr[:, j], self.feature_names[j]) for j in self.antecedent_indices()]
+        used = self.antecedent_indices()
+        names = [self.feature_names[j] for j in used]
+        return list(as_binary("X", arr[:, used], 2, columns=names).astype(bool).T)
 
     def apply(self, X: Any) -> np.ndarray:
         """Index of the rule that fires on each sample; ``len(self)`` for the default."""
@@ -272,20 +277,11 @@ class RuleList:
         return cls.from_dict(doc)
 
 
-def _binary_column(values: Any, name: str) -> np.ndarray:
-    col = np.asarray(values)
-    if col.dtype == bool:
-        return col
-    if col.dtype.kind in "iuf" and np.isin(col, (0, 1)).all():
-        return col.astype(bool)
-    raise ValueError(f"column {name!r} must be binary (0/1 or bool)")
-
-
 def _resolve_column(frame: Any, name: str) -> np.ndarray:
     """A column by name; a conjunction ``a && b`` or a negation ``not a`` is composed from its
     parts when the frame has no column of that exact name."""
     if name in frame.columns:
-        return _binary_column(frame[name].to_numpy(), name)
+        return as_binary(f"column {name!r}", frame[name].to_numpy(), 1).astype(bool)
     if CONJUNCTION in name:
         parts = [p.strip() for p in name.split(CONJUNCTION.strip())]
         out = np.ones(len(frame), dtype=bool)
@@ -294,4 +290,4 @@ def _resolve_column(frame: Any, name: str) -> np.ndarray:
         return out
     if name.startswith(NEGATION):
         return ~_resolve_column(frame, name[len(NEGATION) :])
-    raise KeyError(f"the data has no column {name!r} needed by the rule list")
+    raise MissingColumnError(f"the data has no column {name!r} needed by the rule list")

@@ -18,12 +18,14 @@ True
 
 from __future__ import annotations
 
-import inspect
 import math
 from dataclasses import dataclass
 from typing import Any
 
-from .solvers.base import Limits, Problem, Result, Status
+from ._params import validate_params
+from .errors import InvalidParameterError
+from .solvers import ENGINES
+from .solvers.base import MAX_LENGTH, Limits, Problem, Result, Status
 from .solvers.cpsat import resolve_max_length
 
 __all__ = ["VerifyReport", "verify", "OBJECTIVE_TOL"]
@@ -74,28 +76,19 @@ class VerifyReport:
         )
 
 
-def _options_of(cls: type) -> set[str]:
-    return {
-        name
-        for name, p in inspect.signature(cls.__init__).parameters.items()
-        if p.kind is inspect.Parameter.KEYWORD_ONLY
-    }
-
-
 def _split_options(options: dict[str, Any]) -> tuple[dict[str, Any], dict[str, Any]]:
     """Route each engine option to the engine(s) that accept it."""
-    from .solvers.bnb import BnBSolver
-    from .solvers.cpsat import CPSatSolver
-
-    bnb_names, cpsat_names = _options_of(BnBSolver), _options_of(CPSatSolver)
+    bnb_names, cpsat_names = ENGINES["bnb"].options(), ENGINES["cpsat"].options()
     reserved = {"max_length", "time_limit", "initial", "hint"}
     bnb_opts, cpsat_opts = {}, {}
     for name, value in options.items():
         if name in reserved:
-            raise ValueError(f"{name} cannot be passed to verify as an engine option")
+            raise InvalidParameterError(f"{name} cannot be passed to verify as an engine option")
         if name not in bnb_names | cpsat_names:
             known = ", ".join(sorted((bnb_names | cpsat_names) - reserved))
-            raise ValueError(f"{name}={value!r} is not an option of either engine; known: {known}")
+            raise InvalidParameterError(
+                f"{name}={value!r} is not an option of either engine; known: {known}"
+            )
         if name in bnb_names:
             bnb_opts[name] = value
         if name in cpsat_names:
@@ -167,12 +160,14 @@ def verify(
     from .solvers.cpsat import CPSatSolver
 
     if not isinstance(problem, Problem):
-        raise TypeError(f"problem must be a fairlist Problem, got {type(problem).__name__}")
-    if time_limit is not None and (isinstance(time_limit, bool) or not time_limit > 0):
-        raise ValueError(f"time_limit must be a positive number of seconds, got {time_limit!r}")
-    if max_length is not None:
-        if isinstance(max_length, bool) or int(max_length) != max_length or max_length < 0:
-            raise ValueError(f"max_length must be a non-negative integer, got {max_length!r}")
+        raise InvalidParameterError(
+            f"problem must be a fairlist Problem, got {type(problem).__name__}"
+        )
+    validate_params(
+        "verify",
+        {"max_length": MAX_LENGTH, "time_limit": Limits.PARAMETER_CONSTRAINTS["time_limit"]},
+        {"max_length": max_length, "time_limit": time_limit},
+    )
     bnb_opts, cpsat_opts = _split_options(engine_options)
     if max_length is not None:
         K = min(int(max_length), problem.n_antecedents)

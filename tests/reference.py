@@ -92,13 +92,14 @@ def random_problem(rng: np.random.Generator, n: int = 40, m: int = 5, **kwargs) 
     return Problem(X.astype(np.uint8), y.astype(np.uint8), protected, **kwargs)
 
 
-def published_problem(path, rows=None, antecedents=None, **kwargs) -> Problem:
-    """A Problem from a file in the paper's published layout: column 0 the protected group,
-    column 1 the unprotected group, the last column the label, the rest antecedents.
-    ``rows`` and ``antecedents`` (positions among the antecedent columns) select a subsample."""
+def published_problem(source, rows=None, antecedents=None, **kwargs) -> Problem:
+    """A Problem from a file (a path or its DataFrame) in the paper's published layout: column 0
+    the protected group, column 1 the unprotected group, the last column the label, the rest
+    antecedents. ``rows`` and ``antecedents`` (positions among the antecedent columns) select a
+    subsample."""
     import pandas as pd
 
-    data = pd.read_csv(path)
+    data = source if isinstance(source, pd.DataFrame) else pd.read_csv(source)
     rows = np.arange(len(data)) if rows is None else np.asarray(rows)
     n_antecedents = data.shape[1] - 3
     cols = 2 + (np.arange(n_antecedents) if antecedents is None else np.asarray(antecedents))

@@ -16,7 +16,7 @@ import warnings
 
 import numpy as np
 import pytest
-from reference import published_problem, random_problem, reference_solve
+from reference import random_problem, reference_solve
 
 from fairlist.metrics import Metric
 from fairlist.rulelist import Rule, RuleList
@@ -261,17 +261,6 @@ def test_two_searches_run_at_once_in_two_threads():
 
 
 # ---------------------------------------------------------------------------- limits, warm start
-@pytest.fixture(scope="module")
-def compas(shared_data):
-    return published_problem(shared_data / "faircorels" / "compas_rules_full.csv", lam=0.01)
-
-
-@pytest.fixture(scope="module")
-def compas_single(shared_data):
-    path = shared_data / "faircorels" / "compas_rules_full_single.csv"
-    return published_problem(path, lam=0.001)
-
-
 def assert_limited(result, problem: Problem, reason: StopReason) -> None:
     assert result.stop_reason is reason
     assert result.status is Status.FEASIBLE

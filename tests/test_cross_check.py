@@ -15,7 +15,7 @@ import warnings
 
 import numpy as np
 import pytest
-from reference import random_problem, reference_solve
+from reference import published_problem, random_problem, reference_solve
 
 from fairlist.metrics import Metric, is_fair, unfairness
 from fairlist.solvers import Problem, Status
@@ -99,32 +99,19 @@ def test_engines_and_brute_force_agree_on_infeasible_instances():
 
 
 # ---------------------------------------------------------------- COMPAS subsamples
-@pytest.fixture(scope="module")
-def compas(shared_data):
-    import pandas as pd
-
-    return pd.read_csv(shared_data / "faircorels" / "compas_rules_full.csv")
-
-
 def compas_subsample(data, rng, n_rows=300, n_antecedents=12, **kwargs) -> Problem:
-    """Random rows and antecedent columns; column 0 is the protected group, the last the label."""
+    """Random rows and antecedent columns of the published COMPAS table."""
     rows = rng.choice(len(data), n_rows, replace=False)
-    cols = 2 + rng.choice(data.shape[1] - 3, n_antecedents, replace=False)
-    return Problem(
-        data.iloc[rows, cols].to_numpy(np.uint8),
-        data.iloc[rows, -1].to_numpy(np.uint8),
-        data.iloc[rows, 0].to_numpy(bool),
-        feature_names=list(data.columns[cols]),
-        **kwargs,
-    )
+    antecedents = rng.choice(data.shape[1] - 3, n_antecedents, replace=False)
+    return published_problem(data, rows, antecedents, **kwargs)
 
 
 @pytest.mark.parametrize("metric", METRICS, ids=lambda m: m.short_name)
-def test_engines_agree_on_compas_subsamples(compas, metric):
+def test_engines_agree_on_compas_subsamples(compas_published, metric):
     rng = np.random.default_rng(7000 + int(metric))
     statuses = set()
     for _ in range(3):
-        base = compas_subsample(compas, rng, metric=metric, lam=0.005, max_length=3)
+        base = compas_subsample(compas_published, rng, metric=metric, lam=0.005, max_length=3)
         for epsilon in (None, 0.0, 0.02, 0.05, 0.1):
             statuses.add(assert_engines_agree(base.replace(epsilon=epsilon)))
     assert Status.OPTIMAL in statuses
@@ -169,18 +156,20 @@ def test_verify_rejects_an_option_neither_engine_knows():
 
 
 # ---------------------------------------------------------------- warm start
-def test_cpsat_incumbent_is_fair_and_fits_the_length_bound(compas):
+def test_cpsat_incumbent_is_fair_and_fits_the_length_bound(compas_published):
+    rng = np.random.default_rng(9000)
     problem = compas_subsample(
-        compas, np.random.default_rng(9000), metric="SP", epsilon=0.02, lam=0.005, max_length=3
+        compas_published, rng, metric="SP", epsilon=0.02, lam=0.005, max_length=3
     )
     incumbent = cpsat_incumbent(problem, seconds=2.0, num_workers=1)
     assert incumbent is not None and incumbent.length <= 3
     assert_fair_by_metrics(problem, incumbent)
 
 
-def test_warm_started_bnb_reaches_the_same_optimum(compas):
+def test_warm_started_bnb_reaches_the_same_optimum(compas_published):
+    rng = np.random.default_rng(9001)
     problem = compas_subsample(
-        compas, np.random.default_rng(9001), metric="PP", epsilon=0.02, lam=0.005, max_length=3
+        compas_published, rng, metric="PP", epsilon=0.02, lam=0.005, max_length=3
     )
     cold = BnBSolver().solve(problem)
     with warnings.catch_warnings():
@@ -193,9 +182,10 @@ def test_warm_started_bnb_reaches_the_same_optimum(compas):
     assert math.isfinite(warm.stats["total_seconds"])
 
 
-def test_warm_start_in_the_majority_space_is_accepted(compas):
+def test_warm_start_in_the_majority_space_is_accepted(compas_published):
+    rng = np.random.default_rng(9002)
     problem = compas_subsample(
-        compas, np.random.default_rng(9002), metric="EOpp", epsilon=0.05, lam=0.005, max_length=3
+        compas_published, rng, metric="EOpp", epsilon=0.05, lam=0.005, max_length=3
     )
     with warnings.catch_warnings():
         warnings.simplefilter("error")

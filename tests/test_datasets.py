@@ -15,7 +15,6 @@ import urllib.parse
 from pathlib import Path
 
 import numpy as np
-import pandas as pd
 import pytest
 
 from fairlist import datasets
@@ -53,15 +52,9 @@ def _local_only(monkeypatch, tmp_path):
 
 
 @pytest.fixture(scope="module")
-def compas(request):
+def dataset(request):
     data = request.getfixturevalue("shared_data")
     return load_compas(data)
-
-
-@pytest.fixture(scope="module")
-def published(request):
-    data = request.getfixturevalue("shared_data")
-    return pd.read_csv(data / "faircorels" / "compas_rules_full.csv")
 
 
 @pytest.fixture(scope="module")
@@ -147,48 +140,51 @@ def _conjunction_key(name: str) -> frozenset[str]:
     return frozenset(_published_to_ours(part) for part in name.split("__AND__"))
 
 
-def test_compas_keeps_within_one_percent_of_the_published_rows(compas, published):
-    assert abs(len(compas.X) - len(published)) <= 0.01 * len(published)
-    assert len(compas.X) == len(compas.y) == len(compas.sensitive) == len(compas.frame)
+def test_compas_keeps_within_one_percent_of_the_published_rows(dataset, compas_published):
+    assert abs(len(dataset.X) - len(compas_published)) <= 0.01 * len(compas_published)
+    assert len(dataset.X) == len(dataset.y) == len(dataset.sensitive) == len(dataset.frame)
 
 
 def test_compas_single_antecedents_of_the_published_file_exist_with_support_within_1pp(
-    compas, published
+    dataset, compas_published
 ):
-    antecedents = [c for c in published.columns[2:-1] if "__AND__" not in c]
+    antecedents = [c for c in compas_published.columns[2:-1] if "__AND__" not in c]
     assert len(antecedents) == 38  # 19 single antecedents and their negations
     for name in antecedents:
         ours = _published_to_ours(name)
-        assert ours in compas.X.columns, f"{name} ({ours}) is missing"
-        assert abs(compas.X[ours].mean() - published[name].mean()) <= 0.01, name
+        assert ours in dataset.X.columns, f"{name} ({ours}) is missing"
+        assert abs(dataset.X[ours].mean() - compas_published[name].mean()) <= 0.01, name
 
 
-def test_compas_conjunctions_are_those_of_the_published_file(compas, published):
-    theirs = {_conjunction_key(c): c for c in published.columns if "__AND__" in c}
-    ours = {frozenset(c.split(" && ")): c for c in compas.X.columns if " && " in c}
+def test_compas_conjunctions_are_those_of_the_published_file(dataset, compas_published):
+    theirs = {_conjunction_key(c): c for c in compas_published.columns if "__AND__" in c}
+    ours = {frozenset(c.split(" && ")): c for c in dataset.X.columns if " && " in c}
     assert set(ours) == set(theirs)
     for key, name in ours.items():
-        assert abs(compas.X[name].mean() - published[theirs[key]].mean()) <= 0.01, name
+        assert abs(dataset.X[name].mean() - compas_published[theirs[key]].mean()) <= 0.01, name
 
 
-def test_compas_antecedent_count_matches_the_published_file_and_the_papers_range(compas, published):
-    n_published = published.shape[1] - 3  # minus the two group columns and the label
-    assert compas.X.shape[1] == n_published
+def test_compas_antecedent_count_matches_the_published_file_and_the_papers_range(
+    dataset, compas_published
+):
+    n_published = compas_published.shape[1] - 3  # minus the two group columns and the label
+    assert dataset.X.shape[1] == n_published
     # the paper reports N=166: the column count of the published file (groups and label
     # included); the antecedents are 166 - 3
-    assert published.shape[1] == 166
+    assert compas_published.shape[1] == 166
 
 
-def test_compas_groups_and_label_agree_with_the_published_file(compas, published):
-    assert compas.protected == "African-American"
-    assert set(compas.sensitive.unique()) == {"African-American", "Caucasian"}
-    assert abs(compas.protected_mask.mean() - published["race_African-American"].mean()) < 0.01
-    assert abs(compas.y.mean() - published["two_year_recid"].mean()) < 0.01
-    assert compas.labels == ("no recidivism", "recidivism")
-    assert not any("race" in c or "African" in c for c in compas.X.columns)
+def test_compas_groups_and_label_agree_with_the_published_file(dataset, compas_published):
+    assert dataset.protected == "African-American"
+    assert set(dataset.sensitive.unique()) == {"African-American", "Caucasian"}
+    protected = compas_published["race_African-American"]
+    assert abs(dataset.protected_mask.mean() - protected.mean()) < 0.01
+    assert abs(dataset.y.mean() - compas_published["two_year_recid"].mean()) < 0.01
+    assert dataset.labels == ("no recidivism", "recidivism")
+    assert not any("race" in c or "African" in c for c in dataset.X.columns)
 
 
-def test_compas_antecedents_of_the_papers_rule_lists_exist(compas):
+def test_compas_antecedents_of_the_papers_rule_lists_exist(dataset):
     for name in [
         "priors:>3",
         "age:21-22 && gender:Male",
@@ -197,19 +193,19 @@ def test_compas_antecedents_of_the_papers_rule_lists_exist(compas):
         "juvenile-misdemeanors:0 && priors:1",
     ]:
         parts = frozenset(name.split(" && "))
-        assert any(frozenset(c.split(" && ")) == parts for c in compas.X.columns), name
+        assert any(frozenset(c.split(" && ")) == parts for c in dataset.X.columns), name
 
 
-def test_compas_options_reach_the_binarizer(shared_data, compas):
+def test_compas_options_reach_the_binarizer(shared_data, dataset):
     singles = load_compas(shared_data, negations=False, conjunctions=False)
-    assert singles.X.shape[1] == len(compas.binarizer.single_names_) == 19
+    assert singles.X.shape[1] == len(dataset.binarizer.single_names_) == 19
     denser = load_compas(shared_data, min_support=0.05)
-    assert denser.X.shape[1] < compas.X.shape[1]
+    assert denser.X.shape[1] < dataset.X.shape[1]
 
 
-def test_compas_matrix_is_uint8_and_matches_the_binarizer(compas):
-    assert all(dt == np.uint8 for dt in compas.X.dtypes)
-    assert compas.y.dtype == np.uint8 and set(compas.y.unique()) == {0, 1}
+def test_compas_matrix_is_uint8_and_matches_the_binarizer(dataset):
+    assert all(dt == np.uint8 for dt in dataset.X.dtypes)
+    assert dataset.y.dtype == np.uint8 and set(dataset.y.unique()) == {0, 1}
 
 
 # ------------------------------------------------------------------ Adult

@@ -198,9 +198,9 @@ def test_cpsat_sweep_ignores_policies():
 
 def test_bad_arguments_are_named():
     X, y, g = data(n=40)
-    with pytest.raises(ValueError, match="epsilons must all be >= 0"):
+    with pytest.raises(ValueError, match="'epsilons' parameter"):
         cross_validated_front(X, y, g, epsilons=[-0.1])
-    with pytest.raises(ValueError, match="cv must be an integer >= 2"):
+    with pytest.raises(ValueError, match="'cv' parameter.*integer >= 2"):
         cross_validated_front(X, y, g, cv=1)
     with pytest.raises(ValueError, match="'lam' parameter"):
         training_front(X, y, g, lam=-1)

@@ -34,10 +34,10 @@ def test_evaluate_agrees_with_the_metrics_module():
         ({"y": [1, 0]}, "y has 2 rows, X has 6"),
         ({"protected": np.ones(6, bool)}, "unprotected group is empty"),
         ({"protected": np.zeros(6, bool)}, "protected group is empty"),
-        ({"epsilon": -0.1}, "epsilon must be >= 0"),
-        ({"lam": -1.0}, "lam must be a finite number >= 0"),
-        ({"max_length": -1}, "max_length must be a non-negative integer"),
-        ({"metric": "accuracy"}, "metric='accuracy'"),
+        ({"epsilon": -0.1}, "'epsilon' parameter of Problem must be None or a real number >= 0"),
+        ({"lam": -1.0}, r"'lam' parameter of Problem must be a real number in \[0, inf\)"),
+        ({"max_length": -1}, "'max_length' parameter of Problem must be None or an integer >= 0"),
+        ({"metric": "accuracy"}, "'metric' parameter of Problem.*got 'accuracy'"),
         ({"feature_names": ["a"]}, "feature_names has 1 names, X has 2 columns"),
         ({"feature_names": ["a", "a"]}, "'a' appears more than once"),
         ({"X": np.full((6, 2), 2)}, "X must hold only 0/1"),
@@ -53,9 +53,9 @@ def test_bad_input_names_the_argument(change, message):
 
 @pytest.mark.parametrize(
     ("kwargs", "message"),
-    [({"max_nodes": 0}, "max_nodes must be positive"),
-     ({"time_limit": -1}, "time_limit must be positive"),
-     ({"max_nodes": 2.5}, "max_nodes must be an integer")],
+    [({"max_nodes": 0}, "'max_nodes' parameter of Limits must be None or an integer >= 1"),
+     ({"time_limit": -1}, "'time_limit' parameter of Limits must be None or a real number > 0"),
+     ({"max_nodes": 2.5}, "'max_nodes' parameter .* an integer >= 1; got 2.5")],
 )
 def test_limits_must_be_positive(kwargs, message):
     with pytest.raises(ValueError, match=message):

@@ -8,13 +8,24 @@ from __future__ import annotations
 
 import enum
 import math
+import numbers
 from collections.abc import Sequence
-from dataclasses import dataclass, field
-from typing import Any, Protocol, runtime_checkable
+from dataclasses import dataclass, field, fields
+from typing import Any, ClassVar, Protocol, runtime_checkable
 
 import numpy as np
 
-from ..metrics import ConfusionCounts, GroupCounts, Metric, is_fair, unfairness_from_counts
+from .._params import Interval, Satisfies, validate_params
+from .._validation import as_binary, encode_labels
+from ..errors import DataError
+from ..metrics import (
+    ConfusionCounts,
+    Metric,
+    group_counts,
+    is_fair,
+    protected_mask,
+    unfairness_from_counts,
+)
 from ..rulelist import RuleList
 
 __all__ = ["Problem", "Result", "Status", "StopReason", "Evaluation", "Solver", "Limits"]
@@ -55,17 +66,14 @@ class Limits:
     # physical memory, see bnb.default_memory_limit_mb; cpsat: none).
     memory_limit_mb: float | None = None
 
+    PARAMETER_CONSTRAINTS: ClassVar[dict[str, list]] = {
+        "max_nodes": [None, Interval(numbers.Integral, 1, None, closed="left")],
+        "time_limit": [None, Interval(numbers.Real, 0, None, closed="neither")],
+        "memory_limit_mb": [None, Interval(numbers.Real, 0, None, closed="neither")],
+    }
+
     def __post_init__(self) -> None:
-        for name in ("max_nodes", "time_limit", "memory_limit_mb"):
-            value = getattr(self, name)
-            if value is None:
-                continue
-            if isinstance(value, bool) or not isinstance(value, (int, float, np.number)):
-                raise TypeError(f"{name} must be a number or None, got {value!r}")
-            if not value > 0 or math.isnan(value):
-                raise ValueError(f"{name} must be positive, got {value!r}")
-        if self.max_nodes is not None and int(self.max_nodes) != self.max_nodes:
-            raise ValueError(f"max_nodes must be an integer, got {self.max_nodes!r}")
+        validate_params("Limits", self.PARAMETER_CONSTRAINTS, self.__dict__)
 
 
 @dataclass(frozen=True)
@@ -81,22 +89,18 @@ class Evaluation:
     counts: ConfusionCounts
 
 
-def _binary_array(name: str, values: Any, ndim: int) -> np.ndarray:
-    arr = np.asarray(values)
-    if arr.ndim != ndim:
-        raise ValueError(f"{name} must be {ndim}-dimensional, got shape {arr.shape}")
-    if arr.dtype != bool:
-        if arr.dtype.kind not in "iuf":
-            raise ValueError(f"{name} must hold 0/1 values, got dtype {arr.dtype}")
-        if arr.dtype.kind == "f" and np.isnan(arr).any():
-            raise ValueError(f"{name} contains NaN")
-        bad = (arr != 0) & (arr != 1)
-        if bad.any():
-            where = np.argwhere(bad)[0]
-            raise ValueError(
-                f"{name} must hold only 0/1; found {arr[tuple(where)]!r} at index {tuple(where)}"
-            )
-    return np.ascontiguousarray(arr, dtype=np.uint8)
+def _is_metric(value: Any) -> bool:
+    Metric.parse(value)
+    return True
+
+
+#: The objective and the constraint, shared by every owner that takes them (the estimator's
+#: table refers to these).
+METRIC = [Satisfies(_is_metric, "a fairness metric name (SP, PP, PE, EOpp, EOdds, CUAE, or a "
+                                "long name such as statistical_parity) or a Metric")]
+EPSILON = [None, Interval(numbers.Real, 0, None, closed="left")]
+LAM = [Interval(numbers.Real, 0, math.inf, closed="left")]
+MAX_LENGTH = [None, Interval(numbers.Integral, 0, None, closed="left")]
 
 
 @dataclass(frozen=True, eq=False)
@@ -104,6 +108,11 @@ class Problem:
     """A fair rule-list learning problem.
 
     minimise ``errors / n + lam * length`` subject to ``unfairness <= epsilon``.
+
+    Build one from user data (any two class labels, a DataFrame or an array of antecedents, the
+    groups as fairlearn names them) with :meth:`from_data`; the constructor takes the encoded
+    arrays. Every field is validated here, once: engines may assume a C-contiguous ``uint8``
+    antecedent matrix, 0/1 labels, two non-empty groups and valid parameters.
 
     Parameters
     ----------
@@ -121,9 +130,11 @@ class Problem:
         Longest rule list considered (None: no cap other than the one the bounds imply).
     feature_names : sequence of str, optional
         Antecedent names (default ``x0``, ``x1``, …).
-    labels : pair of str
-        Names of the predictions 0 and 1.
+    labels : pair of str, optional
+        Names of the predictions 0 and 1 when printing (default: the classes as text).
     limits : Limits
+    classes : pair of values
+        The original class labels: ``y == 1`` means ``classes[1]`` (default ``(0, 1)``).
     """
 
     X: np.ndarray
@@ -134,60 +145,114 @@ class Problem:
     lam: float = 0.01
     max_length: int | None = None
     feature_names: tuple[str, ...] = ()
-    labels: tuple[str, str] = ("0", "1")
+    labels: tuple[str, str] = ()
     limits: Limits = field(default_factory=Limits)
+    classes: tuple[Any, Any] = (0, 1)
+
+    PARAMETER_CONSTRAINTS: ClassVar[dict[str, list]] = {
+        "metric": METRIC,
+        "epsilon": EPSILON,
+        "lam": LAM,
+        "max_length": MAX_LENGTH,
+        "feature_names": [Satisfies(lambda v: not isinstance(v, str), "a sequence of names")],
+        "labels": [Satisfies(lambda v: len(tuple(v)) in (0, 2), "a pair of names")],
+        "limits": [Satisfies(lambda v: isinstance(v, Limits), "a Limits")],
+        "classes": [Satisfies(lambda v: len(tuple(v)) == 2, "a pair of class labels")],
+    }
 
     def __post_init__(self) -> None:
         set_ = lambda k, v: object.__setattr__(self, k, v)  # noqa: E731
-        X = _binary_array("X", self.X, 2)
-        y = _binary_array("y", self.y, 1)
-        g = _binary_array("protected", self.protected, 1).astype(bool)
+        validate_params("Problem", self.PARAMETER_CONSTRAINTS, self.__dict__)
+        X = as_binary("X", self.X, 2)
+        y = as_binary("y", self.y, 1)
+        g = as_binary("protected", self.protected, 1).astype(bool)
         n, m = X.shape
         if n == 0:
-            raise ValueError("X has no rows")
+            raise DataError("X has no rows")
         if len(y) != n:
-            raise ValueError(f"y has {len(y)} rows, X has {n}")
+            raise DataError(f"y has {len(y)} rows, X has {n}")
         if len(g) != n:
-            raise ValueError(f"protected has {len(g)} rows, X has {n}")
+            raise DataError(f"protected has {len(g)} rows, X has {n}")
         if g.all() or not g.any():
             which = "unprotected" if g.all() else "protected"
-            raise ValueError(f"protected: the {which} group is empty; both groups need samples")
+            raise DataError(f"protected: the {which} group is empty; both groups need samples")
         set_("X", X)
         set_("y", y)
         set_("protected", g)
         set_("metric", Metric.parse(self.metric))
         eps = self.epsilon
-        if eps is not None:
-            if isinstance(eps, bool) or not isinstance(eps, (int, float, np.number)):
-                raise TypeError(f"epsilon must be a number or None, got {eps!r}")
-            if math.isnan(eps) or eps < 0:
-                raise ValueError(f"epsilon must be >= 0 (the maximum unfairness), got {eps!r}")
-            eps = None if math.isinf(eps) else float(eps)
-        set_("epsilon", eps)
-        lam = self.lam
-        if isinstance(lam, bool) or not isinstance(lam, (int, float, np.number)):
-            raise TypeError(f"lam must be a number, got {lam!r}")
-        if not (lam >= 0) or math.isinf(lam):
-            raise ValueError(f"lam must be a finite number >= 0, got {lam!r}")
-        set_("lam", float(lam))
+        set_("epsilon", None if eps is None or math.isinf(eps) else float(eps))
+        set_("lam", float(self.lam))
         if self.max_length is not None:
-            ml = self.max_length
-            if isinstance(ml, bool) or int(ml) != ml or ml < 0:
-                raise ValueError(f"max_length must be a non-negative integer or None, got {ml!r}")
-            set_("max_length", int(ml))
+            set_("max_length", int(self.max_length))
         names = tuple(str(s) for s in self.feature_names) or tuple(f"x{j}" for j in range(m))
         if len(names) != m:
-            raise ValueError(f"feature_names has {len(names)} names, X has {m} columns")
+            raise DataError(f"feature_names has {len(names)} names, X has {m} columns")
         if len(set(names)) != m:
             dup = next(s for s in names if names.count(s) > 1)
-            raise ValueError(f"feature_names: {dup!r} appears more than once")
+            raise DataError(f"feature_names: {dup!r} appears more than once")
         set_("feature_names", names)
-        labels = tuple(str(s) for s in self.labels)
-        if len(labels) != 2:
-            raise ValueError(f"labels must name the two classes, got {labels!r}")
-        set_("labels", labels)
-        if not isinstance(self.limits, Limits):
-            raise TypeError(f"limits must be a Limits, got {type(self.limits).__name__}")
+        classes = tuple(self.classes)
+        if classes[0] == classes[1]:
+            raise DataError(f"classes must be two different labels, got {classes!r}")
+        set_("classes", classes)
+        set_("labels", tuple(str(s) for s in (self.labels or classes)))
+
+    @classmethod
+    def from_data(
+        cls,
+        X: Any,
+        y: Any,
+        sensitive_features: Any,
+        protected: Any = None,
+        *,
+        feature_names: Sequence[str] | None = None,
+        labels: Sequence[str] | None = None,
+        **fields: Any,
+    ) -> Problem:
+        """The one route from user data to a problem.
+
+        Parameters
+        ----------
+        X : DataFrame of 0/1 (or bool) columns or array-like of 0/1, shape (n, m)
+            The antecedents; a DataFrame's column names become the feature names.
+        y : array-like of shape (n,)
+            Two classes of any type; ``classes[1]`` (the larger in sorted order) is positive.
+        sensitive_features, protected
+            The group of each sample and the protected value, as in
+            :func:`fairlist.metrics.protected_mask`.
+        feature_names : sequence of str, optional
+            Names of X's columns (default: a DataFrame's columns, else ``x0``, ``x1``, …).
+        labels : pair of str, optional
+            Names of the two classes when printing (default: the classes as text).
+        **fields
+            The other fields of :class:`Problem` (metric, epsilon, lam, max_length, limits).
+
+        Examples
+        --------
+        >>> p = Problem.from_data([[1, 0], [0, 1], [1, 1], [0, 0]], ["no", "yes", "yes", "no"],
+        ...                       ["a", "a", "b", "b"], protected="a", epsilon=0.5)
+        >>> p.classes, p.y.tolist(), p.protected.tolist()
+        (('no', 'yes'), [0, 1, 1, 0], [True, True, False, False])
+        """
+        if feature_names is None and hasattr(X, "columns"):
+            feature_names = [str(c) for c in X.columns]
+        values = np.asarray(X)
+        classes, codes = encode_labels(y, n_rows=len(values) if values.ndim else None)
+        names = list(feature_names) if feature_names is not None else None
+        if values.ndim == 2 and names is None:
+            names = [f"x{j}" for j in range(values.shape[1])]
+        Xb = as_binary(
+            "X", values, 2, columns=names,
+            hint=". Turn raw columns into antecedents first with fairlist.binarize.Binarizer "
+                 "(e.g. make_pipeline(Binarizer(sensitive=...), FairRuleListClassifier()))",
+        )  # fmt: skip
+        mask = protected_mask(sensitive_features, protected, n_samples=Xb.shape[0])
+        return cls(
+            Xb, codes, mask, feature_names=tuple(names or ()), labels=tuple(labels or ()),
+            classes=tuple(c.item() if isinstance(c, np.generic) else c for c in classes),
+            **fields,
+        )  # fmt: skip
 
     # ------------------------------------------------------------------ shape
     @property
@@ -204,15 +269,9 @@ class Problem:
 
     def replace(self, **changes: Any) -> Problem:
         """A copy with some fields changed (validated again)."""
-        fields = {
-            k: getattr(self, k)
-            for k in (
-                "X", "y", "protected", "metric", "epsilon", "lam", "max_length",
-                "feature_names", "labels", "limits",
-            )
-        }
-        fields.update(changes)
-        return Problem(**fields)
+        values = {f.name: getattr(self, f.name) for f in fields(self)}
+        values.update(changes)
+        return Problem(**values)
 
     # ------------------------------------------------------------------ evaluation
     def rule_list(self, antecedents: Sequence[int], predictions: Sequence[int], default: int):
@@ -232,15 +291,7 @@ class Problem:
         pred = rule_list.predict(self.X).astype(bool)
         y = self.y.astype(bool)
         g = self.protected
-
-        def counts(mask: np.ndarray) -> GroupCounts:
-            t, p = y[mask], pred[mask]
-            return GroupCounts(
-                tp=int(np.count_nonzero(t & p)), fp=int(np.count_nonzero(~t & p)),
-                tn=int(np.count_nonzero(~t & ~p)), fn=int(np.count_nonzero(t & ~p)),
-            )
-
-        cc = ConfusionCounts(protected=counts(g), unprotected=counts(~g))
+        cc = ConfusionCounts(group_counts(y, pred, g), group_counts(y, pred, ~g))
         errors = int(np.count_nonzero(pred != y))
         unf = unfairness_from_counts(cc, self.metric)
         return Evaluation(

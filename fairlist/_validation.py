@@ -1,0 +1,108 @@
+"""Data checks shared by every entry point: 0/1 arrays and binary labels.
+
+Each check is written once and raises :class:`~fairlist.errors.DataError` naming the argument and
+the offending value (and, for a table, its row and column), so that the problem, the estimator,
+the metrics, the rule list and the command line report the same mistake the same way.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from .errors import DataError
+
+__all__ = ["as_binary", "is_binary_table", "encode_labels"]
+
+
+def _not_binary(arr: np.ndarray) -> np.ndarray:
+    """Mask of the entries of a numeric array that are neither 0 nor 1 (NaN included)."""
+    return (arr != 0) & (arr != 1)
+
+
+def as_binary(
+    name: str,
+    values: Any,
+    ndim: int,
+    *,
+    columns: Sequence[str] | None = None,
+    hint: str = "",
+) -> np.ndarray:
+    """``values`` as a C-contiguous ``uint8`` array of 0/1 with ``ndim`` dimensions.
+
+    Booleans and numbers equal to 0 or 1 are accepted. The error names ``name``, the first bad
+    value and where it is (``columns`` names the columns of a 2-D array); ``hint`` is appended.
+    """
+    arr = np.asarray(values)
+    if arr.ndim != ndim:
+        raise DataError(f"{name} must be {ndim}-dimensional, got shape {arr.shape}")
+    if arr.dtype != bool:
+        if arr.dtype.kind not in "iuf":
+            raise DataError(f"{name} must hold 0/1 or booleans, got dtype {arr.dtype}{hint}")
+        if arr.dtype.kind == "f" and np.isnan(arr).any():
+            where = tuple(int(i) for i in np.argwhere(np.isnan(arr))[0])
+            raise DataError(f"{name} contains NaN (at index {where}){hint}")
+        bad = _not_binary(arr)
+        if bad.any():
+            where = tuple(int(i) for i in np.argwhere(bad)[0])
+            place = f"index {where}"
+            if columns is not None and ndim == 2:
+                place = f"row {where[0]}, column {columns[where[1]]!r}"
+            raise DataError(
+                f"{name} must hold only 0/1 (or booleans); found {arr[where].item()!r} at "
+                f"{place}{hint}"
+            )
+    return np.ascontiguousarray(arr, dtype=np.uint8)
+
+
+def is_binary_table(frame: pd.DataFrame) -> bool:
+    """Whether every column of ``frame`` holds only 0/1 or booleans (no missing value)."""
+    for col in frame.columns:
+        values = frame[col]
+        if values.dtype == bool:
+            continue
+        if values.dtype.kind not in "iuf" or _not_binary(values.to_numpy()).any():
+            return False
+    return True
+
+
+def encode_labels(
+    y: Any, *, name: str = "y", n_rows: int | None = None, require_two: bool = True
+) -> tuple[np.ndarray, np.ndarray]:
+    """The classes of a binary target and its codes: ``classes[codes] == y``.
+
+    Classes are in sorted order, so ``classes[1]`` (the larger) is the positive class, as in
+    scikit-learn. ``require_two=False`` accepts a target with a single class (code 0).
+
+    Returns
+    -------
+    classes : ndarray of shape (2,) (or (1,))
+    codes : ndarray of uint8, shape (n,)
+    """
+    arr = np.asarray(y)
+    if arr.ndim != 1:
+        raise DataError(f"{name} must be one-dimensional, got shape {arr.shape}")
+    if n_rows is not None and arr.shape[0] != n_rows:
+        raise DataError(f"{name} has {arr.shape[0]} rows, X has {n_rows}")
+    missing = pd.isna(arr)
+    if missing.any():
+        raise DataError(
+            f"{name} has {int(missing.sum())} missing values (first at row "
+            f"{int(np.flatnonzero(missing)[0])})"
+        )
+    classes, codes = np.unique(arr, return_inverse=True)
+    if classes.size > 2:
+        shown = ", ".join(repr(v) for v in classes[:5].tolist())
+        raise DataError(
+            f"{name} must be binary; it has {classes.size} distinct values ({shown}"
+            f"{', …' if classes.size > 5 else ''})"
+        )
+    if require_two and classes.size < 2:
+        raise DataError(
+            f"{name} has 1 class ({classes[0].item()!r}) only; a classifier needs samples of two "
+            "classes"
+        )
+    return classes, np.asarray(codes, dtype=np.uint8).reshape(-1)

@@ -1,0 +1,54 @@
+"""The errors fairlist raises on purpose.
+
+Every error that a user's input can cause derives from :class:`FairlistError`, so an application
+(the ``fairlist`` command among them) catches exactly those and lets a bug surface as one. Each
+also derives from the built-in exception a Python or scikit-learn user would expect
+(``ValueError``, ``TypeError``, ``KeyError``), so ``except ValueError`` keeps working.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+__all__ = [
+    "FairlistError",
+    "InvalidParameterError",
+    "DataError",
+    "MissingColumnError",
+    "InfeasibleError",
+]
+
+
+class FairlistError(Exception):
+    """Base class of the errors a user's input can cause (bad data, bad parameter, no fair list)."""
+
+
+class InvalidParameterError(FairlistError, ValueError, TypeError):
+    """A parameter has a value its constraints do not allow (the message names it).
+
+    Like scikit-learn's error of the same name it is both a ``ValueError`` and a ``TypeError``:
+    a value of the wrong type and a value out of range are the same mistake to the caller.
+    """
+
+
+class DataError(FairlistError, ValueError):
+    """The data cannot be used as given (shape, values, missing groups; the message says which)."""
+
+
+class MissingColumnError(DataError, KeyError):
+    """A column the model or the command needs is not in the table."""
+
+    def __str__(self) -> str:  # KeyError would print the message in quotes
+        return str(self.args[0]) if self.args else ""
+
+
+class InfeasibleError(FairlistError, ValueError):
+    """No rule list meets the fairness constraint (proved, or none found before a limit).
+
+    ``result`` holds the engine's :class:`~fairlist.solvers.Result` (its ``status`` says whether
+    infeasibility was proved, ``infeasible``, or a limit stopped the search first, ``unknown``).
+    """
+
+    def __init__(self, message: str, result: Any = None) -> None:
+        super().__init__(message)
+        self.result = result
