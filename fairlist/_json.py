@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import enum
+import json
 import math
 from typing import Any
 
@@ -12,13 +13,16 @@ __all__ = ["jsonable", "dumps"]
 
 
 def jsonable(value: Any) -> Any:
-    """A JSON-ready version of ``value`` (use as ``json.dumps(..., default=jsonable)`` and on
-    scalars before writing them).
+    """A JSON-ready copy of ``value``, containers converted recursively.
 
     numpy scalars become Python ones and arrays lists; a non-finite float becomes ``None`` (JSON
-    has no NaN or infinity); an enum becomes its value (a ``Metric`` its lower-case name);
-    anything else is returned as is when JSON can hold it, else as its ``str``.
+    has no NaN or infinity); an ``IntEnum`` (``Metric``) becomes its lower-case name and another
+    enum its value; tuples become lists; anything else JSON cannot hold becomes its ``str``.
     """
+    if isinstance(value, dict):
+        return {k if isinstance(k, (str, int)) else str(k): jsonable(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [jsonable(v) for v in value]
     if isinstance(value, np.ndarray):
         return [jsonable(v) for v in value.tolist()]
     if isinstance(value, np.generic):
@@ -29,27 +33,12 @@ def jsonable(value: Any) -> Any:
         return value.name.lower()
     if isinstance(value, enum.Enum):
         return jsonable(value.value)
-    if value is None or isinstance(value, (bool, int, str, list, dict)):
+    if value is None or isinstance(value, (bool, int, str)):
         return value
-    if isinstance(value, tuple):
-        return list(value)
     return str(value)
 
 
 def dumps(doc: Any, **kwargs: Any) -> str:
-    """``json.dumps`` with :func:`jsonable` for what JSON cannot hold (indent 2 by default)."""
-    import json
-
+    """``json.dumps`` of :func:`jsonable` ``(doc)`` (indent 2 unless told otherwise)."""
     kwargs.setdefault("indent", 2)
-    return json.dumps(_clean(doc), default=jsonable, **kwargs)
-
-
-def _clean(doc: Any) -> Any:
-    """Replace non-finite floats inside containers (``default`` never sees plain floats)."""
-    if isinstance(doc, dict):
-        return {k: _clean(v) for k, v in doc.items()}
-    if isinstance(doc, (list, tuple)):
-        return [_clean(v) for v in doc]
-    if isinstance(doc, float) and not math.isfinite(doc):
-        return None
-    return doc
+    return json.dumps(jsonable(doc), **kwargs)
