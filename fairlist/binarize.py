@@ -286,6 +286,17 @@ def _is_numeric(series: pd.Series) -> bool:
     )
 
 
+def _finite(name: Hashable, values: np.ndarray) -> np.ndarray:
+    """``values`` (no NaN) or an error naming the column when one is infinite."""
+    infinite = np.isinf(values)
+    if infinite.any():
+        raise DataError(
+            f"column {name!r} has {int(infinite.sum())} infinite values (inf); an interval "
+            "needs finite values"
+        )
+    return values
+
+
 def _as_frame(X: Any) -> pd.DataFrame:
     """A DataFrame view of X (arrays get columns ``x0, x1, …`` as scikit-learn does)."""
     if isinstance(X, pd.DataFrame):
@@ -480,7 +491,8 @@ class Binarizer(TransformerMixin, BaseEstimator):
         n_missing = int(missing.sum())
         if n_missing and self.handle_missing == "error":
             raise DataError(
-                f"column {name!r} has {n_missing} missing values (of {series.size} rows); drop "
+                f"column {name!r} has {n_missing} missing values (NaN or None, of {series.size} "
+                "rows); drop "
                 "or impute them, or pass handle_missing='category'"
             )
         present = series[~missing]
@@ -489,7 +501,7 @@ class Binarizer(TransformerMixin, BaseEstimator):
         if explicit and not _is_numeric(series):
             raise DataError(f"cut_points given for column {name!r}, which is not numeric")
         if (explicit or _is_numeric(series)) and not force_categorical:
-            values = present.to_numpy(dtype=float)
+            values = _finite(name, present.to_numpy(dtype=float))
             integer = bool(values.size) and bool(np.all(np.floor(values) == values))
             if explicit:
                 cuts = np.asarray(self.cut_points[name], dtype=float)
@@ -653,7 +665,8 @@ class Binarizer(TransformerMixin, BaseEstimator):
             if missing.any() and not col.missing:
                 if self.handle_missing == "error":
                     raise DataError(
-                        f"column {col.name!r} has {int(missing.sum())} missing values (of {n} "
+                        f"column {col.name!r} has {int(missing.sum())} missing values (NaN or "
+                        f"None, of {n} "
                         "rows); drop or impute them, or fit with handle_missing='category'"
                     )
                 if warn:
@@ -674,6 +687,7 @@ class Binarizer(TransformerMixin, BaseEstimator):
             n_values = width - int(col.missing)
             if col.kind == "numeric":
                 values = pd.to_numeric(series, errors="raise").to_numpy(dtype=float)
+                _finite(col.name, values[~missing])
                 bins = np.searchsorted(col.cut_points, np.where(missing, 0.0, values), "right")
                 rows = np.flatnonzero(~missing)
                 out[rows, pos + bins[rows]] = True

@@ -29,16 +29,18 @@ from typing import Any
 
 import numpy as np
 import pandas as pd
-from sklearn.base import BaseEstimator, ClassifierMixin
+from scipy import sparse
+from sklearn.base import BaseEstimator, ClassifierMixin, clone
 from sklearn.exceptions import ConvergenceWarning
 from sklearn.utils.multiclass import check_classification_targets, type_of_target
 from sklearn.utils.validation import check_is_fitted
 
 from ._json import dumps, jsonable
-from ._params import InstanceOf, Interval, Satisfies, validate_params
-from ._validation import as_binary
+from ._params import InstanceOf, Interval, Options, Satisfies, validate_params
+from ._validation import as_binary, encode_labels, is_binary_table
 from ._version import __version__
-from .errors import DataError, InfeasibleError, InvalidParameterError
+from .binarize import Binarizer
+from .errors import DataError, InfeasibleError, InvalidParameterError, MissingColumnError
 from .metrics import Metric
 from .metrics import protected_mask as sensitive_mask
 from .rulelist import RuleList
@@ -72,7 +74,10 @@ __all__ = [
 ]
 
 MODEL_FORMAT = "fairlist.classifier"
-MODEL_VERSION = 1
+MODEL_VERSION = 2  # 2: the fitted binarizer and the sensitive columns (1 is still read)
+
+#: The default trie budget of the branch-and-bound (the paper's).
+DEFAULT_MAX_NODES = 4_000_000
 
 
 #: What each parameter may be (a value is valid when any constraint of its list accepts it).
@@ -92,6 +97,7 @@ PARAMETER_CONSTRAINTS: dict[str, list] = {
     "max_nodes": Limits.PARAMETER_CONSTRAINTS["max_nodes"],
     "random_state": [None, Interval(numbers.Integral, None, None)],
     "engine_options": [None, InstanceOf(Mapping, "a dict")],
+    "binarizer": [None, Options(("auto",)), InstanceOf(Binarizer, "a Binarizer")],
 }
 
 
@@ -124,13 +130,22 @@ class FairRuleListClassifier(ClassifierMixin, BaseEstimator):
         Search policy of the branch-and-bound engine (None: the engine's default).
     time_limit : float or None, default=None
         Seconds before the search stops with the best rule list found (status ``feasible``).
-    max_nodes : int or None, default=None
-        Trie size at which the search stops (the paper uses 4,000,000).
+    max_nodes : int or None, default=4_000_000
+        Trie size at which the branch-and-bound stops with the best rule list found (status
+        ``feasible``, with its lower bound and gap): the paper's budget, about 10 s on COMPAS.
+        None searches until the optimum is certified, which under a fairness cap can take hours.
     random_state : int or None, default=None
         Seed handed to the engine.
     engine_options : dict or None, default=None
         Further keyword options for the engine's constructor (e.g. ``{"majority_only": True}``
         for the branch-and-bound, ``{"num_workers": 2}`` for CP-SAT).
+    binarizer : "auto", Binarizer or None, default="auto"
+        How ``X`` becomes antecedents. ``"auto"``: a table whose columns are all 0/1 (or bool)
+        is used as is, any other (raw numeric, categorical, boolean columns) goes through a
+        default :class:`~fairlist.binarize.Binarizer` (the paper's discretisation and mined
+        conjunctions). A ``Binarizer`` is cloned and fitted on ``X``; None requires antecedents.
+        The fitted one (``binarizer_``) is part of the saved model, so a loaded model predicts
+        on raw rows.
 
     Attributes
     ----------
@@ -152,9 +167,20 @@ class FairRuleListClassifier(ClassifierMixin, BaseEstimator):
         The engine's full result.
     classes_ : ndarray of shape (2,)
         The original class labels; ``classes_[1]`` is the positive class.
+    gap_ : float
+        ``objective_ - lower_bound_``: 0 when certified optimal.
+    certified_length_ : int or None
+        No rule list of at most this many rules beats ``rule_list_`` (None: nothing is certified
+        beyond the lower bound; every length when the status is ``optimal``).
+    binarizer_ : Binarizer or None
+        The fitted binarizer that turned raw columns into antecedents (None: X held antecedents).
+    sensitive_columns_ : list of str
+        Columns of X named by ``sensitive_features``: they are the groups, never antecedents, and
+        ``predict`` ignores them.
     n_features_in_ : int
     feature_names_in_ : ndarray of str
-        Only when X was a DataFrame whose column names are all strings.
+        Only when X was a DataFrame whose column names are all strings (the sensitive columns
+        left out).
 
     Examples
     --------
@@ -176,9 +202,10 @@ class FairRuleListClassifier(ClassifierMixin, BaseEstimator):
         engine: str | Solver = "bnb",
         policy: str | None = None,
         time_limit: float | None = None,
-        max_nodes: int | None = None,
+        max_nodes: int | None = DEFAULT_MAX_NODES,
         random_state: int | None = None,
         engine_options: dict[str, Any] | None = None,
+        binarizer: str | Binarizer | None = "auto",
     ) -> None:
         self.metric = metric
         self.epsilon = epsilon
@@ -190,6 +217,7 @@ class FairRuleListClassifier(ClassifierMixin, BaseEstimator):
         self.max_nodes = max_nodes
         self.random_state = random_state
         self.engine_options = engine_options
+        self.binarizer = binarizer
 
     # ------------------------------------------------------------------ sklearn tags
     def __sklearn_tags__(self):
@@ -226,20 +254,45 @@ class FairRuleListClassifier(ClassifierMixin, BaseEstimator):
             options.setdefault(spec.seed, int(self.random_state))
         return get_solver(self.engine, **options)
 
+    def _binarizes(self, X: Any) -> bool:
+        """Whether fit turns X into antecedents with a binarizer (see ``binarizer``)."""
+        if self.binarizer is None or sparse.issparse(X):
+            return False
+        if isinstance(self.binarizer, Binarizer):
+            return True
+        if isinstance(X, pd.DataFrame):
+            return not is_binary_table(X)
+        values = np.asarray(X)
+        if values.dtype == bool:
+            return False
+        if values.dtype.kind not in "iuf":
+            return values.dtype.kind in "OSU"
+        return bool(((values != 0) & (values != 1)).any())
+
     def _prepare(self, X: Any, y: Any, sensitive_features: Any, protected: Any) -> Problem:
-        """Validate the data and build the :class:`Problem` (sets the data-derived attributes)."""
-        X, y = _validate_data(self, X, y, dtype=None, ensure_min_samples=1)
-        check_classification_targets(y)
-        y_type = type_of_target(y, input_name="y")
-        if y_type != "binary":
-            raise DataError(
-                f"Only binary classification is supported. The type of the target is {y_type}"
+        """Validate the data, binarize it if needed and build the :class:`Problem` (sets the
+        data-derived attributes)."""
+        X, groups, self.sensitive_columns_ = _split_sensitive(X, sensitive_features)
+        self.binarizer_ = None
+        if self._binarizes(X):
+            X, y = _validate_data(self, X, y, skip_check_array=True)  # names and counts only
+            _check_target(y, len(X))  # before the binarizer learns from it
+            binarizer = Binarizer() if self.binarizer == "auto" else clone(self.binarizer)
+            if self.sensitive_columns_:
+                binarizer.set_params(sensitive=None)  # those columns are already out of X
+            self.binarizer_ = binarizer.fit(X, y)
+            X = self.binarizer_.transform(X)
+            names = [str(c) for c in self.binarizer_.get_feature_names_out()]
+        else:
+            X, y = _validate_data(self, X, y, dtype=None, ensure_min_samples=1)
+            names = (
+                [str(c) for c in self.feature_names_in_]
+                if hasattr(self, "feature_names_in_")
+                else None
             )
-        names = (
-            [str(c) for c in self.feature_names_in_] if hasattr(self, "feature_names_in_") else None
-        )
+        _check_target(y, len(X))
         problem = Problem.from_data(
-            X, y, sensitive_features, protected, feature_names=names,
+            X, y, groups, protected, feature_names=names,
             metric=self.metric, epsilon=self.epsilon, lam=self.lam, max_length=self.max_length,
             limits=Limits(max_nodes=self.max_nodes, time_limit=self.time_limit),
         )  # fmt: skip
@@ -252,12 +305,14 @@ class FairRuleListClassifier(ClassifierMixin, BaseEstimator):
 
         Parameters
         ----------
-        X : DataFrame of binary columns or array-like of 0/1, shape (n_samples, n_antecedents)
-            Each column is an antecedent (use :mod:`fairlist.binarize` to mine them from raw data).
+        X : DataFrame or array-like, shape (n_samples, n_columns)
+            Antecedents (0/1 or bool columns), or a raw table that ``binarizer`` turns into
+            antecedents.
         y : array-like of shape (n_samples,)
             Two classes, of any type; ``classes_[1]`` (the larger in sorted order) is "positive".
-        sensitive_features : array-like of shape (n_samples,)
-            The group of each sample (never used as an antecedent).
+        sensitive_features : array-like of shape (n_samples,), or a column name of X
+            The group of each sample, or the name of the column of ``X`` that holds it (that
+            column is then never an antecedent and ``predict`` ignores it).
         protected : scalar, optional
             The value of ``sensitive_features`` marking the protected group; when omitted,
             ``sensitive_features`` must be a boolean / 0-1 mask (True = protected).
@@ -313,6 +368,8 @@ class FairRuleListClassifier(ClassifierMixin, BaseEstimator):
         self.status_ = result.status
         self.objective_ = evaluation.objective
         self.lower_bound_ = result.lower_bound
+        self.gap_ = result.gap
+        self.certified_length_ = _certified_length(problem, result)
         self.accuracy_ = evaluation.accuracy
         self.unfairness_ = evaluation.unfairness
         self.metric_ = problem.metric
@@ -320,9 +377,16 @@ class FairRuleListClassifier(ClassifierMixin, BaseEstimator):
 
     # ------------------------------------------------------------------ prediction
     def _binary_input(self, X: Any) -> np.ndarray:
+        """The antecedents of X in the rule list's column order (raw rows go through
+        ``binarizer_``; the sensitive columns are ignored)."""
         check_is_fitted(self, "rule_list_")
-        X = _validate_data(self, X, dtype=None, reset=False)
-        return as_binary("X", X, 2, columns=self.rule_list_.feature_names)
+        if isinstance(X, pd.DataFrame) and self.sensitive_columns_:
+            X = X.drop(columns=[c for c in self.sensitive_columns_ if c in X.columns])
+        if self.binarizer_ is None:
+            X = _validate_data(self, X, dtype=None, reset=False)
+            return as_binary("X", X, 2, columns=self.rule_list_.feature_names)
+        X = _validate_data(self, X, reset=False, skip_check_array=True)
+        return np.asarray(self.binarizer_.transform(X))
 
     def apply(self, X: Any) -> np.ndarray:
         """Index of the rule that fires on each sample (``len(rule_list_)`` for the default)."""
@@ -414,6 +478,8 @@ class FairRuleListClassifier(ClassifierMixin, BaseEstimator):
         if not isinstance(params["engine"], str):
             params["engine"] = getattr(params["engine"], "name", type(params["engine"]).__name__)
         params["metric"] = Metric.parse(params["metric"]).name.lower()
+        if isinstance(params["binarizer"], Binarizer):
+            params["binarizer"] = {"Binarizer": params["binarizer"].get_params()}
         doc: dict[str, Any] = {
             "format": MODEL_FORMAT,
             "version": MODEL_VERSION,
@@ -424,10 +490,13 @@ class FairRuleListClassifier(ClassifierMixin, BaseEstimator):
             "rule_list": self.rule_list_.to_dict(),
             "rule_n_samples": self._rule_n.tolist(),
             "rule_n_positive": self._rule_pos.tolist(),
+            "sensitive_columns": list(self.sensitive_columns_),
+            "binarizer": None if self.binarizer_ is None else self.binarizer_.to_dict(),
             "training": {
                 "status": str(self.status_),
                 "objective": self.objective_,
                 "lower_bound": self.lower_bound_,
+                "certified_length": self.certified_length_,
                 "accuracy": self.accuracy_,
                 "unfairness": self.unfairness_,
                 "metric": self.metric_.name.lower(),
@@ -459,13 +528,16 @@ class FairRuleListClassifier(ClassifierMixin, BaseEstimator):
             raise DataError(
                 f"not a fairlist model: 'format' is {found!r}, expected {MODEL_FORMAT!r}"
             )
-        if doc.get("version") != MODEL_VERSION:
+        if doc.get("version") not in (1, MODEL_VERSION):
             raise DataError(
                 f"model document version {doc.get('version')!r} is not supported (this fairlist "
-                f"reads version {MODEL_VERSION})"
+                f"reads versions 1 to {MODEL_VERSION})"
             )
         valid = set(cls().get_params())
-        clf = cls(**{k: v for k, v in doc["params"].items() if k in valid})
+        params = {k: v for k, v in doc["params"].items() if k in valid}
+        if isinstance(params.get("binarizer"), Mapping):
+            params["binarizer"] = Binarizer(**params["binarizer"]["Binarizer"])
+        clf = cls(**params)
         train = doc["training"]
         clf.classes_ = np.asarray(doc["classes"])
         clf.n_features_in_ = int(doc["n_features_in"])
@@ -474,9 +546,13 @@ class FairRuleListClassifier(ClassifierMixin, BaseEstimator):
         clf.rule_list_ = RuleList.from_dict(doc["rule_list"])
         clf._rule_n = np.asarray(doc["rule_n_samples"], dtype=np.int64)
         clf._rule_pos = np.asarray(doc["rule_n_positive"], dtype=np.int64)
+        clf.sensitive_columns_ = list(doc.get("sensitive_columns", []))
+        clf.binarizer_ = Binarizer.from_dict(doc["binarizer"]) if doc.get("binarizer") else None
         clf.status_ = Status(train["status"])
         clf.objective_ = float(train["objective"])
         clf.lower_bound_ = float(train["lower_bound"])
+        clf.gap_ = max(0.0, clf.objective_ - clf.lower_bound_)
+        clf.certified_length_ = train.get("certified_length")
         clf.accuracy_ = float(train["accuracy"])
         clf.unfairness_ = float(train["unfairness"])
         clf.metric_ = Metric.parse(train["metric"])
@@ -507,3 +583,59 @@ class FairRuleListClassifier(ClassifierMixin, BaseEstimator):
         except json.JSONDecodeError as exc:
             raise DataError(f"{path} is not valid JSON: {exc}") from None
         return cls.from_dict(doc)
+
+
+def _check_target(y: Any, n_rows: int) -> None:
+    """A binary classification target of ``n_rows`` labels, as scikit-learn words its errors."""
+    check_classification_targets(y)
+    y_type = type_of_target(y, input_name="y")
+    if y_type != "binary":
+        raise DataError(
+            f"Only binary classification is supported. The type of the target is {y_type}"
+        )
+    encode_labels(y, n_rows=n_rows)
+
+
+def _certified_length(problem: Problem, result: Result) -> int | None:
+    """No list of at most this many rules beats the result (None: no length is certified).
+
+    An optimal result certifies every list of the searched space: at most ``max_length`` rules,
+    or as many as there are antecedents (no antecedent appears twice).
+    """
+    if result.status is Status.OPTIMAL:
+        return problem.n_antecedents if problem.max_length is None else problem.max_length
+    return int(result.stats["certified_length"]) if result.stats.get("certified_length") else None
+
+
+def _split_sensitive(X: Any, sensitive_features: Any) -> tuple[Any, Any, list[str]]:
+    """(X without the sensitive columns, the groups, those columns' names).
+
+    ``sensitive_features`` names columns of X when it is a string, or a list of strings that
+    are all columns of X (fewer than its rows); otherwise it holds the groups and X is
+    returned as is.
+    """
+    s = sensitive_features
+    names: list[str] = []
+    if isinstance(s, str):
+        if not isinstance(X, pd.DataFrame):
+            raise DataError(
+                f"sensitive_features={s!r} names a column, but X is not a DataFrame; pass the "
+                "groups themselves or a DataFrame that has that column"
+            )
+        names = [s]
+    elif (
+        isinstance(X, pd.DataFrame) and isinstance(s, (list, tuple)) and 0 < len(s) < len(X)
+        and all(isinstance(v, str) and v in X.columns for v in s)
+    ):  # fmt: skip
+        names = list(s)
+    if not names:
+        return X, s, []
+    absent = [c for c in names if c not in X.columns]
+    if absent:
+        shown = ", ".join(map(repr, list(X.columns)[:10]))
+        raise MissingColumnError(
+            f"sensitive_features names {absent[0]!r}, which is not a column of X ({shown}"
+            f"{', …' if X.shape[1] > 10 else ''})"
+        )
+    groups = X[names[0]] if len(names) == 1 else X[names]
+    return X.drop(columns=names), groups, names

@@ -238,11 +238,6 @@ def protected_mask(sensitive_features: Any, protected: Any = None, n_samples: in
             f"every sample has sensitive_features == protected ({protected!r}); the unprotected "
             "group is empty"
         )
-    if len(values) > 2:
-        raise DataError(
-            f"sensitive_features has {len(values)} groups; fairlist compares exactly two. "
-            "Map it to two groups first (e.g. sensitive_features == value)"
-        )
     return np.asarray(mask, dtype=bool)
 
 
