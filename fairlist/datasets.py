@@ -588,7 +588,7 @@ def load_adult(
         y=y_all.iloc[kept].reset_index(drop=True).rename("income"),
         sensitive=frame["gender"],
         protected="Female",
-        labels=("low", "high"),
+        labels=("<=50K", ">50K"),  # sorted as classes: ">50K" is the positive one
         description=ADULT_DESCRIPTION,
         binarizer=binarizer,
     )
