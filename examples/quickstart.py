@@ -49,7 +49,8 @@ def main() -> None:
     clf.fit(X_train, y_train, sensitive_features=s_train, protected=data.protected)
 
     print(clf.rule_list_)
-    print(f"\nstatus: {clf.status_} (gap {clf.gap_:.6f}); training unfairness {clf.unfairness_:.3f}")
+    print(f"\nstatus: {clf.status_} (gap {clf.gap_:.6f})")
+    print(f"training unfairness {clf.unfairness_:.3f}")
     pred = clf.predict(X_test)
     test_unfairness = unfairness(
         y_test == "recidivism", pred == "recidivism", s_test, "SP", protected=data.protected
