@@ -285,7 +285,6 @@ def test_metrics_are_accepted_by_long_and_short_name():
         (None, None, "sensitive_features is required"),
         ("nan", "F", "missing value"),
         ("single", "F", "single group"),
-        ("strings", None, "pass protected="),
         ("strings", "X", "protected='X' does not occur"),
         ("short", "F", "sensitive_features has 119 rows, X has 120"),
     ],

@@ -26,6 +26,7 @@ from typing import Any
 import numpy as np
 
 from ..rulelist import RuleList
+from ..errors import InvalidParameterError
 from .base import Limits, Problem, Result, Status, StopReason
 
 __all__ = ["BnBSolver", "POLICIES", "default_memory_limit_mb", "distinct_columns"]
@@ -249,6 +250,7 @@ use_fairness_bound, use_class_bound, use_permutation_map, use_support_bounds : b
         if not isinstance(problem, Problem):
             raise TypeError(f"problem must be a fairlist Problem, got {type(problem).__name__}")
         self._validate()
+        _two_groups_unweighted(problem, self.name)
         from .._core import BranchAndBound, pack_bits, pack_matrix
 
         kept, representative = distinct_columns(problem.X)
@@ -359,3 +361,13 @@ use_fairness_bound, use_class_bound, use_permutation_map, use_support_bounds : b
         if "error" in outcome:
             raise outcome["error"]
         return outcome["result"]
+
+
+def _two_groups_unweighted(problem: Problem, engine: str) -> None:
+    """The engine handles the paper's problem: two groups, unit weights (for now)."""
+    if problem.n_groups != 2 or problem.sample_weight is not None:
+        raise InvalidParameterError(
+            f"engine {engine!r} solves problems of two groups without sample weights; this one "
+            f"has {problem.n_groups} groups"
+            + (" and sample weights" if problem.sample_weight is not None else "")
+        )
