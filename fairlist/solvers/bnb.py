@@ -25,8 +25,8 @@ from typing import Any
 
 import numpy as np
 
-from ..rulelist import RuleList
 from ..errors import InvalidParameterError
+from ..rulelist import RuleList
 from .base import Limits, Problem, Result, Status, StopReason
 
 __all__ = ["BnBSolver", "POLICIES", "default_memory_limit_mb", "distinct_columns"]
