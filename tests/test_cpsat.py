@@ -7,6 +7,7 @@ from fractions import Fraction
 
 import numpy as np
 import pytest
+from ortools.sat.python import cp_model
 from reference import random_problem, reference_solve
 
 from fairlist.metrics import FEASIBILITY_TOL, Metric, is_fair, unfairness
@@ -15,6 +16,8 @@ from fairlist.solvers import Problem, Status, solve
 from fairlist.solvers.cpsat import (
     CPSatSolver,
     aggregate,
+    build_model,
+    canonical_rules,
     floor_fraction,
     lambda_fraction,
     resolve_max_length,
@@ -251,6 +254,51 @@ def test_bad_option_raises_value_error_naming_it(option, value):
     problem = random_problem(np.random.default_rng(0), n=10, m=2)
     with pytest.raises(ValueError, match=option):
         CPSatSolver(**{option: value}).solve(problem)
+
+
+# ---------------------------------------------------------------- the model's hint
+def test_model_hint_is_a_complete_assignment_of_the_rule_list():
+    # Fixing every hinted variable must leave a feasible model whose objective is the hint's.
+    problem = random_problem(np.random.default_rng(14), n=60, m=5, metric="PP", epsilon=0.1)
+    ref = reference_solve(problem, 3)
+    built = build_model(problem, 3)
+    assert built.stats["hinted"] is False
+    assert built.add_hint(ref.rule_list) is True
+    assert built.stats["hinted"] is True
+    solver = cp_model.CpSolver()
+    solver.parameters.num_workers = 1
+    solver.parameters.fix_variables_to_their_hinted_value = True
+    assert solver.solve(built.model) == cp_model.OPTIMAL
+    assert abs(solver.objective_value / built.objective.scale - ref.objective) <= 1e-9
+    assert solver.value(built.objective.errors) == problem.evaluate(ref.rule_list).errors
+
+
+def test_model_hint_replaces_an_earlier_one_and_a_misfit_leaves_the_model_as_it_was():
+    problem = random_problem(np.random.default_rng(15), n=40, m=4, lam=0.01)
+    built = build_model(problem, 2)
+    assert built.add_hint(problem.rule_list([0], [1], 0)) is True
+    n_hinted = len(built.model.proto.solution_hint.vars)
+    assert built.add_hint(problem.rule_list([1], [0], 1)) is True
+    assert len(built.model.proto.solution_hint.vars) == n_hinted
+    hinted = str(built.model.proto.solution_hint)
+    assert built.add_hint(problem.rule_list([0, 1, 2], [1, 0, 1], 0)) is False  # longer than K
+    foreign = RuleList([Rule("not a feature", 1)], 0)
+    assert built.add_hint(foreign) is False
+    assert str(built.model.proto.solution_hint) == hinted
+    fresh = build_model(problem, 2)
+    assert fresh.add_hint(foreign) is False and fresh.stats["hinted"] is False
+    assert len(fresh.model.proto.solution_hint.vars) == 0
+
+
+def test_canonical_rules_sorts_runs_and_drops_idle_rules():
+    patterns = np.array([[1, 0, 1], [0, 1, 0], [1, 1, 0], [0, 0, 0]], dtype=np.uint8)
+    rules = [(1, 1), (0, 1), (2, 0)]  # (2, 0) captures nothing once 0 and 1 have fired
+    assert canonical_rules(rules, 0, patterns, majority_only=False) == [(0, 1), (1, 1)]
+    # no sorting in the majority space: a swap changes what each rule captures
+    assert canonical_rules(rules, 0, patterns, majority_only=True) == [(1, 1), (0, 1)]
+    # a last rule predicting like the default goes, which may expose another one
+    assert canonical_rules([(0, 1), (1, 0)], 0, patterns, majority_only=False) == [(0, 1)]
+    assert canonical_rules([(0, 1), (1, 1)], 1, patterns, majority_only=False) == []
 
 
 # ---------------------------------------------------------------- exact arithmetic helpers
