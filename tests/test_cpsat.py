@@ -8,12 +8,13 @@ from fractions import Fraction
 import numpy as np
 import pytest
 from ortools.sat.python import cp_model
-from reference import random_problem, reference_solve
+from reference import published_problem, random_problem, reference_solve
 
 from fairlist.metrics import FEASIBILITY_TOL, Metric, is_fair, unfairness
 from fairlist.rulelist import Rule, RuleList
 from fairlist.solvers import Problem, Status, solve
 from fairlist.solvers.cpsat import (
+    DEFAULT_NUM_WORKERS,
     CPSatSolver,
     aggregate,
     build_model,
@@ -299,6 +300,20 @@ def test_canonical_rules_sorts_runs_and_drops_idle_rules():
     # a last rule predicting like the default goes, which may expose another one
     assert canonical_rules([(0, 1), (1, 0)], 0, patterns, majority_only=False) == [(0, 1)]
     assert canonical_rules([(0, 1), (1, 1)], 1, patterns, majority_only=False) == []
+
+
+# ---------------------------------------------------------------- workers
+def test_default_solve_uses_one_worker_and_is_reproducible(shared_data):
+    assert DEFAULT_NUM_WORKERS == 1 and CPSatSolver().num_workers == DEFAULT_NUM_WORKERS
+    rng = np.random.default_rng(17)
+    path = shared_data / "faircorels" / "compas_rules_full.csv"
+    problem = published_problem(path, rng.choice(5273, 300, replace=False),
+                                rng.choice(163, 12, replace=False), metric="EOdds",
+                                epsilon=0.05, lam=0.005, max_length=3)
+    first, second = CPSatSolver().solve(problem), CPSatSolver().solve(problem)
+    assert first.status is Status.OPTIMAL and first.stats["num_workers"] == 1
+    assert first.objective == second.objective
+    assert first.rule_list == second.rule_list
 
 
 # ---------------------------------------------------------------- exact arithmetic helpers

@@ -82,8 +82,12 @@ Maximum length
     ``K`` rules costs at least ``lam K``, so ``K <= U / lam``), else ``M`` (antecedents are
     distinct). ``stats["max_length_source"]`` says which one applied.
 
-Every rule list returned is re-evaluated with :meth:`Problem.evaluate`; a disagreement with the
-model (unfair list, different errors) raises ``RuntimeError``, since it would be a bug.
+Solving
+    :class:`CPSatSolver` sets ``num_workers`` (default :data:`DEFAULT_NUM_WORKERS`, one worker:
+    a solve that is not cut short by a limit returns the same rule list on every machine) and
+    ``random_seed`` explicitly. Every rule list returned is re-evaluated with
+    :meth:`Problem.evaluate`; a disagreement with the model (unfair list, different errors)
+    raises ``RuntimeError``, since it would be a bug.
 """
 
 from __future__ import annotations
@@ -101,7 +105,14 @@ from ..metrics import FEASIBILITY_TOL, Metric
 from ..rulelist import RuleList
 from .base import Problem, Result, Status, StopReason
 
-__all__ = ["CPSatSolver", "CPSatModel", "build_model", "floor_fraction", "lambda_fraction"]
+__all__ = [
+    "CPSatSolver", "CPSatModel", "DEFAULT_NUM_WORKERS", "build_model", "floor_fraction",
+    "lambda_fraction",
+]
+
+#: CP-SAT search workers when the caller does not say: one, so that a solve that completes
+#: returns the same rule list on every machine and every run (see :class:`CPSatSolver`).
+DEFAULT_NUM_WORKERS = 1
 
 _INT_LIMIT = 2**61  # keep every product and linear bound well inside int64
 _LAM_MAX_DENOMINATOR = 10**9
@@ -662,9 +673,13 @@ class CPSatSolver:
     time_limit : float, optional
         Seconds; defaults to ``problem.limits.time_limit`` (None: no limit). ``max_nodes`` has
         no CP-SAT counterpart and is ignored; ``memory_limit_mb`` is passed on.
-    num_workers : int, optional
-        CP-SAT search workers (None: CP-SAT's default, one per core). Use 1 for runs that are
-        reproducible whatever the machine.
+    num_workers : int or None, default=DEFAULT_NUM_WORKERS (1)
+        CP-SAT search workers. With one worker a solve that completes returns the same rule
+        list every time, on every machine, for a given ``random_seed``. More workers run
+        CP-SAT's parallel portfolio (its documentation recommends 8 or more for hard
+        instances): often much faster, but not reproducible — among equally good rule lists
+        the one returned may change from run to run. None leaves the choice to CP-SAT (one
+        worker per core, so the search depends on the machine).
     random_seed : int
     log_progress : bool
         Print CP-SAT's search log.
@@ -680,7 +695,7 @@ class CPSatSolver:
     >>> from fairlist.solvers import Problem
     >>> X = np.array([[1, 0], [1, 1], [0, 1], [0, 0]], dtype=np.uint8)
     >>> p = Problem(X, [1, 1, 0, 0], [True, False, True, False], lam=0.01, max_length=2)
-    >>> CPSatSolver(num_workers=1).solve(p).objective
+    >>> CPSatSolver().solve(p).objective
     0.01
     """
 
@@ -691,7 +706,7 @@ class CPSatSolver:
         *,
         max_length: int | None = None,
         time_limit: float | None = None,
-        num_workers: int | None = None,
+        num_workers: int | None = DEFAULT_NUM_WORKERS,
         random_seed: int = 0,
         log_progress: bool = False,
         hint: RuleList | None = None,
@@ -742,6 +757,7 @@ class CPSatSolver:
             lam_fraction=str(built.objective.lam),
             objective_scale=built.objective.scale,
             cpsat_status=solver.status_name(code),
+            num_workers=self.num_workers,
             conflicts=solver.num_conflicts,
             branches=solver.num_branches,
             build_seconds=build_seconds,
