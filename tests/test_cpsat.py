@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import _thread
 import math
 from fractions import Fraction
 
@@ -12,7 +13,7 @@ from reference import published_problem, random_problem, reference_solve
 
 from fairlist.metrics import FEASIBILITY_TOL, Metric, is_fair, unfairness
 from fairlist.rulelist import Rule, RuleList
-from fairlist.solvers import Problem, Status, solve
+from fairlist.solvers import Limits, Problem, Status, StopReason, solve
 from fairlist.solvers.cpsat import (
     DEFAULT_NUM_WORKERS,
     CPSatSolver,
@@ -22,6 +23,7 @@ from fairlist.solvers.cpsat import (
     floor_fraction,
     lambda_fraction,
     resolve_max_length,
+    stop_reason,
 )
 
 EPSILONS = (None, 0.0, 0.01, 0.05, 0.1, 0.25)
@@ -302,7 +304,17 @@ def test_canonical_rules_sorts_runs_and_drops_idle_rules():
     assert canonical_rules([(0, 1), (1, 1)], 1, patterns, majority_only=False) == []
 
 
-# ---------------------------------------------------------------- workers
+# ---------------------------------------------------------------- workers and stop reasons
+def hard_compas(shared_data) -> Problem:
+    """1000 COMPAS rows, 24 antecedents, up to 4 rules: many seconds for CP-SAT to prove."""
+    rng = np.random.default_rng(16)
+    rows = rng.choice(5273, 1000, replace=False)
+    cols = rng.choice(163, 24, replace=False)
+    path = shared_data / "faircorels" / "compas_rules_full.csv"
+    return published_problem(path, rows, cols, metric="SP", epsilon=0.05, lam=0.005,
+                             max_length=4)
+
+
 def test_default_solve_uses_one_worker_and_is_reproducible(shared_data):
     assert DEFAULT_NUM_WORKERS == 1 and CPSatSolver().num_workers == DEFAULT_NUM_WORKERS
     rng = np.random.default_rng(17)
@@ -314,6 +326,64 @@ def test_default_solve_uses_one_worker_and_is_reproducible(shared_data):
     assert first.status is Status.OPTIMAL and first.stats["num_workers"] == 1
     assert first.objective == second.objective
     assert first.rule_list == second.rule_list
+
+
+def test_time_limited_solve_reports_the_time_limit(shared_data):
+    problem = hard_compas(shared_data).replace(limits=Limits(time_limit=0.05))
+    res = CPSatSolver().solve(problem)
+    assert res.status in (Status.FEASIBLE, Status.UNKNOWN)
+    assert res.stats["cpsat_status"] in ("FEASIBLE", "UNKNOWN")
+    assert res.stop_reason is StopReason.TIME_LIMIT
+
+
+def test_ctrl_c_stops_the_search_and_reports_interrupted(shared_data, monkeypatch):
+    problem = hard_compas(shared_data).replace(limits=Limits(time_limit=60.0))
+
+    class CtrlC(cp_model.CpSolverSolutionCallback):
+        def __init__(self):
+            super().__init__()
+            self.pressed = False
+
+        def on_solution_callback(self):
+            if not self.pressed:
+                self.pressed = True
+                _thread.interrupt_main()  # as Ctrl-C in the main thread would
+
+    class CtrlCOnFirstSolution(cp_model.CpSolver):
+        def solve(self, model, solution_callback=None):
+            return super().solve(model, CtrlC())
+
+    monkeypatch.setattr(cp_model, "CpSolver", CtrlCOnFirstSolution)
+    res = CPSatSolver().solve(problem)
+    assert res.stop_reason is StopReason.INTERRUPTED
+    assert res.status is Status.FEASIBLE and res.rule_list is not None
+    assert res.stats["solve_seconds"] < 30
+
+
+def test_completed_search_on_a_conservative_model_is_completed_but_not_proved():
+    problem = random_problem(np.random.default_rng(12), n=2000, m=2, metric="CUAE", epsilon=0.3)
+    res = cpsat(problem, max_length=1)
+    assert res.stats["epsilon_exact"] is False and res.stats["cpsat_status"] == "OPTIMAL"
+    assert res.status is Status.FEASIBLE and res.stop_reason is StopReason.COMPLETED
+
+
+@pytest.mark.parametrize(
+    ("status", "interrupted", "wall", "time_limit", "memory_mb", "expected"),
+    [
+        (cp_model.OPTIMAL, False, 1.0, 1.0, None, StopReason.COMPLETED),
+        (cp_model.INFEASIBLE, True, 0.1, 1.0, None, StopReason.COMPLETED),
+        (cp_model.FEASIBLE, True, 0.1, 1.0, 100, StopReason.INTERRUPTED),
+        (cp_model.FEASIBLE, False, 1.0, 1.0, None, StopReason.TIME_LIMIT),
+        # CP-SAT's time limit is conservative: it may stop a little before the limit
+        (cp_model.UNKNOWN, False, 0.8, 1.0, None, StopReason.TIME_LIMIT),
+        (cp_model.FEASIBLE, False, 9.0, 10.0, 100, StopReason.TIME_LIMIT),
+        (cp_model.FEASIBLE, False, 1.0, 10.0, 100, StopReason.MEMORY_LIMIT),
+        # no time limit: only CP-SAT's memory limit (its default is 10000 MB) stops a search
+        (cp_model.UNKNOWN, False, 3.0, None, None, StopReason.MEMORY_LIMIT),
+    ],
+)
+def test_stop_reason(status, interrupted, wall, time_limit, memory_mb, expected):
+    assert stop_reason(status, interrupted, wall, time_limit, memory_mb) is expected
 
 
 # ---------------------------------------------------------------- exact arithmetic helpers

@@ -87,12 +87,15 @@ Solving
     a solve that is not cut short by a limit returns the same rule list on every machine) and
     ``random_seed`` explicitly. Every rule list returned is re-evaluated with
     :meth:`Problem.evaluate`; a disagreement with the model (unfair list, different errors)
-    raises ``RuntimeError``, since it would be a bug.
+    raises ``RuntimeError``, since it would be a bug. The stop reason is read from CP-SAT's
+    status, the Ctrl-C this module catches, and the limits and wall time (see
+    :func:`stop_reason`).
 """
 
 from __future__ import annotations
 
 import math
+import threading
 import time
 from dataclasses import dataclass, field
 from fractions import Fraction
@@ -107,7 +110,7 @@ from .base import Problem, Result, Status, StopReason
 
 __all__ = [
     "CPSatSolver", "CPSatModel", "DEFAULT_NUM_WORKERS", "build_model", "floor_fraction",
-    "lambda_fraction",
+    "lambda_fraction", "stop_reason",
 ]
 
 #: CP-SAT search workers when the caller does not say: one, so that a solve that completes
@@ -658,6 +661,81 @@ _STATUS = {
     cp_model.INFEASIBLE: Status.INFEASIBLE,
     cp_model.UNKNOWN: Status.UNKNOWN,
 }
+# CP-SAT's time limit is conservative: it stops when its next check would likely overrun the
+# limit, which was seen to end a solve at 0.8 of the limit. A limited solve that ends before
+# this fraction of its time limit is put down to the memory limit, if one was given.
+_TIME_LIMIT_FRACTION = 0.5
+
+
+def solve_interruptibly(solver: cp_model.CpSolver, model: cp_model.CpModel) -> tuple[Any, bool]:
+    """CP-SAT's status on ``model`` and whether Ctrl-C stopped the search.
+
+    In the main thread the solve runs in a helper thread while the main thread waits, so that
+    a ``KeyboardInterrupt`` reaches it: the search is then stopped (``stop_search``) and its
+    best solution kept. Elsewhere the solve runs in place (signals only reach the main thread).
+    ``solver.parameters.catch_sigint_signal`` should be False, or CP-SAT takes Ctrl-C itself.
+    """
+    if threading.current_thread() is not threading.main_thread():
+        return solver.solve(model), False
+    outcome: dict[str, Any] = {}
+    done = threading.Event()
+
+    def run() -> None:
+        try:
+            outcome["status"] = solver.solve(model)
+        except BaseException as exc:  # handed to the caller below
+            outcome["error"] = exc
+        finally:
+            done.set()
+
+    thread = threading.Thread(target=run, name="fairlist-cpsat", daemon=True)
+    thread.start()
+    interrupted = False
+    try:
+        while not done.is_set():
+            try:
+                done.wait(0.1)  # with a timeout: not every platform interrupts the wait
+            except KeyboardInterrupt:
+                interrupted = True
+            if interrupted:
+                # CP-SAT then returns its best solution so far; repeated, since a stop that
+                # comes before CP-SAT has started its search is lost
+                solver.stop_search()
+    finally:
+        while not done.is_set():  # a second Ctrl-C left the loop: end the search all the same
+            solver.stop_search()
+            done.wait(0.1)
+    thread.join()
+    if "error" in outcome:
+        raise outcome["error"]
+    return outcome["status"], interrupted
+
+
+def stop_reason(
+    status: Any,
+    interrupted: bool,
+    wall_time: float,
+    time_limit: float | None,
+    memory_limit_mb: float | None,
+) -> StopReason:
+    """Why a CP-SAT solve stopped, from its status (``solver.status_name``) and the limits.
+
+    CP-SAT's response names no stop reason (``solution_info`` names the worker that found the
+    last solution). So: COMPLETED when CP-SAT's own status is OPTIMAL or INFEASIBLE (even when
+    a conservative fairness cap makes the result only ``feasible``); INTERRUPTED when Ctrl-C
+    stopped it (:func:`solve_interruptibly`); otherwise a limit did — the time limit, unless
+    none was given or a memory limit was given and the search ended before half of the time
+    limit; then the memory limit (``max_memory_in_mb``; CP-SAT's default is 10000 MB).
+    """
+    if status in (cp_model.OPTIMAL, cp_model.INFEASIBLE):
+        return StopReason.COMPLETED
+    if interrupted:
+        return StopReason.INTERRUPTED
+    if time_limit is None or (
+        memory_limit_mb is not None and wall_time < _TIME_LIMIT_FRACTION * time_limit
+    ):
+        return StopReason.MEMORY_LIMIT
+    return StopReason.TIME_LIMIT
 
 
 class CPSatSolver:
@@ -688,6 +766,12 @@ class CPSatSolver:
     majority_only : bool
         Search CORELS' majority-label space (``search_space="majority"``), the space of the
         branch-and-bound's ``majority_only=True``; the default is the full space.
+
+    Notes
+    -----
+    Ctrl-C (a ``KeyboardInterrupt`` in the main thread) stops the search and returns the best
+    rule list found so far with ``stop_reason`` interrupted; see :func:`stop_reason` for the
+    other stop reasons.
 
     Examples
     --------
@@ -746,9 +830,13 @@ class CPSatSolver:
         build_seconds = time.perf_counter() - start
 
         solver = self._new_solver(problem)
-        code = solver.solve(built.model)
+        code, interrupted = solve_interruptibly(solver, built.model)
         if code == cp_model.MODEL_INVALID:
             raise RuntimeError(f"CP-SAT rejected the model: {built.model.validate()}")
+        time_limit = self._time_limit(problem)
+        stop = stop_reason(
+            code, interrupted, solver.wall_time, time_limit, problem.limits.memory_limit_mb
+        )
         stats = dict(built.stats)
         stats.update(
             max_length=K,
@@ -770,11 +858,6 @@ class CPSatSolver:
             status = {Status.OPTIMAL: Status.FEASIBLE, Status.INFEASIBLE: Status.UNKNOWN}.get(
                 status, status
             )
-        complete = status in (Status.OPTIMAL, Status.INFEASIBLE)
-        stop = StopReason.COMPLETED if complete else (
-            StopReason.TIME_LIMIT if self._time_limit(problem) is not None
-            else StopReason.INTERRUPTED
-        )
         return self._result(problem, built, solver, status, stop, stats)
 
     def _time_limit(self, problem: Problem) -> float | None:
@@ -793,6 +876,7 @@ class CPSatSolver:
             params.num_workers = int(self.num_workers)
         params.random_seed = int(self.random_seed)
         params.log_search_progress = bool(self.log_progress)
+        params.catch_sigint_signal = False  # Ctrl-C is caught by solve_interruptibly
         return solver
 
     def _result(
