@@ -1,60 +1,80 @@
 """The CP-SAT engine: an exact OR-Tools model of fair rule lists of bounded length.
 
-Model (see ``DESIGN.md`` §4)
-----------------------------
-Data
+Model (see ``DESIGN.md`` §4; :func:`build_model` builds it in the numbered sections below)
+----------------------------------------------------------------------------------------------
+1. Data
     Samples with the same antecedent bits are captured by the same rule and predicted alike, so
     they are aggregated first into *patterns* ``p`` (distinct rows of ``X``) with integer weights
     ``w[p, g, y]`` = number of samples of pattern ``p``, group ``g`` (0 = protected,
     1 = unprotected) and label ``y``. ``S[p]`` = the antecedents pattern ``p`` satisfies.
-    ``K`` = the maximum length (positions ``k = 0 .. K-1``), ``M`` = number of antecedents.
+    ``K`` = the maximum length (positions ``k = 0 .. K-1``), ``M`` = number of antecedents,
+    ``N`` = number of samples.
 
-Variables
+2. Variables
     ``use[k, j]``  position ``k`` holds antecedent ``j``;
     ``unused[k]``  position ``k`` holds no rule (the list is shorter than ``k + 1``);
     ``pred[k]``    prediction of the rule at position ``k``; ``default`` the default prediction;
     ``cap[p, k]``  pattern ``p`` is captured by position ``k`` (its first satisfied rule);
-    ``cap_default[p]`` pattern ``p`` falls through to the default;
+    ``cap[p, K]``  pattern ``p`` falls through to the default;
     ``pos[p]``     pattern ``p`` is predicted positive.
+    A pattern that satisfies no antecedent (or any pattern when ``K = 0``) always reaches the
+    default: it has no ``cap`` variables and ``pos[p]`` is ``default`` itself.
 
-Constraints
-    1. exactly one of ``use[k, :]`` and ``unused[k]``; ``unused[k] => unused[k+1]`` (used positions
-       are contiguous); each antecedent used at most once; ``unused[k] => not pred[k]``;
-    2. capture: ``sum_k cap[p, k] + cap_default[p] = 1``; ``cap[p, k] <= sat[p, k]`` and
-       ``sat[p, k] <= sum_{k' <= k} cap[p, k']``, where ``sat[p, k] = sum_{j in S[p]} use[k, j]``
-       is 0/1 (one antecedent per position). Together: the first satisfied position captures;
-    3. ``cap[p, k] => pos[p] == pred[k]``, ``cap_default[p] => pos[p] == default``;
-    4. a used position captures at least one pattern (a dominance cut: deleting a rule that
-       captures nothing keeps every prediction, hence fairness, and does not raise the objective);
-    5. fairness, on the per-group confusion counts ``TP[g] = sum_p w[p, g, 1] pos[p]``,
-       ``FP[g] = sum_p w[p, g, 0] pos[p]`` (``FN``, ``TN`` follow). The cap ``E = epsilon +
-       FEASIBILITY_TOL`` (added in floating point, exactly as :func:`fairlist.metrics.is_fair`
-       does, then read as an exact fraction). A rate with a zero denominator is 0.
+3. Constraints: rule-list structure
+    exactly one of ``use[k, :]`` and ``unused[k]``; ``unused[k] => unused[k+1]`` (used positions
+    are contiguous); each antecedent used at most once; ``unused[k] => not pred[k]``.
 
-       * SP, PE, EOpp, EOdds: every rate is ``num / den`` with a *constant* denominator (group
-         size, label count per group). With ``D`` the lcm of the non-zero denominators,
-         ``D * gap = |num_0 * D/den_0 - num_1 * D/den_1|`` is linear and integral (a zero
-         denominator gives coefficient 0, i.e. rate 0), and ``sum of gaps <= E`` becomes
-         ``sum_i gapD[i] <= floor(E * D)`` — exact.
-       * PP, CUAE: the denominators are variables. ``zero[i, g] <=> den[i, g] = 0`` and
-         ``dden[i, g] = den[i, g] + zero[i, g] >= 1``, so that ``num / dden`` is the rate under
-         the zero-denominator convention (the numerator is 0 then). Products by
-         ``add_multiplication_equality``: ``gap[i] >= |num[i,0] dden[i,1] - num[i,1] dden[i,0]|``
-         with ``prod[i] = dden[i,0] dden[i,1]``; PP: ``q gap <= p prod``; CUAE: ``q (gap[0]
-         prod[1] + gap[1] prod[0]) <= p prod[0] prod[1]``, where ``p / q`` is the largest fraction
-         ``<= E`` whose denominator is at most the largest possible reduced denominator ``B`` of
-         an attainable unfairness. No attainable value lies in ``(p/q, E]``, so this is exact.
-         When ``q B`` would overflow 64-bit integers (CUAE beyond about 800 samples) ``q`` is
-         capped instead: the model is then *conservative* (every list it accepts is fair, a few
-         fair ones may be cut), ``stats["epsilon_exact"]`` is False and the status is never
-         better than ``feasible``.
+4. Constraints: capture and predictions
+    ``sum_k cap[p, k] = 1`` (``k = 0 .. K``); ``cap[p, k] <= sat[p, k]`` and
+    ``sat[p, k] <= sum_{k' <= k} cap[p, k']``, where ``sat[p, k] = sum_{j in S[p]} use[k, j]``
+    is 0/1 (one antecedent per position). Together: the first satisfied position captures.
+    ``cap[p, k] => pos[p] == pred[k]``, ``cap[p, K] => pos[p] == default``.
+    Dominance cuts (each removes only lists that a shorter list with the same predictions,
+    hence the same fairness and no larger objective, replaces): a used position captures at
+    least one pattern; the last rule predicts unlike the default.
+    The searched space:
 
-Objective
+    * full (default): symmetry cut — adjacent rules with the same prediction can swap without
+      changing any prediction, so they are kept in increasing antecedent order
+      (``index[k]`` = the antecedent at position ``k``, ``M`` when unused; ``same[k]`` =
+      positions ``k`` and ``k + 1`` predict alike);
+    * majority (``majority_only``): each prediction is a majority label of the samples its rule
+      (or the default) classifies; ties allow both.
+
+5. Constraints: fairness
+    On the per-group confusion counts ``TP[g] = sum_p w[p, g, 1] pos[p]``,
+    ``FP[g] = sum_p w[p, g, 0] pos[p]`` (``FN``, ``TN`` follow). The cap ``E = epsilon +
+    FEASIBILITY_TOL`` (added in floating point, exactly as :func:`fairlist.metrics.is_fair`
+    does, then read as an exact fraction). A rate with a zero denominator is 0.
+
+    * Linear caps — SP, PE, EOpp, EOdds: every rate is ``num / den`` with a *constant*
+      denominator (group size, label count per group). With ``D`` the lcm of the non-zero
+      denominators, ``D * gap = |num_0 * D/den_0 - num_1 * D/den_1|`` is linear and integral (a
+      zero denominator gives coefficient 0, i.e. rate 0), and ``sum of gaps <= E`` becomes
+      ``sum_i gap_d[i] <= floor(E * D)`` — exact.
+    * Ratio caps — PP, CUAE: the denominators are variables. ``zero[i, g] <=> den[i, g] = 0``
+      and ``dden[i, g] = den[i, g] + zero[i, g] >= 1``, so that ``num / dden`` is the rate under
+      the zero-denominator convention (the numerator is 0 then). Products by
+      ``add_multiplication_equality``: ``gap[i] >= |num[i,0] dden[i,1] - num[i,1] dden[i,0]|``
+      with ``prod[i] = dden[i,0] dden[i,1]``; PP: ``q gap <= p prod``; CUAE: ``q (gap[0]
+      prod[1] + gap[1] prod[0]) <= p prod[0] prod[1]``, where ``p / q`` is the largest fraction
+      ``<= E`` whose denominator is at most the largest possible reduced denominator ``B`` of
+      an attainable unfairness. No attainable value lies in ``(p/q, E]``, so this is exact.
+      When ``q B`` would overflow 64-bit integers (CUAE beyond about 800 samples) ``q`` is
+      capped instead: the model is then *conservative* (every list it accepts is fair, a few
+      fair ones may be cut), ``stats["epsilon_exact"]`` is False and the status is never
+      better than ``feasible``.
+
+6. Objective
     ``errors / N + lam * length`` with ``lam = a / b`` read exactly from its shortest decimal
     representation (``0.01`` is ``1/100``; a value with more than 9 significant decimals is
     approximated with denominator <= 10**9): minimise the integer ``b * errors + a * N *
     length`` (divided by their gcd), which orders rule lists exactly as the true objective does,
     ties included. The reported objective is always recomputed by :meth:`Problem.evaluate`.
+
+7. Hint (optional)
+    :meth:`CPSatModel.add_hint` sets every variable from a rule list put in the canonical form
+    the cuts of section 4 keep.
 
 Maximum length
     CP-SAT needs a bound ``K``: ``problem.max_length`` if set, else the ``max_length`` option,
@@ -62,13 +82,20 @@ Maximum length
     ``K`` rules costs at least ``lam K``, so ``K <= U / lam``), else ``M`` (antecedents are
     distinct). ``stats["max_length_source"]`` says which one applied.
 
-Every rule list returned is re-evaluated with :meth:`Problem.evaluate`; a disagreement with the
-model (unfair list, different errors) raises ``RuntimeError``, since it would be a bug.
+Solving
+    :class:`CPSatSolver` sets ``num_workers`` (default :data:`DEFAULT_NUM_WORKERS`, one worker:
+    a solve that is not cut short by a limit returns the same rule list on every machine) and
+    ``random_seed`` explicitly. Every rule list returned is re-evaluated with
+    :meth:`Problem.evaluate`; a disagreement with the model (unfair list, different errors)
+    raises ``RuntimeError``, since it would be a bug. The stop reason is read from CP-SAT's
+    status, the Ctrl-C this module catches, and the limits and wall time (see
+    :func:`stop_reason`).
 """
 
 from __future__ import annotations
 
 import math
+import threading
 import time
 from dataclasses import dataclass, field
 from fractions import Fraction
@@ -81,10 +108,21 @@ from ..metrics import FEASIBILITY_TOL, Metric
 from ..rulelist import RuleList
 from .base import Problem, Result, Status, StopReason
 
-__all__ = ["CPSatSolver", "CPSatModel", "build_model", "floor_fraction", "lambda_fraction"]
+__all__ = [
+    "CPSatSolver", "CPSatModel", "DEFAULT_NUM_WORKERS", "build_model", "floor_fraction",
+    "lambda_fraction", "stop_reason",
+]
+
+#: CP-SAT search workers when the caller does not say: one, so that a solve that completes
+#: returns the same rule list on every machine and every run (see :class:`CPSatSolver`).
+DEFAULT_NUM_WORKERS = 1
 
 _INT_LIMIT = 2**61  # keep every product and linear bound well inside int64
 _LAM_MAX_DENOMINATOR = 10**9
+_LINEAR_METRICS = (
+    Metric.STATISTICAL_PARITY, Metric.PREDICTIVE_EQUALITY,
+    Metric.EQUAL_OPPORTUNITY, Metric.EQUALIZED_ODDS,
+)
 
 
 # ---------------------------------------------------------------------------- exact arithmetic
@@ -127,41 +165,7 @@ def lambda_fraction(lam: float) -> Fraction:
     return f
 
 
-# ---------------------------------------------------------------------------- the model
-@dataclass
-class CPSatModel:
-    """A built model, its variables and the data needed to read a solution back."""
-
-    model: cp_model.CpModel
-    max_length: int
-    patterns: np.ndarray  # (P, M) uint8: the distinct antecedent rows
-    weights: np.ndarray  # (P, 2, 2) int64: samples per (pattern, group, label); group 0 protected
-    use: dict[tuple[int, int], cp_model.IntVar]  # use[k, j]: position k holds antecedent j
-    unused: dict[int, cp_model.IntVar]  # unused[k]: position k holds no rule
-    pred: dict[int, cp_model.IntVar]  # pred[k]: prediction of position k
-    default: cp_model.IntVar  # the default prediction
-    pos: dict[int, Any]  # pos[p]: pattern p is predicted positive
-    errors: cp_model.LinearExpr  # number of misclassified samples
-    err_coef: int  # objective = err_coef * errors + len_coef * length
-    len_coef: int
-    scale: int  # objective / scale = errors / N + lam * length (lam as lambda_fraction)
-    lam: Fraction
-    epsilon_exact: bool  # False when the fairness cap had to be made conservative
-    stats: dict[str, Any] = field(default_factory=dict)
-
-    def read(self, solver: cp_model.CpSolver) -> tuple[list[int], list[int], int]:
-        """Antecedent indices, predictions and default of the solver's current solution."""
-        antecedents, predictions = [], []
-        for k in range(self.max_length):
-            if solver.boolean_value(self.unused[k]):
-                break
-            m = self.patterns.shape[1]
-            j = next(j for j in range(m) if solver.boolean_value(self.use[k, j]))
-            antecedents.append(j)
-            predictions.append(int(solver.boolean_value(self.pred[k])))
-        return antecedents, predictions, int(solver.boolean_value(self.default))
-
-
+# ---------------------------------------------------------------------------- 1. data
 def aggregate(problem: Problem) -> tuple[np.ndarray, np.ndarray]:
     """Distinct antecedent rows and, per row, the sample counts per (group, label)."""
     patterns, inverse = np.unique(problem.X, axis=0, return_inverse=True)
@@ -170,6 +174,460 @@ def aggregate(problem: Problem) -> tuple[np.ndarray, np.ndarray]:
     group = np.where(problem.protected, 0, 1)
     np.add.at(weights, (inverse, group, problem.y.astype(np.int64)), 1)
     return patterns, weights
+
+
+@dataclass(frozen=True)
+class ModelData:
+    """Section 1: the aggregated data the model is written on (see the module docstring)."""
+
+    patterns: np.ndarray  # (P, M) uint8: the distinct antecedent rows
+    weights: np.ndarray  # (P, 2, 2) int64: samples per (pattern, group, label); group 0 protected
+    sat_sets: list[list[int]]  # S[p]: the antecedents pattern p satisfies
+    max_length: int  # K
+    n_samples: int  # N
+
+    @classmethod
+    def of(cls, problem: Problem, max_length: int) -> ModelData:
+        """``problem`` aggregated, for lists of at most ``max_length`` rules (capped at M)."""
+        patterns, weights = aggregate(problem)
+        sat_sets = [np.flatnonzero(row).tolist() for row in patterns]
+        K = min(int(max_length), patterns.shape[1])
+        return cls(patterns, weights, sat_sets, K, problem.n_samples)
+
+    @property
+    def n_patterns(self) -> int:
+        return self.patterns.shape[0]
+
+    @property
+    def n_antecedents(self) -> int:
+        return self.patterns.shape[1]
+
+    @property
+    def group_sizes(self) -> np.ndarray:
+        """Samples per group."""
+        return self.weights.sum(axis=(0, 2))
+
+    @property
+    def positives(self) -> np.ndarray:
+        """Samples with label 1 per group."""
+        return self.weights[:, :, 1].sum(axis=0)
+
+    @property
+    def negatives(self) -> np.ndarray:
+        """Samples with label 0 per group."""
+        return self.weights[:, :, 0].sum(axis=0)
+
+    def reaches_rules(self, p: int) -> bool:
+        """Whether pattern ``p`` can be captured by a rule (else it always reaches the default)."""
+        return bool(self.sat_sets[p]) and self.max_length > 0
+
+
+# ---------------------------------------------------------------------------- 2. variables
+@dataclass(frozen=True)
+class ModelVariables:
+    """Section 2: the variables of the model, keyed by their indices."""
+
+    use: dict[tuple[int, int], cp_model.IntVar]  # use[k, j]: position k holds antecedent j
+    unused: dict[int, cp_model.IntVar]  # unused[k]: position k holds no rule
+    pred: dict[int, cp_model.IntVar]  # pred[k]: the rule at position k predicts 1
+    default: cp_model.IntVar  # the default predicts 1
+    cap: dict[tuple[int, int], cp_model.IntVar]  # cap[p, k]: position k (K: default) captures p
+    pos: dict[int, Any]  # pos[p]: pattern p is predicted 1
+
+
+def _new_variables(model: cp_model.CpModel, data: ModelData) -> ModelVariables:
+    K, m = data.max_length, data.n_antecedents
+    # use[k, j]: position k holds antecedent j
+    use = {(k, j): model.new_bool_var(f"use[{k},{j}]") for k in range(K) for j in range(m)}
+    # unused[k]: position k holds no rule
+    unused = {k: model.new_bool_var(f"unused[{k}]") for k in range(K)}
+    # pred[k]: the rule at position k predicts 1
+    pred = {k: model.new_bool_var(f"pred[{k}]") for k in range(K)}
+    # default: the default predicts 1
+    default = model.new_bool_var("default")
+    # cap[p, k]: pattern p is captured by position k (k = K: by the default)
+    cap: dict[tuple[int, int], Any] = {}
+    # pos[p]: pattern p is predicted 1
+    pos: dict[int, Any] = {}
+    for p in range(data.n_patterns):
+        if not data.reaches_rules(p):
+            pos[p] = default  # satisfies no antecedent: always reaches the default
+            continue
+        for k in range(K + 1):
+            cap[p, k] = model.new_bool_var(f"cap[{p},{k}]")
+        pos[p] = model.new_bool_var(f"pos[{p}]")
+    return ModelVariables(use, unused, pred, default, cap, pos)
+
+
+# ---------------------------------------------------------------------------- 3. structure
+def _add_structure(model: cp_model.CpModel, data: ModelData, x: ModelVariables) -> None:
+    K, m = data.max_length, data.n_antecedents
+    for k in range(K):
+        model.add_exactly_one([x.use[k, j] for j in range(m)] + [x.unused[k]])
+        model.add_implication(x.unused[k], ~x.pred[k])  # symmetry: unused positions predict 0
+        if k + 1 < K:
+            model.add_implication(x.unused[k], x.unused[k + 1])  # used positions are contiguous
+    for j in range(m):
+        model.add_at_most_one([x.use[k, j] for k in range(K)])  # no antecedent twice
+
+
+# ---------------------------------------------------------------------------- 4. capture
+def _add_capture(model: cp_model.CpModel, data: ModelData, x: ModelVariables) -> None:
+    K = data.max_length
+    for p in range(data.n_patterns):
+        if not data.reaches_rules(p):
+            continue
+        model.add_exactly_one([x.cap[p, k] for k in range(K + 1)])
+        for k in range(K):
+            sat = sum(x.use[k, j] for j in data.sat_sets[p])
+            model.add(x.cap[p, k] <= sat)  # captured only where satisfied
+            # the first satisfied position captures
+            model.add(sat <= sum(x.cap[p, kk] for kk in range(k + 1)))
+            model.add(x.pos[p] == x.pred[k]).only_enforce_if(x.cap[p, k])
+        model.add(x.pos[p] == x.default).only_enforce_if(x.cap[p, K])
+
+
+def _add_dominance_cuts(model: cp_model.CpModel, data: ModelData, x: ModelVariables) -> None:
+    K = data.max_length
+    for k in range(K):
+        # a used rule captures something
+        captures = [x.cap[p, k] for p in range(data.n_patterns) if data.reaches_rules(p)]
+        model.add(sum(captures) >= 1).only_enforce_if(~x.unused[k])
+        # the last rule predicts unlike the default (else drop it)
+        last = [~x.unused[k]] + ([x.unused[k + 1]] if k + 1 < K else [])
+        model.add(x.pred[k] != x.default).only_enforce_if(last)
+
+
+def _add_majority_labels(model: cp_model.CpModel, data: ModelData, x: ModelVariables) -> None:
+    """Majority space: the captured samples' label balance decides the allowed predictions."""
+    K, n_patterns = data.max_length, data.n_patterns
+    balance = [int(data.weights[p, :, 1].sum() - data.weights[p, :, 0].sum())
+               for p in range(n_patterns)]
+    for k in range(K + 1):
+        margin = sum(balance[p] * x.cap[p, k] for p in range(n_patterns) if (p, k) in x.cap)
+        if k == K:  # the default also classifies the patterns that satisfy nothing
+            margin += sum(balance[p] for p in range(n_patterns) if not data.reaches_rules(p))
+        label = x.default if k == K else x.pred[k]
+        model.add(margin >= 0).only_enforce_if(label)
+        model.add(margin <= 0).only_enforce_if(~label)
+
+
+def _add_order_symmetry(model: cp_model.CpModel, data: ModelData, x: ModelVariables) -> None:
+    """Full space: adjacent rules with the same prediction come in increasing antecedent order.
+
+    They can swap without changing any prediction. (Not valid in the majority space: a swap
+    changes which samples each rule captures.)
+    """
+    K, m = data.max_length, data.n_antecedents
+    # index[k]: the antecedent at position k (m when unused)
+    index = {k: model.new_int_var(0, m, f"index[{k}]") for k in range(K)}
+    for k in range(K):
+        model.add(index[k] == sum(j * x.use[k, j] for j in range(m)) + m * x.unused[k])
+    for k in range(K - 1):
+        # same[k]: positions k and k + 1 predict alike
+        same = model.new_bool_var(f"same[{k}]")
+        model.add(x.pred[k] == x.pred[k + 1]).only_enforce_if(same)
+        model.add(x.pred[k] != x.pred[k + 1]).only_enforce_if(~same)
+        model.add(index[k] < index[k + 1]).only_enforce_if([same, ~x.unused[k + 1]])
+
+
+# ---------------------------------------------------------------------------- 5. fairness
+def _add_fairness_cap(
+    model: cp_model.CpModel, data: ModelData, x: ModelVariables, problem: Problem
+) -> bool:
+    """Unfairness <= epsilon; False when the cap had to be made conservative (not exact)."""
+    if problem.epsilon is None:
+        return True
+    cap_e = Fraction(problem.epsilon + FEASIBILITY_TOL)  # the float sum is_fair compares to
+
+    def count(g: int, y: int) -> cp_model.LinearExpr:
+        """Samples of group g and label y predicted positive."""
+        w = data.weights
+        return sum(int(w[p, g, y]) * x.pos[p] for p in range(data.n_patterns) if w[p, g, y])
+
+    tp = [count(g, 1) for g in (0, 1)]
+    fp = [count(g, 0) for g in (0, 1)]
+    n_group = data.group_sizes
+    if problem.metric in _LINEAR_METRICS:
+        # rates num[g] / den[g] with constant denominators
+        terms = {
+            Metric.STATISTICAL_PARITY: [([tp[g] + fp[g] for g in (0, 1)], n_group)],
+            Metric.PREDICTIVE_EQUALITY: [(fp, data.negatives)],
+            Metric.EQUAL_OPPORTUNITY: [(tp, data.positives)],
+            Metric.EQUALIZED_ODDS: [(tp, data.positives), (fp, data.negatives)],
+        }[problem.metric]
+        _add_linear_cap(model, terms, cap_e)
+        return True
+    # rates num / den with variable denominators: i = 0 PPV, i = 1 NPV
+    ratios = [([tp[g] for g in (0, 1)], [tp[g] + fp[g] for g in (0, 1)])]
+    if problem.metric is Metric.CONDITIONAL_USE_ACCURACY_EQUALITY:
+        tn = [int(data.negatives[g]) - fp[g] for g in (0, 1)]
+        negs = [int(n_group[g]) - tp[g] - fp[g] for g in (0, 1)]
+        ratios.append((tn, negs))
+    return _add_ratio_cap(model, ratios, n_group, cap_e)
+
+
+def _add_linear_cap(model: cp_model.CpModel, terms: list, cap_e: Fraction) -> None:
+    """SP, PE, EOpp, EOdds: sum over ``terms`` of |num[0]/den[0] - num[1]/den[1]| <= cap_e."""
+    dens = [int(d) for _, den in terms for d in den if d > 0]
+    lcm = math.lcm(*dens) if dens else 1
+    limit = math.floor(cap_e * lcm)
+    diffs = []
+    for num, den in terms:
+        coef = [lcm // int(den[g]) if den[g] > 0 else 0 for g in (0, 1)]
+        diffs.append(coef[0] * num[0] - coef[1] * num[1])  # = lcm * (rate_0 - rate_1)
+    if len(diffs) == 1:
+        model.add(diffs[0] <= limit)
+        model.add(-diffs[0] <= limit)
+        return
+    # gap_d[i]: lcm * |rate gap| of term i
+    gap_d = [model.new_int_var(0, lcm, f"gap_d[{i}]") for i in range(len(diffs))]
+    for g_var, diff in zip(gap_d, diffs, strict=True):
+        model.add(g_var >= diff)
+        model.add(g_var >= -diff)
+    model.add(sum(gap_d) <= limit)
+
+
+def _add_ratio_cap(
+    model: cp_model.CpModel, ratios: list, n_group: np.ndarray, cap_e: Fraction
+) -> bool:
+    """PP (one ratio), CUAE (two): the rate gaps, cross-multiplied, <= cap_e; False if inexact."""
+    top = [int(n_group[g]) for g in (0, 1)]
+    gaps, prods = [], []
+    for i, (num, den) in enumerate(ratios):
+        gap, prod = _ratio_gap(model, i, num, den, top)
+        gaps.append(gap)
+        prods.append(prod)
+    if len(ratios) == 1:
+        reach = top[0] * top[1]  # largest reduced denominator of gap/prod
+        magnitude = reach  # largest value of gap and prod
+        lhs, rhs = gaps[0], prods[0]
+    else:
+        split = [max(t, (t // 2) * ((t + 1) // 2)) for t in top]
+        reach = split[0] * split[1]  # prod[0] * prod[1] <= reach
+        magnitude = 2 * reach
+        # weighted[i]: gap[i] * prod[1 - i]; both: prod[0] * prod[1]
+        weighted = [model.new_int_var(0, reach, f"weighted[{i}]") for i in (0, 1)]
+        model.add_multiplication_equality(weighted[0], [gaps[0], prods[1]])
+        model.add_multiplication_equality(weighted[1], [gaps[1], prods[0]])
+        both = model.new_int_var(1, reach, "both")
+        model.add_multiplication_equality(both, [prods[0], prods[1]])
+        lhs, rhs = weighted[0] + weighted[1], both
+    q_max = max(1, _INT_LIMIT // (4 * magnitude))
+    bound = floor_fraction(cap_e, min(reach, q_max))
+    model.add(bound.denominator * lhs <= bound.numerator * rhs)
+    return q_max >= reach
+
+
+def _ratio_gap(
+    model: cp_model.CpModel, i: int, num: list, den: list, top: list[int]
+) -> tuple[cp_model.IntVar, cp_model.IntVar]:
+    """``gap[i] >= |rate_0 - rate_1| * prod[i]`` and ``prod[i]`` for the rate ``num / den``."""
+    # num_v[i, g]: numerator of rate i in group g
+    num_v = [model.new_int_var(0, top[g], f"num[{i},{g}]") for g in (0, 1)]
+    # zero[i, g]: the denominator of rate i in group g is 0 (the rate is 0)
+    zero = [model.new_bool_var(f"zero[{i},{g}]") for g in (0, 1)]
+    # dden[i, g]: that denominator, or 1 when it is 0
+    dden = [model.new_int_var(1, top[g], f"dden[{i},{g}]") for g in (0, 1)]
+    # cross[i, g]: num[i, g] * dden[i, 1 - g]
+    cross = [model.new_int_var(0, top[0] * top[1], f"cross[{i},{g}]") for g in (0, 1)]
+    for g in (0, 1):
+        model.add(num_v[g] == num[g])
+        model.add(den[g] == 0).only_enforce_if(zero[g])
+        model.add(den[g] >= 1).only_enforce_if(~zero[g])
+        model.add(dden[g] == den[g] + zero[g])
+        model.add_multiplication_equality(cross[g], [num_v[g], dden[1 - g]])
+    # prod[i]: dden[i, 0] * dden[i, 1]
+    prod = model.new_int_var(1, top[0] * top[1], f"prod[{i}]")
+    model.add_multiplication_equality(prod, [dden[0], dden[1]])
+    # gap[i]: |rate gap| * prod[i]
+    gap = model.new_int_var(0, top[0] * top[1], f"gap[{i}]")
+    model.add(gap >= cross[0] - cross[1])
+    model.add(gap >= cross[1] - cross[0])
+    return gap, prod
+
+
+# ---------------------------------------------------------------------------- 6. objective
+@dataclass(frozen=True)
+class Objective:
+    """Section 6: the model minimises ``err_coef * errors + len_coef * length``."""
+
+    errors: cp_model.LinearExpr  # number of misclassified samples
+    err_coef: int
+    len_coef: int
+    scale: int  # objective / scale = errors / N + lam * length
+    lam: Fraction  # the length penalty as read by lambda_fraction
+
+
+def _add_objective(
+    model: cp_model.CpModel, data: ModelData, x: ModelVariables, lam_value: float
+) -> Objective:
+    lam = lambda_fraction(lam_value)
+    n = data.n_samples
+    n_err = data.weights[:, :, :].sum(axis=1)  # (P, 2): samples per pattern and label
+    errors = sum(
+        int(n_err[p, 1]) - int(n_err[p, 1]) * x.pos[p] + int(n_err[p, 0]) * x.pos[p]
+        for p in range(data.n_patterns)
+    )
+    length = data.max_length - sum(x.unused.values())
+    err_coef, len_coef = lam.denominator, lam.numerator * n
+    common = math.gcd(err_coef, len_coef) if len_coef else err_coef
+    err_coef, len_coef = err_coef // common, len_coef // common
+    model.minimize(err_coef * errors + len_coef * length)
+    return Objective(errors, err_coef, len_coef, n * lam.denominator // common, lam)
+
+
+# ---------------------------------------------------------------------------- the model
+@dataclass
+class CPSatModel:
+    """A built model: the CP-SAT model, its data and variables; adds a hint, reads a solution."""
+
+    model: cp_model.CpModel
+    data: ModelData
+    variables: ModelVariables
+    objective: Objective
+    epsilon_exact: bool  # False when the fairness cap had to be made conservative
+    majority_only: bool
+    feature_names: list[str]  # the problem's, to map a hint's antecedents to columns
+    stats: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def max_length(self) -> int:
+        return self.data.max_length
+
+    def add_hint(self, rule_list: RuleList) -> bool:
+        """Hint every variable from ``rule_list`` (a complete assignment); True if it fits.
+
+        The list is first put in the canonical form the model's cuts keep (see
+        :func:`canonical_rules`): the same predictions, never a longer list. A list that names
+        an antecedent the problem lacks, or that is still longer than K, is not hinted and the
+        model is left as it was; otherwise this hint replaces any earlier one.
+        """
+        try:
+            idx = rule_list.antecedent_indices(self.feature_names)
+        except ValueError:
+            return False
+        preds = [r.prediction for r in rule_list.rules]
+        rules = canonical_rules(
+            list(zip(idx, preds, strict=True)), rule_list.default, self.data.patterns,
+            self.majority_only,
+        )
+        if len(rules) > self.max_length:
+            return False
+        self.model.clear_hints()
+        self._hint([j for j, _ in rules], [q for _, q in rules], rule_list.default)
+        self.stats["hinted"] = True
+        return True
+
+    def _hint(self, idx: list[int], preds: list[int], dflt: int) -> None:
+        data, x, K = self.data, self.variables, self.max_length
+        for k in range(K):
+            for j in range(data.n_antecedents):
+                self.model.add_hint(x.use[k, j], k < len(idx) and idx[k] == j)
+            self.model.add_hint(x.unused[k], k >= len(idx))
+            self.model.add_hint(x.pred[k], k < len(idx) and bool(preds[k]))
+        self.model.add_hint(x.default, bool(dflt))
+        for p in range(data.n_patterns):
+            if not data.reaches_rules(p):
+                continue
+            first = next((k for k, j in enumerate(idx) if data.patterns[p, j]), K)
+            for k in range(K + 1):
+                self.model.add_hint(x.cap[p, k], k == first)
+            self.model.add_hint(x.pos[p], bool(preds[first]) if first < len(idx) else bool(dflt))
+
+    def read(self, solver: cp_model.CpSolver) -> tuple[list[int], list[int], int]:
+        """Antecedent indices, predictions and default of the solver's current solution."""
+        antecedents, predictions = [], []
+        for k in range(self.max_length):
+            if solver.boolean_value(self.variables.unused[k]):
+                break
+            j = next(j for j in range(self.data.n_antecedents)
+                     if solver.boolean_value(self.variables.use[k, j]))
+            antecedents.append(j)
+            predictions.append(int(solver.boolean_value(self.variables.pred[k])))
+        return antecedents, predictions, int(solver.boolean_value(self.variables.default))
+
+
+def canonical_rules(
+    rules: list[tuple[int, int]], default: int, patterns: np.ndarray, majority_only: bool
+) -> list[tuple[int, int]]:
+    """``rules`` ((antecedent, prediction) pairs) in the form the model's cuts keep.
+
+    Repeated until nothing changes: in the full space, runs of rules with the same prediction
+    are sorted by antecedent; rules that capture no pattern are dropped, and so are last rules
+    that predict like ``default``. The predictions are unchanged and the list never grows.
+    """
+    while True:
+        before = list(rules)
+        if not majority_only:
+            runs: list[list[tuple[int, int]]] = []
+            for rule in rules:
+                if runs and runs[-1][-1][1] == rule[1]:
+                    runs[-1].append(rule)
+                else:
+                    runs.append([rule])
+            rules = [r for run in runs for r in sorted(run)]
+        free = np.ones(len(patterns), dtype=bool)
+        kept = []
+        for j, q in rules:
+            hit = free & (patterns[:, j] == 1)
+            if hit.any():
+                kept.append((j, q))
+            free &= ~hit
+        while kept and kept[-1][1] == default:
+            kept.pop()
+        rules = kept
+        if rules == before:
+            return rules
+
+
+def build_model(
+    problem: Problem,
+    max_length: int,
+    hint: RuleList | None = None,
+    majority_only: bool = False,
+) -> CPSatModel:
+    """The CP-SAT model of ``problem`` restricted to rule lists of length <= ``max_length``.
+
+    ``majority_only`` restricts every prediction to a majority label of the samples it
+    classifies (ties allow both), as the branch-and-bound's ``majority_only`` does. The
+    sections are those of the module docstring.
+    """
+    # 1. Data
+    data = ModelData.of(problem, max_length)
+    model = cp_model.CpModel()
+    # 2. Variables
+    x = _new_variables(model, data)
+    # 3. Constraints: rule-list structure
+    _add_structure(model, data, x)
+    # 4. Constraints: capture and predictions, dominance cuts, the searched space
+    _add_capture(model, data, x)
+    _add_dominance_cuts(model, data, x)
+    if majority_only:
+        _add_majority_labels(model, data, x)
+    else:
+        _add_order_symmetry(model, data, x)
+    # 5. Constraints: fairness
+    epsilon_exact = _add_fairness_cap(model, data, x, problem)
+    # 6. Objective
+    objective = _add_objective(model, data, x, problem.lam)
+
+    proto = model.proto
+    stats = {
+        "n_patterns": data.n_patterns,
+        "n_points": int(np.count_nonzero(data.weights)),
+        "n_variables": len(proto.variables),
+        "n_constraints": len(proto.constraints),
+        "hinted": False,
+    }
+    built = CPSatModel(
+        model, data, x, objective, epsilon_exact, bool(majority_only),
+        list(problem.feature_names), stats,
+    )
+    # 7. Hint
+    if hint is not None:
+        built.add_hint(hint)
+    return built
 
 
 def _best_constant_objective(problem: Problem) -> Fraction | None:
@@ -196,299 +654,88 @@ def resolve_max_length(problem: Problem, max_length: int | None) -> tuple[int, s
     return m, "n_antecedents"
 
 
-def _hint_values(rule_list, problem, max_length, patterns, majority_only):
-    """(antecedent indices, predictions, default) of a hint, or None if it does not fit.
-
-    The hint is first put in the canonical form the model's cuts keep (rules that capture
-    nothing and a last rule that predicts like the default are dropped; in the full space,
-    runs of rules with the same prediction are sorted by antecedent): the same predictions,
-    never a longer list.
-    """
-    try:
-        idx = rule_list.antecedent_indices(problem.feature_names)
-    except ValueError:
-        return None
-    preds = [r.prediction for r in rule_list.rules]
-    dflt = rule_list.default
-    rules = list(zip(idx, preds, strict=True))
-    while True:
-        before = list(rules)
-        if not majority_only:
-            runs: list[list[tuple[int, int]]] = []
-            for rule in rules:
-                if runs and runs[-1][-1][1] == rule[1]:
-                    runs[-1].append(rule)
-                else:
-                    runs.append([rule])
-            rules = [r for run in runs for r in sorted(run)]
-        free = np.ones(len(patterns), dtype=bool)
-        kept = []
-        for j, q in rules:
-            hit = free & (patterns[:, j] == 1)
-            if hit.any():
-                kept.append((j, q))
-            free &= ~hit
-        while kept and kept[-1][1] == dflt:
-            kept.pop()
-        rules = kept
-        if rules == before:
-            break
-    if len(rules) > max_length:
-        return None
-    return [j for j, _ in rules], [q for _, q in rules], dflt
-
-
-def build_model(
-    problem: Problem,
-    max_length: int,
-    hint: RuleList | None = None,
-    majority_only: bool = False,
-) -> CPSatModel:
-    """The CP-SAT model of ``problem`` restricted to rule lists of length <= ``max_length``.
-
-    ``majority_only`` restricts every prediction to a majority label of the samples it
-    classifies (ties allow both), as the branch-and-bound's ``majority_only`` does.
-    """
-    # 1. Data -------------------------------------------------------------------------------
-    patterns, weights = aggregate(problem)
-    n_patterns, m = patterns.shape
-    K = min(int(max_length), m)
-    n = problem.n_samples
-    sat_sets = [np.flatnonzero(patterns[p]).tolist() for p in range(n_patterns)]
-    n_group = weights.sum(axis=(0, 2))  # samples per group
-    n_pos = weights[:, :, 1].sum(axis=0)  # positives per group
-    n_neg = weights[:, :, 0].sum(axis=0)  # negatives per group
-    model = cp_model.CpModel()
-
-    # 2. Variables --------------------------------------------------------------------------
-    # use[k, j]: position k holds antecedent j
-    use = {(k, j): model.new_bool_var(f"use[{k},{j}]") for k in range(K) for j in range(m)}
-    # unused[k]: position k holds no rule
-    unused = {k: model.new_bool_var(f"unused[{k}]") for k in range(K)}
-    # pred[k]: the rule at position k predicts 1
-    pred = {k: model.new_bool_var(f"pred[{k}]") for k in range(K)}
-    # default: the default predicts 1
-    default = model.new_bool_var("default")
-    # cap[p, k]: pattern p is captured by position k (k = K: by the default)
-    cap: dict[tuple[int, int], Any] = {}
-    # pos[p]: pattern p is predicted 1
-    pos: dict[int, Any] = {}
-    for p in range(n_patterns):
-        if not sat_sets[p] or K == 0:
-            pos[p] = default  # satisfies no antecedent: always reaches the default
-            continue
-        for k in range(K + 1):
-            cap[p, k] = model.new_bool_var(f"cap[{p},{k}]")
-        pos[p] = model.new_bool_var(f"pos[{p}]")
-
-    # 3. Constraints: rule-list structure ---------------------------------------------------
-    for k in range(K):
-        model.add_exactly_one([use[k, j] for j in range(m)] + [unused[k]])
-        model.add_implication(unused[k], ~pred[k])  # symmetry: unused positions predict 0
-        if k + 1 < K:
-            model.add_implication(unused[k], unused[k + 1])  # used positions are contiguous
-    for j in range(m):
-        model.add_at_most_one([use[k, j] for k in range(K)])  # no antecedent twice
-
-    # 4. Constraints: capture and predictions -----------------------------------------------
-    captures: dict[int, list[Any]] = {k: [] for k in range(K)}
-    for p in range(n_patterns):
-        if (p, 0) not in cap:
-            continue
-        model.add_exactly_one([cap[p, k] for k in range(K + 1)])
-        for k in range(K):
-            sat = sum(use[k, j] for j in sat_sets[p])
-            model.add(cap[p, k] <= sat)  # captured only where satisfied
-            model.add(sat <= sum(cap[p, kk] for kk in range(k + 1)))  # the first satisfied captures
-            model.add(pos[p] == pred[k]).only_enforce_if(cap[p, k])
-            captures[k].append(cap[p, k])
-        model.add(pos[p] == default).only_enforce_if(cap[p, K])
-    for k in range(K):
-        # dominance cut: a used rule captures something
-        model.add(sum(captures[k]) >= 1).only_enforce_if(~unused[k])
-        # dominance cut: the last rule predicts unlike the default (else drop it)
-        last = [~unused[k]] + ([unused[k + 1]] if k + 1 < K else [])
-        model.add(pred[k] != default).only_enforce_if(last)
-    if majority_only:
-        # the captured samples' label balance decides which predictions are allowed
-        balance = [int(weights[p, :, 1].sum() - weights[p, :, 0].sum()) for p in range(n_patterns)]
-        for k in range(K + 1):
-            margin = sum(balance[p] * cap[p, k] for p in range(n_patterns) if (p, k) in cap)
-            if k == K:  # the default also classifies the patterns that satisfy nothing
-                margin += sum(balance[p] for p in range(n_patterns) if (p, 0) not in cap)
-            label = default if k == K else pred[k]
-            model.add(margin >= 0).only_enforce_if(label)
-            model.add(margin <= 0).only_enforce_if(~label)
-    else:
-        # symmetry: adjacent rules with the same prediction can swap without changing any
-        # prediction, so keep them in increasing antecedent order (not valid in the majority
-        # space: a swap changes which samples each rule captures)
-        # index[k]: the antecedent at position k (m when unused)
-        index = {k: model.new_int_var(0, m, f"index[{k}]") for k in range(K)}
-        for k in range(K):
-            model.add(index[k] == sum(j * use[k, j] for j in range(m)) + m * unused[k])
-        for k in range(K - 1):
-            # same[k]: positions k and k + 1 predict alike
-            same = model.new_bool_var(f"same[{k}]")
-            model.add(pred[k] == pred[k + 1]).only_enforce_if(same)
-            model.add(pred[k] != pred[k + 1]).only_enforce_if(~same)
-            model.add(index[k] < index[k + 1]).only_enforce_if([same, ~unused[k + 1]])
-
-    # 5. Constraints: fairness --------------------------------------------------------------
-    def count(g: int, y: int) -> cp_model.LinearExpr:
-        """Samples of group g and label y predicted positive."""
-        return sum(int(weights[p, g, y]) * pos[p] for p in range(n_patterns) if weights[p, g, y])
-
-    tp = [count(g, 1) for g in (0, 1)]
-    fp = [count(g, 0) for g in (0, 1)]
-    epsilon_exact = True
-    metric = problem.metric
-    if problem.epsilon is not None:
-        cap_e = Fraction(problem.epsilon + FEASIBILITY_TOL)  # the float sum is_fair compares to
-        if metric in (
-            Metric.STATISTICAL_PARITY, Metric.PREDICTIVE_EQUALITY,
-            Metric.EQUAL_OPPORTUNITY, Metric.EQUALIZED_ODDS,
-        ):
-            # rates num[g] / den[g] with constant denominators
-            terms = {
-                Metric.STATISTICAL_PARITY: [([tp[g] + fp[g] for g in (0, 1)], n_group)],
-                Metric.PREDICTIVE_EQUALITY: [(fp, n_neg)],
-                Metric.EQUAL_OPPORTUNITY: [(tp, n_pos)],
-                Metric.EQUALIZED_ODDS: [(tp, n_pos), (fp, n_neg)],
-            }[metric]
-            dens = [int(d) for _, den in terms for d in den if d > 0]
-            lcm = math.lcm(*dens) if dens else 1
-            limit = math.floor(cap_e * lcm)
-            diffs = []
-            for num, den in terms:
-                coef = [lcm // int(den[g]) if den[g] > 0 else 0 for g in (0, 1)]
-                diffs.append(coef[0] * num[0] - coef[1] * num[1])  # = lcm * (rate_0 - rate_1)
-            if len(diffs) == 1:
-                model.add(diffs[0] <= limit)
-                model.add(-diffs[0] <= limit)
-            else:
-                # gap_d[i]: lcm * |rate gap| of term i
-                gap_d = [model.new_int_var(0, lcm, f"gap_d[{i}]") for i in range(len(diffs))]
-                for g_var, diff in zip(gap_d, diffs, strict=True):
-                    model.add(g_var >= diff)
-                    model.add(g_var >= -diff)
-                model.add(sum(gap_d) <= limit)
-        else:
-            # rates num / den with variable denominators: i = 0 PPV, i = 1 NPV
-            ratios = [([tp[g] for g in (0, 1)], [tp[g] + fp[g] for g in (0, 1)])]
-            if metric is Metric.CONDITIONAL_USE_ACCURACY_EQUALITY:
-                tn = [int(n_neg[g]) - fp[g] for g in (0, 1)]
-                negs = [int(n_group[g]) - tp[g] - fp[g] for g in (0, 1)]
-                ratios.append((tn, negs))
-            gaps, prods = [], []
-            for i, (num, den) in enumerate(ratios):
-                top = [int(n_group[g]) for g in (0, 1)]
-                # num_v[i, g]: numerator of rate i in group g
-                num_v = [model.new_int_var(0, top[g], f"num[{i},{g}]") for g in (0, 1)]
-                # zero[i, g]: the denominator of rate i in group g is 0 (the rate is 0)
-                zero = [model.new_bool_var(f"zero[{i},{g}]") for g in (0, 1)]
-                # dden[i, g]: that denominator, or 1 when it is 0
-                dden = [model.new_int_var(1, top[g], f"dden[{i},{g}]") for g in (0, 1)]
-                # cross[i, g]: num[i, g] * dden[i, 1 - g]
-                cross = [model.new_int_var(0, top[0] * top[1], f"cross[{i},{g}]") for g in (0, 1)]
-                for g in (0, 1):
-                    model.add(num_v[g] == num[g])
-                    model.add(den[g] == 0).only_enforce_if(zero[g])
-                    model.add(den[g] >= 1).only_enforce_if(~zero[g])
-                    model.add(dden[g] == den[g] + zero[g])
-                    model.add_multiplication_equality(cross[g], [num_v[g], dden[1 - g]])
-                # prod[i]: dden[i, 0] * dden[i, 1]
-                prod = model.new_int_var(1, top[0] * top[1], f"prod[{i}]")
-                model.add_multiplication_equality(prod, [dden[0], dden[1]])
-                # gap[i]: |rate gap| * prod[i]
-                gap = model.new_int_var(0, top[0] * top[1], f"gap[{i}]")
-                model.add(gap >= cross[0] - cross[1])
-                model.add(gap >= cross[1] - cross[0])
-                gaps.append(gap)
-                prods.append(prod)
-            if len(ratios) == 1:
-                reach = int(n_group[0] * n_group[1])  # largest reduced denominator of gap/prod
-                magnitude = reach  # largest value of gap and prod
-                lhs, rhs = gaps[0], prods[0]
-            else:
-                split = [max(int(t), (int(t) // 2) * ((int(t) + 1) // 2)) for t in n_group]
-                reach = split[0] * split[1]  # prod[0] * prod[1] <= reach
-                magnitude = 2 * reach
-                # weighted[i]: gap[i] * prod[1 - i]; both: prod[0] * prod[1]
-                weighted = [model.new_int_var(0, reach, f"weighted[{i}]") for i in (0, 1)]
-                model.add_multiplication_equality(weighted[0], [gaps[0], prods[1]])
-                model.add_multiplication_equality(weighted[1], [gaps[1], prods[0]])
-                both = model.new_int_var(1, reach, "both")
-                model.add_multiplication_equality(both, [prods[0], prods[1]])
-                lhs, rhs = weighted[0] + weighted[1], both
-            q_max = max(1, _INT_LIMIT // (4 * magnitude))
-            if q_max < reach:
-                epsilon_exact = False
-            bound = floor_fraction(cap_e, min(reach, q_max))
-            model.add(bound.denominator * lhs <= bound.numerator * rhs)
-
-    # 6. Objective --------------------------------------------------------------------------
-    lam = lambda_fraction(problem.lam)
-    n_err = weights[:, :, :].sum(axis=1)  # (P, 2): samples per pattern and label
-    errors = sum(
-        int(n_err[p, 1]) - int(n_err[p, 1]) * pos[p] + int(n_err[p, 0]) * pos[p]
-        for p in range(n_patterns)
-    )
-    length = K - sum(unused.values())
-    err_coef, len_coef = lam.denominator, lam.numerator * n
-    common = math.gcd(err_coef, len_coef) if len_coef else err_coef
-    err_coef, len_coef = err_coef // common, len_coef // common
-    model.minimize(err_coef * errors + len_coef * length)
-    scale = n * lam.denominator // common
-
-    # 7. Hint -------------------------------------------------------------------------------
-    hinted = False
-    if hint is not None:
-        values = _hint_values(hint, problem, K, patterns, majority_only)
-        if values is not None:
-            _add_hint(model, values, K, m, patterns, sat_sets, use, unused, pred, default, cap, pos)
-            hinted = True
-
-    proto = model.proto
-    stats = {
-        "n_patterns": n_patterns,
-        "n_points": int(np.count_nonzero(weights)),
-        "n_variables": len(proto.variables),
-        "n_constraints": len(proto.constraints),
-        "hinted": hinted,
-    }
-    return CPSatModel(
-        model=model, max_length=K, patterns=patterns, weights=weights, use=use, unused=unused,
-        pred=pred, default=default, pos=pos, errors=errors, err_coef=err_coef,
-        len_coef=len_coef, scale=scale, lam=lam, epsilon_exact=epsilon_exact, stats=stats,
-    )
-
-
-def _add_hint(model, values, K, m, patterns, sat_sets, use, unused, pred, default, cap, pos):
-    """Hint every decision and derived variable from a rule list (a complete assignment)."""
-    idx, preds, dflt = values
-    for k in range(K):
-        for j in range(m):
-            model.add_hint(use[k, j], k < len(idx) and idx[k] == j)
-        model.add_hint(unused[k], k >= len(idx))
-        model.add_hint(pred[k], k < len(idx) and bool(preds[k]))
-    model.add_hint(default, bool(dflt))
-    for p in range(len(patterns)):
-        if (p, 0) not in cap:
-            continue
-        first = next((k for k, j in enumerate(idx) if patterns[p, j]), K)
-        for k in range(K + 1):
-            model.add_hint(cap[p, k], k == first)
-        model.add_hint(pos[p], bool(preds[first]) if first < len(idx) else bool(dflt))
-
-
-# ---------------------------------------------------------------------------- the engine
+# ---------------------------------------------------------------------------- solving
 _STATUS = {
     cp_model.OPTIMAL: Status.OPTIMAL,
     cp_model.FEASIBLE: Status.FEASIBLE,
     cp_model.INFEASIBLE: Status.INFEASIBLE,
     cp_model.UNKNOWN: Status.UNKNOWN,
 }
+# CP-SAT's time limit is conservative: it stops when its next check would likely overrun the
+# limit, which was seen to end a solve at 0.8 of the limit. A limited solve that ends before
+# this fraction of its time limit is put down to the memory limit, if one was given.
+_TIME_LIMIT_FRACTION = 0.5
+
+
+def solve_interruptibly(solver: cp_model.CpSolver, model: cp_model.CpModel) -> tuple[Any, bool]:
+    """CP-SAT's status on ``model`` and whether Ctrl-C stopped the search.
+
+    In the main thread the solve runs in a helper thread while the main thread waits, so that
+    a ``KeyboardInterrupt`` reaches it: the search is then stopped (``stop_search``) and its
+    best solution kept. Elsewhere the solve runs in place (signals only reach the main thread).
+    ``solver.parameters.catch_sigint_signal`` should be False, or CP-SAT takes Ctrl-C itself.
+    """
+    if threading.current_thread() is not threading.main_thread():
+        return solver.solve(model), False
+    outcome: dict[str, Any] = {}
+    done = threading.Event()
+
+    def run() -> None:
+        try:
+            outcome["status"] = solver.solve(model)
+        except BaseException as exc:  # handed to the caller below
+            outcome["error"] = exc
+        finally:
+            done.set()
+
+    thread = threading.Thread(target=run, name="fairlist-cpsat", daemon=True)
+    thread.start()
+    interrupted = False
+    try:
+        while not done.is_set():
+            try:
+                done.wait(0.1)  # with a timeout: not every platform interrupts the wait
+            except KeyboardInterrupt:
+                interrupted = True
+            if interrupted:
+                # CP-SAT then returns its best solution so far; repeated, since a stop that
+                # comes before CP-SAT has started its search is lost
+                solver.stop_search()
+    finally:
+        while not done.is_set():  # a second Ctrl-C left the loop: end the search all the same
+            solver.stop_search()
+            done.wait(0.1)
+    thread.join()
+    if "error" in outcome:
+        raise outcome["error"]
+    return outcome["status"], interrupted
+
+
+def stop_reason(
+    status: Any,
+    interrupted: bool,
+    wall_time: float,
+    time_limit: float | None,
+    memory_limit_mb: float | None,
+) -> StopReason:
+    """Why a CP-SAT solve stopped, from its status (``solver.status_name``) and the limits.
+
+    CP-SAT's response names no stop reason (``solution_info`` names the worker that found the
+    last solution). So: COMPLETED when CP-SAT's own status is OPTIMAL or INFEASIBLE (even when
+    a conservative fairness cap makes the result only ``feasible``); INTERRUPTED when Ctrl-C
+    stopped it (:func:`solve_interruptibly`); otherwise a limit did — the time limit, unless
+    none was given or a memory limit was given and the search ended before half of the time
+    limit; then the memory limit (``max_memory_in_mb``; CP-SAT's default is 10000 MB).
+    """
+    if status in (cp_model.OPTIMAL, cp_model.INFEASIBLE):
+        return StopReason.COMPLETED
+    if interrupted:
+        return StopReason.INTERRUPTED
+    if time_limit is None or (
+        memory_limit_mb is not None and wall_time < _TIME_LIMIT_FRACTION * time_limit
+    ):
+        return StopReason.MEMORY_LIMIT
+    return StopReason.TIME_LIMIT
 
 
 class CPSatSolver:
@@ -504,17 +751,27 @@ class CPSatSolver:
     time_limit : float, optional
         Seconds; defaults to ``problem.limits.time_limit`` (None: no limit). ``max_nodes`` has
         no CP-SAT counterpart and is ignored; ``memory_limit_mb`` is passed on.
-    num_workers : int, optional
-        CP-SAT search workers (None: CP-SAT's default, one per core). Use 1 for runs that are
-        reproducible whatever the machine.
+    num_workers : int or None, default=DEFAULT_NUM_WORKERS (1)
+        CP-SAT search workers. With one worker a solve that completes returns the same rule
+        list every time, on every machine, for a given ``random_seed``. More workers run
+        CP-SAT's parallel portfolio (its documentation recommends 8 or more for hard
+        instances): often much faster, but not reproducible — among equally good rule lists
+        the one returned may change from run to run. None leaves the choice to CP-SAT (one
+        worker per core, so the search depends on the machine).
     random_seed : int
     log_progress : bool
         Print CP-SAT's search log.
     hint : RuleList, optional
-        A rule list to start from (``add_hint``); ignored when longer than K.
+        A rule list to start from (:meth:`CPSatModel.add_hint`); ignored when longer than K.
     majority_only : bool
         Search CORELS' majority-label space (``search_space="majority"``), the space of the
         branch-and-bound's ``majority_only=True``; the default is the full space.
+
+    Notes
+    -----
+    Ctrl-C (a ``KeyboardInterrupt`` in the main thread) stops the search and returns the best
+    rule list found so far with ``stop_reason`` interrupted; see :func:`stop_reason` for the
+    other stop reasons.
 
     Examples
     --------
@@ -522,7 +779,7 @@ class CPSatSolver:
     >>> from fairlist.solvers import Problem
     >>> X = np.array([[1, 0], [1, 1], [0, 1], [0, 0]], dtype=np.uint8)
     >>> p = Problem(X, [1, 1, 0, 0], [True, False, True, False], lam=0.01, max_length=2)
-    >>> CPSatSolver(num_workers=1).solve(p).objective
+    >>> CPSatSolver().solve(p).objective
     0.01
     """
 
@@ -533,7 +790,7 @@ class CPSatSolver:
         *,
         max_length: int | None = None,
         time_limit: float | None = None,
-        num_workers: int | None = None,
+        num_workers: int | None = DEFAULT_NUM_WORKERS,
         random_seed: int = 0,
         log_progress: bool = False,
         hint: RuleList | None = None,
@@ -570,12 +827,47 @@ class CPSatSolver:
         start = time.perf_counter()
         K, source = resolve_max_length(problem, self.max_length)
         built = build_model(problem, K, self.hint, bool(self.majority_only))
-        space = "majority" if self.majority_only else "full"
         build_seconds = time.perf_counter() - start
 
+        solver = self._new_solver(problem)
+        code, interrupted = solve_interruptibly(solver, built.model)
+        if code == cp_model.MODEL_INVALID:
+            raise RuntimeError(f"CP-SAT rejected the model: {built.model.validate()}")
+        time_limit = self._time_limit(problem)
+        stop = stop_reason(
+            code, interrupted, solver.wall_time, time_limit, problem.limits.memory_limit_mb
+        )
+        stats = dict(built.stats)
+        stats.update(
+            max_length=K,
+            max_length_source=source,
+            epsilon_exact=built.epsilon_exact,
+            lam_fraction=str(built.objective.lam),
+            objective_scale=built.objective.scale,
+            cpsat_status=solver.status_name(code),
+            num_workers=self.num_workers,
+            conflicts=solver.num_conflicts,
+            branches=solver.num_branches,
+            build_seconds=build_seconds,
+            solve_seconds=solver.wall_time,
+            seconds=time.perf_counter() - start,
+        )
+        status = _STATUS[code]
+        if not built.epsilon_exact:
+            # The model's cap is conservative: its optimum/infeasibility proves nothing.
+            status = {Status.OPTIMAL: Status.FEASIBLE, Status.INFEASIBLE: Status.UNKNOWN}.get(
+                status, status
+            )
+        return self._result(problem, built, solver, status, stop, stats)
+
+    def _time_limit(self, problem: Problem) -> float | None:
+        return self.time_limit if self.time_limit is not None else problem.limits.time_limit
+
+    def _new_solver(self, problem: Problem) -> cp_model.CpSolver:
+        """A CP-SAT solver with this engine's parameters and ``problem``'s limits."""
         solver = cp_model.CpSolver()
         params = solver.parameters
-        time_limit = self.time_limit if self.time_limit is not None else problem.limits.time_limit
+        time_limit = self._time_limit(problem)
         if time_limit is not None:
             params.max_time_in_seconds = float(time_limit)
         if problem.limits.memory_limit_mb is not None:
@@ -584,38 +876,25 @@ class CPSatSolver:
             params.num_workers = int(self.num_workers)
         params.random_seed = int(self.random_seed)
         params.log_search_progress = bool(self.log_progress)
-        code = solver.solve(built.model)
-        if code == cp_model.MODEL_INVALID:
-            raise RuntimeError(f"CP-SAT rejected the model: {built.model.validate()}")
-        status = _STATUS[code]
+        params.catch_sigint_signal = False  # Ctrl-C is caught by solve_interruptibly
+        return solver
 
-        stats = dict(built.stats)
-        stats.update(
-            max_length=K,
-            max_length_source=source,
-            epsilon_exact=built.epsilon_exact,
-            lam_fraction=str(built.lam),
-            objective_scale=built.scale,
-            cpsat_status=solver.status_name(code),
-            conflicts=solver.num_conflicts,
-            branches=solver.num_branches,
-            build_seconds=build_seconds,
-            solve_seconds=solver.wall_time,
-            seconds=time.perf_counter() - start,
-        )
-        if not built.epsilon_exact:
-            # The model's cap is conservative: its optimum/infeasibility proves nothing.
-            status = {Status.OPTIMAL: Status.FEASIBLE, Status.INFEASIBLE: Status.UNKNOWN}.get(
-                status, status
-            )
-        complete = status in (Status.OPTIMAL, Status.INFEASIBLE)
-        stop = StopReason.COMPLETED if complete else (
-            StopReason.TIME_LIMIT if time_limit is not None else StopReason.INTERRUPTED
-        )
+    def _result(
+        self,
+        problem: Problem,
+        built: CPSatModel,
+        solver: cp_model.CpSolver,
+        status: Status,
+        stop: StopReason,
+        stats: dict[str, Any],
+    ) -> Result:
+        """The result of a finished solve; its rule list checked against Problem.evaluate."""
+        space = "majority" if built.majority_only else "full"
+        scale = built.objective.scale
         if status in (Status.INFEASIBLE, Status.UNKNOWN):
             bound = math.inf
             if status is Status.UNKNOWN:
-                bound = solver.best_objective_bound / built.scale if built.epsilon_exact else 0.0
+                bound = solver.best_objective_bound / scale if built.epsilon_exact else 0.0
             return Result(
                 status=status, rule_list=None, objective=math.inf, accuracy=math.nan,
                 unfairness=math.nan, lower_bound=bound, stop_reason=stop, engine=self.name,
@@ -625,7 +904,7 @@ class CPSatSolver:
         antecedents, predictions, dflt = built.read(solver)
         rule_list = problem.rule_list(antecedents, predictions, dflt)
         ev = problem.evaluate(rule_list)
-        model_errors = int(round(solver.value(built.errors)))
+        model_errors = int(round(solver.value(built.objective.errors)))
         if not ev.fair or ev.errors != model_errors or ev.length != len(antecedents):
             raise RuntimeError(
                 f"CP-SAT model disagrees with Problem.evaluate on {rule_list!r}: fair={ev.fair} "
@@ -635,7 +914,7 @@ class CPSatSolver:
         if status is Status.OPTIMAL:
             lower = ev.objective
         elif built.epsilon_exact:
-            lower = min(ev.objective, solver.best_objective_bound / built.scale)
+            lower = min(ev.objective, solver.best_objective_bound / scale)
         else:
             lower = 0.0
         return Result(
