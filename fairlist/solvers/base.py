@@ -17,7 +17,7 @@ import numpy as np
 
 from .._params import Interval, Satisfies, validate_params
 from .._validation import as_binary, encode_labels
-from ..errors import DataError
+from ..errors import DataError, InvalidParameterError
 from ..groups import check_group_sizes, encode_groups
 from ..metrics import (
     ConfusionCounts,
@@ -383,6 +383,25 @@ def _group_codes(groups: Any, n: int) -> tuple[np.ndarray, tuple[str, ...]]:
     if (sizes == 0).any():
         raise DataError(f"groups: code {int(np.flatnonzero(sizes == 0)[0])} has no sample")
     return g.astype(np.int32), tuple(str(i) for i in range(len(sizes)))
+
+
+def check_problem(problem: Any) -> Problem:
+    """``problem`` if it is a :class:`Problem`, else an error naming the argument."""
+    if not isinstance(problem, Problem):
+        raise InvalidParameterError(
+            f"problem must be a fairlist Problem, got {type(problem).__name__}"
+        )
+    return problem
+
+
+def check_two_groups_unweighted(problem: Problem, engine: str) -> None:
+    """An engine that handles the paper's problem only (two groups, unit weights) says so."""
+    if problem.n_groups != 2 or problem.sample_weight is not None:
+        raise InvalidParameterError(
+            f"engine {engine!r} solves problems of two groups without sample weights; this one "
+            f"has {problem.n_groups} groups"
+            + (" and sample weights" if problem.sample_weight is not None else "")
+        )
 
 
 @dataclass(frozen=True)

@@ -25,9 +25,16 @@ from typing import Any
 
 import numpy as np
 
-from ..errors import InvalidParameterError
 from ..rulelist import RuleList
-from .base import Limits, Problem, Result, Status, StopReason
+from .base import (
+    Limits,
+    Problem,
+    Result,
+    Status,
+    StopReason,
+    check_problem,
+    check_two_groups_unweighted,
+)
 
 __all__ = ["BnBSolver", "POLICIES", "default_memory_limit_mb", "distinct_columns"]
 
@@ -247,10 +254,9 @@ use_fairness_bound, use_class_bound, use_permutation_map, use_support_bounds : b
     # ------------------------------------------------------------------ solving
     def solve(self, problem: Problem) -> Result:
         """Search ``problem`` and return the best fair rule list with its certificate."""
-        if not isinstance(problem, Problem):
-            raise TypeError(f"problem must be a fairlist Problem, got {type(problem).__name__}")
+        check_problem(problem)
         self._validate()
-        _two_groups_unweighted(problem, self.name)
+        check_two_groups_unweighted(problem, self.name)
         from .._core import BranchAndBound, pack_bits, pack_matrix
 
         kept, representative = distinct_columns(problem.X)
@@ -362,12 +368,3 @@ use_fairness_bound, use_class_bound, use_permutation_map, use_support_bounds : b
             raise outcome["error"]
         return outcome["result"]
 
-
-def _two_groups_unweighted(problem: Problem, engine: str) -> None:
-    """The engine handles the paper's problem: two groups, unit weights (for now)."""
-    if problem.n_groups != 2 or problem.sample_weight is not None:
-        raise InvalidParameterError(
-            f"engine {engine!r} solves problems of two groups without sample weights; this one "
-            f"has {problem.n_groups} groups"
-            + (" and sample weights" if problem.sample_weight is not None else "")
-        )

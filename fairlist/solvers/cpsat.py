@@ -95,18 +95,29 @@ Solving
 from __future__ import annotations
 
 import math
+import numbers
 import threading
 import time
 from dataclasses import dataclass, field
 from fractions import Fraction
-from typing import Any
+from typing import Any, ClassVar
 
 import numpy as np
 from ortools.sat.python import cp_model
 
+from .._params import BOOLEAN, InstanceOf, Interval, validate_params
 from ..metrics import FEASIBILITY_TOL, Metric
 from ..rulelist import RuleList
-from .base import Problem, Result, Status, StopReason
+from .base import (
+    MAX_LENGTH,
+    Limits,
+    Problem,
+    Result,
+    Status,
+    StopReason,
+    check_problem,
+    check_two_groups_unweighted,
+)
 
 __all__ = [
     "CPSatSolver", "CPSatModel", "DEFAULT_NUM_WORKERS", "build_model", "floor_fraction",
@@ -804,26 +815,24 @@ class CPSatSolver:
         self.hint = hint
         self.majority_only = majority_only
 
+    PARAMETER_CONSTRAINTS: ClassVar[dict[str, list]] = {
+        "max_length": MAX_LENGTH,
+        "time_limit": Limits.PARAMETER_CONSTRAINTS["time_limit"],
+        "num_workers": [None, Interval(numbers.Integral, 1, None, closed="left")],
+        "random_seed": [Interval(numbers.Integral, None, None)],
+        "log_progress": [BOOLEAN],
+        "hint": [None, InstanceOf(RuleList)],
+        "majority_only": [BOOLEAN],
+    }
+
     def _validate(self) -> None:
-        ml = self.max_length
-        if ml is not None and (isinstance(ml, bool) or int(ml) != ml or ml < 0):
-            raise ValueError(f"max_length must be a non-negative integer or None, got {ml!r}")
-        tl = self.time_limit
-        if tl is not None and (isinstance(tl, bool) or not tl > 0):
-            raise ValueError(f"time_limit must be a positive number of seconds, got {tl!r}")
-        nw = self.num_workers
-        if nw is not None and (isinstance(nw, bool) or int(nw) != nw or nw < 1):
-            raise ValueError(f"num_workers must be a positive integer or None, got {nw!r}")
-        if not isinstance(self.majority_only, (bool, np.bool_)):
-            raise TypeError(f"majority_only must be True or False, got {self.majority_only!r}")
-        if self.hint is not None and not isinstance(self.hint, RuleList):
-            raise TypeError(f"hint must be a RuleList, got {type(self.hint).__name__}")
+        validate_params(type(self).__name__, self.PARAMETER_CONSTRAINTS, vars(self))
 
     def solve(self, problem: Problem) -> Result:
         """Solve ``problem``; see :class:`fairlist.solvers.Result`."""
-        if not isinstance(problem, Problem):
-            raise TypeError(f"problem must be a fairlist Problem, got {type(problem).__name__}")
+        check_problem(problem)
         self._validate()
+        check_two_groups_unweighted(problem, self.name)
         start = time.perf_counter()
         K, source = resolve_max_length(problem, self.max_length)
         built = build_model(problem, K, self.hint, bool(self.majority_only))
