@@ -48,8 +48,9 @@ from .metrics import Metric
 from .solvers import ENGINES
 from .solvers.bnb import POLICIES
 
-#: The default trie budget (the estimator's), without importing scikit-learn at start-up.
+#: The default budget (the estimator's), without importing scikit-learn at start-up.
 DEFAULT_MAX_NODES = 4_000_000
+DEFAULT_TIME_LIMIT = 60.0
 
 app = typer.Typer(
     name="fairlist",
@@ -290,12 +291,12 @@ def fit(
     lam: LamOpt = 0.01,
     max_length: MaxLengthOpt = None,
     policy: PolicyOpt = None,
-    time_limit: TimeLimitOpt = None,
+    time_limit: Annotated[
+        float, typer.Option(help="Seconds (a safety net; 0: none, for a reproducible run).")
+    ] = DEFAULT_TIME_LIMIT,
     max_nodes: Annotated[
         int,
-        typer.Option(
-            help="bnb trie size limit (the paper's budget); 0: none, search until certified."
-        ),
+        typer.Option(help="bnb trie size limit, the paper's budget (0: none)."),
     ] = DEFAULT_MAX_NODES,
     deepen_length: Annotated[
         int,
@@ -315,8 +316,8 @@ def fit(
     """Learn a fair rule list; print it with its training accuracy, unfairness and certificate.
 
     The search stops at the first of: the certificate (status optimal), --max-nodes (4,000,000
-    by default, about 10 s on COMPAS), --time-limit, or Ctrl-C; it then reports the best list
-    found (status feasible) with the proved lower bound and the gap.
+    by default, about 10 s on COMPAS), --time-limit (60 s by default), or Ctrl-C; it then
+    reports the best list found (status feasible) with the proved lower bound and the gap.
     """
     from sklearn.exceptions import ConvergenceWarning
 
@@ -335,7 +336,7 @@ def fit(
             binarizer = Binarizer(min_support=min_support)
         clf = FairRuleListClassifier(
             metric=metric.value, epsilon=epsilon, lam=lam, max_length=max_length,
-            engine=engine.value, policy=policy and policy.value, time_limit=time_limit,
+            engine=engine.value, policy=policy and policy.value, time_limit=time_limit or None,
             max_nodes=max_nodes or None, engine_options=options or None, binarizer=binarizer,
         )  # fmt: skip
         groups = table.sensitive_column if table.sensitive_column else table.sensitive

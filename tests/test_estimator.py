@@ -671,7 +671,7 @@ def test_grid_search_over_a_raw_table_routes_the_group_column():
 def test_bounded_by_default_with_gap_and_certified_length():
     X, y, s = tiny()
     clf = FairRuleListClassifier(metric="SP", epsilon=0.05, lam=0.005)
-    assert clf.max_nodes == 4_000_000
+    assert (clf.max_nodes, clf.time_limit) == (4_000_000, 60.0)
     clf.fit(X, y, sensitive_features=s, protected="F")
     assert clf.status_ is Status.OPTIMAL and clf.gap_ == 0.0
     assert clf.certified_length_ == X.shape[1]
