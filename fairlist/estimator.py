@@ -41,7 +41,7 @@ from ._validation import as_binary, encode_labels, is_binary_table
 from ._version import __version__
 from .binarize import Binarizer
 from .errors import DataError, InfeasibleError, InvalidParameterError, MissingColumnError
-from .metrics import Metric
+from .metrics import Metric, check_sample_weight
 from .metrics import protected_mask as sensitive_mask
 from .rulelist import RuleList
 from .solvers import (
@@ -179,6 +179,11 @@ class FairRuleListClassifier(ClassifierMixin, BaseEstimator):
     certified_length_ : int or None
         No rule list of at most this many rules beats ``rule_list_`` (None: nothing is certified
         beyond the lower bound; every length when the status is ``optimal``).
+    group_names_ : tuple of str
+        The groups the cap compares (see :mod:`fairlist.groups`).
+    group_rates_ : DataFrame
+        Each group's size and training rates under ``rule_list_`` (positive rate, TPR, FPR,
+        PPV, NPV): what the unfairness is made of.
     binarizer_ : Binarizer or None
         The fitted binarizer that turned raw columns into antecedents (None: X held antecedents).
     sensitive_columns_ : list of str
@@ -276,9 +281,13 @@ class FairRuleListClassifier(ClassifierMixin, BaseEstimator):
             return values.dtype.kind in "OSU"
         return bool(((values != 0) & (values != 1)).any())
 
-    def _prepare(self, X: Any, y: Any, sensitive_features: Any, protected: Any) -> Problem:
+    def _prepare(
+        self, X: Any, y: Any, sensitive_features: Any, protected: Any, sample_weight: Any
+    ) -> Problem:
         """Validate the data, binarize it if needed and build the :class:`Problem` (sets the
         data-derived attributes)."""
+        if sample_weight is not None:  # its own errors first, as scikit-learn's checks expect
+            check_sample_weight(sample_weight, X.shape[0] if hasattr(X, "shape") else len(X))
         X, groups, self.sensitive_columns_ = _split_sensitive(X, sensitive_features)
         self.binarizer_ = None
         if self._binarizes(X):
@@ -299,7 +308,7 @@ class FairRuleListClassifier(ClassifierMixin, BaseEstimator):
             )
         _check_target(y, len(X))
         problem = Problem.from_data(
-            X, y, groups, protected, feature_names=names,
+            X, y, groups, protected, sample_weight=sample_weight, feature_names=names,
             metric=self.metric, epsilon=self.epsilon, lam=self.lam, max_length=self.max_length,
             limits=Limits(max_nodes=self.max_nodes, time_limit=self.time_limit),
         )  # fmt: skip
@@ -307,7 +316,14 @@ class FairRuleListClassifier(ClassifierMixin, BaseEstimator):
         return problem
 
     # ------------------------------------------------------------------ fit
-    def fit(self, X: Any, y: Any, sensitive_features: Any = None, protected: Any = None):
+    def fit(
+        self,
+        X: Any,
+        y: Any,
+        sensitive_features: Any = None,
+        protected: Any = None,
+        sample_weight: Any = None,
+    ):
         """Learn the rule list.
 
         Parameters
@@ -317,12 +333,17 @@ class FairRuleListClassifier(ClassifierMixin, BaseEstimator):
             antecedents.
         y : array-like of shape (n_samples,)
             Two classes, of any type; ``classes_[1]`` (the larger in sorted order) is "positive".
-        sensitive_features : array-like of shape (n_samples,), or a column name of X
-            The group of each sample, or the name of the column of ``X`` that holds it (that
-            column is then never an antecedent and ``predict`` ignores it).
-        protected : scalar, optional
-            The value of ``sensitive_features`` marking the protected group; when omitted,
-            ``sensitive_features`` must be a boolean / 0-1 mask (True = protected).
+        sensitive_features : array-like of shape (n_samples,) or (n_samples, c), or column names
+            The group of each sample: one column of any number of groups, several columns
+            (their intersections are the groups), a boolean mask (True = protected), or the
+            name(s) of the column(s) of ``X`` that hold them (those columns are then never
+            antecedents and ``predict`` ignores them). See :mod:`fairlist.groups`.
+        protected : scalar or tuple, optional
+            Compare the group of this value (a tuple of values for several columns) with all
+            the others together, as the paper's two groups.
+        sample_weight : array-like of shape (n_samples,), optional
+            Non-negative weights: errors and every rate of the metric are weighted (integer
+            weights give exactly what duplicated rows give).
 
         Returns
         -------
@@ -337,7 +358,7 @@ class FairRuleListClassifier(ClassifierMixin, BaseEstimator):
         for attr in ("feature_names_in_", "n_features_in_"):
             if hasattr(self, attr):  # a refit must not inherit the previous data's names
                 delattr(self, attr)
-        problem = self._prepare(X, y, sensitive_features, protected)
+        problem = self._prepare(X, y, sensitive_features, protected, sample_weight)
         result = self._solver().solve(problem)
         self._set_result(problem, result)
         return self
@@ -367,9 +388,16 @@ class FairRuleListClassifier(ClassifierMixin, BaseEstimator):
         )
         evaluation = problem.evaluate(rule_list)
         fired = rule_list.apply(problem.X)
-        k = rule_list.length + 1
-        self._rule_n = np.bincount(fired, minlength=k).astype(np.int64)
-        self._rule_pos = np.bincount(fired, weights=problem.y, minlength=k).astype(np.int64)
+        k, w = rule_list.length + 1, problem.weights
+        as_counts = (lambda a: a.astype(np.int64)) if problem.sample_weight is None else np.asarray
+        self._rule_n = as_counts(np.bincount(fired, weights=w, minlength=k))
+        self._rule_pos = as_counts(np.bincount(fired, weights=w * problem.y, minlength=k))
+        cell = fired * problem.n_groups + problem.groups
+        self._rule_group_n = as_counts(
+            np.bincount(cell, weights=w, minlength=k * problem.n_groups)
+        ).reshape(k, problem.n_groups)
+        self.group_names_ = problem.group_names
+        self.group_rates_ = _group_rates(evaluation.counts)
         self.rule_list_ = rule_list
         self.result_ = result
         self.status_ = result.status
@@ -445,25 +473,38 @@ class FairRuleListClassifier(ClassifierMixin, BaseEstimator):
             out.index = X.index
         return out
 
-    def get_rules(self) -> pd.DataFrame:
+    def get_rules(self, by_group: bool = False) -> pd.DataFrame:
         """One row per rule, then one for the default, with training statistics.
 
         Columns: ``antecedent``, ``prediction`` (original class), ``n_samples`` (training samples
-        the rule captures, i.e. that no earlier rule captured), ``support`` (that count / n),
-        ``positive_rate`` (share of ``classes_[1]`` among them; a rule that captured nothing has
-        its prediction's rate).
+        the rule captures, i.e. that no earlier rule captured; sums of weights when the fit was
+        weighted), ``support`` (that count over all samples), ``positive_rate`` (share of
+        ``classes_[1]`` among them; a rule that captured nothing has its prediction's rate).
+
+        ``by_group=True`` gives one row per rule and group instead, with the group's
+        ``n_samples`` and ``support`` (its share of that group's samples): who each rule decides
+        for, group by group, as an auditor reads a list.
         """
         check_is_fitted(self, "rule_list_")
         rl = self.rule_list_
-        n = int(self._rule_n.sum())
+        antecedents = [r.antecedent for r in rl.rules] + ["default"]
+        predictions = [self.classes_[q] for q in [r.prediction for r in rl.rules] + [rl.default]]
+        if by_group:
+            counts = self._rule_group_n
+            share = counts / counts.sum(axis=0, keepdims=True)
+            rows = [
+                {"rule": r, "antecedent": antecedents[r], "prediction": predictions[r],
+                 "group": name, "n_samples": counts[r, g], "support": share[r, g]}
+                for r in range(len(antecedents))
+                for g, name in enumerate(self.group_names_)
+            ]  # fmt: skip
+            return pd.DataFrame(rows)
         return pd.DataFrame(
             {
-                "antecedent": [r.antecedent for r in rl.rules] + ["default"],
-                "prediction": [
-                    self.classes_[q] for q in [r.prediction for r in rl.rules] + [rl.default]
-                ],
+                "antecedent": antecedents,
+                "prediction": predictions,
                 "n_samples": self._rule_n,
-                "support": self._rule_n / n,
+                "support": self._rule_n / self._rule_n.sum(),
                 "positive_rate": self._positive_rates(),
             }
         )
@@ -498,6 +539,11 @@ class FairRuleListClassifier(ClassifierMixin, BaseEstimator):
             "rule_n_samples": self._rule_n.tolist(),
             "rule_n_positive": self._rule_pos.tolist(),
             "sensitive_columns": list(self.sensitive_columns_),
+            "groups": {
+                "names": list(self.group_names_),
+                "rule_n_samples": self._rule_group_n.tolist(),
+                "rates": self.group_rates_.reset_index().to_dict(orient="list"),
+            },
             "binarizer": None if self.binarizer_ is None else self.binarizer_.to_dict(),
             "training": {
                 "status": str(self.status_),
@@ -551,9 +597,17 @@ class FairRuleListClassifier(ClassifierMixin, BaseEstimator):
         if "feature_names_in" in doc:
             clf.feature_names_in_ = np.asarray(doc["feature_names_in"], dtype=object)
         clf.rule_list_ = RuleList.from_dict(doc["rule_list"])
-        clf._rule_n = np.asarray(doc["rule_n_samples"], dtype=np.int64)
-        clf._rule_pos = np.asarray(doc["rule_n_positive"], dtype=np.int64)
+        clf._rule_n = np.asarray(doc["rule_n_samples"])  # ints, or sums of weights
+        clf._rule_pos = np.asarray(doc["rule_n_positive"])
         clf.sensitive_columns_ = list(doc.get("sensitive_columns", []))
+        groups = doc.get("groups") or {}
+        clf.group_names_ = tuple(groups.get("names", ("protected", "unprotected")))
+        clf._rule_group_n = np.asarray(
+            groups.get("rule_n_samples", np.zeros((len(clf._rule_n), 0)))
+        )
+        clf.group_rates_ = (
+            pd.DataFrame(groups["rates"]).set_index("group") if "rates" in groups else None
+        )
         clf.binarizer_ = Binarizer.from_dict(doc["binarizer"]) if doc.get("binarizer") else None
         clf.status_ = Status(train["status"])
         clf.objective_ = float(train["objective"])
@@ -590,6 +644,16 @@ class FairRuleListClassifier(ClassifierMixin, BaseEstimator):
         except json.JSONDecodeError as exc:
             raise DataError(f"{path} is not valid JSON: {exc}") from None
         return cls.from_dict(doc)
+
+
+def _group_rates(counts: Any) -> pd.DataFrame:
+    """Each group's size and rates under a rule list (one row a group)."""
+    rates = ("positive_rate", "tpr", "fpr", "ppv", "npv")
+    return pd.DataFrame(
+        {"n_samples": [g.n for g in counts.groups]}
+        | {r: [getattr(g, r) for g in counts.groups] for r in rates},
+        index=pd.Index(counts.names, name="group"),
+    )
 
 
 def _check_target(y: Any, n_rows: int) -> None:

@@ -337,7 +337,7 @@ def check_sample_weight(sample_weight: Any, n_samples: int) -> np.ndarray | None
                 f"{int(np.flatnonzero(bad)[0])}); weights must be finite and >= 0"
             )
     if not w.any():
-        raise DataError("sample_weight is 0 for every sample; at least one must be positive")
+        raise DataError("sample_weight is zero for every sample; at least one must be positive")
     return None if np.all(w == 1.0) else w
 
 

@@ -271,8 +271,13 @@ class Problem:
             hint=". Turn raw columns into antecedents first with fairlist.binarize.Binarizer "
                  "(e.g. make_pipeline(Binarizer(sensitive=...), FairRuleListClassifier()))",
         )  # fmt: skip
-        groups = encode_groups(sensitive_features, protected, n_samples=Xb.shape[0])
         weights = check_sample_weight(sample_weight, Xb.shape[0])
+        if weights is not None and not (weights[codes == 0].any() and weights[codes == 1].any()):
+            raise DataError(
+                "sample_weight leaves a single class with a positive weight; a classifier needs "
+                "samples of two classes"
+            )
+        groups = encode_groups(sensitive_features, protected, n_samples=Xb.shape[0])
         if fields.get("epsilon") is not None:
             check_group_sizes(groups, codes, fields.get("metric", cls.metric), weights)
         # Two groups go in as the mask of group 0 (0/1 codes would read as a mask, 1 protected).
