@@ -37,6 +37,7 @@ import typer
 from ._json import dumps, jsonable
 from ._validation import is_binary_table
 from ._version import __version__
+from .datasets import GROUPS
 from .errors import (
     DataError,
     FairlistError,
@@ -44,7 +45,7 @@ from .errors import (
     InvalidParameterError,
     MissingColumnError,
 )
-from .metrics import Metric
+from .metrics import METRIC_RATES, Metric
 from .solvers import ENGINES
 from .solvers.bnb import POLICIES
 
@@ -70,6 +71,7 @@ EXIT_INTERRUPTED = 130
 Engine = enum.Enum("Engine", {name: name for name in ENGINES}, type=str)
 MetricName = enum.Enum("MetricName", {m.short_name: m.short_name for m in Metric}, type=str)
 PolicyName = enum.Enum("PolicyName", {name: name for name in POLICIES}, type=str)
+GroupsName = enum.Enum("GroupsName", {name: name for name in GROUPS}, type=str)
 
 
 class Backend(str, enum.Enum):
@@ -129,7 +131,17 @@ DataArg = Annotated[
 ]
 TargetOpt = Annotated[Optional[str], typer.Option(help="Label column of a CSV.")]
 SensitiveOpt = Annotated[
-    Optional[str], typer.Option(help="Sensitive column of a CSV (never an antecedent).")
+    Optional[list[str]],
+    typer.Option(
+        help="Sensitive column of a CSV (never an antecedent); repeat it for intersections."
+    ),
+]
+WeightOpt = Annotated[
+    Optional[str], typer.Option(help="Column of a CSV holding sample weights (>= 0).")
+]
+GroupsOpt = Annotated[
+    GroupsName,
+    typer.Option(help="Groups of a built-in data set: the paper's two, every race, race x sex."),
 ]
 ProtectedOpt = Annotated[
     Optional[str],
@@ -157,12 +169,18 @@ JsonOpt = Annotated[bool, typer.Option("--json", help="Machine-readable output."
 class Table:
     """What a command needs from ``DATA``."""
 
-    X: Any  # DataFrame: antecedents, or raw columns (with the sensitive one) when not binarized
+    X: Any  # DataFrame: antecedents, or raw columns (with the sensitive ones) when not binarized
     y: Any  # Series of labels (names), or None
-    sensitive: Any  # Series: the group of each row
-    protected: Any  # the protected value (None: sensitive is a 0/1 mask)
+    sensitive: Any  # Series (or DataFrame of several columns): the group of each row
+    protected: Any  # the protected value (None: every value is a group, or a 0/1 mask)
     source: str  # what was read, for people
-    sensitive_column: str | None = None  # the column of X that holds the groups (raw tables)
+    sensitive_columns: list[str] | None = None  # the columns of X holding the groups (raw)
+    weight: Any = None  # Series of sample weights, or None
+
+    @property
+    def groups(self) -> Any:
+        """What fit takes as sensitive_features: the column names of a raw table, else groups."""
+        return self.sensitive_columns or self.sensitive
 
 
 def _dataset_names() -> list[str]:
@@ -173,7 +191,7 @@ def _dataset_names() -> list[str]:
 
 def _typed_value(column: Any, text: str | None) -> Any:
     """``--protected`` read as the sensitive column's type (``1`` is an int on an int column)."""
-    if text is None or column.dtype.kind not in "iufb":
+    if text is None or column.ndim != 1 or column.dtype.kind not in "iufb":
         return text
     try:
         return type(column.iloc[0].item())(float(text))
@@ -184,21 +202,23 @@ def _typed_value(column: Any, text: str | None) -> Any:
 def load_table(
     data: str,
     target: str | None,
-    sensitive: str | None,
+    sensitive: list[str] | None,
     protected: str | None,
     drop: list[str] | None = None,
     min_support: float | None = None,
     need_target: bool = True,
     antecedents: bool = True,
+    weight: str | None = None,
+    groups: str = "paper",
 ) -> Table:
     """Read ``DATA``: a built-in data set name or a CSV file.
 
-    A built-in data set comes as the paper's antecedents. A CSV's columns other than the target,
-    the sensitive one and ``drop`` are antecedents when they are all 0/1; otherwise, with
-    ``antecedents=True``, they are binarized here (:class:`~fairlist.binarize.Binarizer`, MDLP
-    cuts when there is a target), and with ``antecedents=False`` they are returned raw, the
-    sensitive column included, for the estimator to binarize (so that its model keeps the
-    binarizer and predicts raw rows).
+    A built-in data set comes as the paper's antecedents, with ``groups`` (its sensitive
+    groups). A CSV's columns other than the target, the sensitive ones, the weight and ``drop``
+    are antecedents when they are all 0/1; otherwise, with ``antecedents=True``, they are
+    binarized here (:class:`~fairlist.binarize.Binarizer`, MDLP cuts when there is a target),
+    and with ``antecedents=False`` they are returned raw, the sensitive columns included, for
+    the estimator to binarize (so that its model keeps the binarizer and predicts raw rows).
     """
     import pandas as pd
 
@@ -207,41 +227,43 @@ def load_table(
         from .datasets import load_dataset
 
         kwargs = {} if min_support is None else {"min_support": min_support}
-        ds = load_dataset(data, **kwargs)
+        ds = load_dataset(data, groups=groups, **kwargs)
         y = pd.Series(np.asarray(ds.labels)[ds.y.to_numpy()], name=ds.y.name, index=ds.y.index)
-        return Table(ds.X, y, ds.sensitive, ds.protected, f"{data} (built-in)")
+        return Table(ds.X, y, ds.sensitive, ds.protected, f"{data} (built-in, {groups} groups)")
     if not path.exists():
         known = ", ".join(_dataset_names())
         raise FileNotFoundError(f"no file {data!r} and no built-in data set of that name ({known})")
     frame = pd.read_csv(path)
-    for name, col in (("--target", target), ("--sensitive", sensitive)):
-        if col is None:
-            if name == "--target" and not need_target:
-                continue
-            raise DataError(f"{name} is required with a CSV file (a column of {path.name})")
-        if col not in frame.columns:
+    named = [("--target", target), ("--weight", weight)]
+    named += [("--sensitive", c) for c in sensitive or ()]
+    if not sensitive:
+        raise DataError(f"--sensitive is required with a CSV file (a column of {path.name})")
+    if target is None and need_target:
+        raise DataError(f"--target is required with a CSV file (a column of {path.name})")
+    for name, col in [*named, *(("--drop", c) for c in drop or ())]:
+        if col is not None and col not in frame.columns:
             shown = ", ".join(map(str, frame.columns[:8]))
             raise MissingColumnError(
                 f"{name} {col!r} is not a column of {path.name} ({shown}, ...)"
             )
-    for col in drop or ():
-        if col not in frame.columns:
-            raise MissingColumnError(f"--drop {col!r} is not a column of {path.name}")
     y = frame[target] if target is not None else None
-    groups = frame[sensitive]
-    prot = _typed_value(groups, protected)
-    features = frame.drop(columns=[c for c in (target, sensitive, *(drop or ())) if c])
+    groups_of = frame[sensitive[0]] if len(sensitive) == 1 else frame[list(sensitive)]
+    prot = _typed_value(groups_of, protected)
+    weights = frame[weight] if weight is not None else None
+    features = frame.drop(columns=[c for c in (target, weight, *sensitive, *(drop or ())) if c])
     if is_binary_table(features):
-        return Table(features.astype("uint8"), y, groups, prot, str(path))
+        return Table(features.astype("uint8"), y, groups_of, prot, str(path), weight=weights)
     if not antecedents:
-        raw = frame.drop(columns=[c for c in (target, *(drop or ())) if c])
-        return Table(raw, y, groups, prot, f"{path} (raw columns)", sensitive_column=sensitive)
+        raw = frame.drop(columns=[c for c in (target, weight, *(drop or ())) if c])
+        return Table(raw, y, groups_of, prot, f"{path} (raw columns)", list(sensitive), weights)
     from .binarize import Binarizer
 
     kwargs = {} if min_support is None else {"min_support": min_support}
     numeric = "mdlp" if y is not None else "quantile"
     X = Binarizer(numeric=numeric, **kwargs).fit(features, y).transform(features)
-    return Table(X, y, groups, prot, f"{path} (binarized: {X.shape[1]} antecedents)")
+    return Table(
+        X, y, groups_of, prot, f"{path} (binarized: {X.shape[1]} antecedents)", weight=weights
+    )
 
 
 # --------------------------------------------------------------------------- fit
@@ -285,6 +307,8 @@ def fit(
     sensitive: SensitiveOpt = None,
     protected: ProtectedOpt = None,
     drop: DropOpt = None,
+    weight: WeightOpt = None,
+    groups: GroupsOpt = GroupsName.paper,
     metric: MetricOpt = MetricName.SP,
     epsilon: EpsilonOpt = None,
     engine: EngineOpt = Engine.bnb,
@@ -324,13 +348,16 @@ def fit(
     from .estimator import FairRuleListClassifier
 
     with _errors(as_json):
-        table = load_table(data, target, sensitive, protected, drop, min_support, antecedents=False)
+        table = load_table(
+            data, target, sensitive, protected, drop, min_support, antecedents=False,
+            weight=weight, groups=groups.value,
+        )  # fmt: skip
         callback, status = _progress_printer(engine.value == "bnb" and not as_json)
         options: dict[str, Any] = {"progress": callback} if callback else {}
         if deepen_length:
             options["deepen_length"] = deepen_length
         binarizer: Any = "auto"
-        if min_support is not None and table.sensitive_column is not None:
+        if min_support is not None and table.sensitive_columns:
             from .binarize import Binarizer
 
             binarizer = Binarizer(min_support=min_support)
@@ -339,10 +366,12 @@ def fit(
             engine=engine.value, policy=policy and policy.value, time_limit=time_limit or None,
             max_nodes=max_nodes or None, engine_options=options or None, binarizer=binarizer,
         )  # fmt: skip
-        groups = table.sensitive_column if table.sensitive_column else table.sensitive
         with warnings.catch_warnings(), status if status is not None else nullcontext():
             warnings.simplefilter("ignore", ConvergenceWarning)
-            clf.fit(table.X, table.y, sensitive_features=groups, protected=table.protected)
+            clf.fit(
+                table.X, table.y, sensitive_features=table.groups, protected=table.protected,
+                sample_weight=table.weight,
+            )  # fmt: skip
         clf.set_params(engine_options=None)  # the callback is not part of the model
         metadata = {"data": table.source, "target": target, "sensitive": sensitive,
                     "protected": jsonable(table.protected)}  # fmt: skip
@@ -361,6 +390,7 @@ def fit(
         "certified_length": clf.certified_length_,
         "accuracy": clf.accuracy_,
         "unfairness": clf.unfairness_,
+        "groups": clf.group_rates_.reset_index().to_dict(orient="records"),
         "length": len(clf.rule_list_),
         "n_samples": int(clf.get_rules()["n_samples"].sum()),
         "n_antecedents": len(clf.rule_list_.feature_names or ()),
@@ -389,6 +419,8 @@ def _print_fit(clf: Any, epsilon: float | None, output: Path | None) -> None:
     cap = "unconstrained" if epsilon is None else f"<= {epsilon:g}"
     typer.echo(f"training accuracy: {clf.accuracy_:.4f}")
     typer.echo(f"unfairness ({clf.metric_.short_name}): {clf.unfairness_:.4f}  (cap {cap})")
+    rates = ["n_samples", *METRIC_RATES[clf.metric_]]
+    typer.echo(clf.group_rates_[rates].to_string(float_format=lambda v: f"{v:.4f}"))
     typer.echo(
         f"status: {clf.status_} ({clf.result_.stop_reason}); objective {clf.objective_:.6f}, "
         f"lower bound {clf.lower_bound_:.6f}, gap {clf.gap_:.6f}"
@@ -466,6 +498,7 @@ def pareto(
     sensitive: SensitiveOpt = None,
     protected: ProtectedOpt = None,
     drop: DropOpt = None,
+    groups: GroupsOpt = GroupsName.paper,
     metric: MetricOpt = MetricName.SP,
     exact: Annotated[
         bool,
@@ -511,7 +544,7 @@ def pareto(
     with _errors(as_json):
         if exact and cv is not None:
             raise InvalidParameterError("--exact and --cv K are two different fronts: pick one")
-        table = load_table(data, target, sensitive, protected, drop)
+        table = load_table(data, target, sensitive, protected, drop, groups=groups.value)
         if plot is not None and plot.suffix.lower() not in (".png", ".svg", ".pdf"):
             raise InvalidParameterError(f"--plot must end in .png, .svg or .pdf, got {plot.name!r}")
         common = dict(
@@ -593,6 +626,8 @@ def verify(
     sensitive: SensitiveOpt = None,
     protected: ProtectedOpt = None,
     drop: DropOpt = None,
+    weight: WeightOpt = None,
+    groups: GroupsOpt = GroupsName.paper,
     metric: MetricOpt = MetricName.SP,
     epsilon: EpsilonOpt = None,
     lam: LamOpt = 0.01,
@@ -609,9 +644,12 @@ def verify(
     from .verify import verify as run_verify
 
     with _errors(as_json):
-        table = load_table(data, target, sensitive, protected, drop)
+        table = load_table(
+            data, target, sensitive, protected, drop, weight=weight, groups=groups.value
+        )
         problem = Problem.from_data(
-            table.X, table.y, table.sensitive, table.protected, metric=metric.value,
+            table.X, table.y, table.sensitive, table.protected, sample_weight=table.weight,
+            metric=metric.value,
             epsilon=epsilon, lam=lam,
         )  # fmt: skip
         report = run_verify(

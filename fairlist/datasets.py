@@ -36,13 +36,16 @@ import urllib.request
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import numpy as np
 import pandas as pd
 
 from ._params import Options, validate_params
-from .binarize import Binarizer
 from .errors import DataError, FairlistError, InvalidParameterError
+
+if TYPE_CHECKING:  # the loaders import it (and scikit-learn) on first use
+    from .binarize import Binarizer
 
 #: The sensitive groups a built-in data set can be loaded with (see load_compas, load_adult).
 GROUPS = ("paper", "race", "race_sex")
@@ -398,6 +401,8 @@ def load_compas(
             if not (groups == "race_sex" and name == "gender")
         }
     )
+    from .binarize import Binarizer
+
     binarizer = Binarizer(
         min_support=min_support,
         negations=negations,
@@ -594,6 +599,8 @@ def load_adult(
     n_learn = len(table) // 3
     learn, kept = np.sort(order[:n_learn]), np.sort(order[n_learn:])
     features = table.drop(columns=["income"])
+
+    from .binarize import Binarizer
 
     cutter = Binarizer(sensitive=sensitive, numeric="mdlp", negations=False, conjunctions=False)
     cutter.fit(features.iloc[learn], y_all.iloc[learn])
