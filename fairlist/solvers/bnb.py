@@ -25,20 +25,16 @@ from typing import Any
 
 import numpy as np
 
+from .._core import BranchAndBound, Policy, pack_bits, pack_matrix
 from ..rulelist import RuleList
 from .base import Limits, Problem, Result, Status, StopReason
 
 __all__ = ["BnBSolver", "POLICIES", "default_memory_limit_mb", "distinct_columns"]
 
-#: Search policies: name -> value of ``fairlist::Policy``.
-POLICIES = {
-    "bfs": 0,  # breadth-first, CORELS order
-    "bfs_objective_aware": 1,  # breadth-first; within a depth, higher objective first (paper)
-    "lower_bound": 2,  # best-first by lower bound
-    "curiosity": 3,  # best-first by lower bound / normalized support (CORELS)
-    "dfs": 4,  # depth-first
-    "objective": 5,  # best-first by objective
-}
+#: Search policies: name -> ``fairlist._core.Policy`` (the C++ ``fairlist::Policy``, documented
+#: in ``native/include/fairlist/queue.hpp``): "bfs", "bfs_objective_aware", "lower_bound",
+#: "curiosity", "dfs", "objective".
+POLICIES = {policy.name.lower(): policy for policy in Policy}
 
 
 def default_memory_limit_mb() -> float:
@@ -225,6 +221,7 @@ use_fairness_bound, use_class_bound, use_permutation_map, use_support_bounds : b
             raise ValueError(f"progress_interval must be a positive number, got {interval!r}")
 
     def _config(self, limits: Limits, max_length: int | None) -> dict[str, Any]:
+        """Every field of ``fairlist::Config`` (the binding requires them all)."""
         config: dict[str, Any] = {name: bool(getattr(self, name)) for name in _BOUND_SWITCHES}
         config.update(
             policy=POLICIES[self.policy],
@@ -238,6 +235,7 @@ use_fairness_bound, use_class_bound, use_permutation_map, use_support_bounds : b
                 else limits.memory_limit_mb
             ),
             seed=int(self.seed or 0),
+            wide_map_counts=False,  # 32-bit map counts on small data: a test-only switch
             beam_width=int(self.beam_width),
             deepen_length=int(self.deepen_length),
         )
@@ -249,8 +247,6 @@ use_fairness_bound, use_class_bound, use_permutation_map, use_support_bounds : b
         if not isinstance(problem, Problem):
             raise TypeError(f"problem must be a fairlist Problem, got {type(problem).__name__}")
         self._validate()
-        from .._core import BranchAndBound, pack_bits, pack_matrix
-
         kept, representative = distinct_columns(problem.X)
         search = BranchAndBound(
             pack_matrix(np.ascontiguousarray(problem.X[:, kept])),
@@ -271,17 +267,16 @@ use_fairness_bound, use_class_bound, use_permutation_map, use_support_bounds : b
         stats["warm_start"] = warm_start
         stats["duplicate_antecedents"] = problem.n_antecedents - len(kept)
         space = "majority" if self.majority_only else "full"
-        status = Status(raw["status"])
-        stop = StopReason(raw["stop_reason"])
+        status = Status[raw["status"].name]
+        stop = StopReason[raw["stop_reason"].name]
         if not raw["has_solution"]:
             return Result(
                 status=status, rule_list=None, objective=math.inf, accuracy=math.nan,
                 unfairness=math.nan, lower_bound=raw["lower_bound"], stop_reason=stop,
                 engine=self.name, search_space=space, stats=stats,
             )
-        rule_list = problem.rule_list(
-            [int(kept[j]) for j in raw["antecedents"]], raw["predictions"], raw["default"]
-        )
+        antecedents = [int(kept[j]) for j in raw["antecedents"]]
+        rule_list = problem.rule_list(antecedents, raw["predictions"], raw["default_prediction"])
         ev = problem.evaluate(rule_list)
         if not ev.fair or ev.errors != raw["errors"] or abs(ev.objective - raw["objective"]) > 1e-9:
             raise RuntimeError(
