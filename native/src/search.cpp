@@ -116,6 +116,29 @@ bool Search::fair(const Fixed& f) const {
            is_fair(unfairness(problem_.metric, f.g[0], f.g[1]), problem_.epsilon);
 }
 
+bool Search::walk_prefix(const std::uint32_t* rules, std::size_t n, word_t* free, Walk* walk,
+                         bool majority_only) const {
+    const std::size_t nw = data_.n_words();
+    const word_t* const* masks = data_.capture_masks();
+    std::int64_t out[kCaptureMasks + 1];
+    std::copy(data_.all(), data_.all() + nw, free);
+    *walk = Walk{};
+    for (std::size_t k = 0; k < n; ++k) {
+        const word_t* r = data_.rule(rules[k] >> 1);
+        const int q = static_cast<int>(rules[k] & 1U);
+        count_captured(r, free, masks, nw, out);
+        const SplitCounts s = RuleData::split(out);
+        if (!label_allowed(s, q, majority_only)) return false;
+        add_predicted(walk->fixed.g, s, q);
+        walk->errors += s.label(1 - q);
+        for (std::size_t i = 0; i < nw; ++i) free[i] &= ~r[i];
+    }
+    count_captured(data_.all(), free, masks, nw, out);
+    walk->free = RuleData::split(out);
+    walk->forced_free = out[4];
+    return true;
+}
+
 bool Search::set_initial(const std::vector<std::uint32_t>& antecedents,
                          const std::vector<std::uint8_t>& predictions, int default_prediction) {
     if (ran_) throw std::logic_error("set_initial must be called before run");
@@ -126,40 +149,35 @@ bool Search::set_initial(const std::vector<std::uint32_t>& antecedents,
         throw std::invalid_argument("default prediction must be 0 or 1");
     }
     if (antecedents.size() > max_length_) return false;
+    // A malformed list raises (all its rules are checked before the walk); a well-formed one
+    // is refused when it is outside the searched space or unfair.
     std::vector<std::uint8_t> seen(data_.n_antecedents(), 0);
-    const std::size_t nw = data_.n_words();
-    std::vector<word_t> free(data_.all(), data_.all() + nw);
-    Fixed f;
-    std::int64_t errors = 0;
-    std::int64_t out[kCaptureMasks + 1];
+    std::vector<std::uint32_t> rules;
     for (std::size_t k = 0; k < antecedents.size(); ++k) {
         const std::uint32_t j = antecedents[k];
         const int q = predictions[k];
-        if (j >= data_.n_antecedents()) throw std::invalid_argument("antecedent index out of range");
+        if (j >= data_.n_antecedents()) {
+            throw std::invalid_argument("antecedent index out of range");
+        }
         if (q != 0 && q != 1) throw std::invalid_argument("predictions must be 0 or 1");
         if (seen[j]++) throw std::invalid_argument("an antecedent appears twice");
-        count_captured(data_.rule(j), free.data(), data_.capture_masks(), nw, out);
-        const SplitCounts s = RuleData::split(out);
-        if (!label_allowed(s, q, config_.majority_only)) return false;
-        add_predicted(f.g, s, q);
-        errors += s.label(1 - q);
-        for (std::size_t i = 0; i < nw; ++i) free[i] &= ~data_.rule(j)[i];
+        rules.push_back(j << 1 | static_cast<std::uint32_t>(q));
     }
-    count_captured(data_.all(), free.data(), data_.capture_masks(), nw, out);
-    const SplitCounts u = RuleData::split(out);
-    if (!label_allowed(u, default_prediction, config_.majority_only)) return false;
-    add_predicted(f.g, u, default_prediction);
-    errors += u.label(1 - default_prediction);
-    if (!fair(f)) return false;
-    const double obj = objective(errors, antecedents.size());
+    std::vector<word_t> free(data_.n_words());
+    Walk w;
+    if (!walk_prefix(rules.data(), rules.size(), free.data(), &w, config_.majority_only) ||
+        !label_allowed(w.free, default_prediction, config_.majority_only)) {
+        return false;
+    }
+    add_predicted(w.fixed.g, w.free, default_prediction);
+    const std::int64_t errors = w.errors + w.free.label(1 - default_prediction);
+    if (!fair(w.fixed)) return false;
+    const double obj = objective(errors, rules.size());
     if (obj < best_objective_) {
         has_best_ = true;
         best_objective_ = obj;
         best_errors_ = errors;
-        best_rules_.clear();
-        for (std::size_t k = 0; k < antecedents.size(); ++k) {
-            best_rules_.push_back(antecedents[k] << 1 | predictions[k]);
-        }
+        best_rules_ = rules;
         best_default_ = default_prediction;
         p_best_.store(obj, std::memory_order_relaxed);
     }
@@ -211,8 +229,7 @@ double Search::priority(std::int64_t lb_errors, std::int64_t leaf_errors, std::s
 
 void Search::evaluate_child(std::uint32_t parent, std::size_t depth, std::uint32_t j, int q,
                             const SplitCounts& captured, std::int64_t forced_free,
-                            const Fixed& fixed, std::int64_t fixed_errors,
-                            const SplitCounts& free_before) {
+                            const Walk& prefix) {
     ++stats_.children_evaluated;
     const std::size_t k = depth + 1;
     if (!problem_.constrained && config_.use_support_bounds &&
@@ -220,10 +237,10 @@ void Search::evaluate_child(std::uint32_t parent, std::size_t depth, std::uint32
         ++stats_.pruned_support;
         return;
     }
-    Fixed f = fixed;
+    Fixed f = prefix.fixed;
     add_predicted(f.g, captured, q);
-    const std::int64_t errors = fixed_errors + captured.label(1 - q);
-    const SplitCounts u = minus(free_before, captured);
+    const std::int64_t errors = prefix.errors + captured.label(1 - q);
+    const SplitCounts u = minus(prefix.free, captured);
     const std::uint32_t rule = j << 1 | static_cast<std::uint32_t>(q);
 
     // The rule lists "prefix + default".
@@ -363,9 +380,6 @@ void Search::evaluate_child(std::uint32_t parent, std::size_t depth, std::uint32
 }
 
 void Search::expand(std::uint32_t index) {
-    const std::size_t nw = data_.n_words();
-    const word_t* const* masks = data_.capture_masks();
-
     // Recompute the prefix's captured samples and counts from its path.
     path_.clear();
     for (std::uint32_t i = index; trie_[i].parent != Trie::kNone; i = trie_[i].parent) {
@@ -373,27 +387,12 @@ void Search::expand(std::uint32_t index) {
     }
     std::reverse(path_.begin(), path_.end());
     const std::size_t depth = path_.size();
-    std::copy(data_.all(), data_.all() + nw, free_.begin());
-    Fixed fixed;
-    std::int64_t fixed_errors = 0;
-    std::int64_t out[kCaptureMasks + 1];
-    for (const std::uint32_t rule : path_) {
-        const std::uint32_t j = rule >> 1;
-        const int q = static_cast<int>(rule & 1U);
-        count_captured(data_.rule(j), free_.data(), masks, nw, out);
-        const SplitCounts s = RuleData::split(out);
-        add_predicted(fixed.g, s, q);
-        fixed_errors += s.label(1 - q);
-        const word_t* r = data_.rule(j);
-        for (std::size_t i = 0; i < nw; ++i) free_[i] &= ~r[i];
-        in_prefix_[j] = 1;
-    }
-    count_captured(data_.all(), free_.data(), masks, nw, out);
-    const SplitCounts free_counts = RuleData::split(out);
-    const std::int64_t forced_free = out[4];
+    Walk prefix;
+    walk_prefix(path_.data(), depth, free_.data(), &prefix);
     const std::size_t cw = data_.n_class_words();
     std::copy(data_.class_all(), data_.class_all() + cw, class_free_.begin());
     for (const std::uint32_t rule : path_) {
+        in_prefix_[rule >> 1] = 1;
         const word_t* r = data_.class_rule(rule >> 1);
         for (std::size_t i = 0; i < cw; ++i) class_free_[i] &= ~r[i];
     }
@@ -402,16 +401,17 @@ void Search::expand(std::uint32_t index) {
         class_bound_.prepare(class_free_.data());
     }
 
+    const std::size_t nw = data_.n_words();
+    std::int64_t out[kCaptureMasks + 1];
     for (std::uint32_t j = 0; j < data_.n_antecedents(); ++j) {
         if (in_prefix_[j]) continue;
-        count_captured(data_.rule(j), free_.data(), masks, nw, out);
+        count_captured(data_.rule(j), free_.data(), data_.capture_masks(), nw, out);
         if (out[0] == 0) continue;  // captures nothing new: never useful
         const SplitCounts captured = RuleData::split(out);
-        const std::int64_t forced_child = forced_free - out[4];
+        const std::int64_t forced_child = prefix.forced_free - out[4];
         for (int q = 0; q < 2; ++q) {
             if (!label_allowed(captured, q, majority_labels_)) continue;
-            evaluate_child(index, depth, j, q, captured, forced_child, fixed, fixed_errors,
-                           free_counts);
+            evaluate_child(index, depth, j, q, captured, forced_child, prefix);
         }
     }
     for (const std::uint32_t rule : path_) in_prefix_[rule >> 1] = 0;

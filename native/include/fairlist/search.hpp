@@ -168,6 +168,13 @@ class Search {
     struct Fixed {
         GroupConfusion g[2];  // 0: protected, 1: unprotected
     };
+    // A prefix walked from the root (walk_prefix).
+    struct Walk {
+        Fixed fixed;                   // confusion counts of the samples it captures
+        std::int64_t errors = 0;       // errors on them
+        SplitCounts free;              // the samples it leaves uncaptured, by (group, label)
+        std::int64_t forced_free = 0;  // equivalent-points errors among those
+    };
 
     RuleData data_;
     ProblemSpec problem_;
@@ -232,6 +239,12 @@ class Search {
     std::size_t bound_length(std::size_t k) const {
         return std::max(k + (config_.use_lookahead ? 1 : 0), min_length_);
     }
+    // Walks a prefix from the root (rules: antecedent << 1 | prediction, n of them): leaves in
+    // free (n_words words) the samples it does not capture and counts both sides in *walk.
+    // Returns false, the walk unfinished, at the first rule that predicts the minority label of
+    // the samples it captures when majority_only.
+    bool walk_prefix(const std::uint32_t* rules, std::size_t n, word_t* free, Walk* walk,
+                     bool majority_only = false) const;
     // Grows the trie from the root until the queue is empty or a limit stops it.  Sets
     // *root_errors to the root's bound on the errors; *peak_memory keeps the largest footprint.
     StopReason search_tree(std::int64_t* root_errors, std::size_t* peak_memory);
@@ -241,9 +254,13 @@ class Search {
     // The beam search of beam.cpp: offers the fair lists it meets as incumbents.
     static constexpr std::size_t kBeamMaxLength = 8;
     void run_beam();
+    // Child (j, q) of the prefix `prefix` (trie node parent, depth rules): offers its lists
+    // "child + default", then bounds it and adds it to the trie unless a bound prunes it.
+    // captured: the samples the rule captures; forced_free: the equivalent-points errors among
+    // the samples it leaves uncaptured.
     void evaluate_child(std::uint32_t parent, std::size_t depth, std::uint32_t j, int q,
                         const SplitCounts& captured, std::int64_t forced_free,
-                        const Fixed& fixed, std::int64_t fixed_errors, const SplitCounts& free);
+                        const Walk& prefix);
     double priority(std::int64_t lb_errors, std::int64_t leaf_errors, std::size_t depth,
                     std::int64_t n_captured) const;
     std::size_t memory_bytes() const;
