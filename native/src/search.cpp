@@ -199,11 +199,7 @@ void Search::offer_incumbent(std::int64_t errors, std::size_t length, const Fixe
 }
 
 bool Search::worth_expanding(const Node& node, std::size_t k) const {
-    if (k >= max_length_) return false;
-    if (config_.use_length_bound &&
-        problem_.lam * static_cast<double>(std::max(k + 1, min_length_)) >= best_objective_) {
-        return false;
-    }
+    if (k >= max_length_ || beyond_useful_length(k)) return false;
     return objective(node.lb_errors, bound_length(k)) < best_objective_;
 }
 
@@ -242,8 +238,40 @@ void Search::evaluate_child(std::uint32_t parent, std::size_t depth, std::uint32
     const std::int64_t errors = prefix.errors + captured.label(1 - q);
     const SplitCounts u = minus(prefix.free, captured);
     const std::uint32_t rule = j << 1 | static_cast<std::uint32_t>(q);
+    const std::int64_t leaf_errors = offer_leaves(f, errors, u, k, rule);
 
-    // The rule lists "prefix + default".
+    // The prefix as a node to extend later.
+    if (k >= max_length_ || u.total() == 0) return;
+    if (beyond_useful_length(k)) {
+        ++stats_.pruned_length;
+        return;
+    }
+    // Errors every completion makes on the uncaptured samples: the best of the bounds, from
+    // the cheapest to the most expensive, stopping as soon as the child is pruned.  Every
+    // completion of the child is a completion of the parent, so the parent's bound on the errors
+    // holds for it too (the floor, with the hierarchical bound on; see bounds.hpp).  It prunes
+    // the children of a parent within one rule of the incumbent before their fairness bounds run.
+    const bool hierarchical = config_.use_hierarchical_bound;
+    ErrorBound b{hierarchical ? errors : 0, config_.use_equivalent_points ? forced_free : 0,
+                 hierarchical ? trie_[parent].lb_errors : 0, bound_length(k)};
+    if (objective(b.errors(), b.length) >= best_objective_) {
+        ++stats_.pruned_by_bound;
+        return;
+    }
+    // The permutation map's key and hash (see add_child), computed now so that the map's slot
+    // is fetched from memory while the fairness bounds run.
+    MapKey key;
+    const int n_counts = key_counts(f, key.counts);
+    if (config_.use_permutation_map) key.hash = map_hash(j, key.counts, n_counts);
+    if (!fairness_bounds(f, j, u, forced_free, &b)) return;
+    const std::int64_t lb_errors = b.errors();
+    const std::int64_t n_captured = static_cast<std::int64_t>(data_.n_samples()) - u.total();
+    add_child(parent, rule, k, errors, lb_errors, priority(lb_errors, leaf_errors, k, n_captured),
+              key);
+}
+
+std::int64_t Search::offer_leaves(const Fixed& f, std::int64_t errors, const SplitCounts& u,
+                                  std::size_t k, std::uint32_t rule) {
     std::int64_t leaf_errors = std::numeric_limits<std::int64_t>::max();
     for (int d = 0; d < 2; ++d) {
         if (!label_allowed(u, d, majority_labels_)) continue;
@@ -255,59 +283,28 @@ void Search::evaluate_child(std::uint32_t parent, std::size_t depth, std::uint32
             offer_incumbent(e, k, full, rule, d);
         }
     }
+    return leaf_errors;
+}
 
-    // The prefix as a node to extend later.
-    if (k >= max_length_ || u.total() == 0) return;
-    if (config_.use_length_bound &&
-        problem_.lam * static_cast<double>(std::max(k + 1, min_length_)) >= best_objective_) {
-        ++stats_.pruned_length;
-        return;
-    }
-    // Errors every completion makes on the uncaptured samples: the best of the bounds, from
-    // the cheapest to the most expensive, stopping as soon as the child is pruned.
-    std::int64_t rest = config_.use_equivalent_points ? forced_free : 0;
-    const std::int64_t fixed_part = config_.use_hierarchical_bound ? errors : 0;
-    const std::size_t lookahead = bound_length(k);
-    // Every completion of the child is a completion of the parent, so the parent's bound on the
-    // errors holds for it too (with the hierarchical bound on; see bounds.hpp).  It prunes the
-    // children of a parent within one rule of the incumbent before their fairness bounds run.
-    const std::int64_t floor = config_.use_hierarchical_bound ? trie_[parent].lb_errors : 0;
-    if (objective(std::max(fixed_part + rest, floor), lookahead) >= best_objective_) {
-        ++stats_.pruned_by_bound;
-        return;
-    }
-    // The permutation map's key and hash (see below), computed now so that the map's slot is
-    // fetched from memory while the fairness bounds run.
-    std::uint32_t key[PermutationMap::kMaxKey];
-    const int n_key = key_counts(f, key);
-    std::uint64_t hash = 0;
-    const std::size_t cw = data_.n_class_words();
-    if (config_.use_permutation_map) {
-        // The uncaptured classes of the child (its uncaptured samples, class by class).
-        const word_t* r = data_.class_rule(j);
-        hash = 0x2545f4914f6cdd1dULL;
-        for (std::size_t i = 0; i < cw; ++i) {
-            child_classes_[i] = class_free_[i] & ~r[i];
-            hash = mix64(hash ^ child_classes_[i]);
-        }
-        for (int i = 0; i < n_key; ++i) hash = mix64(hash ^ (key[i] + (std::uint64_t{1} << (32 + i))));
-        hash = mix64(hash);
-        pmap_.prefetch(hash);
-    }
+// The class bound (class_bound.hpp), then the per-sample fairness bound (fairness_bound.hpp):
+// each relaxes the completions of the child; when none is fair the child goes, otherwise the
+// fewest errors a fair one makes on the uncaptured samples bound those of every completion.
+bool Search::fairness_bounds(const Fixed& f, std::uint32_t j, const SplitCounts& u,
+                             std::int64_t forced_free, ErrorBound* b) {
     if (use_class_bound_) {
         std::int64_t cb;
         if (!class_bound_.bound(f.g, class_free_.data(), data_.class_rule(j), class_positive_,
                                 forced_free, &cb)) {
             ++stats_.pruned_infeasible;
             ++stats_.pruned_class_bound;
-            return;
+            return false;
         }
-        if (cb > rest && objective(fixed_part + cb, lookahead) >= best_objective_) {
+        if (cb > b->rest && objective(b->fixed + cb, b->length) >= best_objective_) {
             ++stats_.pruned_by_bound;
             ++stats_.pruned_class_bound;
-            return;
+            return false;
         }
-        rest = std::max(rest, cb);
+        b->rest = std::max(b->rest, cb);
     }
     if (use_sample_bound_) {
         ++stats_.fairness_bound_calls;
@@ -316,67 +313,86 @@ void Search::evaluate_child(std::uint32_t parent, std::size_t depth, std::uint32
                                  uncaptured(u, 0), uncaptured(u, 1), kSearchWorkBudget);
         if (!fb.feasible) {
             ++stats_.pruned_infeasible;
-            return;
+            return false;
         }
-        if (fb.min_errors > rest && objective(fixed_part + fb.min_errors, lookahead) >= best_objective_) {
+        if (fb.min_errors > b->rest &&
+            objective(b->fixed + fb.min_errors, b->length) >= best_objective_) {
             ++stats_.pruned_by_bound;
-            return;
+            return false;
         }
-        rest = std::max(rest, fb.min_errors);
+        b->rest = std::max(b->rest, fb.min_errors);
     }
-    const std::int64_t lb_errors = std::max(fixed_part + rest, floor);
+    return true;
+}
 
-    if (config_.use_permutation_map) {
-        // Key: the captured samples (as the uncaptured classes) plus the counts the metric's
-        // value depends on (see key_counts()); the entry also keeps the errors on the captured
-        // samples.  The stored prefix's classes and length are recomputed from its path.
-        std::size_t other_length = 0;
-        auto same_captured = [&](std::uint32_t other) {
-            const word_t* all = data_.class_all();
-            std::copy(all, all + cw, other_classes_.begin());
-            std::size_t length = 0;
-            for (std::uint32_t i = other; trie_[i].parent != Trie::kNone; i = trie_[i].parent) {
-                const word_t* r = data_.class_rule(trie_[i].antecedent());
-                for (std::size_t w = 0; w < cw; ++w) other_classes_[w] &= ~r[w];
-                ++length;
-            }
-            other_length = length;
-            return std::equal(other_classes_.begin(), other_classes_.end(), child_classes_.begin());
-        };
-        const PermutationMap::Slot hit = pmap_.find(hash, key, same_captured);
-        const std::int64_t n_captured = static_cast<std::int64_t>(data_.n_samples()) - u.total();
-        const auto captured_errors = static_cast<std::uint32_t>(errors);
-        if (hit.found()) {
-            // Same uncaptured samples and counts: every completion of one is a completion of the
-            // other with the same unfairness, and the objectives differ by the errors on the
-            // captured samples and the lengths.  Keep the prefix with no more of both (the
-            // earlier one on a tie); when neither has, keep both, the new one outside the map.
-            const std::uint32_t other_errors = pmap_.stores_errors() ? pmap_.errors(hit) : captured_errors;
-            if (other_errors <= captured_errors && other_length <= k) {
-                ++stats_.permutation_hits;
-                return;
-            }
-            const std::uint32_t child = trie_.add(parent, rule, static_cast<std::int32_t>(lb_errors));
-            if (captured_errors <= other_errors && k <= other_length) {
-                Node& old = trie_[pmap_.node(hit)];
-                if (!(old.flags & (Node::kExpanded | Node::kRetired))) old.flags |= Node::kSuperseded;
-                pmap_.replace(hit, child, captured_errors);
-            }
-            ++stats_.nodes_created;
-            queue_.push(priority(lb_errors, leaf_errors, k, n_captured), child);
-            return;
-        }
+std::uint64_t Search::map_hash(std::uint32_t j, const std::uint32_t* counts, int n_counts) {
+    const word_t* r = data_.class_rule(j);
+    std::uint64_t hash = 0x2545f4914f6cdd1dULL;
+    for (std::size_t i = 0; i < data_.n_class_words(); ++i) {
+        child_classes_[i] = class_free_[i] & ~r[i];
+        hash = mix64(hash ^ child_classes_[i]);
+    }
+    for (int i = 0; i < n_counts; ++i) {
+        hash = mix64(hash ^ (counts[i] + (std::uint64_t{1} << (32 + i))));
+    }
+    hash = mix64(hash);
+    pmap_.prefetch(hash);
+    return hash;
+}
+
+std::size_t Search::stored_classes(std::uint32_t index) {
+    const std::size_t cw = data_.n_class_words();
+    std::copy(data_.class_all(), data_.class_all() + cw, other_classes_.begin());
+    std::size_t length = 0;
+    for (std::uint32_t i = index; trie_[i].parent != Trie::kNone; i = trie_[i].parent) {
+        const word_t* r = data_.class_rule(trie_[i].antecedent());
+        for (std::size_t w = 0; w < cw; ++w) other_classes_[w] &= ~r[w];
+        ++length;
+    }
+    return length;
+}
+
+void Search::add_child(std::uint32_t parent, std::uint32_t rule, std::size_t k,
+                       std::int64_t errors, std::int64_t lb_errors, double priority,
+                       const MapKey& key) {
+    auto insert = [&] {
         const std::uint32_t child = trie_.add(parent, rule, static_cast<std::int32_t>(lb_errors));
-        pmap_.insert(hash, child, captured_errors, key);
         ++stats_.nodes_created;
-        queue_.push(priority(lb_errors, leaf_errors, k, n_captured), child);
+        queue_.push(priority, child);
+        return child;
+    };
+    if (!config_.use_permutation_map) {
+        insert();
         return;
     }
-    const std::uint32_t child = trie_.add(parent, rule, static_cast<std::int32_t>(lb_errors));
-    ++stats_.nodes_created;
-    queue_.push(priority(lb_errors, leaf_errors, k,
-                         static_cast<std::int64_t>(data_.n_samples()) - u.total()),
-                child);
+    // Key: the captured samples (as the uncaptured classes) plus the counts the metric's value
+    // depends on (see key_counts()); the entry also keeps the errors on the captured samples.
+    // The stored prefix's classes and length are recomputed from its path.
+    std::size_t other_length = 0;
+    const PermutationMap::Slot hit = pmap_.find(key.hash, key.counts, [&](std::uint32_t other) {
+        other_length = stored_classes(other);
+        return std::equal(other_classes_.begin(), other_classes_.end(), child_classes_.begin());
+    });
+    const auto captured_errors = static_cast<std::uint32_t>(errors);
+    if (!hit.found()) {
+        pmap_.insert(key.hash, insert(), captured_errors, key.counts);
+        return;
+    }
+    // Same uncaptured samples and counts: every completion of one is a completion of the other
+    // with the same unfairness, and the objectives differ by the errors on the captured samples
+    // and the lengths.  Keep the prefix with no more of both (the earlier one on a tie); when
+    // neither has, keep both, the new one outside the map.
+    const std::uint32_t other_errors = pmap_.stores_errors() ? pmap_.errors(hit) : captured_errors;
+    if (other_errors <= captured_errors && other_length <= k) {
+        ++stats_.permutation_hits;
+        return;
+    }
+    const std::uint32_t child = insert();
+    if (captured_errors <= other_errors && k <= other_length) {
+        Node& old = trie_[pmap_.node(hit)];
+        if (!(old.flags & (Node::kExpanded | Node::kRetired))) old.flags |= Node::kSuperseded;
+        pmap_.replace(hit, child, captured_errors);
+    }
 }
 
 void Search::expand(std::uint32_t index) {
