@@ -270,8 +270,10 @@ void Search::evaluate_child(std::uint32_t parent, std::size_t depth, std::uint32
               key);
 }
 
-std::int64_t Search::offer_leaves(const Fixed& f, std::int64_t errors, const SplitCounts& u,
-                                  std::size_t k, std::uint32_t rule) {
+// The helpers of evaluate_child are `inline` (this file alone calls them) so that the compiler
+// folds them back into it: a child costs no more calls than when it was one function.
+inline std::int64_t Search::offer_leaves(const Fixed& f, std::int64_t errors,
+                                         const SplitCounts& u, std::size_t k, std::uint32_t rule) {
     std::int64_t leaf_errors = std::numeric_limits<std::int64_t>::max();
     for (int d = 0; d < 2; ++d) {
         if (!label_allowed(u, d, majority_labels_)) continue;
@@ -289,8 +291,8 @@ std::int64_t Search::offer_leaves(const Fixed& f, std::int64_t errors, const Spl
 // The class bound (class_bound.hpp), then the per-sample fairness bound (fairness_bound.hpp):
 // each relaxes the completions of the child; when none is fair the child goes, otherwise the
 // fewest errors a fair one makes on the uncaptured samples bound those of every completion.
-bool Search::fairness_bounds(const Fixed& f, std::uint32_t j, const SplitCounts& u,
-                             std::int64_t forced_free, ErrorBound* b) {
+inline bool Search::fairness_bounds(const Fixed& f, std::uint32_t j, const SplitCounts& u,
+                                    std::int64_t forced_free, ErrorBound* b) {
     if (use_class_bound_) {
         std::int64_t cb;
         if (!class_bound_.bound(f.g, class_free_.data(), data_.class_rule(j), class_positive_,
@@ -325,7 +327,7 @@ bool Search::fairness_bounds(const Fixed& f, std::uint32_t j, const SplitCounts&
     return true;
 }
 
-std::uint64_t Search::map_hash(std::uint32_t j, const std::uint32_t* counts, int n_counts) {
+inline std::uint64_t Search::map_hash(std::uint32_t j, const std::uint32_t* counts, int n_counts) {
     const word_t* r = data_.class_rule(j);
     std::uint64_t hash = 0x2545f4914f6cdd1dULL;
     for (std::size_t i = 0; i < data_.n_class_words(); ++i) {
@@ -352,9 +354,9 @@ std::size_t Search::stored_classes(std::uint32_t index) {
     return length;
 }
 
-void Search::add_child(std::uint32_t parent, std::uint32_t rule, std::size_t k,
-                       std::int64_t errors, std::int64_t lb_errors, double priority,
-                       const MapKey& key) {
+inline void Search::add_child(std::uint32_t parent, std::uint32_t rule, std::size_t k,
+                              std::int64_t errors, std::int64_t lb_errors, double priority,
+                              const MapKey& key) {
     auto insert = [&] {
         const std::uint32_t child = trie_.add(parent, rule, static_cast<std::int32_t>(lb_errors));
         ++stats_.nodes_created;
