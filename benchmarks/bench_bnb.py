@@ -31,19 +31,21 @@ import sys
 import time
 from pathlib import Path
 
+from fairlist.metrics import Metric
+
 ROOT = Path(__file__).resolve().parents[1]
 DATA = ROOT.parent / "shared" / "data" / "faircorels" / "compas_rules_full.csv"
 CASES = ("none", "SP:0.05", "SP:0.01", "EOpp:0.05", "EOpp:0.01", "EOdds:0.05", "EOdds:0.01")
-METRIC_CODES = {"SP": 1, "PP": 2, "PE": 3, "EOpp": 4, "EOdds": 5, "CUAE": 6}
 
 
-def parse_case(case: str) -> tuple[str, float | None]:
+def parse_case(case: str) -> tuple[Metric, float | None]:
     if case == "none":
-        return "SP", None
+        return Metric.STATISTICAL_PARITY, None
     metric, eps = case.split(":")
-    if metric not in METRIC_CODES:
-        raise SystemExit(f"--cases: unknown metric {metric!r} in {case!r}")
-    return metric, float(eps)
+    try:
+        return Metric.parse(metric), float(eps)
+    except ValueError as exc:
+        raise SystemExit(f"--cases {case!r}: {exc}") from None
 
 
 def run_one(args: argparse.Namespace) -> None:
@@ -124,7 +126,8 @@ def run_reference(args: argparse.Namespace, case: str, python: str) -> dict | No
     metric, eps = parse_case(case)
     cmd = [
         python, str(ROOT / "benchmarks" / "faircorels_reference.py"), str(args.data),
-        "--metric", str(METRIC_CODES[metric]), "--lam", str(args.lam),
+        # faircorels numbers the metrics as fairlist.metrics.Metric does (1 SP ... 6 CUAE).
+        "--metric", str(int(metric)), "--lam", str(args.lam),
         "--max-nodes", str(args.max_nodes),
     ]
     if eps is not None:

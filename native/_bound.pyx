@@ -8,41 +8,25 @@ from libc.stdint cimport int64_t
 
 from time import perf_counter
 
-
-cdef extern from "fairlist/fairness_bound.hpp" namespace "fairlist" nogil:
-    cdef enum class Metric(int):
-        SP
-        PP
-        PE
-        EOPP
-        EODDS
-        CUAE
-
-    cdef struct GroupConfusion:
-        int64_t tp  # true positives
-        int64_t fp  # false positives
-        int64_t tn  # true negatives
-        int64_t fn  # false negatives
-
-    cdef struct Uncaptured:
-        int64_t pos  # uncaptured samples with label 1
-        int64_t neg  # uncaptured samples with label 0
-
-    cdef struct FairnessBound:
-        bint feasible  # some completion meets epsilon
-        int64_t min_errors  # minimum errors on the uncaptured samples (if feasible)
-
-    double c_unfairness "fairlist::unfairness"(
-        Metric m, const GroupConfusion& prot, const GroupConfusion& unprot)
-    FairnessBound c_fairness_lower_bound "fairlist::fairness_lower_bound"(
-        Metric m, double epsilon, const GroupConfusion& fixed_prot,
-        const GroupConfusion& fixed_unprot, const Uncaptured& u_prot,
-        const Uncaptured& u_unprot)
+# Declarations only (_core.pxd is the one contract with the C++ core); nothing of _core is
+# imported at run time.
+from _core cimport (
+    FairnessBound,
+    GroupConfusion,
+    Metric,
+    Uncaptured,
+    fairness_lower_bound as c_fairness_lower_bound,
+    unfairness as c_unfairness,
+)
 
 
 cdef Metric _metric(int metric) except *:
-    if metric < 1 or metric > 6:
-        raise ValueError(f"metric={metric!r} must be an integer in 1..6 (fairlist.metrics.Metric)")
+    # The C++ enum is contiguous from SP to CUAE (fairness_bound.hpp).
+    if metric < <int>Metric.SP or metric > <int>Metric.CUAE:
+        raise ValueError(
+            f"metric={metric!r} must be an integer in {<int>Metric.SP}..{<int>Metric.CUAE} "
+            "(fairlist.metrics.Metric)"
+        )
     return <Metric>metric
 
 

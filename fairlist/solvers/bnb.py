@@ -17,14 +17,17 @@ searches the majority half whatever ``majority_only`` says and still reports ``"
 from __future__ import annotations
 
 import math
+import numbers
 import os
 import threading
 import warnings
 from collections.abc import Callable
-from typing import Any
+from typing import Any, ClassVar
 
 import numpy as np
 
+from .._core import BranchAndBound, Policy, pack_bits, pack_matrix
+from .._params import BOOLEAN, InstanceOf, Interval, Options, Satisfies, validate_params
 from ..rulelist import RuleList
 from .base import (
     Limits,
@@ -38,15 +41,10 @@ from .base import (
 
 __all__ = ["BnBSolver", "POLICIES", "default_memory_limit_mb", "distinct_columns"]
 
-#: Search policies: name -> value of ``fairlist::Policy``.
-POLICIES = {
-    "bfs": 0,  # breadth-first, CORELS order
-    "bfs_objective_aware": 1,  # breadth-first; within a depth, higher objective first (paper)
-    "lower_bound": 2,  # best-first by lower bound
-    "curiosity": 3,  # best-first by lower bound / normalized support (CORELS)
-    "dfs": 4,  # depth-first
-    "objective": 5,  # best-first by objective
-}
+#: Search policies: name -> ``fairlist._core.Policy`` (the C++ ``fairlist::Policy``, documented
+#: in ``native/include/fairlist/queue.hpp``): "bfs", "bfs_objective_aware", "lower_bound",
+#: "curiosity", "dfs", "objective".
+POLICIES = {policy.name.lower(): policy for policy in Policy}
 
 
 def default_memory_limit_mb() -> float:
@@ -198,41 +196,23 @@ use_fairness_bound, use_class_bound, use_permutation_map, use_support_bounds : b
         self.progress_interval = progress_interval
 
     # ------------------------------------------------------------------ validation
+    PARAMETER_CONSTRAINTS: ClassVar[dict[str, list]] = {
+        "policy": [Options(POLICIES)],
+        "majority_only": [BOOLEAN],
+        **dict.fromkeys(_BOUND_SWITCHES, [BOOLEAN]),
+        "seed": [None, Interval(numbers.Integral, 0, 2**64, closed="left")],
+        "initial": [None, InstanceOf(RuleList)],
+        "beam_width": [Interval(numbers.Integral, 0, None, closed="left")],
+        "deepen_length": [Interval(numbers.Integral, 0, None, closed="left")],
+        "progress": [None, Satisfies(callable, "a callable")],
+        "progress_interval": [Interval(numbers.Real, 0, math.inf, closed="neither")],
+    }
+
     def _validate(self) -> None:
-        if not isinstance(self.policy, str) or self.policy not in POLICIES:
-            raise ValueError(
-                f"policy={self.policy!r} is not a search policy; use one of "
-                f"{', '.join(POLICIES)}"
-            )
-        for name in ("majority_only", *_BOUND_SWITCHES):
-            value = getattr(self, name)
-            if not isinstance(value, (bool, np.bool_)):
-                raise TypeError(f"{name} must be True or False, got {value!r}")
-        seed = self.seed
-        if seed is not None:
-            if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)):
-                raise TypeError(f"seed must be a non-negative integer or None, got {seed!r}")
-            if not 0 <= seed < 2**64:
-                raise ValueError(f"seed must be in [0, 2**64), got {seed!r}")
-        if self.initial is not None and not isinstance(self.initial, RuleList):
-            kind = type(self.initial).__name__
-            raise TypeError(f"initial must be a RuleList or None, got {kind}")
-        for name in ("beam_width", "deepen_length"):
-            value = getattr(self, name)
-            if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < 0:
-                raise ValueError(f"{name} must be a non-negative integer, got {value!r}")
-        if self.progress is not None and not callable(self.progress):
-            raise TypeError(f"progress must be callable or None, got {self.progress!r}")
-        interval = self.progress_interval
-        if (
-            isinstance(interval, bool)
-            or not isinstance(interval, (int, float, np.number))
-            or not interval > 0
-            or math.isinf(interval)
-        ):
-            raise ValueError(f"progress_interval must be a positive number, got {interval!r}")
+        validate_params(type(self).__name__, self.PARAMETER_CONSTRAINTS, vars(self))
 
     def _config(self, limits: Limits, max_length: int | None) -> dict[str, Any]:
+        """Every field of ``fairlist::Config`` (the binding requires them all)."""
         config: dict[str, Any] = {name: bool(getattr(self, name)) for name in _BOUND_SWITCHES}
         config.update(
             policy=POLICIES[self.policy],
@@ -246,6 +226,7 @@ use_fairness_bound, use_class_bound, use_permutation_map, use_support_bounds : b
                 else limits.memory_limit_mb
             ),
             seed=int(self.seed or 0),
+            wide_map_counts=False,  # 32-bit map counts on small data: a test-only switch
             beam_width=int(self.beam_width),
             deepen_length=int(self.deepen_length),
         )
@@ -257,8 +238,6 @@ use_fairness_bound, use_class_bound, use_permutation_map, use_support_bounds : b
         check_problem(problem)
         self._validate()
         check_two_groups_unweighted(problem, self.name)
-        from .._core import BranchAndBound, pack_bits, pack_matrix
-
         kept, representative = distinct_columns(problem.X)
         search = BranchAndBound(
             pack_matrix(np.ascontiguousarray(problem.X[:, kept])),
@@ -279,17 +258,16 @@ use_fairness_bound, use_class_bound, use_permutation_map, use_support_bounds : b
         stats["warm_start"] = warm_start
         stats["duplicate_antecedents"] = problem.n_antecedents - len(kept)
         space = "majority" if self.majority_only else "full"
-        status = Status(raw["status"])
-        stop = StopReason(raw["stop_reason"])
+        status = Status[raw["status"].name]
+        stop = StopReason[raw["stop_reason"].name]
         if not raw["has_solution"]:
             return Result(
                 status=status, rule_list=None, objective=math.inf, accuracy=math.nan,
                 unfairness=math.nan, lower_bound=raw["lower_bound"], stop_reason=stop,
                 engine=self.name, search_space=space, stats=stats,
             )
-        rule_list = problem.rule_list(
-            [int(kept[j]) for j in raw["antecedents"]], raw["predictions"], raw["default"]
-        )
+        antecedents = [int(kept[j]) for j in raw["antecedents"]]
+        rule_list = problem.rule_list(antecedents, raw["predictions"], raw["default_prediction"])
         ev = problem.evaluate(rule_list)
         if not ev.fair or ev.errors != raw["errors"] or abs(ev.objective - raw["objective"]) > 1e-9:
             raise RuntimeError(

@@ -19,6 +19,7 @@ import dataclasses
 import time
 from typing import Any
 
+from ..errors import InvalidParameterError
 from ..rulelist import RuleList
 from .base import Limits, Problem, Result
 from .cpsat import DEFAULT_NUM_WORKERS, CPSatSolver, resolve_max_length
@@ -34,7 +35,7 @@ def _cpsat_run(
 ) -> Result:
     """CP-SAT alone on ``problem`` for ``seconds`` (``options`` go to :class:`CPSatSolver`)."""
     if not seconds > 0:
-        raise ValueError(f"seconds must be a positive number, got {seconds!r}")
+        raise InvalidParameterError(f"seconds must be a positive number, got {seconds!r}")
     if max_length is None:
         max_length = problem.max_length
     if max_length is None:
@@ -96,7 +97,9 @@ def solve_with_warm_start(
     from .bnb import BnBSolver
 
     if "initial" in bnb_options:
-        raise ValueError("initial is set by solve_with_warm_start; call BnBSolver directly")
+        raise InvalidParameterError(
+            "initial is set by solve_with_warm_start; call BnBSolver directly"
+        )
     start = time.perf_counter()
     majority_only = bool(bnb_options.get("majority_only", False))
     run = _cpsat_run(

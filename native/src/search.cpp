@@ -116,6 +116,29 @@ bool Search::fair(const Fixed& f) const {
            is_fair(unfairness(problem_.metric, f.g[0], f.g[1]), problem_.epsilon);
 }
 
+bool Search::walk_prefix(const std::uint32_t* rules, std::size_t n, word_t* free, Walk* walk,
+                         bool majority_only) const {
+    const std::size_t nw = data_.n_words();
+    const word_t* const* masks = data_.capture_masks();
+    std::int64_t out[kCaptureMasks + 1];
+    std::copy(data_.all(), data_.all() + nw, free);
+    *walk = Walk{};
+    for (std::size_t k = 0; k < n; ++k) {
+        const word_t* r = data_.rule(rules[k] >> 1);
+        const int q = static_cast<int>(rules[k] & 1U);
+        count_captured(r, free, masks, nw, out);
+        const SplitCounts s = RuleData::split(out);
+        if (!label_allowed(s, q, majority_only)) return false;
+        add_predicted(walk->fixed.g, s, q);
+        walk->errors += s.label(1 - q);
+        for (std::size_t i = 0; i < nw; ++i) free[i] &= ~r[i];
+    }
+    count_captured(data_.all(), free, masks, nw, out);
+    walk->free = RuleData::split(out);
+    walk->forced_free = out[4];
+    return true;
+}
+
 bool Search::set_initial(const std::vector<std::uint32_t>& antecedents,
                          const std::vector<std::uint8_t>& predictions, int default_prediction) {
     if (ran_) throw std::logic_error("set_initial must be called before run");
@@ -126,40 +149,35 @@ bool Search::set_initial(const std::vector<std::uint32_t>& antecedents,
         throw std::invalid_argument("default prediction must be 0 or 1");
     }
     if (antecedents.size() > max_length_) return false;
+    // A malformed list raises (all its rules are checked before the walk); a well-formed one
+    // is refused when it is outside the searched space or unfair.
     std::vector<std::uint8_t> seen(data_.n_antecedents(), 0);
-    const std::size_t nw = data_.n_words();
-    std::vector<word_t> free(data_.all(), data_.all() + nw);
-    Fixed f;
-    std::int64_t errors = 0;
-    std::int64_t out[kCaptureMasks + 1];
+    std::vector<std::uint32_t> rules;
     for (std::size_t k = 0; k < antecedents.size(); ++k) {
         const std::uint32_t j = antecedents[k];
         const int q = predictions[k];
-        if (j >= data_.n_antecedents()) throw std::invalid_argument("antecedent index out of range");
+        if (j >= data_.n_antecedents()) {
+            throw std::invalid_argument("antecedent index out of range");
+        }
         if (q != 0 && q != 1) throw std::invalid_argument("predictions must be 0 or 1");
         if (seen[j]++) throw std::invalid_argument("an antecedent appears twice");
-        count_captured(data_.rule(j), free.data(), data_.capture_masks(), nw, out);
-        const SplitCounts s = RuleData::split(out);
-        if (!label_allowed(s, q, config_.majority_only)) return false;
-        add_predicted(f.g, s, q);
-        errors += s.label(1 - q);
-        for (std::size_t i = 0; i < nw; ++i) free[i] &= ~data_.rule(j)[i];
+        rules.push_back(j << 1 | static_cast<std::uint32_t>(q));
     }
-    count_captured(data_.all(), free.data(), data_.capture_masks(), nw, out);
-    const SplitCounts u = RuleData::split(out);
-    if (!label_allowed(u, default_prediction, config_.majority_only)) return false;
-    add_predicted(f.g, u, default_prediction);
-    errors += u.label(1 - default_prediction);
-    if (!fair(f)) return false;
-    const double obj = objective(errors, antecedents.size());
+    std::vector<word_t> free(data_.n_words());
+    Walk w;
+    if (!walk_prefix(rules.data(), rules.size(), free.data(), &w, config_.majority_only) ||
+        !label_allowed(w.free, default_prediction, config_.majority_only)) {
+        return false;
+    }
+    add_predicted(w.fixed.g, w.free, default_prediction);
+    const std::int64_t errors = w.errors + w.free.label(1 - default_prediction);
+    if (!fair(w.fixed)) return false;
+    const double obj = objective(errors, rules.size());
     if (obj < best_objective_) {
         has_best_ = true;
         best_objective_ = obj;
         best_errors_ = errors;
-        best_rules_.clear();
-        for (std::size_t k = 0; k < antecedents.size(); ++k) {
-            best_rules_.push_back(antecedents[k] << 1 | predictions[k]);
-        }
+        best_rules_ = rules;
         best_default_ = default_prediction;
         p_best_.store(obj, std::memory_order_relaxed);
     }
@@ -181,11 +199,7 @@ void Search::offer_incumbent(std::int64_t errors, std::size_t length, const Fixe
 }
 
 bool Search::worth_expanding(const Node& node, std::size_t k) const {
-    if (k >= max_length_) return false;
-    if (config_.use_length_bound &&
-        problem_.lam * static_cast<double>(std::max(k + 1, min_length_)) >= best_objective_) {
-        return false;
-    }
+    if (k >= max_length_ || beyond_useful_length(k)) return false;
     return objective(node.lb_errors, bound_length(k)) < best_objective_;
 }
 
@@ -211,8 +225,7 @@ double Search::priority(std::int64_t lb_errors, std::int64_t leaf_errors, std::s
 
 void Search::evaluate_child(std::uint32_t parent, std::size_t depth, std::uint32_t j, int q,
                             const SplitCounts& captured, std::int64_t forced_free,
-                            const Fixed& fixed, std::int64_t fixed_errors,
-                            const SplitCounts& free_before) {
+                            const Walk& prefix) {
     ++stats_.children_evaluated;
     const std::size_t k = depth + 1;
     if (!problem_.constrained && config_.use_support_bounds &&
@@ -220,13 +233,47 @@ void Search::evaluate_child(std::uint32_t parent, std::size_t depth, std::uint32
         ++stats_.pruned_support;
         return;
     }
-    Fixed f = fixed;
+    Fixed f = prefix.fixed;
     add_predicted(f.g, captured, q);
-    const std::int64_t errors = fixed_errors + captured.label(1 - q);
-    const SplitCounts u = minus(free_before, captured);
+    const std::int64_t errors = prefix.errors + captured.label(1 - q);
+    const SplitCounts u = minus(prefix.free, captured);
     const std::uint32_t rule = j << 1 | static_cast<std::uint32_t>(q);
+    const std::int64_t leaf_errors = offer_leaves(f, errors, u, k, rule);
 
-    // The rule lists "prefix + default".
+    // The prefix as a node to extend later.
+    if (k >= max_length_ || u.total() == 0) return;
+    if (beyond_useful_length(k)) {
+        ++stats_.pruned_length;
+        return;
+    }
+    // Errors every completion makes on the uncaptured samples: the best of the bounds, from
+    // the cheapest to the most expensive, stopping as soon as the child is pruned.  Every
+    // completion of the child is a completion of the parent, so the parent's bound on the errors
+    // holds for it too (the floor, with the hierarchical bound on; see bounds.hpp).  It prunes
+    // the children of a parent within one rule of the incumbent before their fairness bounds run.
+    const bool hierarchical = config_.use_hierarchical_bound;
+    ErrorBound b{hierarchical ? errors : 0, config_.use_equivalent_points ? forced_free : 0,
+                 hierarchical ? trie_[parent].lb_errors : 0, bound_length(k)};
+    if (objective(b.errors(), b.length) >= best_objective_) {
+        ++stats_.pruned_by_bound;
+        return;
+    }
+    // The permutation map's key and hash (see add_child), computed now so that the map's slot
+    // is fetched from memory while the fairness bounds run.
+    MapKey key;
+    const int n_counts = key_counts(f, key.counts);
+    if (config_.use_permutation_map) key.hash = map_hash(j, key.counts, n_counts);
+    if (!fairness_bounds(f, j, u, forced_free, &b)) return;
+    const std::int64_t lb_errors = b.errors();
+    const std::int64_t n_captured = static_cast<std::int64_t>(data_.n_samples()) - u.total();
+    add_child(parent, rule, k, errors, lb_errors, priority(lb_errors, leaf_errors, k, n_captured),
+              key);
+}
+
+// The helpers of evaluate_child are `inline` (this file alone calls them) so that the compiler
+// folds them back into it: a child costs no more calls than when it was one function.
+inline std::int64_t Search::offer_leaves(const Fixed& f, std::int64_t errors,
+                                         const SplitCounts& u, std::size_t k, std::uint32_t rule) {
     std::int64_t leaf_errors = std::numeric_limits<std::int64_t>::max();
     for (int d = 0; d < 2; ++d) {
         if (!label_allowed(u, d, majority_labels_)) continue;
@@ -238,59 +285,28 @@ void Search::evaluate_child(std::uint32_t parent, std::size_t depth, std::uint32
             offer_incumbent(e, k, full, rule, d);
         }
     }
+    return leaf_errors;
+}
 
-    // The prefix as a node to extend later.
-    if (k >= max_length_ || u.total() == 0) return;
-    if (config_.use_length_bound &&
-        problem_.lam * static_cast<double>(std::max(k + 1, min_length_)) >= best_objective_) {
-        ++stats_.pruned_length;
-        return;
-    }
-    // Errors every completion makes on the uncaptured samples: the best of the bounds, from
-    // the cheapest to the most expensive, stopping as soon as the child is pruned.
-    std::int64_t rest = config_.use_equivalent_points ? forced_free : 0;
-    const std::int64_t fixed_part = config_.use_hierarchical_bound ? errors : 0;
-    const std::size_t lookahead = bound_length(k);
-    // Every completion of the child is a completion of the parent, so the parent's bound on the
-    // errors holds for it too (with the hierarchical bound on; see bounds.hpp).  It prunes the
-    // children of a parent within one rule of the incumbent before their fairness bounds run.
-    const std::int64_t floor = config_.use_hierarchical_bound ? trie_[parent].lb_errors : 0;
-    if (objective(std::max(fixed_part + rest, floor), lookahead) >= best_objective_) {
-        ++stats_.pruned_by_bound;
-        return;
-    }
-    // The permutation map's key and hash (see below), computed now so that the map's slot is
-    // fetched from memory while the fairness bounds run.
-    std::uint32_t key[PermutationMap::kMaxKey];
-    const int n_key = key_counts(f, key);
-    std::uint64_t hash = 0;
-    const std::size_t cw = data_.n_class_words();
-    if (config_.use_permutation_map) {
-        // The uncaptured classes of the child (its uncaptured samples, class by class).
-        const word_t* r = data_.class_rule(j);
-        hash = 0x2545f4914f6cdd1dULL;
-        for (std::size_t i = 0; i < cw; ++i) {
-            child_classes_[i] = class_free_[i] & ~r[i];
-            hash = mix64(hash ^ child_classes_[i]);
-        }
-        for (int i = 0; i < n_key; ++i) hash = mix64(hash ^ (key[i] + (std::uint64_t{1} << (32 + i))));
-        hash = mix64(hash);
-        pmap_.prefetch(hash);
-    }
+// The class bound (class_bound.hpp), then the per-sample fairness bound (fairness_bound.hpp):
+// each relaxes the completions of the child; when none is fair the child goes, otherwise the
+// fewest errors a fair one makes on the uncaptured samples bound those of every completion.
+inline bool Search::fairness_bounds(const Fixed& f, std::uint32_t j, const SplitCounts& u,
+                                    std::int64_t forced_free, ErrorBound* b) {
     if (use_class_bound_) {
         std::int64_t cb;
         if (!class_bound_.bound(f.g, class_free_.data(), data_.class_rule(j), class_positive_,
                                 forced_free, &cb)) {
             ++stats_.pruned_infeasible;
             ++stats_.pruned_class_bound;
-            return;
+            return false;
         }
-        if (cb > rest && objective(fixed_part + cb, lookahead) >= best_objective_) {
+        if (cb > b->rest && objective(b->fixed + cb, b->length) >= best_objective_) {
             ++stats_.pruned_by_bound;
             ++stats_.pruned_class_bound;
-            return;
+            return false;
         }
-        rest = std::max(rest, cb);
+        b->rest = std::max(b->rest, cb);
     }
     if (use_sample_bound_) {
         ++stats_.fairness_bound_calls;
@@ -299,73 +315,89 @@ void Search::evaluate_child(std::uint32_t parent, std::size_t depth, std::uint32
                                  uncaptured(u, 0), uncaptured(u, 1), kSearchWorkBudget);
         if (!fb.feasible) {
             ++stats_.pruned_infeasible;
-            return;
+            return false;
         }
-        if (fb.min_errors > rest && objective(fixed_part + fb.min_errors, lookahead) >= best_objective_) {
+        if (fb.min_errors > b->rest &&
+            objective(b->fixed + fb.min_errors, b->length) >= best_objective_) {
             ++stats_.pruned_by_bound;
-            return;
+            return false;
         }
-        rest = std::max(rest, fb.min_errors);
+        b->rest = std::max(b->rest, fb.min_errors);
     }
-    const std::int64_t lb_errors = std::max(fixed_part + rest, floor);
+    return true;
+}
 
-    if (config_.use_permutation_map) {
-        // Key: the captured samples (as the uncaptured classes) plus the counts the metric's
-        // value depends on (see key_counts()); the entry also keeps the errors on the captured
-        // samples.  The stored prefix's classes and length are recomputed from its path.
-        std::size_t other_length = 0;
-        auto same_captured = [&](std::uint32_t other) {
-            const word_t* all = data_.class_all();
-            std::copy(all, all + cw, other_classes_.begin());
-            std::size_t length = 0;
-            for (std::uint32_t i = other; trie_[i].parent != Trie::kNone; i = trie_[i].parent) {
-                const word_t* r = data_.class_rule(trie_[i].antecedent());
-                for (std::size_t w = 0; w < cw; ++w) other_classes_[w] &= ~r[w];
-                ++length;
-            }
-            other_length = length;
-            return std::equal(other_classes_.begin(), other_classes_.end(), child_classes_.begin());
-        };
-        const PermutationMap::Slot hit = pmap_.find(hash, key, same_captured);
-        const std::int64_t n_captured = static_cast<std::int64_t>(data_.n_samples()) - u.total();
-        const auto captured_errors = static_cast<std::uint32_t>(errors);
-        if (hit.found()) {
-            // Same uncaptured samples and counts: every completion of one is a completion of the
-            // other with the same unfairness, and the objectives differ by the errors on the
-            // captured samples and the lengths.  Keep the prefix with no more of both (the
-            // earlier one on a tie); when neither has, keep both, the new one outside the map.
-            const std::uint32_t other_errors = pmap_.stores_errors() ? pmap_.errors(hit) : captured_errors;
-            if (other_errors <= captured_errors && other_length <= k) {
-                ++stats_.permutation_hits;
-                return;
-            }
-            const std::uint32_t child = trie_.add(parent, rule, static_cast<std::int32_t>(lb_errors));
-            if (captured_errors <= other_errors && k <= other_length) {
-                Node& old = trie_[pmap_.node(hit)];
-                if (!(old.flags & (Node::kExpanded | Node::kRetired))) old.flags |= Node::kSuperseded;
-                pmap_.replace(hit, child, captured_errors);
-            }
-            ++stats_.nodes_created;
-            queue_.push(priority(lb_errors, leaf_errors, k, n_captured), child);
-            return;
-        }
+inline std::uint64_t Search::map_hash(std::uint32_t j, const std::uint32_t* counts, int n_counts) {
+    const word_t* r = data_.class_rule(j);
+    std::uint64_t hash = 0x2545f4914f6cdd1dULL;
+    for (std::size_t i = 0; i < data_.n_class_words(); ++i) {
+        child_classes_[i] = class_free_[i] & ~r[i];
+        hash = mix64(hash ^ child_classes_[i]);
+    }
+    for (int i = 0; i < n_counts; ++i) {
+        hash = mix64(hash ^ (counts[i] + (std::uint64_t{1} << (32 + i))));
+    }
+    hash = mix64(hash);
+    pmap_.prefetch(hash);
+    return hash;
+}
+
+std::size_t Search::stored_classes(std::uint32_t index) {
+    const std::size_t cw = data_.n_class_words();
+    std::copy(data_.class_all(), data_.class_all() + cw, other_classes_.begin());
+    std::size_t length = 0;
+    for (std::uint32_t i = index; trie_[i].parent != Trie::kNone; i = trie_[i].parent) {
+        const word_t* r = data_.class_rule(trie_[i].antecedent());
+        for (std::size_t w = 0; w < cw; ++w) other_classes_[w] &= ~r[w];
+        ++length;
+    }
+    return length;
+}
+
+inline void Search::add_child(std::uint32_t parent, std::uint32_t rule, std::size_t k,
+                              std::int64_t errors, std::int64_t lb_errors, double priority,
+                              const MapKey& key) {
+    auto insert = [&] {
         const std::uint32_t child = trie_.add(parent, rule, static_cast<std::int32_t>(lb_errors));
-        pmap_.insert(hash, child, captured_errors, key);
         ++stats_.nodes_created;
-        queue_.push(priority(lb_errors, leaf_errors, k, n_captured), child);
+        queue_.push(priority, child);
+        return child;
+    };
+    if (!config_.use_permutation_map) {
+        insert();
         return;
     }
-    const std::uint32_t child = trie_.add(parent, rule, static_cast<std::int32_t>(lb_errors));
-    ++stats_.nodes_created;
-    queue_.push(priority(lb_errors, leaf_errors, k,
-                         static_cast<std::int64_t>(data_.n_samples()) - u.total()),
-                child);
+    // Key: the captured samples (as the uncaptured classes) plus the counts the metric's value
+    // depends on (see key_counts()); the entry also keeps the errors on the captured samples.
+    // The stored prefix's classes and length are recomputed from its path.
+    std::size_t other_length = 0;
+    const PermutationMap::Slot hit = pmap_.find(key.hash, key.counts, [&](std::uint32_t other) {
+        other_length = stored_classes(other);
+        return std::equal(other_classes_.begin(), other_classes_.end(), child_classes_.begin());
+    });
+    const auto captured_errors = static_cast<std::uint32_t>(errors);
+    if (!hit.found()) {
+        pmap_.insert(key.hash, insert(), captured_errors, key.counts);
+        return;
+    }
+    // Same uncaptured samples and counts: every completion of one is a completion of the other
+    // with the same unfairness, and the objectives differ by the errors on the captured samples
+    // and the lengths.  Keep the prefix with no more of both (the earlier one on a tie); when
+    // neither has, keep both, the new one outside the map.
+    const std::uint32_t other_errors = pmap_.stores_errors() ? pmap_.errors(hit) : captured_errors;
+    if (other_errors <= captured_errors && other_length <= k) {
+        ++stats_.permutation_hits;
+        return;
+    }
+    const std::uint32_t child = insert();
+    if (captured_errors <= other_errors && k <= other_length) {
+        Node& old = trie_[pmap_.node(hit)];
+        if (!(old.flags & (Node::kExpanded | Node::kRetired))) old.flags |= Node::kSuperseded;
+        pmap_.replace(hit, child, captured_errors);
+    }
 }
 
 void Search::expand(std::uint32_t index) {
-    const std::size_t nw = data_.n_words();
-    const word_t* const* masks = data_.capture_masks();
-
     // Recompute the prefix's captured samples and counts from its path.
     path_.clear();
     for (std::uint32_t i = index; trie_[i].parent != Trie::kNone; i = trie_[i].parent) {
@@ -373,27 +405,12 @@ void Search::expand(std::uint32_t index) {
     }
     std::reverse(path_.begin(), path_.end());
     const std::size_t depth = path_.size();
-    std::copy(data_.all(), data_.all() + nw, free_.begin());
-    Fixed fixed;
-    std::int64_t fixed_errors = 0;
-    std::int64_t out[kCaptureMasks + 1];
-    for (const std::uint32_t rule : path_) {
-        const std::uint32_t j = rule >> 1;
-        const int q = static_cast<int>(rule & 1U);
-        count_captured(data_.rule(j), free_.data(), masks, nw, out);
-        const SplitCounts s = RuleData::split(out);
-        add_predicted(fixed.g, s, q);
-        fixed_errors += s.label(1 - q);
-        const word_t* r = data_.rule(j);
-        for (std::size_t i = 0; i < nw; ++i) free_[i] &= ~r[i];
-        in_prefix_[j] = 1;
-    }
-    count_captured(data_.all(), free_.data(), masks, nw, out);
-    const SplitCounts free_counts = RuleData::split(out);
-    const std::int64_t forced_free = out[4];
+    Walk prefix;
+    walk_prefix(path_.data(), depth, free_.data(), &prefix);
     const std::size_t cw = data_.n_class_words();
     std::copy(data_.class_all(), data_.class_all() + cw, class_free_.begin());
     for (const std::uint32_t rule : path_) {
+        in_prefix_[rule >> 1] = 1;
         const word_t* r = data_.class_rule(rule >> 1);
         for (std::size_t i = 0; i < cw; ++i) class_free_[i] &= ~r[i];
     }
@@ -402,16 +419,17 @@ void Search::expand(std::uint32_t index) {
         class_bound_.prepare(class_free_.data());
     }
 
+    const std::size_t nw = data_.n_words();
+    std::int64_t out[kCaptureMasks + 1];
     for (std::uint32_t j = 0; j < data_.n_antecedents(); ++j) {
         if (in_prefix_[j]) continue;
-        count_captured(data_.rule(j), free_.data(), masks, nw, out);
+        count_captured(data_.rule(j), free_.data(), data_.capture_masks(), nw, out);
         if (out[0] == 0) continue;  // captures nothing new: never useful
         const SplitCounts captured = RuleData::split(out);
-        const std::int64_t forced_child = forced_free - out[4];
+        const std::int64_t forced_child = prefix.forced_free - out[4];
         for (int q = 0; q < 2; ++q) {
             if (!label_allowed(captured, q, majority_labels_)) continue;
-            evaluate_child(index, depth, j, q, captured, forced_child, fixed, fixed_errors,
-                           free_counts);
+            evaluate_child(index, depth, j, q, captured, forced_child, prefix);
         }
     }
     for (const std::uint32_t rule : path_) in_prefix_[rule >> 1] = 0;

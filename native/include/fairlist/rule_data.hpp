@@ -44,12 +44,9 @@ class RuleData {
 
     const word_t* rule(std::size_t j) const { return rules_.data() + j * nw_; }
     const word_t* all() const { return all_.data(); }
-    const word_t* labels() const { return labels_.data(); }
-    const word_t* protected_group() const { return prot_.data(); }
-    const word_t* protected_positive() const { return prot_pos_.data(); }
-    // Samples that are errors whatever the rule list: in every class of samples with identical
-    // antecedent bits, the ones carrying the minority label (ties: the positives).
-    const word_t* forced_errors() const { return forced_.data(); }
+    // Number of samples that are errors whatever the rule list (the "forced errors" mask): in
+    // every class of samples with identical antecedent bits, the ones carrying the minority
+    // label (ties: the positives).
     std::int64_t n_forced_errors() const { return n_forced_; }
 
     // Equivalence classes: samples with identical antecedent bits (every rule list classifies

@@ -168,6 +168,29 @@ class Search {
     struct Fixed {
         GroupConfusion g[2];  // 0: protected, 1: unprotected
     };
+    // A prefix walked from the root (walk_prefix).
+    struct Walk {
+        Fixed fixed;                   // confusion counts of the samples it captures
+        std::int64_t errors = 0;       // errors on them
+        SplitCounts free;              // the samples it leaves uncaptured, by (group, label)
+        std::int64_t forced_free = 0;  // equivalent-points errors among those
+    };
+    // A child's lower bound on the errors of its completions (evaluate_child): the captured
+    // samples' errors plus the best bound so far on the uncaptured ones, and at least the
+    // parent's bound.
+    struct ErrorBound {
+        std::int64_t fixed;  // errors on the captured samples (0 without the hierarchical bound)
+        std::int64_t rest;   // errors forced on the uncaptured samples: the best bound so far
+        std::int64_t floor;  // the parent's bound (0 without the hierarchical bound)
+        std::size_t length;  // fewest rules of a completion of interest (bound_length)
+        std::int64_t errors() const { return std::max(fixed + rest, floor); }
+    };
+    // The permutation-map key of a child: the counts of key_counts() and the hash of those and
+    // of its uncaptured classes (child_classes_).
+    struct MapKey {
+        std::uint32_t counts[PermutationMap::kMaxKey];
+        std::uint64_t hash = 0;
+    };
 
     RuleData data_;
     ProblemSpec problem_;
@@ -232,6 +255,19 @@ class Search {
     std::size_t bound_length(std::size_t k) const {
         return std::max(k + (config_.use_lookahead ? 1 : 0), min_length_);
     }
+    // Maximum useful length (bounds.hpp): the lists not yet evaluated below a prefix of k rules
+    // have at least k + 1 rules (and min_length_), so none beats the incumbent once lam times
+    // that many reaches it.
+    bool beyond_useful_length(std::size_t k) const {
+        return config_.use_length_bound &&
+               problem_.lam * static_cast<double>(std::max(k + 1, min_length_)) >= best_objective_;
+    }
+    // Walks a prefix from the root (rules: antecedent << 1 | prediction, n of them): leaves in
+    // free (n_words words) the samples it does not capture and counts both sides in *walk.
+    // Returns false, the walk unfinished, at the first rule that predicts the minority label of
+    // the samples it captures when majority_only.
+    bool walk_prefix(const std::uint32_t* rules, std::size_t n, word_t* free, Walk* walk,
+                     bool majority_only = false) const;
     // Grows the trie from the root until the queue is empty or a limit stops it.  Sets
     // *root_errors to the root's bound on the errors; *peak_memory keeps the largest footprint.
     StopReason search_tree(std::int64_t* root_errors, std::size_t* peak_memory);
@@ -241,9 +277,28 @@ class Search {
     // The beam search of beam.cpp: offers the fair lists it meets as incumbents.
     static constexpr std::size_t kBeamMaxLength = 8;
     void run_beam();
+    // Child (j, q) of the prefix `prefix` (trie node parent, depth rules): offers its lists
+    // "child + default", then bounds it and adds it to the trie unless a bound prunes it.
+    // captured: the samples the rule captures; forced_free: the equivalent-points errors among
+    // the samples it leaves uncaptured.
     void evaluate_child(std::uint32_t parent, std::size_t depth, std::uint32_t j, int q,
                         const SplitCounts& captured, std::int64_t forced_free,
-                        const Fixed& fixed, std::int64_t fixed_errors, const SplitCounts& free);
+                        const Walk& prefix);
+    // Offers the fair lists "child + default" as incumbents; returns their fewest errors.
+    std::int64_t offer_leaves(const Fixed& f, std::int64_t errors, const SplitCounts& u,
+                              std::size_t k, std::uint32_t rule);
+    // The fairness bounds of child j: false when one prunes it, else raises b->rest.
+    bool fairness_bounds(const Fixed& f, std::uint32_t j, const SplitCounts& u,
+                         std::int64_t forced_free, ErrorBound* b);
+    // Fills child_classes_ for child j, hashes them with the key counts, prefetches the slot.
+    std::uint64_t map_hash(std::uint32_t j, const std::uint32_t* counts, int n_counts);
+    // Leaves in other_classes_ the classes that trie node i's prefix leaves uncaptured; returns
+    // its length.
+    std::size_t stored_classes(std::uint32_t i);
+    // Inserts a child that passed the bounds into the trie and the queue, unless the
+    // permutation map holds an equivalent prefix that dominates it.
+    void add_child(std::uint32_t parent, std::uint32_t rule, std::size_t k, std::int64_t errors,
+                   std::int64_t lb_errors, double priority, const MapKey& key);
     double priority(std::int64_t lb_errors, std::int64_t leaf_errors, std::size_t depth,
                     std::int64_t n_captured) const;
     std::size_t memory_bytes() const;

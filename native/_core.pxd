@@ -1,4 +1,13 @@
-# The contract between Python and the C++ core: declarations only.
+# The contract between Python and the C++ core: declarations only, one block per header.
+#
+# Named after fairlist._core because Cython creates the Python class of a `cpdef enum` only in
+# the module named like the .pxd that declares it: the enums below become fairlist._core.Policy,
+# .SearchStatus, .StopReason and .Metric (IntEnums with the C++ values).  _bound.pyx cimports
+# from here too; the declarations alone import nothing at run time.
+#
+# The structs are `cdef struct`s so that Cython converts a dict to each of them and back: every
+# field must be in the dict (a missing one raises ValueError naming it), so each field is listed
+# here as in the header (tests/test_native_boundary.py compares the two).
 from libc.stdint cimport int64_t, uint8_t, uint32_t, uint64_t
 from libcpp.vector cimport vector
 
@@ -6,8 +15,6 @@ from libcpp.vector cimport vector
 cdef extern from "fairlist/bitset.hpp" namespace "fairlist" nogil:
     ctypedef uint64_t word_t
     size_t words_for(size_t n_bits)
-    # set bits of a (n_words words)
-    int64_t count(const word_t* a, size_t n_words)
     # set bits of a & b
     int64_t count_and(const word_t* a, const word_t* b, size_t n_words)
     # X: row-major n_rows x n_cols bytes -> out: n_cols x words_for(n_rows) words
@@ -24,45 +31,76 @@ cdef extern from "fairlist/bitset.hpp" namespace "fairlist" nogil:
     bint has_avx512_popcount()
 
 
+cdef extern from "fairlist/fairness_bound.hpp" namespace "fairlist" nogil:
+    cpdef enum class Metric(int):
+        """Unfairness measures; values equal to fairlist.metrics.Metric."""
+        SP     # statistical parity
+        PP     # predictive parity
+        PE     # predictive equality
+        EOPP   # equal opportunity
+        EODDS  # equalized odds
+        CUAE   # conditional use accuracy equality
+
+    # Confusion counts of one group.
+    cdef struct GroupConfusion:
+        int64_t tp  # true positives
+        int64_t fp  # false positives
+        int64_t tn  # true negatives
+        int64_t fn  # false negatives
+
+    # Uncaptured samples of one group, by true label.
+    cdef struct Uncaptured:
+        int64_t pos  # uncaptured samples with label 1
+        int64_t neg  # uncaptured samples with label 0
+
+    cdef struct FairnessBound:
+        bint feasible       # some completion meets epsilon
+        int64_t min_errors  # minimum errors on the uncaptured samples (if feasible)
+
+    # Unfairness of complete counts (same arithmetic as fairlist.metrics).
+    double unfairness(Metric m, const GroupConfusion& prot, const GroupConfusion& unprot)
+    # Minimum errors on the uncaptured samples over the fair completions (DESIGN.md §3), exact
+    # (declared without its work_budget argument, which then takes the exact default).
+    FairnessBound fairness_lower_bound(
+        Metric m, double epsilon, const GroupConfusion& fixed_prot,
+        const GroupConfusion& fixed_unprot, const Uncaptured& u_prot,
+        const Uncaptured& u_unprot)
+
+
+cdef extern from "fairlist/queue.hpp" namespace "fairlist" nogil:
+    cpdef enum class Policy(int):
+        """Search policies: the order in which prefixes are expanded (queue.hpp)."""
+        BFS                  # breadth-first (CORELS order)
+        BFS_OBJECTIVE_AWARE  # breadth-first; within a depth, higher objective first (paper)
+        LOWER_BOUND          # best-first by lower bound
+        CURIOSITY            # best-first by lower bound / normalized support (CORELS)
+        DFS                  # depth-first
+        OBJECTIVE            # best-first by objective
+
+
 cdef extern from "fairlist/search.hpp" namespace "fairlist" nogil:
-    # Values equal to fairlist.metrics.Metric.
-    cdef enum class Metric(int):
-        SP
-        PP
-        PE
-        EOPP
-        EODDS
-        CUAE
+    cpdef enum class SearchStatus(int):
+        """How a search ended (mirrors CP-SAT; fairlist.solvers.Status by name)."""
+        OPTIMAL     # search completed with a fair rule list: optimal (in the space)
+        FEASIBLE    # a limit stopped the search; best fair rule list so far
+        INFEASIBLE  # search completed without a fair rule list: none exists (in the space)
+        UNKNOWN     # a limit stopped the search before any fair rule list was found
 
-    # Search policies (fairlist.solvers.bnb.POLICIES maps names to these values).
-    cdef enum class Policy(int):
-        BFS
-        BFS_OBJECTIVE_AWARE
-        LOWER_BOUND
-        CURIOSITY
-        DFS
-        OBJECTIVE
-
-    cdef enum class SearchStatus(int):
-        OPTIMAL
-        FEASIBLE
-        INFEASIBLE
-        UNKNOWN
-
-    cdef enum class StopReason(int):
+    cpdef enum class StopReason(int):
+        """Why a search stopped (fairlist.solvers.StopReason by name)."""
         COMPLETED
         NODE_LIMIT
         TIME_LIMIT
         MEMORY_LIMIT
         INTERRUPTED
 
-    cdef cppclass ProblemSpec:
+    cdef struct ProblemSpec:
         Metric metric          # unfairness measure
         bint constrained       # False: no cap (epsilon ignored)
         double epsilon         # maximum unfairness
         double lam             # length penalty per rule
 
-    cdef cppclass Config:
+    cdef struct Config:
         Policy policy
         bint majority_only           # CORELS' majority-label search space
         int64_t max_length           # < 0: no cap
@@ -82,7 +120,7 @@ cdef extern from "fairlist/search.hpp" namespace "fairlist" nogil:
         int64_t beam_width           # beam search for a first incumbent; 0: none
         int64_t deepen_length        # length deepening: certify 1..this many rules first
 
-    cdef cppclass Stats:
+    cdef struct Stats:
         int64_t nodes_expanded
         int64_t children_evaluated
         int64_t nodes_created
@@ -103,7 +141,7 @@ cdef extern from "fairlist/search.hpp" namespace "fairlist" nogil:
         int64_t certified_length       # no list of at most this many rules beats the result
         double seconds
 
-    cdef cppclass Progress:
+    cdef struct Progress:
         int64_t nodes_expanded
         int64_t children_evaluated
         int64_t trie_size
@@ -113,7 +151,7 @@ cdef extern from "fairlist/search.hpp" namespace "fairlist" nogil:
         double seconds
         int64_t certified_length   # length deepening: lists of at most this many rules done
 
-    cdef cppclass SearchResult:
+    cdef struct SearchResult:
         SearchStatus status
         StopReason stop_reason
         bint has_solution
