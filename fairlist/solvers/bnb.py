@@ -72,6 +72,7 @@ _BOUND_SWITCHES = (
     "use_class_bound",
     "use_permutation_map",
     "use_support_bounds",
+    "use_terminal_solver",
 )
 
 
@@ -108,12 +109,16 @@ class BnBSolver:
     majority_only : bool
         Search only CORELS' majority-label space (faster; see the module docstring).
     use_hierarchical_bound, use_lookahead, use_length_bound, use_equivalent_points, \
-use_fairness_bound, use_class_bound, use_permutation_map, use_support_bounds : bool
+use_fairness_bound, use_class_bound, use_permutation_map, use_support_bounds, \
+use_terminal_solver : bool
         Switch each bound off (for tests and ablations). The support bounds are applied only
         without a fairness cap; the permutation map is keyed safely when there is one. The
         class bound is the fairness bound strengthened by the classes of identical samples
         (linear relaxation; statistical parity, predictive equality, equal opportunity and
-        equalized odds).
+        equalized odds). The terminal solver (under a length cap, and in each phase of length
+        deepening) finishes every prefix two rules short of the cap by counting, per remaining
+        antecedent and pair of antecedents, instead of storing and expanding its children: the
+        same lists are evaluated, the deepest level of the trie is never stored.
     seed : int or None
         None or 0: ties between equal priorities are broken by insertion order; another value
         breaks them by a seeded hash. The search is deterministic for a given input and seed.
@@ -171,6 +176,7 @@ use_fairness_bound, use_class_bound, use_permutation_map, use_support_bounds : b
         use_class_bound: bool = True,
         use_permutation_map: bool = True,
         use_support_bounds: bool = True,
+        use_terminal_solver: bool = True,
         seed: int | None = None,
         initial: RuleList | None = None,
         beam_width: int = 1024,
@@ -188,6 +194,7 @@ use_fairness_bound, use_class_bound, use_permutation_map, use_support_bounds : b
         self.use_class_bound = use_class_bound
         self.use_permutation_map = use_permutation_map
         self.use_support_bounds = use_support_bounds
+        self.use_terminal_solver = use_terminal_solver
         self.seed = seed
         self.initial = initial
         self.beam_width = beam_width

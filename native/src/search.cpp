@@ -65,6 +65,9 @@ Search::Search(const word_t* rules, const word_t* labels, const word_t* protecte
     child_classes_.resize(data_.n_class_words());
     other_classes_.resize(data_.n_class_words());
     in_prefix_.assign(n_antecedents, 0);
+    if (config.use_terminal_solver && n_antecedents <= kMaxTerminalAntecedents) {
+        pair_counts_ = std::make_unique<PairCounts>(data_);
+    }
 }
 
 NodeQueue::Order Search::queue_order(const Config& config) {
@@ -397,20 +400,16 @@ inline void Search::add_child(std::uint32_t parent, std::uint32_t rule, std::siz
     }
 }
 
-void Search::expand(std::uint32_t index) {
-    // Recompute the prefix's captured samples and counts from its path.
+std::size_t Search::load_prefix(std::uint32_t index, Walk* prefix) {
     path_.clear();
     for (std::uint32_t i = index; trie_[i].parent != Trie::kNone; i = trie_[i].parent) {
         path_.push_back(trie_[i].rule);
     }
     std::reverse(path_.begin(), path_.end());
-    const std::size_t depth = path_.size();
-    Walk prefix;
-    walk_prefix(path_.data(), depth, free_.data(), &prefix);
+    walk_prefix(path_.data(), path_.size(), free_.data(), prefix);
     const std::size_t cw = data_.n_class_words();
     std::copy(data_.class_all(), data_.class_all() + cw, class_free_.begin());
     for (const std::uint32_t rule : path_) {
-        in_prefix_[rule >> 1] = 1;
         const word_t* r = data_.class_rule(rule >> 1);
         for (std::size_t i = 0; i < cw; ++i) class_free_[i] &= ~r[i];
     }
@@ -418,6 +417,18 @@ void Search::expand(std::uint32_t index) {
         class_positive_ = class_bound_.majority_positive(class_free_.data());
         class_bound_.prepare(class_free_.data());
     }
+    return path_.size();
+}
+
+bool Search::bound_child(const Fixed& f, std::uint32_t j, const SplitCounts& u,
+                         std::int64_t forced_free, ErrorBound* b) {
+    return fairness_bounds(f, j, u, forced_free, b);
+}
+
+void Search::expand(std::uint32_t index) {
+    Walk prefix;
+    const std::size_t depth = load_prefix(index, &prefix);
+    for (const std::uint32_t rule : path_) in_prefix_[rule >> 1] = 1;
 
     const std::size_t nw = data_.n_words();
     std::int64_t out[kCaptureMasks + 1];
@@ -537,7 +548,13 @@ StopReason Search::search_tree(std::int64_t* root_errors, std::size_t* peak_memo
             trie_.retire(index);
             continue;
         }
-        expand(index);
+        // The hook of the terminal solver (terminal.hpp): a prefix two rules short of the
+        // length cap is finished by counting instead of expanded.
+        if (finishes_by_counting(depth)) {
+            finish_by_counting(index);
+        } else {
+            expand(index);
+        }
         ++stats_.nodes_expanded;
         if ((stats_.nodes_expanded & 15) == 0) publish_progress(depth);
     }

@@ -25,6 +25,7 @@
 #include <chrono>
 #include <cstddef>
 #include <cstdint>
+#include <memory>
 #include <vector>
 
 #include "fairlist/bitset.hpp"
@@ -33,6 +34,7 @@
 #include "fairlist/permutation_map.hpp"
 #include "fairlist/queue.hpp"
 #include "fairlist/rule_data.hpp"
+#include "fairlist/terminal.hpp"
 #include "fairlist/trie.hpp"
 
 namespace fairlist {
@@ -73,6 +75,9 @@ struct Config {
     bool use_class_bound = true;        // its equivalence-class LP version (class_bound.hpp)
     bool use_permutation_map = true;    // safe permutation map (see permutation_map.hpp)
     bool use_support_bounds = true;     // accurate-support bound (only without a constraint)
+    // Under a length cap, finish each prefix two rules short of it by counting (terminal.hpp)
+    // instead of expanding it and its children; the same lists are evaluated.
+    bool use_terminal_solver = true;
     std::int64_t max_nodes = 0;         // stop when the trie holds this many nodes; 0: none
     double time_limit = 0.0;            // seconds; <= 0: none
     double memory_limit_mb = 0.0;       // MiB held by the search structures; <= 0: none
@@ -106,6 +111,8 @@ struct Stats {
     std::int64_t permutation_hits = 0;    // children dropped by the permutation map
     std::int64_t incumbent_updates = 0;   // improvements of the best rule list
     std::int64_t fairness_bound_calls = 0;
+    std::int64_t terminal_prefixes = 0;   // prefixes finished by counting (terminal.hpp)
+    std::int64_t terminal_lists = 0;      // their two-rule completions examined (all labels)
     std::int64_t peak_memory_bytes = 0;   // trie + queue + permutation map, at most
     double beam_objective = 0.0;          // best objective after the beam search (inf: none fair)
     double beam_seconds = 0.0;            // time the beam search took
@@ -204,6 +211,13 @@ class Search {
     NodeQueue queue_;
     PermutationMap pmap_;
     ClassFairnessBound class_bound_;
+    // The terminal solver's counts (null when it is off; see kMaxTerminalAntecedents).
+    std::unique_ptr<PairCounts> pair_counts_;
+    std::vector<std::uint32_t> by_label_[2];  // its active antecedents by samples of label q
+    std::vector<SplitCounts> pair_row_;       // PairCounts::gather_row's
+    // Above this many antecedents the pair counts (32 bytes a pair) would pass 64 MiB: the
+    // search then expands every prefix.
+    static constexpr std::size_t kMaxTerminalAntecedents = 2048;
     bool use_class_bound_;  // constrained, switched on, and the metric is handled
     // The per-sample fairness bound on each child: constrained and switched on, and not
     // redundant with the class bound.  With the class bound active and epsilon > 0 it is
@@ -273,7 +287,20 @@ class Search {
     StopReason search_tree(std::int64_t* root_errors, std::size_t* peak_memory);
     // A fresh trie, queue and permutation map (between length-deepening phases).
     void reset_tree();
+    // Recomputes the prefix of trie node `index` from its path: its rules (path_), the samples
+    // and classes it leaves uncaptured (free_, class_free_) and its counts, and prepares the
+    // class bound for its children; returns its length.
+    std::size_t load_prefix(std::uint32_t index, Walk* prefix);
     void expand(std::uint32_t index);
+    // The terminal solver (terminal.cpp): evaluates every list with one or two more rules below
+    // the prefix of trie node `index` by counting, instead of expanding it.
+    void finish_by_counting(std::uint32_t index);
+    // The most errors a list of this length can make and still beat the incumbent (-1: none).
+    std::int64_t max_errors(std::size_t length) const;
+    // Whether the prefix of a node of this depth is finished by counting.
+    bool finishes_by_counting(std::size_t depth) const {
+        return pair_counts_ != nullptr && depth + 2 == max_length_;
+    }
     // The beam search of beam.cpp: offers the fair lists it meets as incumbents.
     static constexpr std::size_t kBeamMaxLength = 8;
     void run_beam();
@@ -290,6 +317,9 @@ class Search {
     // The fairness bounds of child j: false when one prunes it, else raises b->rest.
     bool fairness_bounds(const Fixed& f, std::uint32_t j, const SplitCounts& u,
                          std::int64_t forced_free, ErrorBound* b);
+    // The same, out of line, for the terminal solver (after load_prefix).
+    bool bound_child(const Fixed& f, std::uint32_t j, const SplitCounts& u,
+                     std::int64_t forced_free, ErrorBound* b);
     // Fills child_classes_ for child j, hashes them with the key counts, prefetches the slot.
     std::uint64_t map_hash(std::uint32_t j, const std::uint32_t* counts, int n_counts);
     // Leaves in other_classes_ the classes that trie node i's prefix leaves uncaptured; returns
