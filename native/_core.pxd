@@ -93,6 +93,7 @@ cdef extern from "fairlist/search.hpp" namespace "fairlist" nogil:
         TIME_LIMIT
         MEMORY_LIMIT
         INTERRUPTED
+        GAP_LIMIT     # the incumbent came within gap_tolerance of the global lower bound
 
     cdef struct ProblemSpec:
         Metric metric          # unfairness measure
@@ -120,6 +121,7 @@ cdef extern from "fairlist/search.hpp" namespace "fairlist" nogil:
         bint wide_map_counts         # 32-bit permutation-map counts on any size (tests)
         int64_t beam_width           # beam search for a first incumbent; 0: none
         int64_t deepen_length        # length deepening: certify 1..this many rules first
+        double gap_tolerance         # stop once objective - global lower bound <= this; <= 0: none
 
     cdef struct Stats:
         int64_t nodes_expanded
@@ -153,6 +155,7 @@ cdef extern from "fairlist/search.hpp" namespace "fairlist" nogil:
         double best_objective      # inf while no fair rule list is known
         double seconds
         int64_t certified_length   # length deepening: lists of at most this many rules done
+        double lower_bound         # proved lower bound on the optimum so far
 
     cdef struct SearchResult:
         SearchStatus status

@@ -113,7 +113,7 @@ def test_the_result_comes_back_with_the_cpp_enums():
     assert result["has_solution"] and isinstance(result["stats"]["nodes_expanded"], int)
     assert set(search.progress()) == {
         "nodes_expanded", "children_evaluated", "trie_size", "queue_size", "depth",
-        "best_objective", "seconds", "certified_length",
+        "best_objective", "seconds", "certified_length", "lower_bound",
     }
 
 

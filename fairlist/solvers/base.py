@@ -52,6 +52,7 @@ class StopReason(str, enum.Enum):
     TIME_LIMIT = "time_limit"
     MEMORY_LIMIT = "memory_limit"
     INTERRUPTED = "interrupted"
+    GAP_LIMIT = "gap_limit"  # the best list is within the requested gap of the lower bound
 
     def __str__(self) -> str:
         return self.value

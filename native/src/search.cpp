@@ -364,6 +364,7 @@ inline void Search::add_child(std::uint32_t parent, std::uint32_t rule, std::siz
         const std::uint32_t child = trie_.add(parent, rule, static_cast<std::int32_t>(lb_errors));
         ++stats_.nodes_created;
         queue_.push(priority, child);
+        tracked_.push(queued_bound(lb_errors, k));
         return child;
     };
     if (!config_.use_permutation_map) {
@@ -463,6 +464,13 @@ void Search::publish_progress(std::size_t depth) {
     p_trie_.store(static_cast<std::int64_t>(trie_.live()), std::memory_order_relaxed);
     p_queue_.store(static_cast<std::int64_t>(queue_.size()), std::memory_order_relaxed);
     p_depth_.store(static_cast<std::int64_t>(depth), std::memory_order_relaxed);
+    p_lower_.store(global_lower_bound(), std::memory_order_relaxed);
+}
+
+double Search::global_lower_bound() {
+    double lb = std::min(best_objective_, tracked_.least());
+    if (max_length_ < full_length_) lb = std::min(lb, objective(root_errors_, max_length_ + 1));
+    return lb;
 }
 
 Progress Search::progress() const noexcept {
@@ -475,6 +483,7 @@ Progress Search::progress() const noexcept {
     p.best_objective = p_best_.load(std::memory_order_relaxed);
     p.seconds = ran_ ? elapsed() : 0.0;
     p.certified_length = p_certified_.load(std::memory_order_relaxed);
+    p.lower_bound = p_lower_.load(std::memory_order_relaxed);
     return p;
 }
 
@@ -509,8 +518,11 @@ StopReason Search::search_tree(std::int64_t* root_errors, std::size_t* peak_memo
         }
     }
     const std::uint32_t root = trie_.add(Trie::kNone, 0, static_cast<std::int32_t>(root_rest));
+    root_errors_ = root_rest;
+    tracked_.reset(objective(static_cast<std::int64_t>(data_.n_samples()), max_length_ + 1));
     if (root_feasible) {
         queue_.push(0.0, root);
+        tracked_.push(queued_bound(root_rest, 0));
     } else {
         ++stats_.pruned_infeasible;
         trie_.retire(root);
@@ -528,6 +540,11 @@ StopReason Search::search_tree(std::int64_t* root_errors, std::size_t* peak_memo
             reason = StopReason::NODE_LIMIT;
             break;
         }
+        if (config_.gap_tolerance > 0 && has_best_ &&
+            best_objective_ - global_lower_bound() <= config_.gap_tolerance) {
+            reason = StopReason::GAP_LIMIT;
+            break;
+        }
         if ((++iterations & 63U) == 0) {
             const std::size_t bytes = memory_bytes();
             *peak_memory = std::max(*peak_memory, bytes);
@@ -543,6 +560,7 @@ StopReason Search::search_tree(std::int64_t* root_errors, std::size_t* peak_memo
         const std::uint32_t index = queue_.pop();
         const Node& node = trie_[index];
         const std::size_t depth = trie_.depth(index);
+        tracked_.pop(queued_bound(node.lb_errors, depth));
         if ((node.flags & Node::kSuperseded) || !worth_expanding(node, depth)) {
             ++stats_.pruned_on_pop;
             trie_.retire(index);
@@ -595,6 +613,7 @@ SearchResult Search::run() {
 
     // Length deepening: certify the lists of at most 1, 2, ... rules first (see Config).
     const std::size_t cap = max_length_;
+    full_length_ = cap;
     const std::size_t deepen = std::min<std::size_t>(
         static_cast<std::size_t>(std::max<std::int64_t>(config_.deepen_length, 0)),
         cap > 0 ? cap - 1 : 0);
@@ -649,6 +668,7 @@ SearchResult Search::run() {
         result.lower_bound = lb;
     }
     max_length_ = cap;
+    p_lower_.store(result.lower_bound, std::memory_order_relaxed);
     stats_.peak_memory_bytes = static_cast<std::int64_t>(peak_memory);
     stats_.seconds = elapsed();
     result.stats = stats_;

@@ -29,6 +29,7 @@
 #include <vector>
 
 #include "fairlist/bitset.hpp"
+#include "fairlist/bound_tracker.hpp"
 #include "fairlist/class_bound.hpp"
 #include "fairlist/fairness_bound.hpp"
 #include "fairlist/permutation_map.hpp"
@@ -52,6 +53,7 @@ enum class StopReason : int {
     TIME_LIMIT = 2,
     MEMORY_LIMIT = 3,
     INTERRUPTED = 4,
+    GAP_LIMIT = 5,  // the incumbent is within Config::gap_tolerance of the global lower bound
 };
 
 // The objective and the constraint.
@@ -94,6 +96,10 @@ struct Config {
     // beats the incumbent, so every prefix's bound counts at least deepen_length + 1 rules.
     // 0: none.  A certificate either way; under limits it trades nodes for better lists.
     std::int64_t deepen_length = 0;
+    // Stop (status FEASIBLE, stop reason GAP_LIMIT) once the incumbent's objective is within
+    // this of the global lower bound (Progress::lower_bound); <= 0: none.  The result then
+    // carries its guaranteed gap: objective - lower_bound <= gap_tolerance.
+    double gap_tolerance = 0.0;
 };
 
 struct Stats {
@@ -132,6 +138,9 @@ struct Progress {
     double best_objective = 0.0;  // +inf while no fair rule list is known
     double seconds = 0.0;
     std::int64_t certified_length = 0;  // Stats::certified_length so far (length deepening)
+    // A proved lower bound on the optimum so far (0 before the search; the optimum once it is
+    // certified): best_objective - lower_bound is the gap still open.
+    double lower_bound = 0.0;
 };
 
 struct SearchResult {
@@ -251,7 +260,19 @@ class Search {
     std::atomic<bool> stop_{false};
     std::atomic<std::int64_t> p_expanded_{0}, p_children_{0}, p_trie_{0}, p_queue_{0}, p_depth_{0},
         p_certified_{0};
-    std::atomic<double> p_best_;
+    std::atomic<double> p_best_, p_lower_{0.0};
+
+    // The global lower bound as the search runs (bound_tracker.hpp): the queued prefixes'
+    // bounds, the root's errors and the whole run's length cap (lists beyond a
+    // length-deepening phase's cap).
+    BoundTracker tracked_;
+    std::int64_t root_errors_ = 0;
+    std::size_t full_length_ = 0;
+    // The bound counted for a queued prefix of `depth` rules (the one run() reports at a stop).
+    double queued_bound(std::int64_t lb_errors, std::size_t depth) const {
+        return objective(lb_errors, std::max(depth + 1, min_length_));
+    }
+    double global_lower_bound();
 
     double objective(std::int64_t errors, std::size_t length) const {
         return static_cast<double>(errors) / n_ + problem_.lam * static_cast<double>(length);
