@@ -67,6 +67,12 @@ Search::Search(const word_t* rules, const word_t* labels, const word_t* protecte
     in_prefix_.assign(n_antecedents, 0);
     if (config.use_terminal_solver && n_antecedents <= kMaxTerminalAntecedents) {
         pair_counts_ = std::make_unique<PairCounts>(data_);
+        if (use_class_bound_) {
+            terminal_bound_ =
+                std::make_unique<ClassFairnessBound>(data_, problem.metric, problem.epsilon);
+        }
+        terminal_classes_.resize(data_.n_class_words());
+        removed_classes_.resize(data_.n_class_words());
     }
 }
 
@@ -266,11 +272,21 @@ void Search::evaluate_child(std::uint32_t parent, std::size_t depth, std::uint32
     MapKey key;
     const int n_counts = key_counts(f, key.counts);
     if (config_.use_permutation_map) key.hash = map_hash(j, key.counts, n_counts);
-    if (!fairness_bounds(f, j, u, forced_free, &b)) return;
+    if (!fairness_bounds(&class_bound_, class_free_.data(), class_positive_, f, j, u, forced_free,
+                         &b)) {
+        return;
+    }
     const std::int64_t lb_errors = b.errors();
     const std::int64_t n_captured = static_cast<std::int64_t>(data_.n_samples()) - u.total();
-    add_child(parent, rule, k, errors, lb_errors, priority(lb_errors, leaf_errors, k, n_captured),
-              key);
+    // The hook of the terminal solver (terminal.hpp): a child two rules short of the length cap
+    // is finished by counting at once, never queued.
+    const bool finish = finishes_by_counting(k);
+    const std::uint32_t child =
+        add_child(parent, rule, k, errors, lb_errors,
+                  priority(lb_errors, leaf_errors, k, n_captured), key, !finish);
+    if (finish && child != Trie::kNone) {
+        finish_child(child, j, f, errors, u, forced_free, lb_errors, k);
+    }
 }
 
 // The helpers of evaluate_child are `inline` (this file alone calls them) so that the compiler
@@ -294,12 +310,13 @@ inline std::int64_t Search::offer_leaves(const Fixed& f, std::int64_t errors,
 // The class bound (class_bound.hpp), then the per-sample fairness bound (fairness_bound.hpp):
 // each relaxes the completions of the child; when none is fair the child goes, otherwise the
 // fewest errors a fair one makes on the uncaptured samples bound those of every completion.
-inline bool Search::fairness_bounds(const Fixed& f, std::uint32_t j, const SplitCounts& u,
-                                    std::int64_t forced_free, ErrorBound* b) {
+inline bool Search::fairness_bounds(const ClassFairnessBound* bound, const word_t* classes,
+                                    const SplitCounts& positive, const Fixed& f, std::uint32_t j,
+                                    const SplitCounts& u, std::int64_t forced_free,
+                                    ErrorBound* b) {
     if (use_class_bound_) {
         std::int64_t cb;
-        if (!class_bound_.bound(f.g, class_free_.data(), data_.class_rule(j), class_positive_,
-                                forced_free, &cb)) {
+        if (!bound->bound(f.g, classes, data_.class_rule(j), positive, forced_free, &cb)) {
             ++stats_.pruned_infeasible;
             ++stats_.pruned_class_bound;
             return false;
@@ -357,20 +374,19 @@ std::size_t Search::stored_classes(std::uint32_t index) {
     return length;
 }
 
-inline void Search::add_child(std::uint32_t parent, std::uint32_t rule, std::size_t k,
-                              std::int64_t errors, std::int64_t lb_errors, double priority,
-                              const MapKey& key) {
+inline std::uint32_t Search::add_child(std::uint32_t parent, std::uint32_t rule, std::size_t k,
+                                       std::int64_t errors, std::int64_t lb_errors,
+                                       double priority, const MapKey& key, bool enqueue) {
     auto insert = [&] {
         const std::uint32_t child = trie_.add(parent, rule, static_cast<std::int32_t>(lb_errors));
         ++stats_.nodes_created;
-        queue_.push(priority, child);
-        tracked_.push(queued_bound(lb_errors, k));
+        if (enqueue) {
+            queue_.push(priority, child);
+            tracked_.push(queued_bound(lb_errors, k));
+        }
         return child;
     };
-    if (!config_.use_permutation_map) {
-        insert();
-        return;
-    }
+    if (!config_.use_permutation_map) return insert();
     // Key: the captured samples (as the uncaptured classes) plus the counts the metric's value
     // depends on (see key_counts()); the entry also keeps the errors on the captured samples.
     // The stored prefix's classes and length are recomputed from its path.
@@ -381,8 +397,9 @@ inline void Search::add_child(std::uint32_t parent, std::uint32_t rule, std::siz
     });
     const auto captured_errors = static_cast<std::uint32_t>(errors);
     if (!hit.found()) {
-        pmap_.insert(key.hash, insert(), captured_errors, key.counts);
-        return;
+        const std::uint32_t child = insert();
+        pmap_.insert(key.hash, child, captured_errors, key.counts);
+        return child;
     }
     // Same uncaptured samples and counts: every completion of one is a completion of the other
     // with the same unfairness, and the objectives differ by the errors on the captured samples
@@ -391,7 +408,7 @@ inline void Search::add_child(std::uint32_t parent, std::uint32_t rule, std::siz
     const std::uint32_t other_errors = pmap_.stores_errors() ? pmap_.errors(hit) : captured_errors;
     if (other_errors <= captured_errors && other_length <= k) {
         ++stats_.permutation_hits;
-        return;
+        return Trie::kNone;
     }
     const std::uint32_t child = insert();
     if (captured_errors <= other_errors && k <= other_length) {
@@ -399,6 +416,7 @@ inline void Search::add_child(std::uint32_t parent, std::uint32_t rule, std::siz
         if (!(old.flags & (Node::kExpanded | Node::kRetired))) old.flags |= Node::kSuperseded;
         pmap_.replace(hit, child, captured_errors);
     }
+    return child;
 }
 
 std::size_t Search::load_prefix(std::uint32_t index, Walk* prefix) {
@@ -421,14 +439,17 @@ std::size_t Search::load_prefix(std::uint32_t index, Walk* prefix) {
     return path_.size();
 }
 
-bool Search::bound_child(const Fixed& f, std::uint32_t j, const SplitCounts& u,
-                         std::int64_t forced_free, ErrorBound* b) {
-    return fairness_bounds(f, j, u, forced_free, b);
+bool Search::bound_child(const ClassFairnessBound* cb, const word_t* classes,
+                         const SplitCounts& positive, const Fixed& f, std::uint32_t j,
+                         const SplitCounts& u, std::int64_t forced_free, ErrorBound* b) {
+    return fairness_bounds(cb, classes, positive, f, j, u, forced_free, b);
 }
 
 void Search::expand(std::uint32_t index) {
     Walk prefix;
     const std::size_t depth = load_prefix(index, &prefix);
+    terminal_base_ = false;  // the terminal solver counts this prefix's classes afresh
+    terminal_counted_ = Trie::kNone;
     for (const std::uint32_t rule : path_) in_prefix_[rule >> 1] = 1;
 
     const std::size_t nw = data_.n_words();

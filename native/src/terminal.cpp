@@ -1,5 +1,6 @@
-// The terminal solver (terminal.hpp): PairCounts, and Search::finish_by_counting, which
-// evaluates every list of one or two more rules below a prefix from those counts.
+// The terminal solver (terminal.hpp): PairCounts, and the Search members that finish a prefix
+// by counting (finish_by_counting for a popped prefix, finish_child for a prefix just created)
+// through enumerate_completions, which evaluates every list of one or two more rules below it.
 #include "fairlist/terminal.hpp"
 
 #include <algorithm>
@@ -22,11 +23,12 @@ inline void accumulate(SplitCounts& into, const SplitCounts& s) {
 
 }  // namespace
 
+// ---------------------------------------------------------------------------- PairCounts
+
 PairCounts::PairCounts(const RuleData& data) : data_(data), m_(data.n_antecedents()) {
     const std::size_t nc = data.n_classes();
     offsets_.reserve(nc + 1);
     offsets_.push_back(0);
-    class_forced_.resize(nc);
     for (std::size_t e = 0; e < nc; ++e) {
         for (std::size_t j = 0; j < m_; ++j) {
             if ((data.class_rule(j)[e / kWordBits] >> (e % kWordBits)) & 1U) {
@@ -35,57 +37,63 @@ PairCounts::PairCounts(const RuleData& data) : data_(data), m_(data.n_antecedent
         }
         offsets_.push_back(static_cast<std::uint32_t>(features_.size()));
         const SplitCounts& c = data.class_counts(e);
-        class_forced_[e] = std::min(c.label(0), c.label(1));
+        class_forced_.push_back(std::min(c.label(0), c.label(1)));
         class_quad_.push_back(Quad{{static_cast<std::int32_t>(c.c[0][0]),
                                     static_cast<std::int32_t>(c.c[0][1]),
                                     static_cast<std::int32_t>(c.c[1][0]),
                                     static_cast<std::int32_t>(c.c[1][1])}});
+        const auto d = static_cast<std::int64_t>(offsets_[e + 1] - offsets_[e]);
+        class_cost_.push_back(d * d);
     }
-    // Row i holds the pairs (i, j > i); row_[i] + j is the index of (i, j) (unsigned wrap-around
-    // makes row_[0] = -1 harmless: the sum is taken modulo 2^64).
-    row_.resize(m_);
-    std::size_t start = 0;
-    for (std::size_t i = 0; i < m_; ++i) {
-        row_[i] = start - (i + 1);
-        start += m_ - i - 1;
+    for (Table* t : {&base_, &other_}) {
+        t->pair.assign(m_ * m_, Quad{});
+        t->single.assign(m_, SplitCounts{});
+        t->forced.assign(m_, 0);
+        t->stamp.assign(m_, 0);  // epoch 0: every (zero) row valid
     }
-    pair_.resize(start);
-    single_.resize(m_);
+    single_.assign(m_, SplitCounts{});
     forced_.assign(m_, 0);
-    cursor_.resize(nc);
+    label_[0].assign(m_, 0);
+    label_[1].assign(m_, 0);
 }
 
-void PairCounts::count(const word_t* classes) {
-    // Row by row (antecedent a, then each class e that a captures), so that the row of a, where
-    // the pairs (a, b > a) add up, stays in the first-level cache.  cursor_[e] walks class e's
-    // antecedent list along: at row a it points at a, since every smaller antecedent of e had
-    // its row (and moved the cursor) before.
-    const std::size_t cw = data_.n_class_words();
-    total_ = SplitCounts{};
-    total_forced_ = 0;
-    for (std::size_t w = 0; w < cw; ++w) {
+SplitCounts PairCounts::split(const Quad& q) {
+    SplitCounts s;
+    s.c[0][0] = q.v[0];
+    s.c[0][1] = q.v[1];
+    s.c[1][0] = q.v[2];
+    s.c[1][1] = q.v[3];
+    return s;
+}
+
+std::int64_t PairCounts::cost(const word_t* classes) const {
+    std::int64_t total = 0;
+    for (std::size_t w = 0; w < data_.n_class_words(); ++w) {
         for (word_t x = classes[w]; x; x &= x - 1) {
-            const std::size_t e = w * kWordBits + static_cast<std::size_t>(__builtin_ctzll(x));
-            accumulate(total_, data_.class_counts(e));
-            total_forced_ += class_forced_[e];
-            cursor_[e] = offsets_[e];
+            total += class_cost_[w * kWordBits + static_cast<std::size_t>(__builtin_ctzll(x))];
         }
     }
-    for (const std::uint32_t a : active_) {  // the last call's
-        single_[a] = SplitCounts{};
-        forced_[a] = 0;
+    return total;
+}
+
+void PairCounts::count_into(Table& t, const word_t* classes) {
+    // Row by row (antecedent a, then each class e that a captures, then e's other
+    // antecedents), so that the row of a, where the pairs (a, b) add up, stays in the
+    // first-level cache.
+    if (++t.epoch == 0) {  // wrapped: no stamp may look current
+        std::fill(t.stamp.begin(), t.stamp.end(), 0U);
+        t.epoch = 1;
     }
-    active_.clear();
-    Quad* const pairs = pair_.data();
+    const std::size_t cw = data_.n_class_words();
     const std::uint32_t* const features = features_.data();
     for (std::uint32_t a = 0; a < m_; ++a) {
         const word_t* r = data_.class_rule(a);
         bool any = false;
         for (std::size_t w = 0; w < cw && !any; ++w) any = (r[w] & classes[w]) != 0;
         if (!any) continue;
-        active_.push_back(a);
-        Quad* const row = pairs + row_[a];
-        std::fill(row + a + 1, row + m_, Quad{});
+        t.stamp[a] = t.epoch;
+        Quad* const row = t.pair.data() + a * m_;
+        std::fill(row, row + m_, Quad{});
         SplitCounts single;
         std::int64_t forced = 0;
         for (std::size_t w = 0; w < cw; ++w) {
@@ -94,65 +102,185 @@ void PairCounts::count(const word_t* classes) {
                 const Quad q = class_quad_[e];
                 accumulate(single, data_.class_counts(e));
                 forced += class_forced_[e];
-                const std::uint32_t* b = features + ++cursor_[e];
                 const std::uint32_t* const last = features + offsets_[e + 1];
-                for (; b != last; ++b) {
+                for (const std::uint32_t* b = features + offsets_[e]; b != last; ++b) {
                     Quad& p = row[*b];
                     for (int k = 0; k < 4; ++k) p.v[k] += q.v[k];
                 }
             }
         }
-        single_[a] = single;
-        forced_[a] = forced;
+        row[a] = Quad{};  // (a, a) is not a pair
+        t.single[a] = single;
+        t.forced[a] = forced;
     }
 }
 
-void PairCounts::gather_row(std::uint32_t i, SplitCounts* out) const {
-    for (const std::uint32_t j : active_) {
-        if (j != i) out[j] = pair(i, j);
+void PairCounts::make_view() {
+    active_.clear();
+    for (std::uint32_t j = 0; j < m_; ++j) {
+        SplitCounts s = plus_->valid(j) ? plus_->single[j] : SplitCounts{};
+        std::int64_t f = plus_->valid(j) ? plus_->forced[j] : 0;
+        if (minus_ != nullptr && minus_->valid(j)) {
+            s = minus(s, minus_->single[j]);
+            f -= minus_->forced[j];
+        }
+        single_[j] = s;
+        forced_[j] = f;
+        label_[0][j] = s.label(0);
+        label_[1][j] = s.label(1);
+        if (s.total() > 0) active_.push_back(j);
     }
 }
 
-// Every list of the space with one or two more rules below the prefix of trie node `index`
-// (terminal.hpp), offered as incumbent when fair and better; the prefix is then done.
+void PairCounts::count(const word_t* classes) {
+    count_into(base_, classes);
+    plus_ = &base_;
+    minus_ = nullptr;
+    make_view();
+}
+
+void PairCounts::remove(const word_t* removed) {
+    count_into(other_, removed);
+    plus_ = &base_;
+    minus_ = &other_;
+    make_view();
+}
+
+void PairCounts::count_alone(const word_t* classes) {
+    count_into(other_, classes);
+    plus_ = &other_;
+    minus_ = nullptr;
+    make_view();
+}
+
+// The gain of rule (j, Q) after i: its samples of label Q minus the others, from the single
+// counts minus the pair counts, on scalars (the label fixed at compile time).
+template <int Q>
+std::size_t PairCounts::scan_gainers(std::uint32_t i, const std::vector<std::uint32_t>& order,
+                                     std::int64_t need, std::vector<std::uint32_t>* out) const {
+    const Quad* const plus = plus_->pair.data() + i * m_;
+    const Quad* const minus =
+        minus_ != nullptr && minus_->valid(i) ? minus_->pair.data() + i * m_ : nullptr;
+    const std::int64_t* const same = label_[Q].data();
+    const std::int64_t* const other = label_[1 - Q].data();
+    std::size_t examined = 0;
+    for (const std::uint32_t j : order) {
+        if (same[j] < need) break;
+        if (j == i) continue;
+        ++examined;
+        // Quad index 2 g + y: (group g, label y).
+        std::int64_t both_same = plus[j].v[Q] + plus[j].v[2 + Q];
+        std::int64_t both_other = plus[j].v[1 - Q] + plus[j].v[3 - Q];
+        if (minus != nullptr) {
+            both_same -= minus[j].v[Q] + minus[j].v[2 + Q];
+            both_other -= minus[j].v[1 - Q] + minus[j].v[3 - Q];
+        }
+        if ((same[j] - both_same) - (other[j] - both_other) >= need) out->push_back(j);
+    }
+    return examined;
+}
+
+std::size_t PairCounts::gainers(std::uint32_t i, int q, const std::vector<std::uint32_t>& order,
+                                std::int64_t need, std::vector<std::uint32_t>* out) const {
+    return q == 0 ? scan_gainers<0>(i, order, need, out) : scan_gainers<1>(i, order, need, out);
+}
+
+// ---------------------------------------------------------------------------- the search's side
+
+void Search::finish_by_counting(std::uint32_t index) {
+    Walk prefix;
+    const std::size_t depth = load_prefix(index, &prefix);
+    pair_counts_->count(class_free_.data());
+    const Finish p{prefix.fixed, prefix.errors, prefix.free, prefix.forced_free,
+                   trie_[index].lb_errors, depth, class_free_.data()};
+    enumerate_completions(p);
+    Node& node = trie_[index];
+    node.flags |= Node::kExpanded;
+    if (node.n_children == 0) trie_.retire(index);
+}
+
+void Search::finish_child(std::uint32_t child, std::uint32_t j, const Fixed& f,
+                          std::int64_t errors, const SplitCounts& u, std::int64_t forced_free,
+                          std::int64_t lb_errors, std::size_t k) {
+    // The child's classes: the expanded prefix's (class_free_) minus those j captures.
+    const std::size_t cw = data_.n_class_words();
+    const word_t* r = data_.class_rule(j);
+    for (std::size_t w = 0; w < cw; ++w) {
+        terminal_classes_[w] = class_free_[w] & ~r[w];
+        removed_classes_[w] = class_free_[w] & r[w];
+    }
+    // Its counts: the expanded prefix's (counted once per expansion) minus those of the
+    // classes j captures, or its own classes counted afresh when that is less work.  The two
+    // labels of j share them.
+    PairCounts& pc = *pair_counts_;
+    if (j != terminal_counted_) {
+        if (!terminal_base_) {
+            pc.count(class_free_.data());
+            terminal_base_ = true;
+        }
+        if (pc.cost(removed_classes_.data()) < pc.cost(terminal_classes_.data())) {
+            pc.remove(removed_classes_.data());
+        } else {
+            pc.count_alone(terminal_classes_.data());
+        }
+        terminal_counted_ = j;
+    }
+    path_.push_back(j << 1 | (trie_[child].rule & 1U));
+    const Finish p{f, errors, u, forced_free, lb_errors, k, terminal_classes_.data()};
+    enumerate_completions(p);
+    path_.pop_back();
+    trie_[child].flags |= Node::kExpanded;
+    trie_.retire(child);
+    ++stats_.nodes_expanded;
+}
+
+// Every list of the space with one or two more rules below the prefix p (its rules in path_,
+// its counts in *pair_counts_), offered as incumbent when fair and better.
+//
+// One-rule lists P + (i, q1) + default d: all of them (each label the space allows).
 //
 // Two-rule lists.  P + (i, q1) + (j, q2) + default q2 predicts as P + (i, q1) + default q2 (j's
 // samples and the default's get the same label), which has one rule less, is in the space too
 // (a label at least as frequent as the other on two sets is so on their union) and is evaluated
-// here: it is skipped.  So the default is d = 1 - q2, and with b = j's samples after i and
-// rest1 = the samples i leaves,
+// here: it is skipped.  A rule j that captures nothing after i is skipped too (the list
+// predicts as P + (i, q1) + default, one rule shorter).  So the default is d = 1 - q2, and with
+// b = j's samples after i and rest1 = the samples i leaves,
 //
 //   errors = e1 + rest1.label(q2) - gain,   gain = b.label(q2) - b.label(1 - q2),
 //
-// where e1 counts the errors up to (i, q1).  A list can beat the incumbent only if its errors are
-// at most e_max (the largest count with objective(e_max, k2) < best), i.e. gain >= need =
-// e1 + rest1.label(q2) - e_max.  gain <= b.label(q2) <= single(j).label(q2) (b is part of j's
-// samples), so with the antecedents sorted by single(j).label(q2), decreasing, the scan over j
-// stops at the first whose count is below need: no later j can reach it.
-void Search::finish_by_counting(std::uint32_t index) {
-    Walk prefix;
-    const std::size_t depth = load_prefix(index, &prefix);
+// where e1 counts the errors up to (i, q1).  Three cuts, each skipping only lists whose
+// objective is at least the incumbent's:
+//  * the bounds of evaluate_child on the child P + (i, q1) (equivalent points, the class and
+//    fairness bounds, with the child's length k2 = |P| + 2 and P's bound as a floor: every
+//    list here is a completion of that child and of P; see bounds.hpp);
+//  * a list beats the incumbent only if errors <= e_max (the largest count with
+//    objective(e_max, k2) < best), i.e. gain >= need = e1 + rest1.label(q2) - e_max;
+//  * gain <= b.label(q2) <= single(j).label(q2) (b is part of j's samples), so with the
+//    antecedents sorted by single(j).label(q2), decreasing, the scan over j stops at the first
+//    whose count is below need: no later j can reach it.
+// Every list left is checked exactly: offer_incumbent compares its objective and calls fair().
+void Search::enumerate_completions(const Finish& p) {
     ++stats_.terminal_prefixes;
     PairCounts& pc = *pair_counts_;
-    pc.count(class_free_.data());
-    pair_row_.resize(data_.n_antecedents());
-    const SplitCounts& u = prefix.free;
-    const std::size_t k1 = depth + 1, k2 = depth + 2;
+    const std::size_t k1 = p.depth + 1, k2 = p.depth + 2;
     const bool maj = majority_labels_;
     const bool hierarchical = config_.use_hierarchical_bound;
+    if (use_class_bound_) {
+        terminal_positive_ = terminal_bound_->majority_positive(p.classes);
+        terminal_bound_->prepare(p.classes);
+    }
     // The active antecedents by their samples of label q, decreasing.
     for (int q = 0; q < 2; ++q) {
         std::vector<std::uint32_t>& order = by_label_[q];
         order = pc.active();
         std::sort(order.begin(), order.end(), [&](std::uint32_t x, std::uint32_t y) {
-            const std::int64_t cx = pc.single(x).label(q), cy = pc.single(y).label(q);
+            const std::int64_t cx = pc.label(q, x), cy = pc.label(q, y);
             return cx > cy || (cx == cy && x < y);
         });
     }
-    std::int64_t e_max = max_errors(k2);
     for (const std::uint32_t i : pc.active()) {
         const SplitCounts& a = pc.single(i);
-        const SplitCounts rest1 = minus(u, a);
+        const SplitCounts rest1 = minus(p.free, a);
         // Per label q1 of rule (i, q1): its errors and counts, and whether a second rule can
         // still beat the incumbent.
         bool second[2] = {false, false};
@@ -162,8 +290,8 @@ void Search::finish_by_counting(std::uint32_t index) {
             if (!label_allowed(a, q1, maj)) continue;
             ++stats_.children_evaluated;
             const std::uint32_t rule = i << 1 | static_cast<std::uint32_t>(q1);
-            e1[q1] = prefix.errors + a.label(1 - q1);
-            f1[q1] = prefix.fixed;
+            e1[q1] = p.errors + a.label(1 - q1);
+            f1[q1] = p.fixed;
             add_predicted(f1[q1].g, a, q1);
             for (int d = 0; d < 2; ++d) {  // P + (i, q1) + default d
                 if (!label_allowed(rest1, d, maj)) continue;
@@ -174,20 +302,20 @@ void Search::finish_by_counting(std::uint32_t index) {
                 offer_incumbent(e, k1, full, rule, d);
             }
             if (rest1.total() == 0) continue;
-            // The bounds of the child (i, q1) (evaluate_child's), for its lists of k2 rules.
-            const std::int64_t forced_rest = prefix.forced_free - pc.forced(i);
+            const std::int64_t forced_rest = p.forced_free - pc.forced(i);
             ErrorBound b{hierarchical ? e1[q1] : 0, config_.use_equivalent_points ? forced_rest : 0,
-                         hierarchical ? trie_[index].lb_errors : 0, k2};
+                         hierarchical ? p.floor : 0, k2};
             if (objective(b.errors(), k2) >= best_objective_) {
                 ++stats_.pruned_by_bound;
                 continue;
             }
-            second[q1] = bound_child(f1[q1], i, rest1, forced_rest, &b) &&
+            second[q1] = bound_child(terminal_bound_.get(), p.classes, terminal_positive_, f1[q1],
+                                     i, rest1, forced_rest, &b) &&
                          objective(b.errors(), k2) < best_objective_;
         }
         if (!second[0] && !second[1]) continue;
-        pc.gather_row(i, pair_row_.data());
-        e_max = max_errors(k2);
+        pc.set_row(i);
+        const std::int64_t e_max = max_errors(k2);
         for (int q2 = 0; q2 < 2; ++q2) {
             const int d = 1 - q2;
             std::int64_t need[2], need_min = std::numeric_limits<std::int64_t>::max();
@@ -195,13 +323,13 @@ void Search::finish_by_counting(std::uint32_t index) {
                 need[q1] = e1[q1] + rest1.label(q2) - e_max;
                 if (second[q1]) need_min = std::min(need_min, need[q1]);
             }
-            for (const std::uint32_t j : by_label_[q2]) {
-                if (pc.single(j).label(q2) < need_min) break;  // nor any later j
-                if (j == i) continue;
-                ++stats_.terminal_lists;
-                const SplitCounts b = minus(pc.single(j), pair_row_[j]);
+            gainers_.clear();
+            stats_.terminal_lists += static_cast<std::int64_t>(
+                pc.gainers(i, q2, by_label_[q2], need_min, &gainers_));
+            for (const std::uint32_t j : gainers_) {
+                const SplitCounts b = minus(pc.single(j), pc.pair(j));
                 const std::int64_t gain = b.label(q2) - b.label(1 - q2);
-                if (gain < need_min || b.total() == 0 || !label_allowed(b, q2, maj)) continue;
+                if (b.total() == 0 || !label_allowed(b, q2, maj)) continue;
                 const SplitCounts rest = minus(rest1, b);
                 if (!label_allowed(rest, d, maj)) continue;
                 for (int q1 = 0; q1 < 2; ++q1) {  // P + (i, q1) + (j, q2) + default d
@@ -218,9 +346,6 @@ void Search::finish_by_counting(std::uint32_t index) {
             }
         }
     }
-    Node& node = trie_[index];
-    node.flags |= Node::kExpanded;
-    if (node.n_children == 0) trie_.retire(index);
 }
 
 std::int64_t Search::max_errors(std::size_t length) const {

@@ -223,10 +223,18 @@ class Search {
     // The terminal solver's counts (null when it is off; see kMaxTerminalAntecedents).
     std::unique_ptr<PairCounts> pair_counts_;
     std::vector<std::uint32_t> by_label_[2];  // its active antecedents by samples of label q
-    std::vector<SplitCounts> pair_row_;       // PairCounts::gather_row's
-    // Above this many antecedents the pair counts (32 bytes a pair) would pass 64 MiB: the
-    // search then expands every prefix.
-    static constexpr std::size_t kMaxTerminalAntecedents = 2048;
+    std::vector<std::uint32_t> gainers_;      // PairCounts::gainers'
+    // Its own class bound (the expansion's stays prepared for the siblings), prepared for the
+    // prefix being finished; null without the class bound.
+    std::unique_ptr<ClassFairnessBound> terminal_bound_;
+    SplitCounts terminal_positive_;           // terminal_bound_->majority_positive
+    std::vector<word_t> terminal_classes_;    // the classes of the child being finished
+    std::vector<word_t> removed_classes_;     // the classes its last rule captures
+    bool terminal_base_ = false;              // the expanded prefix's classes are counted
+    std::uint32_t terminal_counted_ = Trie::kNone;  // the child rule's antecedent counted
+    // Above this many antecedents the pair counts (2 tables of 16 bytes a pair, both orders)
+    // would pass 32 MiB: the search then expands every prefix.
+    static constexpr std::size_t kMaxTerminalAntecedents = 1024;
     bool use_class_bound_;  // constrained, switched on, and the metric is handled
     // The per-sample fairness bound on each child: constrained and switched on, and not
     // redundant with the class bound.  With the class bound active and epsilon > 0 it is
@@ -313,9 +321,26 @@ class Search {
     // class bound for its children; returns its length.
     std::size_t load_prefix(std::uint32_t index, Walk* prefix);
     void expand(std::uint32_t index);
-    // The terminal solver (terminal.cpp): evaluates every list with one or two more rules below
-    // the prefix of trie node `index` by counting, instead of expanding it.
+    // The terminal solver (terminal.hpp).  A prefix to finish: its counts, the floor of its
+    // bound, its length and its uncaptured classes (its rules are path_).
+    struct Finish {
+        Fixed fixed;
+        std::int64_t errors;
+        SplitCounts free;
+        std::int64_t forced_free;
+        std::int64_t floor;
+        std::size_t depth;
+        const word_t* classes;
+    };
+    // Evaluates by counting every list with one or two more rules below the popped prefix of
+    // trie node `index`, instead of expanding it.
     void finish_by_counting(std::uint32_t index);
+    // The same for child `child` (rule j, counts f, errors, u, forced_free, bound lb_errors,
+    // k rules) of the prefix being expanded, as soon as it is created: it is never queued.
+    void finish_child(std::uint32_t child, std::uint32_t j, const Fixed& f, std::int64_t errors,
+                      const SplitCounts& u, std::int64_t forced_free, std::int64_t lb_errors,
+                      std::size_t k);
+    void enumerate_completions(const Finish& p);
     // The most errors a list of this length can make and still beat the incumbent (-1: none).
     std::int64_t max_errors(std::size_t length) const;
     // Whether the prefix of a node of this depth is finished by counting.
@@ -335,21 +360,27 @@ class Search {
     // Offers the fair lists "child + default" as incumbents; returns their fewest errors.
     std::int64_t offer_leaves(const Fixed& f, std::int64_t errors, const SplitCounts& u,
                               std::size_t k, std::uint32_t rule);
-    // The fairness bounds of child j: false when one prunes it, else raises b->rest.
-    bool fairness_bounds(const Fixed& f, std::uint32_t j, const SplitCounts& u,
-                         std::int64_t forced_free, ErrorBound* b);
-    // The same, out of line, for the terminal solver (after load_prefix).
-    bool bound_child(const Fixed& f, std::uint32_t j, const SplitCounts& u,
-                     std::int64_t forced_free, ErrorBound* b);
+    // The fairness bounds of child j of a prefix whose uncaptured classes are `classes` (the
+    // class bound `cb` prepared for them, `positive` its majority_positive): false when one
+    // prunes the child, else raises b->rest.
+    bool fairness_bounds(const ClassFairnessBound* cb, const word_t* classes,
+                         const SplitCounts& positive, const Fixed& f, std::uint32_t j,
+                         const SplitCounts& u, std::int64_t forced_free, ErrorBound* b);
+    // The same, out of line, for the terminal solver.
+    bool bound_child(const ClassFairnessBound* cb, const word_t* classes,
+                     const SplitCounts& positive, const Fixed& f, std::uint32_t j,
+                     const SplitCounts& u, std::int64_t forced_free, ErrorBound* b);
     // Fills child_classes_ for child j, hashes them with the key counts, prefetches the slot.
     std::uint64_t map_hash(std::uint32_t j, const std::uint32_t* counts, int n_counts);
     // Leaves in other_classes_ the classes that trie node i's prefix leaves uncaptured; returns
     // its length.
     std::size_t stored_classes(std::uint32_t i);
-    // Inserts a child that passed the bounds into the trie and the queue, unless the
-    // permutation map holds an equivalent prefix that dominates it.
-    void add_child(std::uint32_t parent, std::uint32_t rule, std::size_t k, std::int64_t errors,
-                   std::int64_t lb_errors, double priority, const MapKey& key);
+    // Inserts a child that passed the bounds into the trie and (when enqueue) the queue, unless
+    // the permutation map holds an equivalent prefix that dominates it; returns its node, or
+    // Trie::kNone when it is dropped.
+    std::uint32_t add_child(std::uint32_t parent, std::uint32_t rule, std::size_t k,
+                            std::int64_t errors, std::int64_t lb_errors, double priority,
+                            const MapKey& key, bool enqueue);
     double priority(std::int64_t lb_errors, std::int64_t leaf_errors, std::size_t depth,
                     std::int64_t n_captured) const;
     std::size_t memory_bytes() const;

@@ -10,27 +10,27 @@
 //   rest = the uncaptured samples minus a and b (the default's),
 //
 // (MurTree's specialised depth-2 solver, Demirović et al., JMLR 2022, for a rule list).  So the
-// search finishes P by counting: the counts of every antecedent and of every pair of
-// antecedents on the samples P leaves uncaptured (PairCounts below), then an enumeration of the
-// candidates' labels that checks fairness exactly, with the same fair() (unfairness() and
-// is_fair()) as everywhere, on the completed confusion counts.  The prefixes of L - 1 rules are
-// never created: the deepest level of the trie, most of it, is not stored.
+// search finishes P by counting, as soon as P is created: the counts of every antecedent and of
+// every pair of antecedents on the samples P leaves uncaptured (PairCounts below), then an
+// enumeration of the candidates' labels that checks fairness exactly, with the same fair()
+// (unfairness() and is_fair()) as everywhere, on the completed confusion counts.  P is neither
+// queued nor expanded, and the prefixes of L - 1 rules are never created: the deepest level of
+// the trie, most of it, is not stored.
 //
 // Counting.  An antecedent captures a class of identical samples (rule_data.hpp) whole, and the
 // classes P leaves uncaptured satisfy none of P's antecedents, so the counts are sums of class
 // counts: each uncaptured class adds its counts to every antecedent it satisfies and to every
-// pair of them.  That is sum over the uncaptured classes of d_e^2 / 2 additions (d_e: the
-// antecedents class e satisfies), against the (L - 1)-rule children's one counting pass over
-// the sample words per (antecedent, label) each.  On COMPAS (224 classes, d_e about 39) a
-// prefix's pair counts take about 10^5 additions.
+// pair of them, d_e^2 additions for a class satisfying d_e antecedents (on COMPAS, 224 classes
+// with d_e about 39: about 150,000 for a prefix of two rules; each pair is kept twice, (i, j)
+// and (j, i), so that the scan over j for one i reads one contiguous row).  The prefixes finished
+// are the children of one expanded prefix Q, one after the other, and child Q + r leaves
+// uncaptured Q's classes minus those r captures; so Q's counts are taken once, and each child's
+// are Q's minus those of the classes r captures (the similarity of MurTree, Q being the cached
+// neighbour), or counted afresh when that is cheaper (PairCounts::cost tells).
 //
-// Exactness: the enumeration visits every list of the space below P with one or two more rules
-// (every label each position allows; rules that capture nothing new are skipped: such a list
-// has the predictions of the list without that rule and one rule more), and offers as
-// incumbent each one that is fair and beats the incumbent.  What it skips without checking
-// fairness has an objective >= the incumbent's: its exact errors (the sum of the counts above),
-// or a lower bound on them — the equivalent-points errors of the samples left after the first
-// rule (each uncaptured class is predicted alike, so it makes at least min(pos, neg) errors).
+// Exactness: the enumeration (terminal.cpp) visits every list of the space below P with one or
+// two more rules, except lists it proves no better than one it visits or than the incumbent,
+// and offers as incumbent each visited one that is fair and beats it; see the argument there.
 #pragma once
 
 #include <cstddef>
@@ -43,14 +43,23 @@
 namespace fairlist {
 
 // Counts of the samples of a set of classes captured by each antecedent and by each pair of
-// antecedents, by (group, label), and the equivalent-points errors each antecedent captures.
+// antecedents, by (group, label), and the equivalent-points errors each antecedent captures:
+// those of one set ("base"), or of a base minus a subset of its classes.
 class PairCounts {
  public:
     explicit PairCounts(const RuleData& data);
 
-    // Counts the classes in `classes` (words_for(n_classes) words).  An antecedent of the
-    // prefix that left them uncaptured captures none of them, so it is not active().
+    // Counts the classes in `classes` (words_for(n_classes) words) as the base.  An antecedent
+    // of the prefix that left them uncaptured captures none of them, so it is not active().
     void count(const word_t* classes);
+    // From now on the counts are the base's minus those of `removed` (a subset of the base's
+    // classes); replaces an earlier removal.
+    void remove(const word_t* removed);
+    // Counts `classes` afresh, without touching the base; until the next count() or remove(),
+    // the counts are theirs.
+    void count_alone(const word_t* classes);
+    // The work count() or count_alone() would do on these classes (sum of d_e^2).
+    std::int64_t cost(const word_t* classes) const;
 
     // Antecedents that capture at least one of the counted samples, ascending.
     const std::vector<std::uint32_t>& active() const { return active_; }
@@ -58,47 +67,70 @@ class PairCounts {
     const SplitCounts& single(std::uint32_t j) const { return single_[j]; }
     // Equivalent-points errors among them (sum of min(pos, neg) over their classes).
     std::int64_t forced(std::uint32_t j) const { return forced_[j]; }
-    // Samples both i and j capture (i != j).
-    SplitCounts pair(std::uint32_t i, std::uint32_t j) const {
-        return (i < j ? pair_[row_[i] + j] : pair_[row_[j] + i]).split();
+    // Samples of label y that antecedent j captures (single(j).label(y)).
+    std::int64_t label(int y, std::uint32_t j) const { return label_[y][j]; }
+    // Appends to *out the antecedents j != i of `order` (active ones, by label(q, j)
+    // decreasing) that, after i, capture at least `need` more samples of label q than of the
+    // other; stops at the first j with label(q, j) < need (it and every later j capture fewer
+    // than need of label q).  Returns how many it examined.
+    std::size_t gainers(std::uint32_t i, int q, const std::vector<std::uint32_t>& order,
+                        std::int64_t need, std::vector<std::uint32_t>* out) const;
+    // The samples i and j both capture (i != j, both active), through i's row: set_row(i)
+    // first, then pair(j) for each j.
+    void set_row(std::uint32_t i) {
+        plus_row_ = plus_->pair.data() + i * m_;
+        minus_row_ = minus_ != nullptr && minus_->valid(i) ? minus_->pair.data() + i * m_ : nullptr;
     }
-    // out[j] = pair(i, j) for every active j != i (out has n_antecedents entries): one row,
-    // contiguous, for a scan over j.
-    void gather_row(std::uint32_t i, SplitCounts* out) const;
-    // The whole counted set, and its equivalent-points errors.
-    const SplitCounts& total() const { return total_; }
-    std::int64_t total_forced() const { return total_forced_; }
+    SplitCounts pair(std::uint32_t j) const {
+        const Quad& p = plus_row_[j];
+        if (minus_row_ == nullptr) return split(p);
+        const Quad& q = minus_row_[j];
+        return split(Quad{{p.v[0] - q.v[0], p.v[1] - q.v[1], p.v[2] - q.v[2], p.v[3] - q.v[3]}});
+    }
 
  private:
+    // The counts of one class or pair in 16 bytes (one vector addition): (group, label)
+    // 00, 01, 10, 11.  32 bits suffice: the search has fewer than 2^31 samples.
+    struct alignas(16) Quad {
+        std::int32_t v[4];
+    };
+    // The counts of one set of classes.  Row a (the pairs (a, b), all b, at a * m + b) and a's
+    // single count are valid only when stamp[a] == epoch (a was active when the set was
+    // counted); else zero.  Both (a, b) and (b, a) are stored, so that a scan over b for one a
+    // reads one contiguous row.
+    struct Table {
+        std::vector<Quad> pair;
+        std::vector<SplitCounts> single;
+        std::vector<std::int64_t> forced;
+        std::vector<std::uint32_t> stamp;
+        std::uint32_t epoch = 0;
+        bool valid(std::uint32_t a) const { return stamp[a] == epoch; }
+    };
+
     const RuleData& data_;
     std::size_t m_;
     // The antecedents each class satisfies, ascending: class e's are
     // features_[offsets_[e] .. offsets_[e + 1]).
     std::vector<std::uint32_t> offsets_, features_;
+    std::vector<Quad> class_quad_;            // each class's counts
     std::vector<std::int64_t> class_forced_;  // min(pos, neg) of each class
-    // The counts of one class or pair in 16 bytes (one vector addition): (group, label)
-    // 00, 01, 10, 11.  32 bits suffice: the search has fewer than 2^31 samples.
-    struct alignas(16) Quad {
-        std::int32_t v[4];
-        SplitCounts split() const {
-            SplitCounts s;
-            s.c[0][0] = v[0];
-            s.c[0][1] = v[1];
-            s.c[1][0] = v[2];
-            s.c[1][1] = v[3];
-            return s;
-        }
-    };
-    std::vector<Quad> class_quad_;  // each class's counts
-    // Dense upper triangle: pair (i, j), i < j, at row_[i] + j.
-    std::vector<std::size_t> row_;
-    std::vector<Quad> pair_;
-    std::vector<SplitCounts> single_;
-    std::vector<std::int64_t> forced_;
+    std::vector<std::int64_t> class_cost_;    // d_e^2
+    Table base_, other_;
+    const Table* plus_ = &base_;    // the counts are plus_'s
+    const Table* minus_ = nullptr;  // minus minus_'s, when not null
     std::vector<std::uint32_t> active_;
-    std::vector<std::uint32_t> cursor_;  // per class, during count(): the row being summed
-    SplitCounts total_;
-    std::int64_t total_forced_ = 0;
+    std::vector<SplitCounts> single_;  // the view's (plus_ - minus_)
+    std::vector<std::int64_t> forced_;
+    std::vector<std::int64_t> label_[2];  // single_[j].label(y)
+    const Quad* plus_row_ = nullptr;   // set_row's
+    const Quad* minus_row_ = nullptr;
+
+    void count_into(Table& t, const word_t* classes);
+    template <int Q>
+    std::size_t scan_gainers(std::uint32_t i, const std::vector<std::uint32_t>& order,
+                             std::int64_t need, std::vector<std::uint32_t>* out) const;
+    void make_view();
+    static SplitCounts split(const Quad& q);
 };
 
 }  // namespace fairlist
