@@ -67,10 +67,9 @@ Search::Search(const word_t* rules, const word_t* labels, const word_t* protecte
     in_prefix_.assign(n_antecedents, 0);
     if (config.use_terminal_solver && n_antecedents <= kMaxTerminalAntecedents) {
         pair_counts_ = std::make_unique<PairCounts>(data_);
-        if (use_class_bound_) {
-            terminal_bound_ =
-                std::make_unique<ClassFairnessBound>(data_, problem.metric, problem.epsilon);
-        }
+        terminal_bound_ =
+            std::make_unique<ClassFairnessBound>(data_, problem.metric, problem.epsilon);
+        if (problem.constrained) screen_gaps_ = static_cast<int>(terminal_bound_->n_gaps());
         terminal_classes_.resize(data_.n_class_words());
         removed_classes_.resize(data_.n_class_words());
     }

@@ -46,6 +46,7 @@ PairCounts::PairCounts(const RuleData& data) : data_(data), m_(data.n_antecedent
         class_cost_.push_back(d * d);
     }
     for (Table* t : {&base_, &other_}) {
+        t->classes.assign(data.n_class_words(), 0);
         t->pair.assign(m_ * m_, Quad{});
         t->single.assign(m_, SplitCounts{});
         t->forced.assign(m_, 0);
@@ -76,51 +77,57 @@ std::int64_t PairCounts::cost(const word_t* classes) const {
     return total;
 }
 
-void PairCounts::count_into(Table& t, const word_t* classes) {
-    // Row by row (antecedent a, then each class e that a captures, then e's other
-    // antecedents), so that the row of a, where the pairs (a, b) add up, stays in the
-    // first-level cache.
-    if (++t.epoch == 0) {  // wrapped: no stamp may look current
+void PairCounts::count_singles(Table& t, const word_t* classes) {
+    if (++t.epoch == 0) {  // wrapped: no row may look counted
         std::fill(t.stamp.begin(), t.stamp.end(), 0U);
         t.epoch = 1;
     }
     const std::size_t cw = data_.n_class_words();
-    const std::uint32_t* const features = features_.data();
-    for (std::uint32_t a = 0; a < m_; ++a) {
-        const word_t* r = data_.class_rule(a);
-        bool any = false;
-        for (std::size_t w = 0; w < cw && !any; ++w) any = (r[w] & classes[w]) != 0;
-        if (!any) continue;
-        t.stamp[a] = t.epoch;
-        Quad* const row = t.pair.data() + a * m_;
-        std::fill(row, row + m_, Quad{});
-        SplitCounts single;
-        std::int64_t forced = 0;
-        for (std::size_t w = 0; w < cw; ++w) {
-            for (word_t x = r[w] & classes[w]; x; x &= x - 1) {
-                const std::size_t e = w * kWordBits + static_cast<std::size_t>(__builtin_ctzll(x));
-                const Quad q = class_quad_[e];
-                accumulate(single, data_.class_counts(e));
-                forced += class_forced_[e];
-                const std::uint32_t* const last = features + offsets_[e + 1];
-                for (const std::uint32_t* b = features + offsets_[e]; b != last; ++b) {
-                    Quad& p = row[*b];
-                    for (int k = 0; k < 4; ++k) p.v[k] += q.v[k];
-                }
+    std::copy(classes, classes + cw, t.classes.begin());
+    std::fill(t.single.begin(), t.single.end(), SplitCounts{});
+    std::fill(t.forced.begin(), t.forced.end(), 0);
+    for (std::size_t w = 0; w < cw; ++w) {
+        for (word_t x = classes[w]; x; x &= x - 1) {
+            const std::size_t e = w * kWordBits + static_cast<std::size_t>(__builtin_ctzll(x));
+            const SplitCounts& c = data_.class_counts(e);
+            const std::int64_t f = class_forced_[e];
+            for (std::uint32_t k = offsets_[e]; k < offsets_[e + 1]; ++k) {
+                accumulate(t.single[features_[k]], c);
+                t.forced[features_[k]] += f;
             }
         }
-        row[a] = Quad{};  // (a, a) is not a pair
-        t.single[a] = single;
-        t.forced[a] = forced;
     }
+}
+
+void PairCounts::count_row(Table& t, std::uint32_t a) {
+    // Each class of the set that a captures adds its counts to (a, b) for each of its
+    // antecedents b: the row of a, where they add up, stays in the first-level cache.
+    t.stamp[a] = t.epoch;
+    Quad* const row = t.pair.data() + a * m_;
+    std::fill(row, row + m_, Quad{});
+    const std::size_t cw = data_.n_class_words();
+    const word_t* r = data_.class_rule(a);
+    const std::uint32_t* const features = features_.data();
+    for (std::size_t w = 0; w < cw; ++w) {
+        for (word_t x = r[w] & t.classes[w]; x; x &= x - 1) {
+            const std::size_t e = w * kWordBits + static_cast<std::size_t>(__builtin_ctzll(x));
+            const Quad q = class_quad_[e];
+            const std::uint32_t* const last = features + offsets_[e + 1];
+            for (const std::uint32_t* b = features + offsets_[e]; b != last; ++b) {
+                Quad& p = row[*b];
+                for (int k = 0; k < 4; ++k) p.v[k] += q.v[k];
+            }
+        }
+    }
+    row[a] = Quad{};  // (a, a) is not a pair
 }
 
 void PairCounts::make_view() {
     active_.clear();
     for (std::uint32_t j = 0; j < m_; ++j) {
-        SplitCounts s = plus_->valid(j) ? plus_->single[j] : SplitCounts{};
-        std::int64_t f = plus_->valid(j) ? plus_->forced[j] : 0;
-        if (minus_ != nullptr && minus_->valid(j)) {
+        SplitCounts s = plus_->single[j];
+        std::int64_t f = plus_->forced[j];
+        if (minus_ != nullptr) {
             s = minus(s, minus_->single[j]);
             f -= minus_->forced[j];
         }
@@ -133,56 +140,91 @@ void PairCounts::make_view() {
 }
 
 void PairCounts::count(const word_t* classes) {
-    count_into(base_, classes);
+    count_singles(base_, classes);
+    for (std::uint32_t a = 0; a < m_; ++a) {
+        if (base_.single[a].total() > 0) count_row(base_, a);
+    }
     plus_ = &base_;
     minus_ = nullptr;
     make_view();
 }
 
 void PairCounts::remove(const word_t* removed) {
-    count_into(other_, removed);
+    count_singles(other_, removed);
     plus_ = &base_;
     minus_ = &other_;
     make_view();
 }
 
 void PairCounts::count_alone(const word_t* classes) {
-    count_into(other_, classes);
+    count_singles(other_, classes);
     plus_ = &other_;
     minus_ = nullptr;
     make_view();
 }
 
-// The gain of rule (j, Q) after i: its samples of label Q minus the others, from the single
-// counts minus the pair counts, on scalars (the label fixed at compile time).
-template <int Q>
+void PairCounts::count_rows(const std::vector<std::uint32_t>& rows) {
+    if (plus_ == &base_ && minus_ == nullptr) return;  // the base has every row
+    for (const std::uint32_t a : rows) {
+        if (other_.single[a].total() > 0 && !other_.has_row(a)) count_row(other_, a);
+    }
+}
+
+// Rule (j, Q) after i: b = single(j) - pair(i, j) on scalars (the label and the number of
+// gaps fixed at compile time), its gain, then the fairness gaps for each first label whose
+// need the gain meets.
+template <int Q, int Gaps>
 std::size_t PairCounts::scan_gainers(std::uint32_t i, const std::vector<std::uint32_t>& order,
-                                     std::int64_t need, std::vector<std::uint32_t>* out) const {
+                                     const SecondRuleScreen& screen,
+                                     std::vector<std::uint32_t>* out) const {
     const Quad* const plus = plus_->pair.data() + i * m_;
     const Quad* const minus =
-        minus_ != nullptr && minus_->valid(i) ? minus_->pair.data() + i * m_ : nullptr;
+        minus_ != nullptr && minus_->has_row(i) ? minus_->pair.data() + i * m_ : nullptr;
     const std::int64_t* const same = label_[Q].data();
-    const std::int64_t* const other = label_[1 - Q].data();
+    const std::int64_t need = std::min(screen.need[0], screen.need[1]);
     std::size_t examined = 0;
     for (const std::uint32_t j : order) {
         if (same[j] < need) break;
         if (j == i) continue;
         ++examined;
-        // Quad index 2 g + y: (group g, label y).
-        std::int64_t both_same = plus[j].v[Q] + plus[j].v[2 + Q];
-        std::int64_t both_other = plus[j].v[1 - Q] + plus[j].v[3 - Q];
+        // b by (group, label), Quad index 2 g + y.
+        const SplitCounts& s = single_[j];
+        std::int64_t b[4] = {s.c[0][0] - plus[j].v[0], s.c[0][1] - plus[j].v[1],
+                             s.c[1][0] - plus[j].v[2], s.c[1][1] - plus[j].v[3]};
         if (minus != nullptr) {
-            both_same -= minus[j].v[Q] + minus[j].v[2 + Q];
-            both_other -= minus[j].v[1 - Q] + minus[j].v[3 - Q];
+            for (int k = 0; k < 4; ++k) b[k] += minus[j].v[k];
         }
-        if ((same[j] - both_same) - (other[j] - both_other) >= need) out->push_back(j);
+        const std::int64_t gain = (b[Q] + b[2 + Q]) - (b[1 - Q] + b[3 - Q]);
+        if (gain < need) continue;
+        double t[2] = {0.0, 0.0};
+        for (int k = 0; k < Gaps; ++k) {
+            for (int c = 0; c < 4; ++c) t[k] += screen.coef[k][c] * static_cast<double>(b[c]);
+            t[k] *= screen.sign;
+        }
+        bool keep = false;
+        for (int q1 = 0; q1 < 2 && !keep; ++q1) {
+            if (gain < screen.need[q1]) continue;
+            keep = true;
+            for (int k = 0; k < Gaps; ++k) {
+                if (std::fabs(screen.base[q1][k] + t[k]) > screen.cap) keep = false;
+            }
+        }
+        if (keep) out->push_back(j);
     }
     return examined;
 }
 
 std::size_t PairCounts::gainers(std::uint32_t i, int q, const std::vector<std::uint32_t>& order,
-                                std::int64_t need, std::vector<std::uint32_t>* out) const {
-    return q == 0 ? scan_gainers<0>(i, order, need, out) : scan_gainers<1>(i, order, need, out);
+                                const SecondRuleScreen& screen,
+                                std::vector<std::uint32_t>* out) const {
+    switch (screen.n_gaps * 2 + q) {
+        case 0: return scan_gainers<0, 0>(i, order, screen, out);
+        case 1: return scan_gainers<1, 0>(i, order, screen, out);
+        case 2: return scan_gainers<0, 1>(i, order, screen, out);
+        case 3: return scan_gainers<1, 1>(i, order, screen, out);
+        case 4: return scan_gainers<0, 2>(i, order, screen, out);
+        default: return scan_gainers<1, 2>(i, order, screen, out);
+    }
 }
 
 // ---------------------------------------------------------------------------- the search's side
@@ -278,14 +320,20 @@ void Search::enumerate_completions(const Finish& p) {
             return cx > cy || (cx == cy && x < y);
         });
     }
+    // First rules: the one-rule lists, and the rules (i, q1) worth a second rule.
+    firsts_.clear();
+    rows_.clear();
     for (const std::uint32_t i : pc.active()) {
         const SplitCounts& a = pc.single(i);
         const SplitCounts rest1 = minus(p.free, a);
         // Per label q1 of rule (i, q1): its errors and counts, and whether a second rule can
         // still beat the incumbent.
-        bool second[2] = {false, false};
-        std::int64_t e1[2] = {0, 0};
-        Fixed f1[2];
+        First first;
+        first.i = i;
+        first.rest1 = rest1;
+        bool* second = first.second;
+        std::int64_t* e1 = first.e1;
+        Fixed* f1 = first.f1;
         for (int q1 = 0; q1 < 2; ++q1) {
             if (!label_allowed(a, q1, maj)) continue;
             ++stats_.children_evaluated;
@@ -314,18 +362,54 @@ void Search::enumerate_completions(const Finish& p) {
                          objective(b.errors(), k2) < best_objective_;
         }
         if (!second[0] && !second[1]) continue;
+        firsts_.push_back(first);
+        rows_.push_back(i);
+    }
+    // Second rules, after the rows of the first ones are counted.
+    pc.count_rows(rows_);
+    for (const First& first : firsts_) {
+        const std::uint32_t i = first.i;
+        const SplitCounts& rest1 = first.rest1;
+        const bool* second = first.second;
+        const std::int64_t* e1 = first.e1;
+        const Fixed* f1 = first.f1;
         pc.set_row(i);
         const std::int64_t e_max = max_errors(k2);
         for (int q2 = 0; q2 < 2; ++q2) {
             const int d = 1 - q2;
-            std::int64_t need[2], need_min = std::numeric_limits<std::int64_t>::max();
+            SecondRuleScreen screen;
+            screen.n_gaps = screen_gaps_;
+            screen.sign = q2 == 1 ? 1.0 : -1.0;
+            screen.cap = problem_.epsilon + kFeasibilityTol + kScreenMargin;
+            for (int k = 0; k < screen_gaps_; ++k) {
+                const auto& c = terminal_bound_->gap_coef(static_cast<std::size_t>(k));
+                for (int g = 0; g < 2; ++g) {
+                    for (int y = 0; y < 2; ++y) screen.coef[k][2 * g + y] = c[g][y];
+                }
+            }
             for (int q1 = 0; q1 < 2; ++q1) {
-                need[q1] = e1[q1] + rest1.label(q2) - e_max;
-                if (second[q1]) need_min = std::min(need_min, need[q1]);
+                screen.need[q1] = second[q1] ? e1[q1] + rest1.label(q2) - e_max
+                                             : std::numeric_limits<std::int64_t>::max();
+                if (!second[q1]) continue;
+                // The gaps without b: the positives of the prefix and rule i, and with q2 = 0
+                // those of rest1 (the default's, b's being taken off through the sign).
+                for (int k = 0; k < screen_gaps_; ++k) {
+                    double v = 0.0;
+                    for (int g = 0; g < 2; ++g) {
+                        const double* c = screen.coef[k] + 2 * g;
+                        v += c[0] * static_cast<double>(f1[q1].g[g].fp) +
+                             c[1] * static_cast<double>(f1[q1].g[g].tp);
+                        if (q2 == 0) {
+                            v += c[0] * static_cast<double>(rest1.c[g][0]) +
+                                 c[1] * static_cast<double>(rest1.c[g][1]);
+                        }
+                    }
+                    screen.base[q1][k] = v;
+                }
             }
             gainers_.clear();
             stats_.terminal_lists += static_cast<std::int64_t>(
-                pc.gainers(i, q2, by_label_[q2], need_min, &gainers_));
+                pc.gainers(i, q2, by_label_[q2], screen, &gainers_));
             for (const std::uint32_t j : gainers_) {
                 const SplitCounts b = minus(pc.single(j), pc.pair(j));
                 const std::int64_t gain = b.label(q2) - b.label(1 - q2);
@@ -333,7 +417,7 @@ void Search::enumerate_completions(const Finish& p) {
                 const SplitCounts rest = minus(rest1, b);
                 if (!label_allowed(rest, d, maj)) continue;
                 for (int q1 = 0; q1 < 2; ++q1) {  // P + (i, q1) + (j, q2) + default d
-                    if (!second[q1] || gain < need[q1]) continue;
+                    if (!second[q1] || gain < screen.need[q1]) continue;
                     const std::int64_t e = e1[q1] + rest1.label(q2) - gain;
                     if (!(objective(e, k2) < best_objective_)) continue;
                     Fixed full = f1[q1];

@@ -45,6 +45,13 @@ class ClassFairnessBound {
     // Whether the metric is handled (SP, PE, EOpp, EOdds).
     bool active() const { return !gaps_.empty(); }
 
+    // The linear gaps whose largest absolute value is the metric's unfairness in exact
+    // arithmetic (SP, PE, EOpp: one rate difference; EOdds: the sum and the difference of the
+    // TPR and FPR gaps; none for PP and CUAE): gap k = sum over g, y of gap_coef(k)[g][y] times
+    // the positive predictions on the samples of group g and label y.
+    std::size_t n_gaps() const { return gaps_.size(); }
+    const double (&gap_coef(std::size_t k) const)[2][2] { return gaps_[k].coef; }
+
     // Counts of the samples of the classes in `classes` that the majority labelling predicts
     // positive (computed once per expanded prefix).
     SplitCounts majority_positive(const word_t* classes) const;

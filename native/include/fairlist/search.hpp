@@ -224,9 +224,24 @@ class Search {
     std::unique_ptr<PairCounts> pair_counts_;
     std::vector<std::uint32_t> by_label_[2];  // its active antecedents by samples of label q
     std::vector<std::uint32_t> gainers_;      // PairCounts::gainers'
+    // A first rule (i, q1) of a completion, per label q1: its errors and counts, and whether a
+    // second rule can still beat the incumbent; rest1: the samples it leaves.
+    struct First {
+        std::uint32_t i;
+        SplitCounts rest1;
+        bool second[2] = {false, false};
+        std::int64_t e1[2] = {0, 0};
+        Fixed f1[2];
+    };
+    std::vector<First> firsts_;
+    std::vector<std::uint32_t> rows_;  // their antecedents
     // Its own class bound (the expansion's stays prepared for the siblings), prepared for the
     // prefix being finished; null without the class bound.
     std::unique_ptr<ClassFairnessBound> terminal_bound_;
+    int screen_gaps_ = 0;  // its linear gaps screening the second rules (0: none)
+    // Margin of that screen over epsilon + kFeasibilityTol: far above the rounding of the
+    // gaps (about 1e-14), so it never discards a list the exact check would find fair.
+    static constexpr double kScreenMargin = 1e-7;
     SplitCounts terminal_positive_;           // terminal_bound_->majority_positive
     std::vector<word_t> terminal_classes_;    // the classes of the child being finished
     std::vector<word_t> removed_classes_;     // the classes its last rule captures

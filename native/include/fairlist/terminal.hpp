@@ -42,6 +42,23 @@
 
 namespace fairlist {
 
+// What a second rule (j, q) after the first rule i of a completion must achieve to be worth an
+// exact check (PairCounts::gainers), for each label q1 of rule i.  The default predicts 1 - q;
+// b = j's samples after i.
+struct SecondRuleScreen {
+    // Least gain b.label(q) - b.label(1 - q) for the list to beat the incumbent, per q1 (a huge
+    // value when rule (i, q1) is not worth a second rule).
+    std::int64_t need[2];
+    // Linear fairness gaps (ClassFairnessBound::gap_coef; none for PP and CUAE): the list's
+    // gap k is base[q1][k] + sign * sum over (g, y) of coef[k][2 g + y] b[g][y], and a list
+    // with |gap k| > cap for some k is unfair (cap leaves a margin far above rounding).
+    int n_gaps = 0;
+    double coef[2][4] = {};
+    double base[2][2] = {};
+    double sign = 1.0;
+    double cap = 0.0;
+};
+
 // Counts of the samples of a set of classes captured by each antecedent and by each pair of
 // antecedents, by (group, label), and the equivalent-points errors each antecedent captures:
 // those of one set ("base"), or of a base minus a subset of its classes.
@@ -49,15 +66,19 @@ class PairCounts {
  public:
     explicit PairCounts(const RuleData& data);
 
-    // Counts the classes in `classes` (words_for(n_classes) words) as the base.  An antecedent
-    // of the prefix that left them uncaptured captures none of them, so it is not active().
+    // Counts the classes in `classes` (words_for(n_classes) words) as the base, with every
+    // pair row.  An antecedent of the prefix that left them uncaptured captures none of them,
+    // so it is not active().
     void count(const word_t* classes);
     // From now on the counts are the base's minus those of `removed` (a subset of the base's
-    // classes); replaces an earlier removal.
+    // classes); replaces an earlier removal.  Single counts at once, pair rows by count_rows.
     void remove(const word_t* removed);
     // Counts `classes` afresh, without touching the base; until the next count() or remove(),
-    // the counts are theirs.
+    // the counts are theirs.  Single counts at once, pair rows by count_rows.
     void count_alone(const word_t* classes);
+    // Makes the pair rows of these active antecedents available to set_row (after remove or
+    // count_alone: only the rows a scan needs are counted).
+    void count_rows(const std::vector<std::uint32_t>& rows);
     // The work count() or count_alone() would do on these classes (sum of d_e^2).
     std::int64_t cost(const word_t* classes) const;
 
@@ -70,16 +91,17 @@ class PairCounts {
     // Samples of label y that antecedent j captures (single(j).label(y)).
     std::int64_t label(int y, std::uint32_t j) const { return label_[y][j]; }
     // Appends to *out the antecedents j != i of `order` (active ones, by label(q, j)
-    // decreasing) that, after i, capture at least `need` more samples of label q than of the
-    // other; stops at the first j with label(q, j) < need (it and every later j capture fewer
-    // than need of label q).  Returns how many it examined.
+    // decreasing) that pass `screen` as second rule (j, q) after i for some first label;
+    // stops at the first j with label(q, j) below both needs (its gain, and every later j's,
+    // is at most that count).  Returns how many it examined.
     std::size_t gainers(std::uint32_t i, int q, const std::vector<std::uint32_t>& order,
-                        std::int64_t need, std::vector<std::uint32_t>* out) const;
-    // The samples i and j both capture (i != j, both active), through i's row: set_row(i)
-    // first, then pair(j) for each j.
+                        const SecondRuleScreen& screen, std::vector<std::uint32_t>* out) const;
+    // The samples i and j both capture (i != j, both active), through i's row (counted):
+    // set_row(i) first, then pair(j) for each j.
     void set_row(std::uint32_t i) {
         plus_row_ = plus_->pair.data() + i * m_;
-        minus_row_ = minus_ != nullptr && minus_->valid(i) ? minus_->pair.data() + i * m_ : nullptr;
+        minus_row_ = minus_ != nullptr && minus_->has_row(i) ? minus_->pair.data() + i * m_
+                                                             : nullptr;
     }
     SplitCounts pair(std::uint32_t j) const {
         const Quad& p = plus_row_[j];
@@ -94,17 +116,18 @@ class PairCounts {
     struct alignas(16) Quad {
         std::int32_t v[4];
     };
-    // The counts of one set of classes.  Row a (the pairs (a, b), all b, at a * m + b) and a's
-    // single count are valid only when stamp[a] == epoch (a was active when the set was
-    // counted); else zero.  Both (a, b) and (b, a) are stored, so that a scan over b for one a
-    // reads one contiguous row.
+    // The counts of one set of classes (`classes`).  The single counts are all valid; row a
+    // (the pairs (a, b), all b, at a * m + b) only once counted for this set (stamp[a] ==
+    // epoch), else it reads as zero.  Both (a, b) and (b, a) are stored, so that a scan over b
+    // for one a reads one contiguous row.
     struct Table {
+        std::vector<word_t> classes;
         std::vector<Quad> pair;
         std::vector<SplitCounts> single;
         std::vector<std::int64_t> forced;
         std::vector<std::uint32_t> stamp;
         std::uint32_t epoch = 0;
-        bool valid(std::uint32_t a) const { return stamp[a] == epoch; }
+        bool has_row(std::uint32_t a) const { return stamp[a] == epoch; }
     };
 
     const RuleData& data_;
@@ -125,10 +148,12 @@ class PairCounts {
     const Quad* plus_row_ = nullptr;   // set_row's
     const Quad* minus_row_ = nullptr;
 
-    void count_into(Table& t, const word_t* classes);
-    template <int Q>
+    void count_singles(Table& t, const word_t* classes);
+    void count_row(Table& t, std::uint32_t a);
+    template <int Q, int Gaps>
     std::size_t scan_gainers(std::uint32_t i, const std::vector<std::uint32_t>& order,
-                             std::int64_t need, std::vector<std::uint32_t>* out) const;
+                             const SecondRuleScreen& screen,
+                             std::vector<std::uint32_t>* out) const;
     void make_view();
     static SplitCounts split(const Quad& q);
 };
