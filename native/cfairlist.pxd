@@ -42,6 +42,7 @@ cdef extern from "fairlist/search.hpp" namespace "fairlist" nogil:
         CURIOSITY
         DFS
         OBJECTIVE
+        BFS_OBJECTIVE_AWARE_LOWEST
 
     cdef enum class SearchStatus(int):
         OPTIMAL

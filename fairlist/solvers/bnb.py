@@ -38,6 +38,7 @@ POLICIES = {
     "curiosity": 3,  # best-first by lower bound / normalized support (CORELS)
     "dfs": 4,  # depth-first
     "objective": 5,  # best-first by objective
+    "bfs_objective_aware_lowest": 6,  # within a depth, lower objective first (reference code)
 }
 
 

@@ -53,7 +53,7 @@ Search::Search(const word_t* rules, const word_t* labels, const word_t* protecte
     const int metric = static_cast<int>(problem.metric);
     if (metric < 1 || metric > 6) throw std::invalid_argument("unknown metric");
     const int policy = static_cast<int>(config.policy);
-    if (policy < 0 || policy > 5) throw std::invalid_argument("unknown policy");
+    if (policy < 0 || policy > 6) throw std::invalid_argument("unknown policy");
     // A list never has more rules than antecedents.
     max_length_ = n_antecedents;
     if (config.max_length >= 0) {
@@ -197,6 +197,9 @@ double Search::priority(std::int64_t lb_errors, std::int64_t leaf_errors, std::s
         case Policy::BFS_OBJECTIVE_AWARE:
             // Same depth: the objective differs by the errors only; more errors pop first.
             return static_cast<double>(depth) + 0.5 * (1.0 - static_cast<double>(leaf_errors) / n_);
+        case Policy::BFS_OBJECTIVE_AWARE_LOWEST:
+            // The reference code's order: same depth, fewer errors (lower objective) pop first.
+            return static_cast<double>(depth) + 0.5 * static_cast<double>(leaf_errors) / n_;
         case Policy::LOWER_BOUND:
             return objective(lb_errors, depth);
         case Policy::CURIOSITY:
