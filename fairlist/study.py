@@ -738,7 +738,8 @@ def run_study(
         The results folder (created; ``records/`` holds one JSON record per finished fit, the
         tables are written beside it).
     n_jobs : int, optional
-        Local worker processes (joblib; None: one, -1: one per core).
+        Local worker processes (joblib; None: one, -1: one per core). Ignored with a
+        scheduler: the fits then use every worker thread of the cluster.
     scheduler : str, optional
         Address of a Dask scheduler (``tcp://host:8786``): the fits run on its cluster, through
         the same code path (joblib's Dask backend), the data scattered once to every worker.
@@ -801,7 +802,8 @@ def run_study(
     client = _connect(scheduler, connect_timeout) if scheduler else None
     try:
         report = run_tasks(
-            _run_task, [tasks[i].args for i in todo], (bundle,), n_jobs=n_jobs,
+            _run_task, [tasks[i].args for i in todo], (bundle,),
+            n_jobs=-1 if client is not None else n_jobs,  # a cluster: all its worker threads
             backend="dask" if client is not None else backend, on_result=on_result,
         )  # fmt: skip
     finally:
