@@ -93,7 +93,7 @@ def main(argv: list[str] | None = None) -> int:
               f"{args.out}; run the same command again to resume", file=sys.stderr)  # fmt: skip
         return 130 if outcome.report.interrupted and args.max_fits is None else 0
     if not args.no_figures:
-        study_figures(grid, outcome.tables, args.out / "figures")
+        study_figures(grid, outcome.tables, args.out / "figures", outcome.data)
     paper = outcome.tables["paper"]
     if len(paper):
         print(paper.to_string(index=False, float_format=lambda v: f"{v:.3f}"))

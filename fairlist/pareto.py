@@ -63,15 +63,27 @@ from typing import Any
 
 import numpy as np
 import pandas as pd
-from sklearn.model_selection import StratifiedKFold
 
 from ._json import dumps, jsonable
-from ._params import Interval, Satisfies, validate_params
+from ._params import InstanceOf, Interval, Satisfies, validate_params
 from .errors import InvalidParameterError
-from .estimator import PARAMETER_CONSTRAINTS as ESTIMATOR_CONSTRAINTS
 from .metrics import FEASIBILITY_TOL, Metric, unfairness
 from .rulelist import RuleList
-from .solvers import ENGINES, Limits, Problem, Result, Status, StopReason, get_solver
+from .solvers import (
+    ENGINE_NAMES,
+    ENGINES,
+    Limits,
+    Problem,
+    Result,
+    Status,
+    StopReason,
+    get_solver,
+)
+from .solvers.base import LAM, MAX_LENGTH, METRIC
+
+# This module is what a sweep's worker processes import (the task function lives here), so it
+# imports neither scikit-learn nor the estimator: a fresh worker starts in about a third of the
+# time (fairlist with pandas, not scikit-learn on top).
 
 __all__ = [
     "PAPER_POLICIES",
@@ -392,13 +404,19 @@ def run_tasks(
 
 
 # --------------------------------------------------------------------------- data handling
-#: The parameters both fronts share with the estimator (declared there) and their own.
+#: The parameters both fronts take, constrained as the problem, its limits and the estimator
+#: declare them (a front runs named engines only).
 _COMMON_CONSTRAINTS = {
-    name: ESTIMATOR_CONSTRAINTS[name]
-    for name in ("metric", "engine", "lam", "max_length", "policy", "max_nodes", "time_limit",
-                 "engine_options")
-}  # fmt: skip
-_COMMON_CONSTRAINTS["memory_limit_mb"] = Limits.PARAMETER_CONSTRAINTS["memory_limit_mb"]
+    "metric": METRIC,
+    "engine": [ENGINE_NAMES],
+    "lam": LAM,
+    "max_length": MAX_LENGTH,
+    "policy": [None, InstanceOf(str, "a search policy name (str)")],
+    "max_nodes": Limits.PARAMETER_CONSTRAINTS["max_nodes"],
+    "time_limit": Limits.PARAMETER_CONSTRAINTS["time_limit"],
+    "memory_limit_mb": Limits.PARAMETER_CONSTRAINTS["memory_limit_mb"],
+    "engine_options": [None, InstanceOf(dict, "a dict")],
+}
 _CV_CONSTRAINTS = {
     **_COMMON_CONSTRAINTS,
     "epsilons": [None, Satisfies(lambda v: all(e >= 0 for e in v), "a sequence of numbers >= 0")],
@@ -435,6 +453,8 @@ def fold_assignment(y: np.ndarray, protected: np.ndarray, cv: int, seed: int) ->
     Stratifying on the pair keeps both groups and both labels in every fold in the proportions
     of the whole data, so that every fold's unfairness is measured on comparable groups.
     """
+    from sklearn.model_selection import StratifiedKFold
+
     strata = np.asarray(y).astype(int) * 2 + np.asarray(protected).astype(int)
     fold = np.empty(len(strata), dtype=np.int8)
     splitter = StratifiedKFold(cv, shuffle=True, random_state=seed)

@@ -208,6 +208,7 @@ def plot_fronts(
     budget: str | None = None,
     only_front: bool = True,
     legend: str | None = "below",
+    styles: Mapping[str, Mapping[str, Any]] | None = None,
 ):
     """Several methods' fronts on one axes, titled and labelled; returns the axes.
 
@@ -229,6 +230,8 @@ def plot_fronts(
     legend : {"below", "right", "none"} or a matplotlib location
         Where the legend goes; outside the axes by default, so it hides no point nor the
         "better" arrow.
+    styles : mapping of method name to matplotlib keywords, optional
+        A method's marker, colour, fill (``{"fillstyle": "none"}``), ...
     """
     if ax is None:
         ax = _new_axes()
@@ -237,8 +240,8 @@ def plot_fronts(
     if split is not None and split not in SPLITS:
         raise InvalidParameterError(f"split must be 'training' or 'test', got {split!r}")
     for k, (name, front) in enumerate(fronts.items()):
-        plot_pareto(front, ax, label=name, marker=_MARKERS[k % len(_MARKERS)],
-                    only_front=only_front)  # fmt: skip
+        style = {"marker": _MARKERS[k % len(_MARKERS)], **(styles or {}).get(name, {})}
+        plot_pareto(front, ax, label=name, only_front=only_front, **style)
     if split is None:
         split = next((s for s in map(_split_of, fronts.values()) if s is not None), None)
     if budget is None:

@@ -46,6 +46,7 @@ import json
 import math
 import numbers
 import os
+import re
 import sys
 import time
 from collections.abc import Callable, Mapping, Sequence
@@ -146,9 +147,9 @@ def _logistic_regression(seed: int):
 def _boosted_trees(seed: int):
     from sklearn.ensemble import HistGradientBoostingClassifier
 
-    # A small model: ExponentiatedGradient refits it about 10-50 times per point.
+    # A small model: ExponentiatedGradient refits it once per iteration.
     return HistGradientBoostingClassifier(
-        max_iter=50, max_leaf_nodes=15, early_stopping=False, random_state=seed
+        max_iter=20, max_leaf_nodes=15, early_stopping=False, random_state=seed
     )
 
 
@@ -165,9 +166,9 @@ class Baseline:
 #: Comparison methods by name (adding one is adding an entry).
 BASELINES: dict[str, Baseline] = {
     "expgrad_lr": Baseline("ExpGrad(logistic regression)", _logistic_regression, True, "lbfgs"),
-    "expgrad_gbm": Baseline("ExpGrad(boosted trees)", _boosted_trees, True, "hgb50x15"),
+    "expgrad_gbm": Baseline("ExpGrad(boosted trees)", _boosted_trees, True, "hgb20x15"),
     "lr": Baseline("logistic regression", _logistic_regression, False, "lbfgs"),
-    "gbm": Baseline("boosted trees", _boosted_trees, False, "hgb50x15"),
+    "gbm": Baseline("boosted trees", _boosted_trees, False, "hgb20x15"),
 }
 
 
@@ -305,6 +306,7 @@ _GRID_CONSTRAINTS: dict[str, list] = {
     "memory_limit_mb": [None, Interval(_REAL, 0, None, closed="neither")],
     "training_max_length": [None, Interval(_INT, 1, None, closed="left")],
     "training_max_points": [None, Interval(_INT, 1, None, closed="left")],
+    "training_max_nodes": [Interval(_INT, 1, None, closed="left")],
     "expgrad_iterations": [Interval(_INT, 1, None, closed="left")],
 }
 _SEQUENCES = ("datasets", "metrics", "epsilons", "policies", "pooled", "baselines", "bounds",
@@ -357,6 +359,9 @@ class StudyGrid:
         paper's Figures 3-4: SP, EOpp, EOdds).
     training_max_length : int or None
         Length cap of the exact training fronts (None: no training front).
+    training_max_nodes : int
+        Trie budget of each solve of a training front (the paper's 4,000,000: with a length
+        cap the searches end, certified, long before).
     training_max_points : int or None
         Stop a training front after this many solves.
     training_policy : str
@@ -378,6 +383,7 @@ class StudyGrid:
     expgrad_iterations: int = 50
     baseline_metrics: tuple[str, ...] = ("SP", "EOpp", "EOdds")
     training_max_length: int | None = 2
+    training_max_nodes: int = 4_000_000
     training_max_points: int | None = 200
     training_policy: str = "bfs"
 
@@ -408,19 +414,26 @@ class StudyGrid:
         """The grid as JSON-ready values."""
         return {k: list(v) if isinstance(v, tuple) else v for k, v in asdict(self).items()}
 
-    def settings(self, metric: str | None, max_length: int | None = None) -> FitSettings:
-        """The fit settings of ``metric`` (None: an unconstrained fit, measured under all)."""
+    def settings(self, metric: str | None, training: bool = False) -> FitSettings:
+        """The fit settings of ``metric`` (None: an unconstrained fit, measured under all);
+        ``training``: those of the training fronts' solves."""
+        nodes = self.training_max_nodes if training else self.max_nodes
         return FitSettings(
-            Metric.parse(metric or "SP"), float(self.lam), max_length, "bnb", self.max_nodes,
-            None, self.memory_mb,
+            Metric.parse(metric or "SP"), float(self.lam),
+            self.training_max_length if training else None, "bnb", nodes, None,
+            self.memory(nodes),
         )  # fmt: skip
 
-    @property
-    def memory_mb(self) -> float:
+    def memory(self, max_nodes: int) -> float:
         """The cap on the search structures (``memory_limit_mb``, or its default)."""
         if self.memory_limit_mb is not None:
             return float(self.memory_limit_mb)
-        return round(80.0 * self.max_nodes / 2**20, 3)
+        return round(80.0 * max_nodes / 2**20, 3)
+
+    @property
+    def memory_mb(self) -> float:
+        """The cap on the search structures of the grid's fits."""
+        return self.memory(self.max_nodes)
 
     def budget(self) -> str:
         """The budget in words, for titles: ``4,000,000 nodes, lambda 0.001``."""
@@ -440,8 +453,8 @@ PRESETS: dict[str, StudyGrid] = {
     "subgrid": StudyGrid(
         epsilons=(0.005, 0.01, 0.02, 0.04, 0.07),
         policies=("bfs", "bfs_objective_aware", "bfs_objective_aware_lowest", "lower_bound"),
-        pooled=("bfs", "bfs_objective_aware", "lower_bound"), max_nodes=400_000,
-        bounds=(0.01, 0.05), expgrad_iterations=20, training_max_length=2,
+        pooled=("bfs", "bfs_objective_aware", "lower_bound"), max_nodes=200_000,
+        bounds=(0.01, 0.05), expgrad_iterations=10, training_max_length=2,
         training_max_points=60,
     ),  # fmt: skip
     "quick": StudyGrid(
@@ -453,7 +466,8 @@ PRESETS: dict[str, StudyGrid] = {
         datasets=("compas",), metrics=("SP", "EOdds"), epsilons=(0.02, 0.1),
         policies=("bfs", "bfs_objective_aware_lowest"), pooled=("bfs",), cv=2, max_nodes=2_000,
         baselines=("expgrad_lr", "lr"), bounds=(0.05,), expgrad_iterations=5,
-        baseline_metrics=("SP",), training_max_length=1, training_max_points=5,
+        baseline_metrics=("SP",), training_max_length=1, training_max_nodes=2_000,
+        training_max_points=5,
     ),  # fmt: skip
 }
 
@@ -605,14 +619,15 @@ def _tasks(grid: StudyGrid, bundle: Mapping[str, SweepData]) -> list[_Task]:
         tasks += _baseline_tasks(grid, name, common, size / (grid.max_nodes / 4e6))
         if grid.training_max_length is not None:
             for metric in grid.metrics:
+                settings = grid.settings(metric, training=True)
                 key = {"kind": "training_front", "dataset": name, "data": common["data"],
-                       **budget, "metric": metric, "max_length": grid.training_max_length,
-                       "policy": grid.training_policy,
+                       "lam": grid.lam, "max_nodes": settings.max_nodes,
+                       "memory_limit_mb": settings.memory_limit_mb, "metric": metric,
+                       "max_length": grid.training_max_length, "policy": grid.training_policy,
                        "max_points": grid.training_max_points}  # fmt: skip
-                settings = grid.settings(metric, grid.training_max_length)
                 args = ("training_front", name, settings, grid.training_policy,
                         grid.training_max_points)  # fmt: skip
-                tasks.append(_Task(key, args, 50.0 * size))
+                tasks.append(_Task(key, args, 20.0 * size / (grid.max_nodes / 4e6)))
     return tasks
 
 
@@ -688,6 +703,8 @@ class StudyOutcome:
     tables : dict of DataFrame
         The tables written (empty when incomplete).
     files : list of Path
+    data : dict of SweepData
+        The data sets fitted, with their folds (for :func:`study_figures`).
     """
 
     total: int
@@ -697,6 +714,7 @@ class StudyOutcome:
     report: RunReport
     tables: dict[str, pd.DataFrame] = field(default_factory=dict)
     files: list[Path] = field(default_factory=list)
+    data: dict[str, SweepData] = field(default_factory=dict, repr=False)
 
 
 def _connect(address: str, timeout: float):
@@ -811,7 +829,7 @@ def run_study(
             client.close()
     meter.update(force=True)
     outcome = StudyOutcome(len(tasks), meter.stored, meter.computed, len(results) == len(tasks),
-                           report)  # fmt: skip
+                           report, data=bundle)  # fmt: skip
     if outcome.complete:
         outcome.tables = study_tables(grid, tasks, [results[i] for i in range(len(tasks))],
                                       bundle)  # fmt: skip
@@ -1066,8 +1084,200 @@ def write_tables(tables: Mapping[str, pd.DataFrame], folder: str | os.PathLike[s
 
 
 # --------------------------------------------------------------------------- figures
+_POLICY_LABELS = {
+    "bfs": "BFS original",
+    "bfs_objective_aware": "BFS obj.-aware (higher first, the text)",
+    "bfs_objective_aware_lowest": "BFS obj.-aware (lower first, the code)",
+    "curiosity": "Curious",
+    "lower_bound": "Lower bound",
+    "dfs": "DFS",
+    "objective": "Objective",
+}
+_DATASET_LABELS = {"compas": "COMPAS", "adult": "Adult"}
+
+
+def _title(dataset: str) -> str:
+    return _DATASET_LABELS.get(dataset, dataset)
+
+
+def _panels(n: int, rows: int = 1, width: float = 3.4, height: float = 3.0):
+    """A pyplot-free figure of ``rows`` x ``n`` axes."""
+    from matplotlib.figure import Figure
+
+    figure = Figure(figsize=(width * n, height * rows + 0.9), layout="constrained")
+    axes = np.asarray(figure.subplots(rows, n, squeeze=False))
+    return figure, axes
+
+
+def _figure_legend(figure: Any, axes: Any) -> None:
+    """One legend for all panels, below them (it covers no panel)."""
+    handles, labels = {}, {}
+    for ax in np.ravel(axes):
+        for handle, label in zip(*ax.get_legend_handles_labels(), strict=True):
+            if label not in labels:
+                handles[label], labels[label] = handle, label
+    if handles:
+        figure.legend(list(handles.values()), list(handles), loc="outside lower center",
+                      ncol=min(len(handles), 3), frameon=False, fontsize=8)  # fmt: skip
+
+
+def _front_frame(frame: pd.DataFrame) -> pd.DataFrame:
+    return frame[["test_unfairness", "test_error"]].reset_index(drop=True)
+
+
+def figure_policies(grid: StudyGrid, points: pd.DataFrame, dataset: str):
+    """Figure 2: the test front of every pooled policy, one panel per metric."""
+    from .plotting import plot_fronts
+
+    figure, axes = _panels(len(grid.metrics))
+    for ax, metric in zip(axes[0], grid.metrics, strict=True):
+        mine = points[(points["dataset"] == dataset) & (points["metric"] == metric)
+                      & (points["method"] == "fairlist")]  # fmt: skip
+        fronts = {
+            _POLICY_LABELS.get(p, p): _front_frame(mine[mine["policy"] == p])
+            for p in grid.pooled
+        }
+        plot_fronts(fronts, ax, metric=metric, split="test", legend="none")
+    figure.suptitle(f"{_title(dataset)}: test fronts of each search policy "
+                    f"({grid.cv}-fold CV, {grid.budget()})", fontsize=10)  # fmt: skip
+    _figure_legend(figure, axes)
+    return figure
+
+
+def figure_comparison(grid: StudyGrid, points: pd.DataFrame, dataset: str, metric: str):
+    """Figures 3-4: fairlist's pooled front beside the baselines', with reference points."""
+    from .plotting import _new_axes, plot_fronts
+
+    mine = points[(points["dataset"] == dataset) & (points["metric"] == metric)]
+    pooled = f"{len(grid.pooled)} policies pooled" if len(grid.pooled) > 1 else grid.pooled[0]
+    fronts: dict[str, Any] = {
+        f"fairlist ({pooled})":
+            _front_frame(mine[(mine["method"] == "fairlist") & mine["front"]]),
+    }  # fmt: skip
+    for name in grid.baselines:
+        rows = mine[mine["method"] == name]
+        if len(rows):
+            fronts[BASELINES[name].label] = _front_frame(rows)
+    free = mine[(mine["method"] == "rule_list") & mine["policy"].isin(grid.pooled)]
+    if len(free):
+        best = free.loc[[free["test_error"].idxmin()]]
+        fronts["rule list, unconstrained"] = _front_frame(best)
+    ax = _new_axes((5.6, 5.0))
+    plot_fronts(fronts, ax, metric=metric, title=_title(dataset), split="test",
+                budget=f"{grid.cv}-fold CV, {grid.budget()}")  # fmt: skip
+    accuracy, cap = PAPER_EXAMPLES.get((dataset, metric), (None, None))
+    if cap is not None:
+        ax.plot([cap], [1 - accuracy], "k*", markersize=11, label="the paper's example")
+        from .plotting import _legend
+
+        _legend(ax, "below")
+    return ax.figure
+
+
+def figure_training(grid: StudyGrid, tables: Mapping[str, pd.DataFrame], dataset: str):
+    """The exact training fronts (top) beside the cross-validated ones (bottom)."""
+    from .plotting import plot_fronts
+
+    training, points = tables["training_fronts"], tables["points"]
+    figure, axes = _panels(len(grid.metrics), rows=2)
+    for k, metric in enumerate(grid.metrics):
+        tr = training[(training["dataset"] == dataset) & (training["metric"] == metric)]
+        tr = tr[tr["on_front"].astype(bool)] if len(tr) else tr
+        certified = tr[tr["status"] == "optimal"] if len(tr) else tr
+        other = tr[tr["status"] != "optimal"] if len(tr) else tr
+        fronts = {"exact training front (certified optimal)": certified[["unfairness", "error"]]}
+        if len(other):
+            fronts["training point, not certified"] = other[["unfairness", "error"]]
+        plot_fronts(fronts, axes[0, k], metric=metric, split="training",
+                    budget=f"≤{grid.training_max_length} rules", legend="none",
+                    styles={"training point, not certified": {"fillstyle": "none"}})
+        mine = points[(points["dataset"] == dataset) & (points["metric"] == metric)
+                      & (points["method"] == "fairlist") & points["front"]]  # fmt: skip
+        plot_fronts({"cross-validated front (policies pooled)": _front_frame(mine)}, axes[1, k],
+                    metric=metric, split="test", legend="none",
+                    styles={"cross-validated front (policies pooled)": {"color": "C1"}})
+    figure.suptitle(f"{_title(dataset)}. Top: exact training fronts, lists of at most "
+                    f"{grid.training_max_length} rules (full data, λ={grid.lam:g}).\n"
+                    f"Bottom: {grid.cv}-fold cross-validated fronts, {grid.budget()}.",
+                    fontsize=10)  # fmt: skip
+    _figure_legend(figure, axes)
+    return figure
+
+
+_RULE = re.compile(r"(?:^|else )if \[(.+?)\] then \[(.+?)\] ")
+
+
+def parse_rule_list(text: str, labels: Sequence[str]):
+    """The :class:`~fairlist.rulelist.RuleList` of a one-line text (:func:`rule_list_text`)."""
+    from .rulelist import Rule, RuleList
+
+    label = {name: k for k, name in enumerate(labels)}
+    rules = [Rule(a, label[q]) for a, q in _RULE.findall(text)]
+    default = re.search(r"\[([^\[\]]+)\]$", text)
+    if default is None or default.group(1) not in label:
+        raise InvalidParameterError(f"not a rule list in the paper's format: {text!r}")
+    return RuleList(rules, label[default.group(1)], tuple(labels))
+
+
+def figure_group_rates(
+    grid: StudyGrid, tables: Mapping[str, pd.DataFrame], data: SweepData, dataset: str,
+    metric: str,
+):
+    """Per-group rates of the exact training point the paper table picks for ``metric``."""
+    from .metrics import confusion_counts
+    from .plotting import plot_group_rates
+
+    paper = tables["paper"]
+    row = paper[(paper["dataset"] == dataset) & (paper["metric"] == metric)]
+    training = tables["training_fronts"]
+    if row.empty or "train_accuracy" not in row or pd.isna(row["train_accuracy"].iloc[0]):
+        return None
+    pick = training[(training["dataset"] == dataset) & (training["metric"] == metric)
+                    & training["on_front"].astype(bool)
+                    & (abs(training["unfairness"] - row["train_unfairness"].iloc[0]) < 1e-12)]
+    if pick.empty:
+        return None
+    text = pick["rule_list"].iloc[0]
+    rule_list = parse_rule_list(text, data.labels)
+    X = pd.DataFrame(data.X, columns=list(data.feature_names))
+    counts = confusion_counts(data.y, rule_list.predict(X), data.protected)
+    ax = plot_group_rates(counts, metric=metric, group_names=("protected", "unprotected"),
+                          title=f"{_title(dataset)}, training data: {text}")  # fmt: skip
+    ax.title.set_wrap(True)
+    return ax.figure
+
+
 def study_figures(
-    grid: StudyGrid, tables: Mapping[str, pd.DataFrame], folder: str | os.PathLike[str]
+    grid: StudyGrid,
+    tables: Mapping[str, pd.DataFrame],
+    folder: str | os.PathLike[str],
+    data: Mapping[str, SweepData] | None = None,
 ) -> list[Path]:
-    """The paper's figures from the study's tables (see :mod:`fairlist.study` for the list)."""
-    return []
+    """Draw the study's figures into ``folder`` (PNG) and return their paths.
+
+    ``policies_<data>.png`` (the paper's Figure 2: each pooled policy's test front, six
+    metrics), ``comparison_<data>_<metric>.png`` (Figures 3-4: fairlist against the baselines),
+    ``training_<data>.png`` (exact training fronts beside the cross-validated ones) and, given
+    the ``data``, ``groups_<data>_<metric>.png`` (the per-group rates of the rule list the paper
+    table picks on the training data).
+    """
+    from .plotting import save_figure
+
+    folder = Path(folder)
+    folder.mkdir(parents=True, exist_ok=True)
+    points, files = tables["points"], []
+    for dataset in grid.datasets:
+        files.append(save_figure(figure_policies(grid, points, dataset),
+                                 folder / f"policies_{dataset}.png", dpi=110))  # fmt: skip
+        for metric in grid.baseline_metrics:
+            if metric in grid.metrics:
+                figure = figure_comparison(grid, points, dataset, metric)
+                files.append(save_figure(figure, folder / f"comparison_{dataset}_{metric}.png"))
+        if len(tables["training_fronts"]):
+            files.append(save_figure(figure_training(grid, tables, dataset),
+                                     folder / f"training_{dataset}.png", dpi=100))  # fmt: skip
+        for metric in grid.metrics if data is not None else ():
+            figure = figure_group_rates(grid, tables, data[dataset], dataset, metric)
+            if figure is not None:
+                files.append(save_figure(figure, folder / f"groups_{dataset}_{metric}.png"))
+    return files
