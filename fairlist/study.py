@@ -459,8 +459,8 @@ PRESETS: dict[str, StudyGrid] = {
     ),  # fmt: skip
     "quick": StudyGrid(
         epsilons=_squares(8), policies=("bfs", "lower_bound"), pooled=("bfs", "lower_bound"),
-        cv=3, max_nodes=20_000, bounds=(0.005, 0.02, 0.1), expgrad_iterations=20,
-        training_max_length=1,
+        cv=3, max_nodes=20_000, bounds=(0.01, 0.05), expgrad_iterations=5,
+        training_max_length=1, training_max_nodes=20_000,
     ),  # fmt: skip
     "smoke": StudyGrid(
         datasets=("compas",), metrics=("SP", "EOdds"), epsilons=(0.02, 0.1),
