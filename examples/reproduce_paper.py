@@ -9,8 +9,9 @@ Runs :func:`fairlist.study.run_study` on a named grid (``--preset``: ``paper`` â
 overriding its fields. Every finished fit is stored in ``--out/records``; rerunning the same
 command resumes where a previous run stopped (Ctrl-C stops cleanly and keeps what is done).
 When every fit is done it writes the tables (``fits.csv``, ``points.csv``, ``fronts.csv``,
-``training_fronts.csv``, ``paper.csv``, ``policies.csv``) and the figures (``figures/``) into
-``--out``, prints the table against the paper's examples and the parallel efficiency.
+``training_fronts.csv``, ``paper.csv``, ``policies.csv``, ``orders.csv``), their markdown
+summary (``report.md``) and the figures (``figures/``) into ``--out``, and prints the table
+against the paper's examples and the parallel efficiency.
 
 Exit status: 0 done, 1 error (a message, no traceback), 130 interrupted (resume by rerunning).
 Needs the ``study`` extra (``pip install -e '.[study]'``: fairlearn, dask[distributed]).
@@ -25,7 +26,7 @@ from dataclasses import replace
 from pathlib import Path
 
 from fairlist.errors import FairlistError
-from fairlist.study import PRESETS, run_study, study_figures
+from fairlist.study import PRESETS, run_study, study_figures, study_report
 
 
 def _floats(text: str) -> tuple[float, ...]:
@@ -92,6 +93,7 @@ def main(argv: list[str] | None = None) -> int:
         print(f"stopped: {outcome.stored + outcome.computed}/{outcome.total} fits stored in "
               f"{args.out}; run the same command again to resume", file=sys.stderr)  # fmt: skip
         return 130 if outcome.report.interrupted and args.max_fits is None else 0
+    (args.out / "report.md").write_text(study_report(grid, outcome.tables), encoding="utf-8")
     if not args.no_figures:
         study_figures(grid, outcome.tables, args.out / "figures", outcome.data)
     paper = outcome.tables["paper"]

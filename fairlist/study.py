@@ -1043,6 +1043,32 @@ def _policy_table(grid: StudyGrid, fits: pd.DataFrame, points: pd.DataFrame) -> 
     return pd.DataFrame.from_records(records)
 
 
+def _order_table(fits: pd.DataFrame) -> pd.DataFrame:
+    """The two breadth-first objective-aware orders head to head, fit by fit.
+
+    For every (data set, metric, cap, fold) that both orders solved: which one ends with the
+    lower training objective under the same budget (the paper's text expands the higher
+    objective first, its code the lower).
+    """
+    text, code = "bfs_objective_aware", "bfs_objective_aware_lowest"
+    own = fits[(fits["method"] == "fairlist") & fits["policy"].isin((text, code))]
+    records = []
+    for (dataset, metric), grp in own.groupby(["dataset", "metric"], sort=False):
+        wide = grp.pivot_table(index=["setting", "fold"], columns="policy", values="objective")
+        if text not in wide or code not in wide:
+            continue
+        wide = wide.dropna()
+        diff = wide[text] - wide[code]
+        records.append({
+            "dataset": dataset, "metric": metric, "fits": len(wide),
+            "text_better": int((diff < -1e-12).sum()), "code_better": int((diff > 1e-12).sum()),
+            "ties": int((diff.abs() <= 1e-12).sum()),
+            "mean_objective_text": float(wide[text].mean()),
+            "mean_objective_code": float(wide[code].mean()),
+        })  # fmt: skip
+    return pd.DataFrame.from_records(records)
+
+
 def study_tables(
     grid: StudyGrid,
     tasks: Sequence[_Task],
@@ -1055,7 +1081,8 @@ def study_tables(
     folds, with ``front`` (on its method's front; fairlist's pools ``grid.pooled``) and
     ``policy_front``; ``fronts``: the front points, fairlist's with their per-fold rule lists;
     ``training_fronts``: every solve of the exact training fronts; ``paper``: against the
-    paper's examples; ``policies``: each policy's search quality.
+    paper's examples; ``policies``: each policy's search quality; ``orders``: the two
+    breadth-first objective-aware orders head to head.
     """
     rows = [r for t, res in zip(tasks, results, strict=True) for r in _fit_rows(grid, t, res)]
     fits = _order(pd.DataFrame.from_records(rows, columns=[*_FIT_COLUMNS, "rule_list"]), grid)
@@ -1070,6 +1097,7 @@ def study_tables(
         "training_fronts": training,
         "paper": _paper_table(grid, points, training),
         "policies": _policy_table(grid, fits, points),
+        "orders": _order_table(fits),
     }
 
 
@@ -1281,3 +1309,88 @@ def study_figures(
             if figure is not None:
                 files.append(save_figure(figure, folder / f"groups_{dataset}_{metric}.png"))
     return files
+
+
+# --------------------------------------------------------------------------- report
+def _cell(value: Any, digits: int = 3) -> str:
+    if value is None or (isinstance(value, float) and math.isnan(value)):
+        return "–"
+    if isinstance(value, (bool, np.bool_)):
+        return "yes" if value else "no"
+    if isinstance(value, (float, np.floating)):
+        return f"{value:.{digits}f}"
+    return str(value)
+
+
+def _markdown(frame: pd.DataFrame, columns: Mapping[str, str]) -> str:
+    """A markdown table of ``frame``'s ``columns`` (name -> header)."""
+    lines = ["| " + " | ".join(columns.values()) + " |",
+             "|" + "---|" * len(columns)]  # fmt: skip
+    for _, row in frame.iterrows():
+        lines.append("| " + " | ".join(_cell(row.get(c)) for c in columns) + " |")
+    return "\n".join(lines)
+
+
+def study_report(grid: StudyGrid, tables: Mapping[str, pd.DataFrame]) -> str:
+    """The study's tables as markdown: against the paper, the policies, the training fronts."""
+    paper = tables["paper"].copy()
+    if len(paper):
+        paper["paper"] = [f"{a:.3f} @ {u:.3f}" if not pd.isna(u) else f"{a:.3f}"
+                          for a, u in zip(paper["paper_accuracy"], paper["paper_unfairness"],
+                                          strict=True)]  # fmt: skip
+        paper["training"] = [_at(r, "train") for _, r in paper.iterrows()]
+        paper["cv"] = [_at(r, "cv") for _, r in paper.iterrows()]
+    parts = [
+        "### Against the paper's examples (accuracy @ unfairness)\n",
+        _markdown(paper, {"dataset": "data", "metric": "metric", "paper": "paper",
+                          "training": f"ours, training (exact, ≤{grid.training_max_length} rules)",
+                          "train_status": "status", "cv": "ours, cross-validated (test)",
+                          "cv_policy": "policy", "cv_epsilon": "cap"}),
+        "\n### Search policies (training objective on the fits every policy solved)\n",
+        _markdown(_digits(tables["policies"], "mean_objective"), {"dataset": "data",
+                                       "metric": "metric",
+                                       "policy": "policy", "mean_objective": "mean objective",
+                                       "best_fits": "best on", "common_fits": "of fits",
+                                       "front_points": "points on the all-policy front"}),
+    ]  # fmt: skip
+    orders = tables.get("orders", pd.DataFrame())
+    if len(orders):
+        parts += [
+            "\n### BFS objective-aware: the paper's text (higher objective first) against its "
+            "code (lower first)\n",
+            _markdown(_digits(orders, "mean_objective_text", "mean_objective_code"),
+                      {"dataset": "data", "metric": "metric", "fits": "fits",
+                       "text_better": "text better", "code_better": "code better",
+                       "ties": "ties", "mean_objective_text": "mean objective, text",
+                       "mean_objective_code": "mean objective, code"}),
+        ]  # fmt: skip
+    training = tables["training_fronts"]
+    if len(training):
+        summary = training.groupby(["dataset", "metric"], sort=False).agg(
+            solves=("solve", "size"), points=("on_front", "sum"),
+            optimal=("status", lambda s: int((s == "optimal").sum())),
+            complete=("front_complete", "first"), max_gap=("gap", "max"),
+        ).reset_index()  # fmt: skip
+        parts += [
+            f"\n### Exact training fronts (lists of at most {grid.training_max_length} rules)\n",
+            _markdown(summary, {"dataset": "data", "metric": "metric", "solves": "solves",
+                                "points": "front points", "optimal": "certified optimal",
+                                "complete": "complete", "max_gap": "largest gap"}),
+        ]  # fmt: skip
+    return "\n".join(parts) + "\n"
+
+
+def _digits(frame: pd.DataFrame, *columns: str, digits: int = 5) -> pd.DataFrame:
+    """``frame`` with ``columns`` as text of ``digits`` decimals (objectives differ by less)."""
+    frame = frame.copy()
+    for column in columns:
+        frame[column] = [f"{v:.{digits}f}" for v in frame[column]]
+    return frame
+
+
+def _at(row: pd.Series, prefix: str) -> str:
+    accuracy = row.get(f"{prefix}_accuracy")
+    if accuracy is None or pd.isna(accuracy):
+        return "none at or below the paper's unfairness"
+    unfair = row.get(f"{prefix}_unfairness")
+    return f"{accuracy:.3f} @ {unfair:.3f}"

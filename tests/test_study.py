@@ -61,7 +61,7 @@ def test_the_same_grid_gives_the_same_csv_files(tmp_path):
     assert first.total == first.computed == N_FITS
     a, b = csvs(tmp_path / "a"), csvs(tmp_path / "b")
     assert set(a) == {"fits.csv", "points.csv", "fronts.csv", "training_fronts.csv",
-                      "paper.csv", "policies.csv"}  # fmt: skip
+                      "paper.csv", "policies.csv", "orders.csv"}  # fmt: skip
     assert a == b
     fits = pd.read_csv(tmp_path / "a" / "fits.csv")
     # the unconstrained list and the logistic regression are measured under every metric
