@@ -451,7 +451,7 @@ def _squares(n: int, top: float = 1.0) -> tuple[float, ...]:
 PRESETS: dict[str, StudyGrid] = {
     "paper": StudyGrid(),
     "subgrid": StudyGrid(
-        epsilons=(0.005, 0.01, 0.02, 0.04, 0.07),
+        epsilons=(0.005, 0.02, 0.05),
         policies=("bfs", "bfs_objective_aware", "bfs_objective_aware_lowest", "lower_bound"),
         pooled=("bfs", "bfs_objective_aware", "lower_bound"), max_nodes=200_000,
         bounds=(0.01, 0.05), expgrad_iterations=10, training_max_length=2,
@@ -593,16 +593,20 @@ class _Task:
     cost: float  # relative duration estimate: the longest start first
 
 
-#: Relative cost of a fit per million (rows x antecedents), measured on COMPAS and Adult.
-_COSTS = {"rule_list": 1.0, "curiosity": 2.0, "expgrad_gbm": 2.0, "expgrad_lr": 0.5,
-          "lr": 0.02, "gbm": 0.1}  # fmt: skip
+#: Rough cost of a task per million (rows x antecedents), in units of about 10 CPU seconds,
+#: from one fold of COMPAS and Adult (benchmarks/bench_study_cost.py): a rule-list fit at
+#: 4,000,000 nodes (scaled by max_nodes; lower bound and curiosity relative to breadth-first),
+#: a baseline fit, a whole training front. Only the order of the tasks depends on them.
+_COSTS = {"rule_list": 1.0, "lower_bound": 0.4, "curiosity": 36.0, "expgrad_gbm": 1.2,
+          "expgrad_lr": 0.9, "lr": 0.05, "gbm": 0.1, "training_front": 0.1}  # fmt: skip
 
 
 def _tasks(grid: StudyGrid, bundle: Mapping[str, SweepData]) -> list[_Task]:
     """Every fit of the grid, with its key."""
     tasks: list[_Task] = []
     for name, data in bundle.items():
-        size = data.X.shape[0] * data.X.shape[1] / 1e6 * (grid.max_nodes / 4e6)
+        rows_by_columns = data.X.shape[0] * data.X.shape[1] / 1e6
+        size = rows_by_columns * grid.max_nodes / 4e6
         common = {"dataset": name, "data": _fingerprint(data), "cv": grid.cv, "seed": grid.seed}
         budget = {"lam": grid.lam, "max_nodes": grid.max_nodes,
                   "memory_limit_mb": grid.memory_mb}  # fmt: skip
@@ -616,7 +620,7 @@ def _tasks(grid: StudyGrid, bundle: Mapping[str, SweepData]) -> list[_Task]:
                         cost = size * _COSTS.get(policy, _COSTS["rule_list"])
                         tasks.append(_Task(key, ("rule_list", name, settings, epsilon, policy,
                                                  fold), cost))  # fmt: skip
-        tasks += _baseline_tasks(grid, name, common, size / (grid.max_nodes / 4e6))
+        tasks += _baseline_tasks(grid, name, common, rows_by_columns)
         if grid.training_max_length is not None:
             for metric in grid.metrics:
                 settings = grid.settings(metric, training=True)
@@ -627,7 +631,7 @@ def _tasks(grid: StudyGrid, bundle: Mapping[str, SweepData]) -> list[_Task]:
                        "max_points": grid.training_max_points}  # fmt: skip
                 args = ("training_front", name, settings, grid.training_policy,
                         grid.training_max_points)  # fmt: skip
-                tasks.append(_Task(key, args, 20.0 * size / (grid.max_nodes / 4e6)))
+                tasks.append(_Task(key, args, _COSTS["training_front"] * rows_by_columns))
     return tasks
 
 
@@ -654,10 +658,18 @@ def _baseline_tasks(grid: StudyGrid, name: str, common: dict, size: float) -> li
 
 # --------------------------------------------------------------------------- progress
 class _Progress:
-    """Prints fits done / total, elapsed time and the time left, at most every ``interval`` s."""
+    """Prints fits done / total, elapsed time and the time left, at most every ``interval`` s.
 
-    def __init__(self, total: int, stored: int, stream: TextIO | None, interval: float) -> None:
+    The time left is the elapsed time scaled by the estimated cost of the fits left over the
+    cost of the fits done (the longest start first, so a count of fits would mislead).
+    """
+
+    def __init__(
+        self, total: int, stored: int, cost: float, stream: TextIO | None, interval: float
+    ) -> None:
         self.total, self.stored, self.stream, self.interval = total, stored, stream, interval
+        self.cost_left = cost
+        self.cost_done = 0.0
         self.start = time.perf_counter()
         self.last = -math.inf
         self.computed = 0
@@ -665,8 +677,7 @@ class _Progress:
     def line(self) -> str:
         done = self.stored + self.computed
         elapsed = time.perf_counter() - self.start
-        left = self.total - done
-        eta = elapsed / self.computed * left if self.computed else math.nan
+        eta = elapsed * self.cost_left / self.cost_done if self.cost_done > 0 else math.nan
         when = "?" if math.isnan(eta) else _clock(eta)
         before = f" ({self.stored} stored before)" if self.stored else ""
         return (
@@ -674,8 +685,11 @@ class _Progress:
             f"{when} left"
         )
 
-    def update(self, force: bool = False) -> None:
-        self.computed += 0 if force else 1
+    def update(self, cost: float = 0.0, force: bool = False) -> None:
+        if not force:
+            self.computed += 1
+            self.cost_done += cost
+            self.cost_left = max(0.0, self.cost_left - cost)
         now = time.perf_counter()
         if self.stream is not None and (force or now - self.last >= self.interval):
             self.last = now
@@ -805,7 +819,8 @@ def run_study(
         if found is not None:
             results[i] = found
     todo = sorted((i for i in range(len(tasks)) if i not in results), key=lambda i: -tasks[i].cost)
-    meter = _Progress(len(tasks), len(results), progress, progress_interval)
+    meter = _Progress(len(tasks), len(results), sum(tasks[i].cost for i in todo), progress,
+                      progress_interval)  # fmt: skip
     meter.update(force=True)
 
     def on_result(j: int, result: dict[str, Any], seconds: float) -> bool:
@@ -814,7 +829,7 @@ def run_study(
         i = todo[j]
         folder.save(tasks[i].key, result, seconds)
         results[i] = result
-        meter.update()
+        meter.update(tasks[i].cost)
         return max_fits is None or meter.computed < max_fits
 
     client = _connect(scheduler, connect_timeout) if scheduler else None
