@@ -332,7 +332,8 @@ class StudyGrid:
     policies : tuple of str
         The branch-and-bound policies fitted.
     pooled : tuple of str
-        The policies pooled into each front (a subset of ``policies``; the paper's four).
+        The policies pooled into each front (a subset of ``policies``; the paper's four, BFS
+        objective-aware in its code's order, :data:`fairlist.pareto.PAPER_POLICIES`).
     cv, seed : int
         Folds (stratified on label and group) and their seed; the seed also seeds the baselines.
     lam : float
@@ -344,10 +345,10 @@ class StudyGrid:
         deterministic as ``max_nodes``). It bounds the curiosity policy: its bounds prune almost
         every child, expanded prefixes leave the trie, and the trie stays near 2,000 nodes, so
         ``max_nodes`` never stops it (on COMPAS: 617,000 expansions in 60 s, trie peak 2,137),
-        while its permutation map grows by about 48 bytes a node created. None: 80 bytes per
-        node of ``max_nodes``, above what the other policies reach at ``max_nodes`` (49-65
-        bytes a node measured), so that the cap binds curiosity only, at about 1.6
-        ``max_nodes`` nodes created.
+        while its permutation map grows by 35-55 bytes a node created. None: 80 bytes per node
+        of ``max_nodes``, above what the other policies reach at ``max_nodes`` (49-65 bytes a
+        node measured), so that the cap binds curiosity only, after about 1.5-2.2
+        ``max_nodes`` nodes created (measured on COMPAS and Adult).
     baselines : tuple of str
         Methods of :data:`BASELINES`.
     bounds : tuple of float
@@ -371,7 +372,7 @@ class StudyGrid:
     datasets: tuple[str, ...] = ("compas", "adult")
     metrics: tuple[str, ...] = METRICS
     epsilons: tuple[float, ...] = tuple(float(e) for e in np.linspace(0.0, 1.0, 60))
-    policies: tuple[str, ...] = (*PAPER_POLICIES, "bfs_objective_aware_lowest")
+    policies: tuple[str, ...] = (*PAPER_POLICIES, "bfs_objective_aware")
     pooled: tuple[str, ...] = PAPER_POLICIES
     cv: int = 5
     seed: int = 0
@@ -453,7 +454,7 @@ PRESETS: dict[str, StudyGrid] = {
     "subgrid": StudyGrid(
         epsilons=(0.005, 0.02, 0.05),
         policies=("bfs", "bfs_objective_aware", "bfs_objective_aware_lowest", "lower_bound"),
-        pooled=("bfs", "bfs_objective_aware", "lower_bound"), max_nodes=200_000,
+        pooled=("bfs", "bfs_objective_aware_lowest", "lower_bound"), max_nodes=200_000,
         bounds=(0.01, 0.05), expgrad_iterations=10, training_max_length=2,
         training_max_points=60,
     ),  # fmt: skip
@@ -1137,6 +1138,8 @@ _POLICY_LABELS = {
     "objective": "Objective",
 }
 _DATASET_LABELS = {"compas": "COMPAS", "adult": "Adult"}
+#: The (protected, unprotected) groups of the built-in data sets, for legends.
+_GROUPS = {"compas": ("African-American", "Caucasian"), "adult": ("Female", "Male")}
 
 
 def _title(dataset: str) -> str:
@@ -1172,8 +1175,11 @@ def figure_policies(grid: StudyGrid, points: pd.DataFrame, dataset: str):
     """Figure 2: the test front of every pooled policy, one panel per metric."""
     from .plotting import plot_fronts
 
-    figure, axes = _panels(len(grid.metrics))
-    for ax, metric in zip(axes[0], grid.metrics, strict=True):
+    columns = min(len(grid.metrics), 3)
+    figure, axes = _panels(columns, rows=math.ceil(len(grid.metrics) / columns), width=3.8)
+    for ax in np.ravel(axes)[len(grid.metrics):]:
+        ax.set_visible(False)
+    for ax, metric in zip(np.ravel(axes), grid.metrics, strict=False):
         mine = points[(points["dataset"] == dataset) & (points["metric"] == metric)
                       & (points["method"] == "fairlist")]  # fmt: skip
         fronts = {
@@ -1284,7 +1290,8 @@ def figure_group_rates(
     rule_list = parse_rule_list(text, data.labels)
     X = pd.DataFrame(data.X, columns=list(data.feature_names))
     counts = confusion_counts(data.y, rule_list.predict(X), data.protected)
-    ax = plot_group_rates(counts, metric=metric, group_names=("protected", "unprotected"),
+    groups = _GROUPS.get(dataset, ("protected", "unprotected"))
+    ax = plot_group_rates(counts, metric=metric, group_names=groups,
                           title=f"{_title(dataset)}, training data: {text}")  # fmt: skip
     ax.title.set_wrap(True)
     return ax.figure
