@@ -19,24 +19,23 @@ std::uint64_t mix64(std::uint64_t z) {
     return z ^ (z >> 31);
 }
 
-Uncaptured uncaptured(const SplitCounts& s, int g) { return Uncaptured{s.c[g][1], s.c[g][0]}; }
-
 }  // namespace
 
-Search::Search(const word_t* rules, const word_t* labels, const word_t* protected_group,
-               std::size_t n_samples, std::size_t n_antecedents, const ProblemSpec& problem,
-               const Config& config)
-    : data_(rules, labels, protected_group, n_samples, n_antecedents),
+Search::Search(const word_t* rules, const word_t* labels, const std::int32_t* groups,
+               const std::int64_t* weights, std::size_t n_samples, std::size_t n_antecedents,
+               int n_groups, const ProblemSpec& problem, const Config& config)
+    : data_(rules, labels, groups, weights, n_samples, n_antecedents, n_groups),
       problem_(problem),
       config_(config),
-      n_(static_cast<double>(n_samples)),
+      n_(static_cast<double>(data_.total_weight())),
       trie_(!config.use_permutation_map),
       queue_(queue_order(config), config.policy == Policy::DFS, config.seed),
-      pmap_(key_size(problem), config.wide_map_counts || n_samples >= (std::size_t{1} << 16)),
+      pmap_(new_map()),
       class_bound_(data_, problem.metric, problem.epsilon),
       use_class_bound_(problem.constrained && config.use_class_bound && class_bound_.active()),
       use_sample_bound_(problem.constrained && config.use_fairness_bound &&
-                        !(use_class_bound_ && problem.epsilon > 0.0)),
+                        !(use_class_bound_ && problem.epsilon > 0.0 && n_groups == 2)),
+      exact_two_groups_(n_groups == 2 && data_.unit_weights()),
       majority_labels_(config.majority_only || !problem.constrained),
       best_objective_(kInf),
       p_best_(kInf) {
@@ -59,6 +58,8 @@ Search::Search(const word_t* rules, const word_t* labels, const word_t* protecte
     if (config.max_length >= 0) {
         max_length_ = std::min<std::size_t>(max_length_, static_cast<std::size_t>(config.max_length));
     }
+    stats_.n_rows = static_cast<std::int64_t>(data_.n_rows());
+    stats_.n_classes = static_cast<std::int64_t>(data_.n_classes());
     free_.resize(data_.n_words());
     class_free_.resize(data_.n_class_words());
     class_none_.assign(data_.n_class_words(), 0);
@@ -74,68 +75,71 @@ NodeQueue::Order Search::queue_order(const Config& config) {
     return NodeQueue::Order::HEAP;
 }
 
-int Search::key_size(const ProblemSpec& problem) {
-    if (!problem.constrained) return 0;
-    switch (problem.metric) {
+int Search::key_size() const {
+    if (!problem_.constrained) return 0;
+    switch (problem_.metric) {
         case Metric::SP:
         case Metric::PE:
         case Metric::EOPP:
-            return 2;
+            return data_.n_groups();
         default:
-            return 4;
+            return 2 * data_.n_groups();
     }
+}
+
+PermutationMap Search::new_map() const {
+    // Counts (and errors) reach the total weight; the errors are stored unless the key holds
+    // the true and false positives of every group.
+    return PermutationMap(key_size(),
+                          config_.wide_map_counts || data_.total_weight() >= (std::int64_t{1} << 16),
+                          key_size() < 2 * data_.n_groups());
 }
 
 int Search::key_counts(const Fixed& f, std::uint32_t* out) const {
     if (!problem_.constrained) return 0;
+    const int k = f.k;
     auto put = [&](int i, std::int64_t v) { out[i] = static_cast<std::uint32_t>(v); };
     switch (problem_.metric) {
         case Metric::SP:  // positive rate: (tp + fp) / group size
-            put(0, f.g[0].tp + f.g[0].fp);
-            put(1, f.g[1].tp + f.g[1].fp);
-            return 2;
+            for (int g = 0; g < k; ++g) put(g, f.g[g].tp + f.g[g].fp);
+            return k;
         case Metric::PE:  // false positive rate: fp / group negatives
-            put(0, f.g[0].fp);
-            put(1, f.g[1].fp);
-            return 2;
+            for (int g = 0; g < k; ++g) put(g, f.g[g].fp);
+            return k;
         case Metric::EOPP:  // true positive rate: tp / group positives
-            put(0, f.g[0].tp);
-            put(1, f.g[1].tp);
-            return 2;
+            for (int g = 0; g < k; ++g) put(g, f.g[g].tp);
+            return k;
         default:  // every count matters (with the captured set, tp and fp fix tn and fn)
-            put(0, f.g[0].tp);
-            put(1, f.g[0].fp);
-            put(2, f.g[1].tp);
-            put(3, f.g[1].fp);
-            return 4;
+            for (int g = 0; g < k; ++g) {
+                put(2 * g, f.g[g].tp);
+                put(2 * g + 1, f.g[g].fp);
+            }
+            return 2 * k;
     }
 }
 
 bool Search::fair(const Fixed& f) const {
-    return !problem_.constrained ||
-           is_fair(unfairness(problem_.metric, f.g[0], f.g[1]), problem_.epsilon);
+    return !problem_.constrained || is_fair(unfairness(problem_.metric, f), problem_.epsilon);
 }
 
 bool Search::walk_prefix(const std::uint32_t* rules, std::size_t n, word_t* free, Walk* walk,
                          bool majority_only) const {
     const std::size_t nw = data_.n_words();
-    const word_t* const* masks = data_.capture_masks();
-    std::int64_t out[kCaptureMasks + 1];
     std::copy(data_.all(), data_.all() + nw, free);
-    *walk = Walk{};
+    walk->fixed = Fixed(data_.n_groups());
+    walk->errors = 0;
+    SplitCounts s;
+    std::int64_t forced;
     for (std::size_t k = 0; k < n; ++k) {
         const word_t* r = data_.rule(rules[k] >> 1);
         const int q = static_cast<int>(rules[k] & 1U);
-        count_captured(r, free, masks, nw, out);
-        const SplitCounts s = RuleData::split(out);
+        data_.count(r, free, &s, &forced);
         if (!label_allowed(s, q, majority_only)) return false;
-        add_predicted(walk->fixed.g, s, q);
+        add_predicted(walk->fixed, s, q);
         walk->errors += s.label(1 - q);
         for (std::size_t i = 0; i < nw; ++i) free[i] &= ~r[i];
     }
-    count_captured(data_.all(), free, masks, nw, out);
-    walk->free = RuleData::split(out);
-    walk->forced_free = out[4];
+    data_.count(data_.all(), free, &walk->free, &walk->forced_free);
     return true;
 }
 
@@ -169,7 +173,7 @@ bool Search::set_initial(const std::vector<std::uint32_t>& antecedents,
         !label_allowed(w.free, default_prediction, config_.majority_only)) {
         return false;
     }
-    add_predicted(w.fixed.g, w.free, default_prediction);
+    add_predicted(w.fixed, w.free, default_prediction);
     const std::int64_t errors = w.errors + w.free.label(1 - default_prediction);
     if (!fair(w.fixed)) return false;
     const double obj = objective(errors, rules.size());
@@ -234,7 +238,7 @@ void Search::evaluate_child(std::uint32_t parent, std::size_t depth, std::uint32
         return;
     }
     Fixed f = prefix.fixed;
-    add_predicted(f.g, captured, q);
+    add_predicted(f, captured, q);
     const std::int64_t errors = prefix.errors + captured.label(1 - q);
     const SplitCounts u = minus(prefix.free, captured);
     const std::uint32_t rule = j << 1 | static_cast<std::uint32_t>(q);
@@ -265,7 +269,7 @@ void Search::evaluate_child(std::uint32_t parent, std::size_t depth, std::uint32
     if (config_.use_permutation_map) key.hash = map_hash(j, key.counts, n_counts);
     if (!fairness_bounds(f, j, u, forced_free, &b)) return;
     const std::int64_t lb_errors = b.errors();
-    const std::int64_t n_captured = static_cast<std::int64_t>(data_.n_samples()) - u.total();
+    const std::int64_t n_captured = data_.total_weight() - u.total();
     add_child(parent, rule, k, errors, lb_errors, priority(lb_errors, leaf_errors, k, n_captured),
               key);
 }
@@ -281,7 +285,7 @@ inline std::int64_t Search::offer_leaves(const Fixed& f, std::int64_t errors,
         leaf_errors = std::min(leaf_errors, e);
         if (objective(e, k) < best_objective_) {
             Fixed full = f;
-            add_predicted(full.g, u, d);
+            add_predicted(full, u, d);
             offer_incumbent(e, k, full, rule, d);
         }
     }
@@ -295,7 +299,7 @@ inline bool Search::fairness_bounds(const Fixed& f, std::uint32_t j, const Split
                                     std::int64_t forced_free, ErrorBound* b) {
     if (use_class_bound_) {
         std::int64_t cb;
-        if (!class_bound_.bound(f.g, class_free_.data(), data_.class_rule(j), class_positive_,
+        if (!class_bound_.bound(f, class_free_.data(), data_.class_rule(j), class_positive_,
                                 forced_free, &cb)) {
             ++stats_.pruned_infeasible;
             ++stats_.pruned_class_bound;
@@ -310,9 +314,7 @@ inline bool Search::fairness_bounds(const Fixed& f, std::uint32_t j, const Split
     }
     if (use_sample_bound_) {
         ++stats_.fairness_bound_calls;
-        const FairnessBound fb =
-            fairness_lower_bound(problem_.metric, problem_.epsilon, f.g[0], f.g[1],
-                                 uncaptured(u, 0), uncaptured(u, 1), kSearchWorkBudget);
+        const FairnessBound fb = sample_bound(f, u, kSearchWorkBudget);
         if (!fb.feasible) {
             ++stats_.pruned_infeasible;
             return false;
@@ -325,6 +327,17 @@ inline bool Search::fairness_bounds(const Fixed& f, std::uint32_t j, const Split
         b->rest = std::max(b->rest, fb.min_errors);
     }
     return true;
+}
+
+FairnessBound Search::sample_bound(const Fixed& f, const SplitCounts& u,
+                                   std::int64_t work_budget) const {
+    if (exact_two_groups_) {
+        return fairness_lower_bound(problem_.metric, problem_.epsilon, f.g[0], f.g[1],
+                                    u.uncaptured(0), u.uncaptured(1), work_budget);
+    }
+    Uncaptured free[kMaxGroups];
+    for (int g = 0; g < u.k; ++g) free[g] = u.uncaptured(g);
+    return group_fairness_lower_bound(problem_.metric, problem_.epsilon, f, free);
 }
 
 inline std::uint64_t Search::map_hash(std::uint32_t j, const std::uint32_t* counts, int n_counts) {
@@ -419,14 +432,13 @@ void Search::expand(std::uint32_t index) {
         class_bound_.prepare(class_free_.data());
     }
 
-    const std::size_t nw = data_.n_words();
-    std::int64_t out[kCaptureMasks + 1];
+    SplitCounts captured;
+    std::int64_t forced_captured;
     for (std::uint32_t j = 0; j < data_.n_antecedents(); ++j) {
         if (in_prefix_[j]) continue;
-        count_captured(data_.rule(j), free_.data(), data_.capture_masks(), nw, out);
-        if (out[0] == 0) continue;  // captures nothing new: never useful
-        const SplitCounts captured = RuleData::split(out);
-        const std::int64_t forced_child = prefix.forced_free - out[4];
+        data_.count(data_.rule(j), free_.data(), &captured, &forced_captured);
+        if (captured.total() == 0) continue;  // captures nothing new: never useful
+        const std::int64_t forced_child = prefix.forced_free - forced_captured;
         for (int q = 0; q < 2; ++q) {
             if (!label_allowed(captured, q, majority_labels_)) continue;
             evaluate_child(index, depth, j, q, captured, forced_child, prefix);
@@ -475,14 +487,12 @@ StopReason Search::search_tree(std::int64_t* root_errors, std::size_t* peak_memo
     std::int64_t root_rest = config_.use_equivalent_points ? data_.n_forced_errors() : 0;
     if (problem_.constrained && config_.use_fairness_bound) {
         ++stats_.fairness_bound_calls;
-        const FairnessBound fb = fairness_lower_bound(problem_.metric, problem_.epsilon,
-                                                      GroupConfusion{}, GroupConfusion{},
-                                                      uncaptured(totals, 0), uncaptured(totals, 1));
+        const FairnessBound fb = sample_bound(Fixed(data_.n_groups()), totals, kExactWorkBudget);
         root_feasible = fb.feasible;
         if (fb.feasible) root_rest = std::max(root_rest, fb.min_errors);
         if (fb.feasible && use_class_bound_) {
             std::int64_t cb;
-            GroupConfusion none[2];
+            const Fixed none(data_.n_groups());
             class_bound_.prepare(data_.class_all());
             if (class_bound_.bound(none, data_.class_all(), class_none_.data(),
                                    class_bound_.majority_positive(data_.class_all()),
@@ -553,8 +563,7 @@ StopReason Search::search_tree(std::int64_t* root_errors, std::size_t* peak_memo
 void Search::reset_tree() {
     trie_ = Trie(!config_.use_permutation_map);
     queue_ = NodeQueue(queue_order(config_), config_.policy == Policy::DFS, config_.seed);
-    pmap_ = PermutationMap(key_size(problem_),
-                           config_.wide_map_counts || data_.n_samples() >= (std::size_t{1} << 16));
+    pmap_ = new_map();
 }
 
 SearchResult Search::run() {
@@ -567,8 +576,8 @@ SearchResult Search::run() {
     path_.clear();
     for (int d = 0; d < 2; ++d) {
         if (!label_allowed(totals, d, majority_labels_)) continue;
-        Fixed f;
-        add_predicted(f.g, totals, d);
+        Fixed f(data_.n_groups());
+        add_predicted(f, totals, d);
         offer_incumbent(totals.label(1 - d), 0, f, 0, d);
     }
     run_beam();
