@@ -489,16 +489,27 @@ def _lp_window(metric, epsilon, fixed, uncaptured):
     return res.fun + sum(a for a, _ in uncaptured)
 
 
-@pytest.mark.parametrize(
-    "metric",
-    [Metric.STATISTICAL_PARITY, Metric.PREDICTIVE_EQUALITY, Metric.EQUAL_OPPORTUNITY,
-     Metric.EQUALIZED_ODDS],
-    ids=lambda m: m.short_name,
-)
+LINEAR = [
+    Metric.STATISTICAL_PARITY, Metric.PREDICTIVE_EQUALITY, Metric.EQUAL_OPPORTUNITY,
+    Metric.EQUALIZED_ODDS,
+]  # fmt: skip
+
+
+@pytest.mark.parametrize("metric", LINEAR, ids=lambda m: m.short_name)
 def test_group_bound_is_exact_for_its_relaxation(metric):
     """SP, PE, EOpp, EOdds: the bound is the real-valued relaxation's optimum, rounded up."""
-    rng = np.random.default_rng(5000 + int(metric))
-    for case in range(120):
+    check_against_lp(metric, 30, 5000)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("metric", LINEAR, ids=lambda m: m.short_name)
+def test_group_bound_is_exact_for_its_relaxation_on_many_more_cases(metric):
+    check_against_lp(metric, 400, 5500)
+
+
+def check_against_lp(metric, n_cases, seed):
+    rng = np.random.default_rng(seed + int(metric))
+    for case in range(n_cases):
         k = int(rng.integers(2, 7))
         big = case % 2 == 0
         fixed, uncaptured = _random_groups(rng, k, 400 if big else 8, 300 if big else 6)

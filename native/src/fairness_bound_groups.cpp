@@ -98,10 +98,12 @@ struct Segment {
     int part;
 };
 
-// Appends the segments of one rate's staircases A (raise the window's bottom from min r0) and
-// B (lower its top from max r0), each cut where it can go no further; returns the rate's gap
+// One rate's staircases A (raise the window's bottom from min r0) and B (lower its top from
+// max r0), each cut where it can go no further, as runs of segments of increasing slope
+// appended to out (*n_out of them so far; the runs' ends go to run_end); returns the rate's gap
 // max r0 - min r0 (how much its window can shrink).
-double add_staircases(const RateGroup* rg, int k, int part, Segment* out, int* n_out) {
+double add_staircases(const RateGroup* rg, int k, int part, Segment* out, int* n_out,
+                      int* run_end) {
     int order[kMaxGroups];
     for (int g = 0; g < k; ++g) order[g] = g;
     std::sort(order, order + k, [rg](int x, int y) { return rg[x].r0 < rg[y].r0; });
@@ -119,6 +121,7 @@ double add_staircases(const RateGroup* rg, int k, int part, Segment* out, int* n
         const double to = std::min(i + 1 < k ? rg[order[i + 1]].r0 : tmax, tmax);
         if (to > from) out[(*n_out)++] = Segment{slope, to - from, part};
     }
+    run_end[0] = *n_out;
     // B: below r0 of the i + 1 highest groups the slope is their weight.
     slope = 0.0;
     for (int i = k - 1; i >= 0; --i) {
@@ -127,27 +130,37 @@ double add_staircases(const RateGroup* rg, int k, int part, Segment* out, int* n
         const double to = std::max(i > 0 ? rg[order[i - 1]].r0 : smin, smin);
         if (from > to) out[(*n_out)++] = Segment{slope, from - to, part};
     }
+    run_end[1] = *n_out;
     return s0 - t0;
 }
 
 // Least cost of shrinking the windows of `parts` rates (their groups rg[p][0..k)) until their
-// widths add up to at most cap.
+// widths add up to at most cap: the staircases' segments taken in increasing order of slope
+// (merging the runs, each already in that order), each part shrinking by at most its width.
 FairnessBound shrink_windows(const RateGroup* const* rg, int parts, int k, double cap,
                              double weight) {
     Segment segments[2 * 2 * kMaxGroups];
-    int n = 0;
+    int n = 0, run_end[4], next[4];
     double width[2] = {0.0, 0.0};
     double need = -cap;
     for (int p = 0; p < parts; ++p) {
-        width[p] = add_staircases(rg[p], k, p, segments, &n);
+        next[2 * p] = n;
+        width[p] = add_staircases(rg[p], k, p, segments, &n, run_end + 2 * p);
+        next[2 * p + 1] = run_end[2 * p];
         need += width[p];
     }
     if (need <= 0) return {true, 0};
-    std::sort(segments, segments + n,
-              [](const Segment& x, const Segment& y) { return x.slope < y.slope; });
     double used[2] = {0.0, 0.0}, cost = 0.0;
-    for (int i = 0; i < n && need > 0; ++i) {
-        const Segment& s = segments[i];
+    while (need > 0) {
+        int pick = -1;  // the run whose next segment is cheapest
+        for (int r = 0; r < 2 * parts; ++r) {
+            if (next[r] < run_end[r] &&
+                (pick < 0 || segments[next[r]].slope < segments[next[pick]].slope)) {
+                pick = r;
+            }
+        }
+        if (pick < 0) break;
+        const Segment& s = segments[next[pick]++];
         const double take = std::min({s.length, width[s.part] - used[s.part], need});
         if (take <= 0) continue;
         cost += take * s.slope;
