@@ -59,6 +59,7 @@ app = typer.Typer(
     no_args_is_help=True,
     add_completion=False,
     pretty_exceptions_enable=False,
+    rich_markup_mode=None,  # plain help: wrapped, never truncated, readable in any terminal
 )
 
 EXIT_OK, EXIT_ERROR, EXIT_USAGE, EXIT_INFEASIBLE, EXIT_DISAGREE = 0, 1, 2, 3, 4
@@ -127,7 +128,10 @@ def _emit_json(doc: Any) -> None:
 # --------------------------------------------------------------------------- shared options
 # The options several commands take, declared once (one help text each).
 DataArg = Annotated[
-    str, typer.Argument(help="CSV file or built-in data set (compas, adult; see `datasets`).")
+    str,
+    typer.Argument(
+        metavar="DATA", help="CSV file or built-in data set (compas, adult; see `datasets`)."
+    ),
 ]
 TargetOpt = Annotated[Optional[str], typer.Option(help="Label column of a CSV.")]
 SensitiveOpt = Annotated[
@@ -145,7 +149,10 @@ GroupsOpt = Annotated[
 ]
 ProtectedOpt = Annotated[
     Optional[str],
-    typer.Option(help="Value of the sensitive column for the protected group (default: 1)."),
+    typer.Option(
+        help="Compare this group with all the others together (omit: every value is a group; "
+        "a 0/1 column's 1 is the protected group)."
+    ),
 ]
 DropOpt = Annotated[
     Optional[list[str]],
@@ -442,9 +449,14 @@ def _print_fit(clf: Any, epsilon: float | None, output: Path | None) -> None:
 # --------------------------------------------------------------------------- predict
 @app.command()
 def predict(
-    model: Annotated[Path, typer.Argument(help="A model written by `fairlist fit --output`.")],
+    model: Annotated[
+        Path, typer.Argument(metavar="MODEL", help="A model written by `fairlist fit --output`.")
+    ],
     data: Annotated[
-        str, typer.Argument(help="CSV file (raw columns or antecedents) or built-in data set.")
+        str,
+        typer.Argument(
+            metavar="DATA", help="CSV file (raw columns or antecedents) or built-in data set."
+        ),
     ],
     output: Annotated[
         Optional[Path],
@@ -714,7 +726,9 @@ def datasets(
 # --------------------------------------------------------------------------- show
 @app.command()
 def show(
-    model: Annotated[Path, typer.Argument(help="A rule list or a model saved as JSON.")],
+    model: Annotated[
+        Path, typer.Argument(metavar="MODEL", help="A rule list or a model saved as JSON.")
+    ],
     as_json: JsonOpt = False,
 ) -> None:
     """Print a saved rule list (or a saved model's rule list and training figures)."""
