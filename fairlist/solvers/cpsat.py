@@ -5,10 +5,37 @@ Model (see ``DESIGN.md`` §4; :func:`build_model` builds it in the numbered sect
 1. Data
     Samples with the same antecedent bits are captured by the same rule and predicted alike, so
     they are aggregated first into *patterns* ``p`` (distinct rows of ``X``) with integer weights
-    ``w[p, g, y]`` = number of samples of pattern ``p``, group ``g`` (0 = protected,
-    1 = unprotected) and label ``y``. ``S[p]`` = the antecedents pattern ``p`` satisfies.
-    ``K`` = the maximum length (positions ``k = 0 .. K-1``), ``M`` = number of antecedents,
-    ``N`` = number of samples.
+    ``w[p, g, y]`` = the summed (integer) sample weight of the samples of pattern ``p``, group
+    ``g`` (``0 .. G-1``; with two groups 0 is the protected one) and label ``y`` — their number
+    without sample weights. ``S[p]`` = the antecedents pattern ``p`` satisfies. ``K`` = the
+    maximum length (positions ``k = 0 .. K-1``), ``M`` = number of antecedents, ``W`` = the
+    total weight (``N``, the number of samples, without sample weights).
+
+    Sample weights become integers (:func:`integer_weights`) in one of two ways:
+
+    * *exact*: each weight is read as the fraction of denominator <= 10**6 nearest to it, when
+      that fraction lies within 2**-50 (relative) of the float: integers, the decimal the user
+      wrote (``0.3``, also when computed as ``3 * 0.1``), simple ratios (``1/3``). All are
+      multiplied by the lcm of their denominators and divided by the gcd of the results; this
+      is used when the total stays <= 2**31. The model is then the weighted problem for these
+      fractions, exactly (integer weights are duplicated rows, a weight of 0 a dropped row).
+      :meth:`Problem.evaluate` uses the floats, which differ by at most 2**-50 (relative): the
+      objectives agree to ~1e-15, and a fairness decision could differ only for a list whose
+      unfairness lies within ~1e-14 of ``epsilon + FEASIBILITY_TOL`` — the order of the float
+      rounding ``Problem.evaluate`` makes anyway. Statuses are as without weights.
+    * *rounded* (any other weights, or a total beyond 2**31): weights are rounded to
+      multiples of ``2**-j``, ``j`` the largest that keeps the integer total <= 2**31 (2**24
+      for PP and CUAE, whose products of counts grow fast); ``rho`` = the largest relative
+      rounding error of a positive weight. Every weighted count then moves by a factor in
+      ``[1 - rho, 1 + rho]``, every rate ``num / den`` (``num`` a part of ``den``) by at most
+      ``2 rho / (1 - rho)`` and every gap by twice that, so the cap is lowered by
+      ``4 rho / (1 - rho)`` per rate (section 5): every list the model accepts is fair for the
+      true weights. The model is not the problem any more, so the status is never better than
+      ``feasible`` (``unknown`` instead of ``infeasible``) and the lower bound is 0;
+      ``stats["weights_exact"]`` is False. (With ``epsilon = 0`` the lowered cap is negative:
+      status ``unknown``.) Integer or decimal weights avoid this.
+
+    The model's size and numbers grow with ``W`` as the unweighted model's grow with ``N``.
 
 2. Variables
     ``use[k, j]``  position ``k`` holds antecedent ``j``;
@@ -31,46 +58,65 @@ Model (see ``DESIGN.md`` §4; :func:`build_model` builds it in the numbered sect
     ``cap[p, k] => pos[p] == pred[k]``, ``cap[p, K] => pos[p] == default``.
     Dominance cuts (each removes only lists that a shorter list with the same predictions,
     hence the same fairness and no larger objective, replaces): a used position captures at
-    least one pattern; the last rule predicts unlike the default.
+    least one pattern (samples of weight 0 are no pattern: they change no count); the last
+    rule predicts unlike the default.
     The searched space:
 
     * full (default): symmetry cut — adjacent rules with the same prediction can swap without
       changing any prediction, so they are kept in increasing antecedent order
       (``index[k]`` = the antecedent at position ``k``, ``M`` when unused; ``same[k]`` =
       positions ``k`` and ``k + 1`` predict alike);
-    * majority (``majority_only``): each prediction is a majority label of the samples its rule
-      (or the default) classifies; ties allow both.
+    * majority (``majority_only``): each prediction is a majority label (by weight) of the
+      samples its rule (or the default) classifies; ties allow both.
 
 5. Constraints: fairness
     On the per-group confusion counts ``TP[g] = sum_p w[p, g, 1] pos[p]``,
     ``FP[g] = sum_p w[p, g, 0] pos[p]`` (``FN``, ``TN`` follow). The cap ``E = epsilon +
     FEASIBILITY_TOL`` (added in floating point, exactly as :func:`fairlist.metrics.is_fair`
-    does, then read as an exact fraction). A rate with a zero denominator is 0.
+    does, then read as an exact fraction; at most the number of rates, since each gap is at
+    most 1; lowered for rounded weights, section 1). A rate with a zero denominator is 0.
+    Each rate's gap is its largest minus its smallest value over the groups, which is the
+    largest difference of a pair of groups: ``gap <= c`` is ``rate_g - rate_h <= c`` for every
+    pair, and a sum of two gaps ``<= E`` is the same for every pair of pairs (one per rate).
+    Every pair is multiplied out by its own denominators: an lcm over all ``G`` groups
+    overflows 64 bits quickly (COMPAS's six races: the lcm of their label counts is ~7e17).
+    With two groups there is one pair, and the constraints are the paper's.
 
     * Linear caps — SP, PE, EOpp, EOdds: every rate is ``num / den`` with a *constant*
-      denominator (group size, label count per group). With ``D`` the lcm of the non-zero
-      denominators, ``D * gap = |num_0 * D/den_0 - num_1 * D/den_1|`` is linear and integral (a
-      zero denominator gives coefficient 0, i.e. rate 0), and ``sum of gaps <= E`` becomes
-      ``sum_i gap_d[i] <= floor(E * D)`` — exact.
+      denominator (group weight, label weight per group). For a pair ``g < h`` with ``D`` the
+      lcm of their non-zero denominators, ``D (rate_g - rate_h) = num_g D/den_g - num_h
+      D/den_h`` is linear and integral (a zero denominator gives coefficient 0, i.e. rate 0).
+      SP, PE, EOpp: ``-floor(E D) <= D (rate_g - rate_h) <= floor(E D)`` — exact. With more
+      than two groups each numerator is first a variable ``count[i, g]`` (it enters ``G - 1``
+      pairs). EOdds: ``gap[i, g, h] >= |D (rate_g - rate_h)|`` for both rates, in units of
+      the lcm of *all* the denominators when it fits in 2**61 (then ``gap_T + gap_F <=
+      floor(E D)``), else each in its own pair's units, and for every TPR pair and FPR pair
+      ``(L/D_T) gap_T + (L/D_F) gap_F <= floor(E L)``, ``L = lcm(D_T, D_F)`` — exact, unless
+      ``L`` exceeds 2**61 (then the coefficients are rounded up: conservative, see below).
     * Ratio caps — PP, CUAE: the denominators are variables. ``zero[i, g] <=> den[i, g] = 0``
       and ``dden[i, g] = den[i, g] + zero[i, g] >= 1``, so that ``num / dden`` is the rate under
       the zero-denominator convention (the numerator is 0 then). Products by
-      ``add_multiplication_equality``: ``gap[i] >= |num[i,0] dden[i,1] - num[i,1] dden[i,0]|``
-      with ``prod[i] = dden[i,0] dden[i,1]``; PP: ``q gap <= p prod``; CUAE: ``q (gap[0]
-      prod[1] + gap[1] prod[0]) <= p prod[0] prod[1]``, where ``p / q`` is the largest fraction
-      ``<= E`` whose denominator is at most the largest possible reduced denominator ``B`` of
-      an attainable unfairness. No attainable value lies in ``(p/q, E]``, so this is exact.
-      When ``q B`` would overflow 64-bit integers (CUAE beyond about 800 samples) ``q`` is
-      capped instead: the model is then *conservative* (every list it accepts is fair, a few
-      fair ones may be cut), ``stats["epsilon_exact"]`` is False and the status is never
-      better than ``feasible``.
+      ``add_multiplication_equality``, for each pair ``g < h``: ``gap[i, g, h] >= |num[i,g]
+      dden[i,h] - num[i,h] dden[i,g]|`` with ``prod[i, g, h] = dden[i,g] dden[i,h]``; PP: ``q
+      gap <= p prod`` for every pair; CUAE, for every PPV pair ``a`` and NPV pair ``b``: ``q
+      (gap_a prod_b + gap_b prod_a) <= p prod_a prod_b`` — where ``p / q`` is the largest
+      fraction ``<= E`` whose denominator is at most the largest possible reduced denominator
+      ``B`` of an attainable value of the left-hand side over the right. No attainable value
+      lies in ``(p/q, E]``, so this is exact. When ``q B`` would overflow 64-bit integers
+      (two-group CUAE beyond about 800 samples) ``q`` is capped instead; when a CUAE product
+      itself would, each of the two gaps is capped at ``E / 2`` instead.
+
+    A capped ``q``, rounded-up coefficients or ``E / 2`` make the model *conservative* (every
+    list it accepts is fair, a few fair ones may be cut): ``stats["epsilon_exact"]`` is False
+    and the status is never better than ``feasible``.
 
 6. Objective
-    ``errors / N + lam * length`` with ``lam = a / b`` read exactly from its shortest decimal
-    representation (``0.01`` is ``1/100``; a value with more than 9 significant decimals is
-    approximated with denominator <= 10**9): minimise the integer ``b * errors + a * N *
-    length`` (divided by their gcd), which orders rule lists exactly as the true objective does,
-    ties included. The reported objective is always recomputed by :meth:`Problem.evaluate`.
+    ``errors / W + lam * length`` (``errors`` = the integer weight of the misclassified
+    samples) with ``lam = a / b`` read exactly from its shortest decimal representation
+    (``0.01`` is ``1/100``; a value with more than 9 significant decimals is approximated with
+    denominator <= 10**9): minimise the integer ``b * errors + a * W * length`` (divided by
+    their gcd), which orders rule lists exactly as the true objective does, ties included. The
+    reported objective is always recomputed by :meth:`Problem.evaluate`.
 
 7. Hint (optional)
     :meth:`CPSatModel.add_hint` sets every variable from a rule list put in the canonical form
@@ -78,18 +124,20 @@ Model (see ``DESIGN.md`` §4; :func:`build_model` builds it in the numbered sect
 
 Maximum length
     CP-SAT needs a bound ``K``: ``problem.max_length`` if set, else the ``max_length`` option,
-    else the exact bound implied by the best fair constant rule list (objective ``U``; a list of
-    ``K`` rules costs at least ``lam K``, so ``K <= U / lam``), else ``M`` (antecedents are
-    distinct). ``stats["max_length_source"]`` says which one applied.
+    else the exact bound implied by the best fair constant rule list (objective ``U``, in the
+    model's integer weights; a list of ``K`` rules costs at least ``lam K``, so ``K <= U /
+    lam``), else ``M`` (antecedents are distinct). ``stats["max_length_source"]`` says which
+    one applied.
 
 Solving
     :class:`CPSatSolver` sets ``num_workers`` (default :data:`DEFAULT_NUM_WORKERS`, one worker:
     a solve that is not cut short by a limit returns the same rule list on every machine) and
     ``random_seed`` explicitly. Every rule list returned is re-evaluated with
     :meth:`Problem.evaluate`; a disagreement with the model (unfair list, different errors)
-    raises ``RuntimeError``, since it would be a bug. The stop reason is read from CP-SAT's
-    status, the Ctrl-C this module catches, and the limits and wall time (see
-    :func:`stop_reason`).
+    raises ``RuntimeError``, since it would be a bug (with sample weights the errors are
+    compared up to the floats' rounding, and not at all when the weights were rounded). The
+    stop reason is read from CP-SAT's status, the Ctrl-C this module catches, and the limits
+    and wall time (see :func:`stop_reason`).
 """
 
 from __future__ import annotations
@@ -188,9 +236,9 @@ def lambda_fraction(lam: float) -> Fraction:
 class IntegerWeights:
     """The sample weights as the integers the model counts with (see the module docstring).
 
-    ``values[i] / scale`` is sample ``i``'s weight: exactly when ``exact`` (then up to the
-    rounding of the float the user's weight was stored in), else within a relative error of
-    ``rho`` (``values[i]`` is 0 only for a weight of 0, unless ``rho`` is 1).
+    ``values[i] / scale`` is sample ``i``'s weight: exactly when ``exact`` (the fraction its
+    float is read as, within 2**-50 of it), else within a relative error of ``rho``
+    (``values[i]`` is 0 only for a weight of 0, unless ``rho`` is 1).
     """
 
     values: np.ndarray  # (n,) int64
@@ -510,8 +558,8 @@ def _add_linear_cap(model: cp_model.CpModel, terms: list, cap_e: Fraction) -> bo
         for g, h in itertools.combinations(range(k), 2):
             diff, scale = _pair_difference(num, den, g, h)  # scale * (rate_g - rate_h)
             limit = math.floor(cap_e * scale)
-            model.add(diff <= limit)
-            model.add(-diff <= limit)
+            model.add(diff <= limit)  # rate_g - rate_h <= E
+            model.add(-diff <= limit)  # rate_h - rate_g <= E
         return True
     # EOdds: gap_T + gap_F <= cap_e for every pair of TPR groups and every pair of FPR groups
     dens = [int(d) for _, den in terms for d in den if d > 0]
@@ -520,6 +568,7 @@ def _add_linear_cap(model: cp_model.CpModel, terms: list, cap_e: Fraction) -> bo
     exact = True
     gaps = [_pair_gaps(model, i, num, den, unit) for i, (num, den) in enumerate(terms)]
     for (gap_t, unit_t), (gap_f, unit_f) in itertools.product(gaps[0], gaps[1]):
+        # TPR gap of one pair + FPR gap of another <= E
         exact &= _add_gap_sum(model, (gap_t, gap_f), (unit_t, unit_f), cap_e)
     return exact
 
@@ -530,7 +579,7 @@ def _count_vars(model: cp_model.CpModel, i: int, num: list, den: Any) -> list[cp
     for g, expr in enumerate(num):
         # count[i, g]: the numerator of rate i in group g
         var = model.new_int_var(0, int(den[g]), f"count[{i},{g}]")
-        model.add(var == expr)
+        model.add(var == expr)  # its definition
         counts.append(var)
     return counts
 
@@ -560,7 +609,7 @@ def _pair_gaps(
         diff, scale = _pair_difference(num, den, g, h, unit)
         # gap[i, g, h]: |rate_g - rate_h| of rate i, in units of 1 / scale
         gap = model.new_int_var(0, scale, f"gap[{i},{g},{h}]")
-        model.add(gap >= diff)
+        model.add(gap >= diff)  # gap >= |diff|
         model.add(gap >= -diff)
         gaps.append((gap, scale))
     return gaps
@@ -621,12 +670,12 @@ def _ratio_gaps(
         for a, b in ((g, h), (h, g)):
             cross[a, b] = model.new_int_var(0, top[g] * top[h], f"cross[{i},{a},{b}]")
     for g in range(k):
-        model.add(num_v[g] == num[g])
+        model.add(num_v[g] == num[g])  # definitions of num, zero, dden
         model.add(den[g] == 0).only_enforce_if(zero[g])
         model.add(den[g] >= 1).only_enforce_if(~zero[g])
         model.add(dden[g] == den[g] + zero[g])
         for h in range(k):
-            if h != g:
+            if h != g:  # definition of cross[i, g, h]
                 model.add_multiplication_equality(cross[g, h], [num_v[g], dden[h]])
     gaps = {}
     for g, h in pairs:
@@ -635,7 +684,7 @@ def _ratio_gaps(
         model.add_multiplication_equality(prod, [dden[g], dden[h]])
         # gap[i, g, h]: |rate_g - rate_h| * prod[i, g, h]
         gap = model.new_int_var(0, top[g] * top[h], f"gap[{i},{g},{h}]")
-        model.add(gap >= cross[g, h] - cross[h, g])
+        model.add(gap >= cross[g, h] - cross[h, g])  # gap >= |cross difference|
         model.add(gap >= cross[h, g] - cross[g, h])
         gaps[g, h] = gap, prod
     return gaps
@@ -654,7 +703,7 @@ def _add_two_ratio_cap(
         t = top[u]
         reach *= max(t, (t // 2) * ((t + 1) // 2)) if u in pairs[0] and u in pairs[1] else t
     if 4 * 2 * reach > _INT_LIMIT:
-        # the products overflow: conservative, each gap <= cap_e / 2
+        # the products would overflow: conservative, each gap <= cap_e / 2
         for i, (pair, gap, prod) in enumerate(((pairs[0], gap_p, prod_p),
                                                (pairs[1], gap_n, prod_n))):
             if (i, pair) not in halves:
@@ -669,6 +718,7 @@ def _add_two_ratio_cap(
     model.add_multiplication_equality(weighted[1], [gap_n, prod_p])
     both = model.new_int_var(1, reach, f"both[{name}]")
     model.add_multiplication_equality(both, [prod_p, prod_n])
+    # (weighted[0] + weighted[1]) / both = gap_P + gap_N <= E
     return _add_fraction_cap(model, weighted[0] + weighted[1], both, reach, 2 * reach, cap_e)
 
 
@@ -683,7 +733,7 @@ def _add_fraction_cap(
     """
     q_max = max(1, _INT_LIMIT // (4 * magnitude))
     bound = floor_fraction(cap_e, min(reach, q_max))
-    model.add(bound.denominator * lhs <= bound.numerator * rhs)
+    model.add(bound.denominator * lhs <= bound.numerator * rhs)  # lhs / rhs <= p / q
     return q_max >= reach
 
 
