@@ -164,8 +164,9 @@ def random_group_problem(
     **kwargs,
 ) -> Problem:
     """A random small problem with ``k`` groups (one column with ``k`` values), or with the
-    intersections of two columns (a two-valued and a ``k - 1``-valued one: up to ``2 (k - 1)``
-    groups, those that occur), and sample weights of the given kind (see random_weights).
+    intersections of two columns (a two-valued and a ``max(2, k - 1)``-valued one: the
+    combinations that occur are the groups), and sample weights of the given kind (see
+    random_weights).
 
     Every group has samples of positive total weight; labels depend on the antecedents and the
     group. ``kwargs`` are Problem fields (metric, epsilon, lam, max_length).

@@ -264,8 +264,12 @@ def integer_weights(problem: Problem) -> IntegerWeights:
         return IntegerWeights(np.ones(problem.n_samples, np.int64), Fraction(1), True, Fraction(0))
     w = problem.sample_weight
     distinct, inverse = np.unique(w, return_inverse=True)
-    fractions = [_weight_fraction(float(v)) for v in distinct]
-    if all(f is not None for f in fractions):
+    fractions = []
+    for v in distinct:  # stops at the first weight that is no simple fraction
+        fractions.append(_weight_fraction(float(v)))
+        if fractions[-1] is None:
+            break
+    else:
         den = math.lcm(*(f.denominator for f in fractions))
         ints = [int(f * den) for f in fractions]
         common = math.gcd(*ints)
