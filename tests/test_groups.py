@@ -472,11 +472,8 @@ def test_cpsat_incumbent_for_groups_and_weights():
     assert incumbent is not None and problem.evaluate(incumbent).fair
 
 
-@pytest.mark.parametrize("engine", ENGINES)
-def test_warm_started_bnb_with_groups_and_weights(engine):
-    if engine == "cpsat":
-        pytest.skip("the warm start hands CP-SAT's list to bnb")
-    engine_solver("bnb")
+def test_warm_started_bnb_with_groups_and_weights():
+    engine_solver("bnb")  # skips while bnb refuses
     from fairlist.solvers.warmstart import solve_with_warm_start
 
     rng = np.random.default_rng(13)
@@ -502,7 +499,7 @@ def test_weights_whose_sum_overflows_are_rejected():
         Problem(np.eye(2, dtype=np.uint8), [0, 1], [True, False], sample_weight=[1e308, 1e308])
 
 
-def test_cpsat_accepts_what_problem_accepts_and_names_nothing_twice():
+def test_solve_with_engine_cpsat_accepts_groups_and_weights():
     # no refusal left: three groups and weights go through solve()
     from fairlist.solvers import solve
 
