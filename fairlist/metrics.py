@@ -338,7 +338,9 @@ def check_sample_weight(sample_weight: Any, n_samples: int) -> np.ndarray | None
             )
     if not w.any():
         raise DataError("sample_weight is 0 for every sample; at least one must be positive")
-    if not np.isfinite(w.sum()):
+    with np.errstate(over="ignore"):
+        total = w.sum()
+    if not np.isfinite(total):
         raise DataError(
             "sample_weight sums to more than the largest float; scale the weights down"
         )
