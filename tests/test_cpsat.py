@@ -238,6 +238,22 @@ def test_identical_samples_are_aggregated_into_weighted_patterns():
     assert weights[:, :, 1].sum() == problem.y.sum()
 
 
+def test_patterns_sum_integer_weights_per_group_and_label_and_drop_weight_zero():
+    rng = np.random.default_rng(10)
+    X = (rng.random((120, 3)) < 0.5).astype(np.uint8)
+    groups, y = rng.integers(0, 4, 120), rng.integers(0, 2, 120)
+    groups[:4] = np.arange(4)
+    w = rng.integers(0, 3, 120) * 0.5  # halves: integers 0, 1, 2
+    w[:4] = 1.0
+    problem = Problem(X, y, groups, sample_weight=w)
+    patterns, weights = aggregate(problem)
+    assert weights.shape == (len(patterns), 4, 2)
+    assert len(patterns) == len(np.unique(X[w > 0], axis=0))
+    for g in range(4):
+        for label in (0, 1):
+            assert weights[:, g, label].sum() == 2 * w[(groups == g) & (y == label)].sum()
+
+
 def test_cap_that_cannot_be_encoded_exactly_never_claims_optimality():
     # CUAE on 2000 samples: the exact cap needs integers beyond 64 bits, so the model is made
     # conservative and must not report optimal/infeasible.
