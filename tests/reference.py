@@ -41,23 +41,34 @@ class ReferenceResult:
     n_candidates: int  # rule lists enumerated
 
 
+def _rate(num: np.ndarray, den: np.ndarray) -> np.ndarray:
+    safe = np.where(den > 0, den, 1.0)
+    return np.where(den > 0, num / safe, 0.0)  # a zero denominator gives rate 0
+
+
+_RATE_OF = {  # rate name -> (numerator, denominator) from the counts (tn, fp, fn, tp)
+    "selection": lambda tn, fp, fn, tp: (tp + fp, tn + fp + fn + tp),
+    "tpr": lambda tn, fp, fn, tp: (tp, tp + fn),
+    "fpr": lambda tn, fp, fn, tp: (fp, fp + tn),
+    "ppv": lambda tn, fp, fn, tp: (tp, tp + fp),
+    "npv": lambda tn, fp, fn, tp: (tn, tn + fn),
+}
+
+
+def rates_of_counts(tn, fp, fn, tp, names=tuple(_RATE_OF)) -> dict:
+    """Each group's rates (by default selection, tpr, fpr, ppv, npv) from confusion counts."""
+    return {r: _rate(*_RATE_OF[r](tn, fp, fn, tp)) for r in names}
+
+
+def _gaps(rates: dict, metric_name: str) -> float:
+    return float(sum(rates[r].max() - rates[r].min() for r in _RATES[metric_name]))
+
+
 def group_rates(y: np.ndarray, pred: np.ndarray, groups: np.ndarray, k: int, w: np.ndarray):
     """Each group's rates (selection, tpr, fpr, ppv, npv) from weighted confusion counts."""
     # cell (group, label, prediction) -> summed weight
     cells = np.bincount(groups * 4 + y * 2 + pred, weights=w, minlength=4 * k).reshape(k, 4)
-    tn, fp, fn, tp = cells.T
-
-    def rate(num: np.ndarray, den: np.ndarray) -> np.ndarray:
-        safe = np.where(den > 0, den, 1.0)
-        return np.where(den > 0, num / safe, 0.0)  # a zero denominator gives rate 0
-
-    return {
-        "selection": rate(tp + fp, tn + fp + fn + tp),
-        "tpr": rate(tp, tp + fn),
-        "fpr": rate(fp, fp + tn),
-        "ppv": rate(tp, tp + fp),
-        "npv": rate(tn, tn + fn),
-    }
+    return rates_of_counts(*cells.T)
 
 
 def reference_unfairness(problem: Problem, pred: np.ndarray) -> float:
@@ -66,63 +77,94 @@ def reference_unfairness(problem: Problem, pred: np.ndarray) -> float:
         problem.y.astype(np.int64), np.asarray(pred, dtype=np.int64), problem.groups.astype(
             np.int64), problem.n_groups, problem.weights,
     )
-    return float(sum(rates[r].max() - rates[r].min() for r in _RATES[problem.metric.name]))
+    return _gaps(rates, problem.metric.name)
 
 
-def _allowed(labels: np.ndarray, weights: np.ndarray, majority_only: bool) -> tuple[int, ...]:
-    """Predictions allowed for a rule capturing samples with these labels and weights: both,
-    or a weighted majority label (ties, up to float rounding, allow both)."""
+def _allowed_labels(ones: np.ndarray, zeros: np.ndarray, majority_only: bool) -> np.ndarray:
+    """Which predictions (last axis: 0, 1) are allowed for sets with these weights of each
+    label: both, or a weighted majority label (ties, up to float rounding, allow both)."""
     if not majority_only:
-        return (0, 1)
-    ones = float(weights[labels].sum())
-    zeros = float(weights[~labels].sum())
-    tie = abs(ones - zeros) <= 1e-9 * max(1.0, ones + zeros)
-    return tuple(q for q, ok in ((0, tie or zeros > ones), (1, tie or ones > zeros)) if ok)
+        return np.ones((*np.shape(ones), 2), dtype=bool)
+    tie = np.abs(ones - zeros) <= 1e-9 * np.maximum(1.0, ones + zeros)
+    return np.stack([tie | (zeros > ones), tie | (ones > zeros)], axis=-1)
 
 
 def reference_solve(problem: Problem, max_length: int, majority_only: bool = False):
-    """The optimal rule list of length <= ``max_length`` (and <= problem.max_length if set)."""
+    """The optimal rule list of length <= ``max_length`` (and <= problem.max_length if set).
+
+    Every list is enumerated, length by length. A rule fixes the prediction of the samples it
+    captures, so a list's confusion counts are sums, over its rules and its default, of the
+    captured samples' weights by (group, label), in the predicted-positive or the
+    predicted-negative column. The prefixes of one length are kept together in arrays (their
+    rules, those sums, their uncaptured samples) and every list "prefix + default" is weighed;
+    the one shortcut drops the prefixes whose errors so far already lose to the best list.
+    """
     if problem.max_length is not None:
         max_length = min(max_length, problem.max_length)
     X = problem.X.astype(bool)
-    y = problem.y.astype(bool)
-    w = problem.weights
-    total = float(w.sum())
-    m = X.shape[1]
-    best = [np.inf, None]
-    count = [0]
+    n, m = X.shape
+    k = problem.n_groups
+    # onehot[i, g, y]: sample i's weight in its (group, label) cell
+    onehot = np.zeros((n, k, 2))
+    onehot[np.arange(n), problem.groups, problem.y] = problem.weights
+    total = float(problem.weights.sum())
+    names = _RATES[problem.metric.name]
+    best: list = [np.inf, None]
+    count = 0
 
-    def consider(pred: np.ndarray, prefix: list[tuple[int, int]], default: int) -> None:
-        count[0] += 1
-        errors = float(w[pred != y].sum())
-        objective = errors / total + problem.lam * len(prefix)
-        if objective >= best[0]:
-            return
-        if problem.epsilon is not None:
-            if reference_unfairness(problem, pred) > problem.epsilon + FEASIBILITY_TOL:
-                return
-        best[0] = objective
-        best[1] = problem.rule_list([j for j, _ in prefix], [q for _, q in prefix], default)
-
-    def extend(prefix: list[tuple[int, int]], pred: np.ndarray, free: np.ndarray) -> None:
-        for default in _allowed(y[free], w[free], majority_only):
-            full = pred.copy()
-            full[free] = bool(default)
-            consider(full, prefix, default)
-        if len(prefix) == max_length:
-            return
-        used = {j for j, _ in prefix}
-        for j in range(m):
-            if j in used:
-                continue
-            captured = free & X[:, j]
-            for q in _allowed(y[captured], w[captured], majority_only):
-                nxt = pred.copy()
-                nxt[captured] = bool(q)
-                extend(prefix + [(j, q)], nxt, free & ~captured)
-
-    extend([], np.zeros(len(y), dtype=bool), np.ones(len(y), dtype=bool))
-    return ReferenceResult(objective=best[0], rule_list=best[1], n_candidates=count[0])
+    # The prefixes of the current length (P of them): rules[p] = [(antecedent, prediction)],
+    # positive / negative[p, g, y] the weights their rules predict 1 / 0, free[p, i] uncaptured.
+    rules = np.zeros((1, 0, 2), dtype=np.int64)
+    positive = np.zeros((1, k, 2))
+    negative = np.zeros((1, k, 2))
+    free = np.ones((1, n), dtype=bool)
+    for length in range(max_length + 1):
+        # The lists "prefix + default", every allowed default.
+        rest = np.einsum("pn,ngy->pgy", free.astype(float), onehot)
+        allowed = _allowed_labels(rest[..., 1].sum(-1), rest[..., 0].sum(-1), majority_only)
+        for d in (0, 1):
+            p = np.flatnonzero(allowed[:, d])
+            pos = positive[p] + (rest[p] if d else 0.0)
+            neg = negative[p] + (0.0 if d else rest[p])
+            count += len(p)
+            errors = pos[..., 0].sum(-1) + neg[..., 1].sum(-1)
+            objective = errors / total + problem.lam * length
+            keep = objective < best[0]
+            if problem.epsilon is not None and keep.any():
+                rates = rates_of_counts(neg[..., 0], pos[..., 0], neg[..., 1], pos[..., 1], names)
+                unfair = sum(rates[r].max(-1) - rates[r].min(-1) for r in names)
+                keep &= unfair <= problem.epsilon + FEASIBILITY_TOL
+            if keep.any():
+                b = np.flatnonzero(keep)[np.argmin(objective[keep])]
+                best[0] = float(objective[b])
+                best[1] = (rules[p[b]], d)
+        if length == max_length:
+            break
+        # The prefixes of one more rule: every unused antecedent, every allowed prediction.
+        captured = free[:, None, :] & X.T[None, :, :]  # (P, m, n)
+        got = np.einsum("pmn,ngy->pmgy", captured.astype(float), onehot)
+        unused = np.ones((len(rules), m), dtype=bool)
+        for step in range(length):
+            unused[np.arange(len(rules)), rules[:, step, 0]] = False
+        ok = _allowed_labels(got[..., 1].sum(-1), got[..., 0].sum(-1), majority_only)
+        ok &= unused[..., None]
+        p, j, q = np.nonzero(ok)
+        q1 = q[:, None, None].astype(bool)
+        positive = positive[p] + np.where(q1, got[p, j], 0.0)
+        negative = negative[p] + np.where(q1, 0.0, got[p, j])
+        rules = np.concatenate([rules[p], np.stack([j, q], axis=1)[:, None, :]], axis=1)
+        free = free[p] & ~captured[p, j]
+        # Every list below keeps these predictions and has one more rule: drop the prefixes
+        # whose errors already lose to the best list (only saves time).
+        errors = positive[..., 0].sum(-1) + negative[..., 1].sum(-1)
+        alive = errors / total + problem.lam * (length + 1) < best[0]
+        rules, positive, negative = rules[alive], positive[alive], negative[alive]
+        free = free[alive]
+    rule_list = None
+    if best[1] is not None:
+        chosen, default = best[1]
+        rule_list = problem.rule_list(chosen[:, 0].tolist(), chosen[:, 1].tolist(), int(default))
+    return ReferenceResult(objective=best[0], rule_list=rule_list, n_candidates=count)
 
 
 def random_problem(rng: np.random.Generator, n: int = 40, m: int = 5, **kwargs) -> Problem:
