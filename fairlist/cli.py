@@ -112,13 +112,20 @@ def _errors(as_json: bool = False):
     exists, 130 on Ctrl-C, 1 otherwise; under ``--json`` the line is a JSON object on stdout
     (``{"error": ..., "exit_code": ...}``). Anything else is a bug and keeps its traceback."""
     try:
-        yield
+        with warnings.catch_warnings():
+            warnings.showwarning = _show_warning
+            yield
     except InfeasibleError as exc:
         fail(str(exc), EXIT_INFEASIBLE, as_json)
     except KeyboardInterrupt:
         fail("interrupted before any result", EXIT_INTERRUPTED, as_json)
     except (FairlistError, OSError) as exc:
         fail(str(exc).splitlines()[0] if str(exc) else type(exc).__name__, EXIT_ERROR, as_json)
+
+
+def _show_warning(message: Any, category: type, *args: Any, **kwargs: Any) -> None:
+    """A library warning as one line on stderr (``warning: ...``), not a source location."""
+    typer.secho(f"warning: {message}", err=True, fg=typer.colors.YELLOW)
 
 
 def _emit_json(doc: Any) -> None:
@@ -359,7 +366,7 @@ def fit(
             data, target, sensitive, protected, drop, min_support, antecedents=False,
             weight=weight, groups=groups.value,
         )  # fmt: skip
-        callback, status = _progress_printer(engine.value == "bnb" and not as_json)
+        callback, status = _progress_printer(not as_json)
         options: dict[str, Any] = {"progress": callback} if callback else {}
         if deepen_length:
             options["deepen_length"] = deepen_length

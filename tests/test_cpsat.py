@@ -422,3 +422,23 @@ def test_lambda_fraction_reads_the_decimal_the_user_wrote():
     assert lambda_fraction(0.0) == 0
     assert lambda_fraction(1 / 3) == Fraction(1, 3)
     assert lambda_fraction(0.000125) == Fraction(1, 8000)
+
+
+def test_progress_reports_better_solutions_and_bounds_in_the_problems_units():
+    problem = random_problem(np.random.default_rng(3), n=80, m=6, metric="SP", epsilon=0.1,
+                             lam=0.01, max_length=3)  # fmt: skip
+    seen = []
+    result = CPSatSolver(progress=seen.append).solve(problem)
+    assert result.status is Status.OPTIMAL and seen
+    best = [s["best_objective"] for s in seen]
+    assert best == sorted(best, reverse=True)  # never worse
+    assert best[-1] == pytest.approx(result.objective, abs=1e-12)
+    assert all(s["lower_bound"] <= result.objective + 1e-12 for s in seen)
+
+
+def test_a_long_model_left_without_max_length_warns():
+    from fairlist.solvers.cpsat import LongModelWarning
+
+    problem = random_problem(np.random.default_rng(4), n=40, m=8, lam=0.001)
+    with pytest.warns(LongModelWarning, match="max_length"):
+        CPSatSolver(time_limit=1.0).solve(problem)

@@ -147,6 +147,8 @@ import math
 import numbers
 import threading
 import time
+import warnings
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any, ClassVar
@@ -154,7 +156,7 @@ from typing import Any, ClassVar
 import numpy as np
 from ortools.sat.python import cp_model
 
-from .._params import BOOLEAN, InstanceOf, Interval, validate_params
+from .._params import BOOLEAN, InstanceOf, Interval, Satisfies, validate_params
 from ..errors import InvalidParameterError
 from ..metrics import FEASIBILITY_TOL, METRIC_RATES, Metric
 from ..rulelist import RuleList
@@ -169,8 +171,8 @@ from .base import (
 )
 
 __all__ = [
-    "CPSatSolver", "CPSatModel", "DEFAULT_NUM_WORKERS", "build_model", "floor_fraction",
-    "lambda_fraction", "stop_reason",
+    "CPSatSolver", "CPSatModel", "DEFAULT_NUM_WORKERS", "LongModelWarning", "build_model",
+    "floor_fraction", "lambda_fraction", "stop_reason",
 ]
 
 #: CP-SAT search workers when the caller does not say: one, so that a solve that completes
@@ -997,7 +999,11 @@ _STATUS = {
 _TIME_LIMIT_FRACTION = 0.5
 
 
-def solve_interruptibly(solver: cp_model.CpSolver, model: cp_model.CpModel) -> tuple[Any, bool]:
+def solve_interruptibly(
+    solver: cp_model.CpSolver,
+    model: cp_model.CpModel,
+    callback: cp_model.CpSolverSolutionCallback | None = None,
+) -> tuple[Any, bool]:
     """CP-SAT's status on ``model`` and whether Ctrl-C stopped the search.
 
     In the main thread the solve runs in a helper thread while the main thread waits, so that
@@ -1006,13 +1012,13 @@ def solve_interruptibly(solver: cp_model.CpSolver, model: cp_model.CpModel) -> t
     ``solver.parameters.catch_sigint_signal`` should be False, or CP-SAT takes Ctrl-C itself.
     """
     if threading.current_thread() is not threading.main_thread():
-        return solver.solve(model), False
+        return solver.solve(model, callback), False
     outcome: dict[str, Any] = {}
     done = threading.Event()
 
     def run() -> None:
         try:
-            outcome["status"] = solver.solve(model)
+            outcome["status"] = solver.solve(model, callback)
         except BaseException as exc:  # handed to the caller below
             outcome["error"] = exc
         finally:
@@ -1068,6 +1074,46 @@ def stop_reason(
     return StopReason.TIME_LIMIT
 
 
+#: Without a max_length, a bound above this many rules gets a LongModelWarning.
+LONG_MODEL = 6
+
+
+class LongModelWarning(UserWarning):
+    """CP-SAT was left to model long lists (no max_length): the model is large and slow."""
+
+
+class _ProgressReporter(cp_model.CpSolverSolutionCallback):
+    """Hands the search's progress to a callback, as the branch-and-bound's progress does:
+    ``{"best_objective", "lower_bound", "solutions", "seconds"}`` in the problem's units, at
+    every better solution and every better bound (at most every ``interval`` seconds for the
+    bounds)."""
+
+    def __init__(self, progress: Any, scale: int, interval: float) -> None:
+        super().__init__()
+        self.progress, self.scale, self.interval = progress, scale, interval
+        self.best, self.bound, self.solutions = math.inf, -math.inf, 0
+        self.start = time.perf_counter()
+        self.last = -math.inf
+
+    def report(self) -> None:
+        self.last = time.perf_counter()
+        self.progress({
+            "best_objective": self.best, "lower_bound": self.bound,
+            "solutions": self.solutions, "seconds": self.last - self.start,
+        })  # fmt: skip
+
+    def on_solution_callback(self) -> None:
+        self.solutions += 1
+        self.best = self.objective_value / self.scale
+        self.bound = max(self.bound, self.best_objective_bound / self.scale)
+        self.report()
+
+    def on_bound(self, bound: float) -> None:
+        self.bound = max(self.bound, bound / self.scale)
+        if time.perf_counter() - self.last >= self.interval:
+            self.report()
+
+
 class CPSatSolver:
     """Exact fair rule lists with OR-Tools CP-SAT (``engine="cpsat"``).
 
@@ -1096,6 +1142,11 @@ class CPSatSolver:
     majority_only : bool
         Search CORELS' majority-label space (``search_space="majority"``), the space of the
         branch-and-bound's ``majority_only=True``; the default is the full space.
+    progress : callable or None
+        Called with a dict (best_objective, lower_bound, solutions, seconds) at every better
+        solution and, at most every ``progress_interval`` seconds, at every better bound (as
+        the branch-and-bound's progress; the command line shows it).
+    progress_interval : float
 
     Notes
     -----
@@ -1125,6 +1176,8 @@ class CPSatSolver:
         log_progress: bool = False,
         hint: RuleList | None = None,
         majority_only: bool = False,
+        progress: Callable[[dict[str, Any]], None] | None = None,
+        progress_interval: float = 0.5,
     ) -> None:
         self.max_length = max_length
         self.time_limit = time_limit
@@ -1133,6 +1186,8 @@ class CPSatSolver:
         self.log_progress = log_progress
         self.hint = hint
         self.majority_only = majority_only
+        self.progress = progress
+        self.progress_interval = progress_interval
 
     PARAMETER_CONSTRAINTS: ClassVar[dict[str, list]] = {
         "max_length": MAX_LENGTH,
@@ -1142,6 +1197,8 @@ class CPSatSolver:
         "log_progress": [BOOLEAN],
         "hint": [None, InstanceOf(RuleList)],
         "majority_only": [BOOLEAN],
+        "progress": [None, Satisfies(callable, "a callable")],
+        "progress_interval": [Interval(numbers.Real, 0, math.inf, closed="neither")],
     }
 
     def _validate(self) -> None:
@@ -1153,11 +1210,25 @@ class CPSatSolver:
         self._validate()
         start = time.perf_counter()
         K, source = resolve_max_length(problem, self.max_length)
+        if source in ("lambda_bound", "n_antecedents") and K > LONG_MODEL:
+            warnings.warn(
+                f"CP-SAT models lists of up to {K} rules (the bound {source} implies) over "
+                f"{problem.n_antecedents} antecedents: a large model that may find no list "
+                "within the time limit; give max_length (2-4 is typical) for a fast one",
+                LongModelWarning,
+                stacklevel=2,
+            )
         built = build_model(problem, K, self.hint, bool(self.majority_only))
         build_seconds = time.perf_counter() - start
 
         solver = self._new_solver(problem)
-        code, interrupted = solve_interruptibly(solver, built.model)
+        reporter = None
+        if self.progress is not None:
+            reporter = _ProgressReporter(
+                self.progress, built.objective.scale, float(self.progress_interval)
+            )
+            solver.best_bound_callback = reporter.on_bound
+        code, interrupted = solve_interruptibly(solver, built.model, reporter)
         if code == cp_model.MODEL_INVALID:
             raise RuntimeError(f"CP-SAT rejected the model: {built.model.validate()}")
         time_limit = self._time_limit(problem)
