@@ -34,7 +34,7 @@ from typing import Annotated, Any, Optional
 import numpy as np
 import typer
 
-from ._json import dumps, jsonable
+from ._json import dumps, jsonable, read_json
 from ._validation import is_binary_table
 from ._version import __version__
 from .datasets import GROUPS
@@ -743,12 +743,7 @@ def show(
     from .rulelist import RuleList
 
     with _errors(as_json):
-        if not model.exists():
-            raise FileNotFoundError(f"no file {str(model)!r}")
-        try:
-            doc = json.loads(model.read_text(encoding="utf-8"))
-        except json.JSONDecodeError as exc:
-            raise DataError(f"{model} is not valid JSON: {exc}") from None
+        doc = read_json(model)
         training = None
         if isinstance(doc, dict) and doc.get("format") == MODEL_FORMAT:
             clf = FairRuleListClassifier.from_dict(doc)
