@@ -20,7 +20,6 @@ Models are saved as JSON (:meth:`FairRuleListClassifier.save`), never pickle.
 
 from __future__ import annotations
 
-import json
 import numbers
 import warnings
 from collections.abc import Mapping
@@ -35,7 +34,7 @@ from sklearn.exceptions import ConvergenceWarning
 from sklearn.utils.multiclass import check_classification_targets, type_of_target
 from sklearn.utils.validation import check_is_fitted
 
-from ._json import dumps, jsonable
+from ._json import dumps, jsonable, read_json
 from ._params import InstanceOf, Interval, Options, Satisfies, validate_params
 from ._validation import as_binary, encode_labels, is_binary_table
 from ._version import __version__
@@ -636,14 +635,7 @@ class FairRuleListClassifier(ClassifierMixin, BaseEstimator):
     @classmethod
     def load(cls, path: str | Path) -> FairRuleListClassifier:
         """Read a model written by :meth:`save`."""
-        path = Path(path)
-        if not path.exists():
-            raise FileNotFoundError(f"no model file at {path}")
-        try:
-            doc = json.loads(path.read_text(encoding="utf-8"))
-        except json.JSONDecodeError as exc:
-            raise DataError(f"{path} is not valid JSON: {exc}") from None
-        return cls.from_dict(doc)
+        return cls.from_dict(read_json(path, "model file"))
 
 
 def _group_rates(counts: Any) -> pd.DataFrame:

@@ -327,6 +327,8 @@ class Problem:
     def replace(self, **changes: Any) -> Problem:
         """A copy with some fields changed (validated again)."""
         values = {f.name: getattr(self, f.name) for f in fields(self)}
+        if self.n_groups == 2:  # codes 0/1 would read as a mask (1 protected): swapped groups
+            values["groups"] = self.groups == 0
         values.update(changes)
         return Problem(**values)
 
