@@ -183,7 +183,7 @@ cdef extern from "fairlist/search.hpp" namespace "fairlist" nogil:
 
     cdef cppclass Search:
         # rules: (m, words_for(n)) words; labels: words_for(n) words; groups: n codes in
-        # [0, n_groups); weights: n integer weights (total < 2^31) or NULL for unit weights
+        # [0, n_groups); weights: n integer weights (total <= 2^31) or NULL for unit weights
         Search(const word_t* rules, const word_t* labels, const int32_t* groups,
                const int64_t* weights, size_t n_samples, size_t n_antecedents, int n_groups,
                const ProblemSpec& problem, const Config& config) except +

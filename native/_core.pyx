@@ -95,7 +95,7 @@ cdef class BranchAndBound:
     groups : int32 array, shape (n,)
         Group codes ``0 .. n_groups-1`` (two groups: 0 is the protected one).
     weights : int64 array of shape (n,), or None
-        Integer sample weights (>= 0, total < 2**31); None for unit weights.
+        Integer sample weights (>= 0, total <= 2**31); None for unit weights.
     n_samples : int
     n_groups : int
     problem : dict

@@ -24,14 +24,14 @@ engine:
   that fraction lies within 2**-50 (relative) of the float (integers; the decimals a user writes,
   such as 0.3; simple ratios such as 1/3); all are multiplied by the least common multiple of the
   denominators and divided by the greatest common divisor of the results, which is used when
-  their total stays below 2**31. The search then solves the weighted problem for these fractions
+  their total stays at most 2**31. The search then solves the weighted problem for these fractions
   exactly (integer weights are duplicated rows, a weight of 0 a dropped row, equal weights no
   weights at all), and statuses mean what they mean without weights. :meth:`Problem.evaluate`
   sums the floats, within 2**-50 of the fractions: objectives agree to ~1e-15, and a fairness
   decision could differ only for a list whose unfairness lies within ~1e-14 of
   ``epsilon + FEASIBILITY_TOL``, the order of the rounding of the floats themselves.
-* *rounded* (any other weights, or a total of 2**31 or more): each weight ``w`` is rounded to a
-  multiple of ``2**-j``, ``j`` the largest that keeps the integer total below 2**31; ``rho`` is
+* *rounded* (any other weights, or a total beyond 2**31): each weight ``w`` is rounded to a
+  multiple of ``2**-j``, ``j`` the largest that keeps the integer total at most 2**31; ``rho`` is
   the largest relative rounding error of a positive weight. Every weighted count then moves by a
   factor in ``[1 - rho, 1 + rho]``, every rate (a part of a sum over a sum) by at most
   ``2 rho / (1 - rho)``, every gap by twice that, so the search runs with the cap lowered by
@@ -78,7 +78,8 @@ __all__ = [
 
 #: Most groups the C++ core handles (``kMaxGroups`` in ``native/include/fairlist/counts.hpp``).
 MAX_GROUPS = 64
-#: The integer sample weights add up to less than this (32-bit counts in the core's trie and map).
+#: The integer sample weights add up to at most this (32-bit counts in the core's trie and map;
+#: the CP-SAT engine's limit too).
 WEIGHT_LIMIT = 2**31
 _WEIGHT_MAX_DENOMINATOR = 10**6
 _WEIGHT_READ_TOL = 2.0**-50  # a weight is read as a fraction this close to it (relative)
@@ -185,13 +186,13 @@ def engine_weights(problem: Problem) -> EngineWeights:
         ints = [int(f * den) for f in fractions]
         common = math.gcd(*ints)
         counts = np.bincount(inverse.ravel(), minlength=len(distinct))
-        if sum(v // common * int(c) for v, c in zip(ints, counts, strict=True)) < WEIGHT_LIMIT:
+        if sum(v // common * int(c) for v, c in zip(ints, counts, strict=True)) <= WEIGHT_LIMIT:
             reduced = np.array([v // common for v in ints], dtype=np.int64)
             values = None if np.all(reduced[counts > 0] == 1) else reduced[inverse.ravel()]
             return EngineWeights(values, float(Fraction(den, common)), True, 0.0)
     # Rounded to multiples of 2**-j, j the largest that keeps the total below the limit.
     j = math.floor(math.log2(WEIGHT_LIMIT / (float(w.sum()) + len(w))))
-    while np.rint(np.ldexp(w, j)).sum() >= WEIGHT_LIMIT:  # rarely more than once
+    while np.rint(np.ldexp(w, j)).sum() > WEIGHT_LIMIT:  # rarely more than once
         j -= 1
     x = np.ldexp(w, j)  # exact: a power-of-two scaling
     rounded = np.rint(x)

@@ -120,8 +120,8 @@ RuleData::RuleData(const word_t* rules, const word_t* labels, const std::int32_t
             const std::int64_t w = weight(i);
             cell[static_cast<std::size_t>(groups[i]) * 2 + static_cast<std::size_t>(bit(labels, i))] += w;
             total += w;
-            if (total >= (std::int64_t{1} << 31)) {
-                throw std::invalid_argument("RuleData: the sample weights add up to 2^31 or more");
+            if (total > (std::int64_t{1} << 31)) {
+                throw std::invalid_argument("RuleData: the sample weights add up to more than 2^31");
             }
         }
         std::int64_t by_label[2] = {0, 0};

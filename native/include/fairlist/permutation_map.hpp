@@ -32,7 +32,7 @@
 // table can grow without the sets) and make that walk rare on a mismatch; the counts are compared
 // exactly, so the map is exact whatever the hash collisions.  When every count fits in 16 bits
 // (a total weight below 65,536: the number of samples without weights) a count takes one cell,
-// otherwise two (every count is a sum of integer weights, below 2^31).  The key holds the counts
+// otherwise two (every count is a sum of integer weights, at most 2^31).  The key holds the counts
 // the metric depends on in every group (k of them, or 2k); with the true and false positives of
 // every group (equalized odds, predictive parity, conditional use accuracy) the errors are a
 // function of the key and the captured set, so they are not stored and an equal key always

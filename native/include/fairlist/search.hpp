@@ -154,7 +154,7 @@ class Search {
  public:
     // rules: n_antecedents x words_for(n_samples) words; labels: words_for(n_samples) words;
     // groups: n_samples codes in [0, n_groups) (two groups: 0 protected); weights: n_samples
-    // integer weights >= 0 adding up to less than 2^31, or nullptr for unit weights.  Everything
+    // integer weights >= 0 adding up to at most 2^31, or nullptr for unit weights.  Everything
     // is copied.
     Search(const word_t* rules, const word_t* labels, const std::int32_t* groups,
            const std::int64_t* weights, std::size_t n_samples, std::size_t n_antecedents,
