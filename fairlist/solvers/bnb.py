@@ -219,9 +219,11 @@ class BnBSolver:
 use_fairness_bound, use_class_bound, use_permutation_map, use_support_bounds : bool
         Switch each bound off (for tests and ablations). The support bounds are applied only
         without a fairness cap; the permutation map is keyed safely when there is one. The
-        class bound is the fairness bound strengthened by the classes of identical samples
-        (linear relaxation; statistical parity, predictive equality, equal opportunity and
-        equalized odds).
+        fairness bound is exact for its integer relaxation with two groups and unit weights,
+        and the real-valued relaxation over every group otherwise. The class bound is the
+        fairness bound strengthened by the classes of identical samples (linear relaxation,
+        one pair of groups at a time; statistical parity, predictive equality, equal
+        opportunity and equalized odds).
     seed : int or None
         None or 0: ties between equal priorities are broken by insertion order; another value
         breaks them by a seeded hash. The search is deterministic for a given input and seed.
