@@ -34,7 +34,7 @@ Search::Search(const word_t* rules, const word_t* labels, const std::int32_t* gr
       class_bound_(data_, problem.metric, problem.epsilon),
       use_class_bound_(problem.constrained && config.use_class_bound && class_bound_.active()),
       use_sample_bound_(problem.constrained && config.use_fairness_bound &&
-                        !(use_class_bound_ && problem.epsilon > 0.0 && n_groups == 2)),
+                        !(use_class_bound_ && problem.epsilon > 0.0)),
       exact_two_groups_(n_groups == 2 && data_.unit_weights()),
       majority_labels_(config.majority_only || !problem.constrained),
       best_objective_(kInf),
