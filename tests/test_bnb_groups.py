@@ -311,3 +311,22 @@ def test_a_node_limit_gives_a_valid_lower_bound_over_groups():
     full = BnBSolver().solve(problem.replace(limits=Limits()))
     assert full.status is Status.OPTIMAL
     assert limited.lower_bound <= full.objective + 1e-12 <= limited.objective + 1e-12
+
+
+def test_compas_six_races_under_a_small_budget(shared_data):
+    """The raw COMPAS table with every race (six groups, 11 to 3,175 defendants): a list with
+    SP <= 0.1 over the six groups, a valid lower bound, the rows merged."""
+    from fairlist.datasets import load_compas
+
+    data = load_compas(shared_data / "compas" / "compas-scores-two-years.csv", groups="race")
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", SmallGroupWarning)
+        problem = Problem.from_data(
+            data.X, data.y, data.sensitive, metric="SP", epsilon=0.1, lam=0.005,
+            limits=Limits(max_nodes=20_000),
+        )  # fmt: skip
+    result = BnBSolver().solve(problem)
+    assert result.status is Status.FEASIBLE and result.stats["n_groups"] == 6
+    assert problem.evaluate(result.rule_list).unfairness <= 0.1 + 1e-9
+    assert 0.3 < result.lower_bound < result.objective < 0.45
+    assert result.stats["n_rows"] < problem.n_samples / 5
