@@ -3,22 +3,27 @@
 from __future__ import annotations
 
 import enum
+import json
 import math
+from pathlib import Path
 from typing import Any
 
 import numpy as np
 
-__all__ = ["jsonable", "dumps"]
+__all__ = ["jsonable", "dumps", "read_json"]
 
 
 def jsonable(value: Any) -> Any:
-    """A JSON-ready version of ``value`` (use as ``json.dumps(..., default=jsonable)`` and on
-    scalars before writing them).
+    """A JSON-ready copy of ``value``, containers converted recursively.
 
     numpy scalars become Python ones and arrays lists; a non-finite float becomes ``None`` (JSON
-    has no NaN or infinity); an enum becomes its value (a ``Metric`` its lower-case name);
-    anything else is returned as is when JSON can hold it, else as its ``str``.
+    has no NaN or infinity); an ``IntEnum`` (``Metric``) becomes its lower-case name and another
+    enum its value; tuples become lists; anything else JSON cannot hold becomes its ``str``.
     """
+    if isinstance(value, dict):
+        return {k if isinstance(k, (str, int)) else str(k): jsonable(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [jsonable(v) for v in value]
     if isinstance(value, np.ndarray):
         return [jsonable(v) for v in value.tolist()]
     if isinstance(value, np.generic):
@@ -29,27 +34,25 @@ def jsonable(value: Any) -> Any:
         return value.name.lower()
     if isinstance(value, enum.Enum):
         return jsonable(value.value)
-    if value is None or isinstance(value, (bool, int, str, list, dict)):
+    if value is None or isinstance(value, (bool, int, str)):
         return value
-    if isinstance(value, tuple):
-        return list(value)
     return str(value)
 
 
 def dumps(doc: Any, **kwargs: Any) -> str:
-    """``json.dumps`` with :func:`jsonable` for what JSON cannot hold (indent 2 by default)."""
-    import json
-
+    """``json.dumps`` of :func:`jsonable` ``(doc)`` (indent 2 unless told otherwise)."""
     kwargs.setdefault("indent", 2)
-    return json.dumps(_clean(doc), default=jsonable, **kwargs)
+    return json.dumps(jsonable(doc), **kwargs)
 
 
-def _clean(doc: Any) -> Any:
-    """Replace non-finite floats inside containers (``default`` never sees plain floats)."""
-    if isinstance(doc, dict):
-        return {k: _clean(v) for k, v in doc.items()}
-    if isinstance(doc, (list, tuple)):
-        return [_clean(v) for v in doc]
-    if isinstance(doc, float) and not math.isfinite(doc):
-        return None
-    return doc
+def read_json(path: str | Path, what: str = "file") -> Any:
+    """The JSON document in ``path``; a missing file or invalid JSON is an error naming it."""
+    from .errors import DataError
+
+    path = Path(path)
+    if not path.exists():
+        raise FileNotFoundError(f"no {what} at {path}")
+    try:
+        return json.loads(path.read_text(encoding="utf-8"))
+    except json.JSONDecodeError as exc:
+        raise DataError(f"{path} is not valid JSON: {exc}") from None

@@ -55,6 +55,7 @@ import pandas as pd
 from sklearn.base import BaseEstimator, TransformerMixin
 from sklearn.utils.validation import check_is_fitted
 
+from ._json import jsonable
 from ._params import BOOLEAN, Interval, Options, Satisfies, validate_params
 from ._validation import encode_labels
 from .errors import DataError, MissingColumnError
@@ -68,6 +69,9 @@ __all__ = [
     "quantile_cut_points",
     "pair_counts",
 ]
+
+BINARIZER_FORMAT = "fairlist.binarizer"
+BINARIZER_VERSION = 1
 
 MISSING = "missing"
 """Category name of a missing value under ``handle_missing="category"``."""
@@ -282,6 +286,17 @@ def _is_numeric(series: pd.Series) -> bool:
     )
 
 
+def _finite(name: Hashable, values: np.ndarray) -> np.ndarray:
+    """``values`` (no NaN) or an error naming the column when one is infinite."""
+    infinite = np.isinf(values)
+    if infinite.any():
+        raise DataError(
+            f"column {name!r} has {int(infinite.sum())} infinite values (inf); an interval "
+            "needs finite values"
+        )
+    return values
+
+
 def _as_frame(X: Any) -> pd.DataFrame:
     """A DataFrame view of X (arrays get columns ``x0, x1, …`` as scikit-learn does)."""
     if isinstance(X, pd.DataFrame):
@@ -327,6 +342,7 @@ PARAMETER_CONSTRAINTS: dict[str, list] = {
     "min_support": [Interval(numbers.Real, 0, 1, closed="both")],
     "max_antecedents": [None, Interval(numbers.Integral, 1, None, closed="left")],
     "handle_missing": [Options(("error", "category"))],
+    "handle_unknown": [Options(("error", "ignore"))],
 }
 
 
@@ -335,9 +351,9 @@ class Binarizer(TransformerMixin, BaseEstimator):
 
     Parameters
     ----------
-    sensitive : column name or None, default=None
-        The sensitive column. It is never an antecedent; ``fit`` checks that it exists and
-        holds at least two groups. ``transform`` ignores it (it may be absent there).
+    sensitive : column name, list of column names, or None, default=None
+        The sensitive column(s). They are never antecedents; ``fit`` checks that they exist and
+        hold at least two groups. ``transform`` ignores them (they may be absent there).
     numeric : {"mdlp", "quantile"}, default="mdlp"
         How numeric columns without explicit ``cut_points`` are cut. ``"mdlp"`` (supervised,
         needs ``y``) is the paper's choice; ``"quantile"`` uses ``n_bins`` quantiles.
@@ -361,6 +377,17 @@ class Binarizer(TransformerMixin, BaseEstimator):
     handle_missing : {"error", "category"}, default="error"
         Refuse missing values (the error names the column and the row count), or make
         ``column:missing`` an antecedent of its own.
+    handle_unknown : {"error", "ignore"}, default="error"
+        What ``transform`` does with a category (or a missing value) not seen at ``fit`` time:
+        raise an error naming the column and the values, or set none of the column's
+        antecedents (so every negation of that column holds), with an
+        :class:`UnseenCategoryWarning`. A model that predicts new rows must not guess
+        silently, hence the default; ``"ignore"`` sends such a row down the rule list as if its
+        column matched no known value.
+
+    The output of ``transform`` is a DataFrame of ``uint8`` named by the antecedents (with the
+    input's index) when the input is a DataFrame, else an array; :meth:`to_dict` and
+    :meth:`from_dict` save and restore a fitted binarizer as JSON.
 
     Attributes
     ----------
@@ -405,6 +432,7 @@ class Binarizer(TransformerMixin, BaseEstimator):
         min_support: float = 0.1,
         max_antecedents: int | None = None,
         handle_missing: str = "error",
+        handle_unknown: str = "error",
     ) -> None:
         self.sensitive = sensitive
         self.numeric = numeric
@@ -416,6 +444,7 @@ class Binarizer(TransformerMixin, BaseEstimator):
         self.min_support = min_support
         self.max_antecedents = max_antecedents
         self.handle_missing = handle_missing
+        self.handle_unknown = handle_unknown
 
     # ---------------------------------------------------------------- validation
 
@@ -430,23 +459,30 @@ class Binarizer(TransformerMixin, BaseEstimator):
             raise DataError(f"X has duplicate column names: {duplicated}")
         return frame
 
-    def _check_sensitive(self, frame: pd.DataFrame) -> None:
+    def _sensitive_columns(self) -> list[Hashable]:
+        """The sensitive column names as a list (empty when there is none)."""
         if self.sensitive is None:
-            return
-        if self.sensitive not in frame.columns:
-            raise MissingColumnError(
-                f"sensitive column {self.sensitive!r} is not in X (columns: "
-                f"{list(frame.columns)[:10]}{' …' if frame.shape[1] > 10 else ''})"
-            )
-        groups = frame[self.sensitive]
-        n_missing = int(groups.isna().sum())
-        if n_missing:
-            raise DataError(f"sensitive column {self.sensitive!r} has {n_missing} missing values")
-        n_groups = groups.nunique()
-        if n_groups < 2:
-            raise DataError(
-                f"sensitive column {self.sensitive!r} has {n_groups} group; at least 2 are needed"
-            )
+            return []
+        if isinstance(self.sensitive, (list, tuple)):
+            return list(self.sensitive)
+        return [self.sensitive]
+
+    def _check_sensitive(self, frame: pd.DataFrame) -> None:
+        for name in self._sensitive_columns():
+            if name not in frame.columns:
+                raise MissingColumnError(
+                    f"sensitive column {name!r} is not in X (columns: "
+                    f"{list(frame.columns)[:10]}{' …' if frame.shape[1] > 10 else ''})"
+                )
+            groups = frame[name]
+            n_missing = int(groups.isna().sum())
+            if n_missing:
+                raise DataError(f"sensitive column {name!r} has {n_missing} missing values")
+            n_groups = groups.nunique()
+            if n_groups < 2:
+                raise DataError(
+                    f"sensitive column {name!r} has {n_groups} group; at least 2 are needed"
+                )
 
     # ---------------------------------------------------------------- fit
 
@@ -455,7 +491,8 @@ class Binarizer(TransformerMixin, BaseEstimator):
         n_missing = int(missing.sum())
         if n_missing and self.handle_missing == "error":
             raise DataError(
-                f"column {name!r} has {n_missing} missing values (of {series.size} rows); drop "
+                f"column {name!r} has {n_missing} missing values (NaN or None, of {series.size} "
+                "rows); drop "
                 "or impute them, or pass handle_missing='category'"
             )
         present = series[~missing]
@@ -464,7 +501,7 @@ class Binarizer(TransformerMixin, BaseEstimator):
         if explicit and not _is_numeric(series):
             raise DataError(f"cut_points given for column {name!r}, which is not numeric")
         if (explicit or _is_numeric(series)) and not force_categorical:
-            values = present.to_numpy(dtype=float)
+            values = _finite(name, present.to_numpy(dtype=float))
             integer = bool(values.size) and bool(np.all(np.floor(values) == values))
             if explicit:
                 cuts = np.asarray(self.cut_points[name], dtype=float)
@@ -535,7 +572,7 @@ class Binarizer(TransformerMixin, BaseEstimator):
                 raise MissingColumnError(
                     f"column {name!r} named in cut_points/categorical is not in X"
                 )
-            if self.sensitive is not None and name == self.sensitive:
+            if name in self._sensitive_columns():
                 raise DataError(
                     f"column {name!r} is the sensitive column: it is never an antecedent, so "
                     "it cannot be named in cut_points/categorical"
@@ -546,7 +583,7 @@ class Binarizer(TransformerMixin, BaseEstimator):
         self.columns_ = [
             self._fit_column(name, frame[name], codes)
             for name in frame.columns
-            if name != self.sensitive
+            if name not in self._sensitive_columns()
         ]
         self.columns_ = [c for c in self.columns_ if c.names]
         self.cut_points_ = {c.name: c.cut_points for c in self.columns_ if c.kind == "numeric"}
@@ -600,14 +637,19 @@ class Binarizer(TransformerMixin, BaseEstimator):
         self._single_keep = single_keep
         self._negated = neg
         self._pairs = pairs
-        names = [self.single_names_[k] for k in single_keep]
-        names += [f"not {self.single_names_[k]}" for k in neg]
-        names += [f"{self.single_names_[a]} && {self.single_names_[b]}" for a, b in pairs]
-        self._names_out = np.asarray(names, dtype=object)
+        self._names_out = self._output_names()
         self.supports_ = np.concatenate(
             [single_support[single_keep], 1.0 - single_support[neg], pair_support]
         )
         return self
+
+    def _output_names(self) -> np.ndarray:
+        """Names of the output antecedents: kept singles, negations, conjunctions."""
+        singles = self.single_names_
+        names = [singles[k] for k in self._single_keep]
+        names += [f"not {singles[k]}" for k in self._negated]
+        names += [f"{singles[a]} && {singles[b]}" for a, b in self._pairs]
+        return np.asarray(names, dtype=object)
 
     # ---------------------------------------------------------------- transform
 
@@ -623,19 +665,29 @@ class Binarizer(TransformerMixin, BaseEstimator):
             if missing.any() and not col.missing:
                 if self.handle_missing == "error":
                     raise DataError(
-                        f"column {col.name!r} has {int(missing.sum())} missing values (of {n} "
+                        f"column {col.name!r} has {int(missing.sum())} missing values (NaN or "
+                        f"None, of {n} "
                         "rows); drop or impute them, or fit with handle_missing='category'"
                     )
                 if warn:
-                    warnings.warn(
+                    what = (
                         f"column {col.name!r}: {int(missing.sum())} missing values were not "
-                        "seen at fit time; they set no antecedent of this column",
+                        "seen at fit time"
+                    )
+                    if self.handle_unknown == "error":
+                        raise DataError(
+                            f"{what} (fit with handle_unknown='ignore' to let such rows match "
+                            "none of the column's antecedents)"
+                        )
+                    warnings.warn(
+                        f"{what}; they set no antecedent of this column",
                         UnseenCategoryWarning,
                         stacklevel=4,
                     )
             n_values = width - int(col.missing)
             if col.kind == "numeric":
                 values = pd.to_numeric(series, errors="raise").to_numpy(dtype=float)
+                _finite(col.name, values[~missing])
                 bins = np.searchsorted(col.cut_points, np.where(missing, 0.0, values), "right")
                 rows = np.flatnonzero(~missing)
                 out[rows, pos + bins[rows]] = True
@@ -645,10 +697,17 @@ class Binarizer(TransformerMixin, BaseEstimator):
                 unseen = (codes < 0) & ~missing
                 if unseen.any() and warn:
                     examples = pd.unique(series[unseen].astype(object))[:5].tolist()
-                    warnings.warn(
+                    what = (
                         f"column {col.name!r}: {int(unseen.sum())} rows hold categories not "
-                        f"seen at fit time (e.g. {examples}); they set no antecedent of this "
-                        "column",
+                        f"seen at fit time (e.g. {examples})"
+                    )
+                    if self.handle_unknown == "error":
+                        raise DataError(
+                            f"{what}; the known ones are {list(col.categories)[:10]} (fit with "
+                            "handle_unknown='ignore' to let such rows match none of them)"
+                        )
+                    warnings.warn(
+                        f"{what}; they set no antecedent of this column",
                         UnseenCategoryWarning,
                         stacklevel=4,
                     )
@@ -659,10 +718,12 @@ class Binarizer(TransformerMixin, BaseEstimator):
             pos += width
         return out
 
-    def transform(self, X: Any) -> np.ndarray:
-        """The antecedent matrix of ``X``: uint8 of shape (n_samples, n_antecedents).
+    def transform(self, X: Any) -> np.ndarray | pd.DataFrame:
+        """The antecedents of ``X``: ``uint8`` of shape (n_samples, n_antecedents).
 
-        Columns are found by name; the sensitive column and unknown extra columns are ignored.
+        A DataFrame in gives a DataFrame out, its columns named by the antecedents and its index
+        kept; an array gives a C-contiguous array. Columns are found by name; the sensitive
+        columns and unknown extra columns are ignored.
         """
         check_is_fitted(self, "_names_out")
         frame = _as_frame(X)
@@ -680,7 +741,84 @@ class Binarizer(TransformerMixin, BaseEstimator):
             ~singles[:, self._negated],
             singles[:, self._pairs[:, 0]] & singles[:, self._pairs[:, 1]],
         ]
-        return np.ascontiguousarray(np.concatenate(parts, axis=1), dtype=np.uint8)
+        out = np.ascontiguousarray(np.concatenate(parts, axis=1), dtype=np.uint8)
+        if isinstance(X, pd.DataFrame):
+            return pd.DataFrame(out, columns=list(self._names_out), index=X.index)
+        return out
+
+    # ---------------------------------------------------------------- JSON
+
+    def to_dict(self) -> dict[str, Any]:
+        """The fitted binarizer as a JSON-ready document (parameters and what ``fit`` learned).
+
+        Column names must be strings or integers and categories JSON scalars (str, int, float,
+        bool), as they are in a table read from CSV.
+        """
+        check_is_fitted(self, "_names_out")
+        params = self.get_params(deep=False)
+        if params["cut_points"] is not None:
+            params["cut_points"] = [[k, list(v)] for k, v in params["cut_points"].items()]
+        if params["categorical"] is not None:
+            params["categorical"] = list(params["categorical"])
+        columns = [
+            {
+                "name": c.name, "kind": c.kind, "names": list(c.names),
+                "categories": list(c.categories),
+                "cut_points": None if c.cut_points is None else [float(v) for v in c.cut_points],
+                "integer": c.integer, "missing": c.missing,
+            }
+            for c in self.columns_
+        ]  # fmt: skip
+        return jsonable({
+            "format": BINARIZER_FORMAT,
+            "version": BINARIZER_VERSION,
+            "params": params,
+            "feature_names_in": list(self.feature_names_in_),
+            "columns": columns,
+            "single_keep": self._single_keep,
+            "negated": self._negated,
+            "pairs": self._pairs,
+            "supports": self.supports_,
+            "n_dropped": self.n_dropped_,
+        })  # fmt: skip
+
+    @classmethod
+    def from_dict(cls, doc: Mapping[str, Any]) -> Binarizer:
+        """A fitted binarizer from :meth:`to_dict`'s document."""
+        if not isinstance(doc, Mapping) or doc.get("format") != BINARIZER_FORMAT:
+            found = doc.get("format") if isinstance(doc, Mapping) else type(doc).__name__
+            raise DataError(f"not a fairlist binarizer: 'format' is {found!r}")
+        if doc.get("version") != BINARIZER_VERSION:
+            raise DataError(
+                f"binarizer document version {doc.get('version')!r} is not supported (this "
+                f"fairlist reads version {BINARIZER_VERSION})"
+            )
+        params = dict(doc["params"])
+        if params.get("cut_points") is not None:
+            params["cut_points"] = {k: v for k, v in params["cut_points"]}
+        if isinstance(params.get("sensitive"), list):
+            params["sensitive"] = list(params["sensitive"])
+        b = cls(**params)
+        b.feature_names_in_ = np.asarray(doc["feature_names_in"], dtype=object)
+        b.n_features_in_ = len(b.feature_names_in_)
+        b.columns_ = [
+            _Column(
+                c["name"], c["kind"], list(c["names"]), list(c["categories"]),
+                None if c["cut_points"] is None else np.asarray(c["cut_points"], dtype=float),
+                bool(c["integer"]), bool(c["missing"]),
+            )
+            for c in doc["columns"]
+        ]  # fmt: skip
+        b.cut_points_ = {c.name: c.cut_points for c in b.columns_ if c.kind == "numeric"}
+        b.categories_ = {c.name: c.categories for c in b.columns_ if c.kind == "categorical"}
+        b.single_names_ = [n for c in b.columns_ for n in c.names]
+        b._single_keep = np.asarray(doc["single_keep"], dtype=np.intp)
+        b._negated = np.asarray(doc["negated"], dtype=np.intp)
+        b._pairs = np.asarray(doc["pairs"], dtype=np.intp).reshape(-1, 2)
+        b.supports_ = np.asarray(doc["supports"], dtype=float)
+        b.n_dropped_ = int(doc["n_dropped"])
+        b._names_out = b._output_names()
+        return b
 
     def get_feature_names_out(self, input_features: Any = None) -> np.ndarray:
         """Antecedent names, in the column order of :meth:`transform`."""

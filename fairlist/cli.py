@@ -23,18 +23,21 @@ from __future__ import annotations
 
 import enum
 import json
+import math
 import sys
 import warnings
-from contextlib import contextmanager
+from contextlib import contextmanager, nullcontext
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Annotated, Any, Optional
 
+import numpy as np
 import typer
 
-from ._json import dumps, jsonable
+from ._json import dumps, jsonable, read_json
 from ._validation import is_binary_table
 from ._version import __version__
+from .datasets import GROUPS
 from .errors import (
     DataError,
     FairlistError,
@@ -42,9 +45,13 @@ from .errors import (
     InvalidParameterError,
     MissingColumnError,
 )
-from .metrics import Metric
+from .metrics import METRIC_RATES, Metric
 from .solvers import ENGINES
 from .solvers.bnb import POLICIES
+
+#: The default budget (the estimator's), without importing scikit-learn at start-up.
+DEFAULT_MAX_NODES = 4_000_000
+DEFAULT_TIME_LIMIT = 60.0
 
 app = typer.Typer(
     name="fairlist",
@@ -52,9 +59,11 @@ app = typer.Typer(
     no_args_is_help=True,
     add_completion=False,
     pretty_exceptions_enable=False,
+    rich_markup_mode=None,  # plain help: wrapped, never truncated, readable in any terminal
 )
 
 EXIT_OK, EXIT_ERROR, EXIT_USAGE, EXIT_INFEASIBLE, EXIT_DISAGREE = 0, 1, 2, 3, 4
+EXIT_NOT_CERTIFIED = 5  # fit --require-optimal: a limit stopped the search before a certificate
 EXIT_INTERRUPTED = 130
 
 
@@ -63,6 +72,7 @@ EXIT_INTERRUPTED = 130
 Engine = enum.Enum("Engine", {name: name for name in ENGINES}, type=str)
 MetricName = enum.Enum("MetricName", {m.short_name: m.short_name for m in Metric}, type=str)
 PolicyName = enum.Enum("PolicyName", {name: name for name in POLICIES}, type=str)
+GroupsName = enum.Enum("GroupsName", {name: name for name in GROUPS}, type=str)
 
 
 class Backend(str, enum.Enum):
@@ -87,24 +97,35 @@ def _root(
     """Learn certifiably optimal fair rule lists."""
 
 
-def fail(message: str, code: int = EXIT_ERROR) -> None:
-    """Print one readable error line and exit."""
-    typer.secho(f"error: {message}", err=True, fg=typer.colors.RED)
+def fail(message: str, code: int = EXIT_ERROR, as_json: bool = False) -> None:
+    """Print one readable error line (a JSON object under ``--json``) and exit."""
+    if as_json:
+        typer.echo(json.dumps({"error": message, "exit_code": code}))
+    else:
+        typer.secho(f"error: {message}", err=True, fg=typer.colors.RED)
     raise typer.Exit(code)
 
 
 @contextmanager
-def _errors():
+def _errors(as_json: bool = False):
     """Turn the errors a user's input causes into one line and an exit code: 3 when nothing fair
-    exists, 130 on Ctrl-C, 1 otherwise. Anything else is a bug and keeps its traceback."""
+    exists, 130 on Ctrl-C, 1 otherwise; under ``--json`` the line is a JSON object on stdout
+    (``{"error": ..., "exit_code": ...}``). Anything else is a bug and keeps its traceback."""
     try:
-        yield
+        with warnings.catch_warnings():
+            warnings.showwarning = _show_warning
+            yield
     except InfeasibleError as exc:
-        fail(str(exc), EXIT_INFEASIBLE)
+        fail(str(exc), EXIT_INFEASIBLE, as_json)
     except KeyboardInterrupt:
-        fail("interrupted before any result", EXIT_INTERRUPTED)
+        fail("interrupted before any result", EXIT_INTERRUPTED, as_json)
     except (FairlistError, OSError) as exc:
-        fail(str(exc).splitlines()[0] if str(exc) else type(exc).__name__)
+        fail(str(exc).splitlines()[0] if str(exc) else type(exc).__name__, EXIT_ERROR, as_json)
+
+
+def _show_warning(message: Any, category: type, *args: Any, **kwargs: Any) -> None:
+    """A library warning as one line on stderr (``warning: ...``), not a source location."""
+    typer.secho(f"warning: {message}", err=True, fg=typer.colors.YELLOW)
 
 
 def _emit_json(doc: Any) -> None:
@@ -114,15 +135,31 @@ def _emit_json(doc: Any) -> None:
 # --------------------------------------------------------------------------- shared options
 # The options several commands take, declared once (one help text each).
 DataArg = Annotated[
-    str, typer.Argument(help="CSV file or built-in data set (compas, adult; see `datasets`).")
+    str,
+    typer.Argument(
+        metavar="DATA", help="CSV file or built-in data set (compas, adult; see `datasets`)."
+    ),
 ]
 TargetOpt = Annotated[Optional[str], typer.Option(help="Label column of a CSV.")]
 SensitiveOpt = Annotated[
-    Optional[str], typer.Option(help="Sensitive column of a CSV (never an antecedent).")
+    Optional[list[str]],
+    typer.Option(
+        help="Sensitive column of a CSV (never an antecedent); repeat it for intersections."
+    ),
+]
+WeightOpt = Annotated[
+    Optional[str], typer.Option(help="Column of a CSV holding sample weights (>= 0).")
+]
+GroupsOpt = Annotated[
+    GroupsName,
+    typer.Option(help="Groups of a built-in data set: the paper's two, every race, race x sex."),
 ]
 ProtectedOpt = Annotated[
     Optional[str],
-    typer.Option(help="Value of the sensitive column for the protected group (default: 1)."),
+    typer.Option(
+        help="Compare this group with all the others together (omit: every value is a group; "
+        "a 0/1 column's 1 is the protected group)."
+    ),
 ]
 DropOpt = Annotated[
     Optional[list[str]],
@@ -146,32 +183,57 @@ JsonOpt = Annotated[bool, typer.Option("--json", help="Machine-readable output."
 class Table:
     """What a command needs from ``DATA``."""
 
-    X: Any  # DataFrame of 0/1 antecedents
-    y: Any  # Series of labels (names)
-    sensitive: Any  # Series
-    protected: Any
-    source: str
-    binarizer: dict[str, Any] | None = None  # how raw columns were cut, for predict
+    X: Any  # DataFrame: antecedents, or raw columns (with the sensitive ones) when not binarized
+    y: Any  # Series of labels (names), or None
+    sensitive: Any  # Series (or DataFrame of several columns): the group of each row
+    protected: Any  # the protected value (None: every value is a group, or a 0/1 mask)
+    source: str  # what was read, for people
+    sensitive_columns: list[str] | None = None  # the columns of X holding the groups (raw)
+    weight: Any = None  # Series of sample weights, or None
+
+    @property
+    def groups(self) -> Any:
+        """What fit takes as sensitive_features: the column names of a raw table, else groups."""
+        return self.sensitive_columns or self.sensitive
 
 
 def _dataset_names() -> list[str]:
-    try:
-        from .datasets import DATASETS
-    except ImportError:  # pragma: no cover - data module not installed
-        return []
+    from .datasets import DATASETS
+
     return sorted(DATASETS)
+
+
+def _typed_value(column: Any, text: str | None) -> Any:
+    """``--protected`` read as the sensitive column's type (``1`` is an int on an int column)."""
+    if text is None or column.ndim != 1 or column.dtype.kind not in "iufb":
+        return text
+    try:
+        return type(column.iloc[0].item())(float(text))
+    except (TypeError, ValueError):
+        return text
 
 
 def load_table(
     data: str,
     target: str | None,
-    sensitive: str | None,
+    sensitive: list[str] | None,
     protected: str | None,
     drop: list[str] | None = None,
     min_support: float | None = None,
     need_target: bool = True,
+    antecedents: bool = True,
+    weight: str | None = None,
+    groups: str = "paper",
 ) -> Table:
-    """Read ``DATA``: a built-in data set name or a CSV file."""
+    """Read ``DATA``: a built-in data set name or a CSV file.
+
+    A built-in data set comes as the paper's antecedents, with ``groups`` (its sensitive
+    groups). A CSV's columns other than the target, the sensitive ones, the weight and ``drop``
+    are antecedents when they are all 0/1; otherwise, with ``antecedents=True``, they are
+    binarized here (:class:`~fairlist.binarize.Binarizer`, MDLP cuts when there is a target),
+    and with ``antecedents=False`` they are returned raw, the sensitive columns included, for
+    the estimator to binarize (so that its model keeps the binarizer and predicts raw rows).
+    """
     import pandas as pd
 
     path = Path(data)
@@ -179,72 +241,50 @@ def load_table(
         from .datasets import load_dataset
 
         kwargs = {} if min_support is None else {"min_support": min_support}
-        ds = load_dataset(data, **kwargs)
-        y = pd.Series([ds.labels[int(v)] for v in ds.y], name=ds.y.name, index=ds.y.index)
-        return Table(ds.X, y, ds.sensitive, ds.protected, f"{data} (built-in)")
+        ds = load_dataset(data, groups=groups, **kwargs)
+        y = pd.Series(np.asarray(ds.labels)[ds.y.to_numpy()], name=ds.y.name, index=ds.y.index)
+        return Table(ds.X, y, ds.sensitive, ds.protected, f"{data} (built-in, {groups} groups)")
     if not path.exists():
-        known = ", ".join(_dataset_names()) or "none installed"
+        known = ", ".join(_dataset_names())
         raise FileNotFoundError(f"no file {data!r} and no built-in data set of that name ({known})")
     frame = pd.read_csv(path)
-    for name, col in (("--target", target), ("--sensitive", sensitive)):
-        if col is None:
-            if name == "--target" and not need_target:
-                continue
-            raise DataError(f"{name} is required with a CSV file (a column of {path.name})")
-        if col not in frame.columns:
+    named = [("--target", target), ("--weight", weight)]
+    named += [("--sensitive", c) for c in sensitive or ()]
+    if not sensitive:
+        raise DataError(f"--sensitive is required with a CSV file (a column of {path.name})")
+    if target is None and need_target:
+        raise DataError(f"--target is required with a CSV file (a column of {path.name})")
+    for name, col in [*named, *(("--drop", c) for c in drop or ())]:
+        if col is not None and col not in frame.columns:
             shown = ", ".join(map(str, frame.columns[:8]))
             raise MissingColumnError(
                 f"{name} {col!r} is not a column of {path.name} ({shown}, ...)"
             )
-    for col in drop or ():
-        if col not in frame.columns:
-            raise MissingColumnError(f"--drop {col!r} is not a column of {path.name}")
     y = frame[target] if target is not None else None
-    s = frame[sensitive]
-    features = frame.drop(columns=[c for c in (target, sensitive, *(drop or ())) if c])
-    prot: Any = protected
-    if protected is not None and s.dtype.kind in "iufb":
-        try:
-            prot = type(s.iloc[0].item())(float(protected))
-        except (TypeError, ValueError):
-            prot = protected
+    groups_of = frame[sensitive[0]] if len(sensitive) == 1 else frame[list(sensitive)]
+    prot = _typed_value(groups_of, protected)
+    weights = frame[weight] if weight is not None else None
+    features = frame.drop(columns=[c for c in (target, weight, *sensitive, *(drop or ())) if c])
     if is_binary_table(features):
-        return Table(features.astype("uint8"), y, s, prot, str(path))
+        return Table(features.astype("uint8"), y, groups_of, prot, str(path), weight=weights)
+    if not antecedents:
+        raw = frame.drop(columns=[c for c in (target, weight, *(drop or ())) if c])
+        return Table(raw, y, groups_of, prot, f"{path} (raw columns)", list(sensitive), weights)
     from .binarize import Binarizer
 
     kwargs = {} if min_support is None else {"min_support": min_support}
     numeric = "mdlp" if y is not None else "quantile"
-    binarizer = Binarizer(numeric=numeric, **kwargs).fit(features, y)
-    X = pd.DataFrame(
-        binarizer.transform(features), columns=binarizer.get_feature_names_out(), index=frame.index
+    X = Binarizer(numeric=numeric, **kwargs).fit(features, y).transform(features)
+    return Table(
+        X, y, groups_of, prot, f"{path} (binarized: {X.shape[1]} antecedents)", weight=weights
     )
-    how = {
-        "cut_points": {str(k): [float(c) for c in v] for k, v in binarizer.cut_points_.items()},
-    }
-    return Table(X, y, s, prot, f"{path} (binarized: {X.shape[1]} antecedents)", how)
-
-
-def _antecedent_frame(frame, metadata: dict[str, Any]):
-    """The single antecedents of raw data, cut as at fit time (for ``predict``)."""
-    import pandas as pd
-
-    how = metadata.get("binarizer")
-    if not how:
-        return frame
-    from .binarize import Binarizer
-
-    b = Binarizer(
-        cut_points=how.get("cut_points") or None, negations=False, conjunctions=False,
-        numeric="quantile",
-    ).fit(frame)  # fmt: skip
-    singles = pd.DataFrame(b.transform(frame), columns=b.get_feature_names_out(), index=frame.index)
-    return pd.concat([frame, singles], axis=1)
 
 
 # --------------------------------------------------------------------------- fit
 def _progress_printer(enabled: bool):
-    """A bnb progress callback that keeps one status line up to date (rich)."""
-    if not enabled:
+    """A progress callback that keeps one status line up to date on a terminal (nothing on a
+    pipe): best objective, lower bound, gap, certified length, nodes and time."""
+    if not enabled or not sys.stderr.isatty():
         return None, None
     from rich.console import Console
     from rich.status import Status as RichStatus
@@ -252,17 +292,26 @@ def _progress_printer(enabled: bool):
     status = RichStatus("searching…", console=Console(stderr=True))
 
     def update(info: dict[str, Any]) -> None:
-        best = info.get("best_objective")
-        certified = info.get("certified_length")
-        status.update(
-            f"searching… {info.get('nodes_expanded', 0):,} nodes, trie {info.get('trie_size', 0):,}"
-            f", best objective {best:.6f}, {info.get('seconds', 0):.1f} s"
-            + (f", none better up to {certified} rules" if certified else "")
-            if isinstance(best, (int, float))
-            else "searching…"
-        )
+        status.update(_progress_line(info))
 
     return update, status
+
+
+def _progress_line(info: dict[str, Any]) -> str:
+    """One line of a search's progress (the keys an engine's progress dict may hold)."""
+    parts = [f"searching… {info.get('seconds', 0.0):.1f} s"]
+    if "nodes_expanded" in info:
+        parts.append(f"{info['nodes_expanded']:,} nodes, trie {info.get('trie_size', 0):,}")
+    best, lower = info.get("best_objective"), info.get("lower_bound")
+    if isinstance(best, float) and math.isfinite(best):
+        parts.append(f"best {best:.6f}")
+        if isinstance(lower, float) and math.isfinite(lower):
+            parts.append(f"bound {lower:.6f}, gap {max(0.0, best - lower):.6f}")
+    else:
+        parts.append("no fair list yet")
+    if info.get("certified_length"):
+        parts.append(f"none better up to {info['certified_length']} rules")
+    return ", ".join(parts)
 
 
 @app.command()
@@ -272,14 +321,21 @@ def fit(
     sensitive: SensitiveOpt = None,
     protected: ProtectedOpt = None,
     drop: DropOpt = None,
+    weight: WeightOpt = None,
+    groups: GroupsOpt = GroupsName.paper,
     metric: MetricOpt = MetricName.SP,
     epsilon: EpsilonOpt = None,
     engine: EngineOpt = Engine.bnb,
     lam: LamOpt = 0.01,
     max_length: MaxLengthOpt = None,
     policy: PolicyOpt = None,
-    time_limit: TimeLimitOpt = None,
-    max_nodes: MaxNodesOpt = None,
+    time_limit: Annotated[
+        float, typer.Option(help="Seconds (a safety net; 0: none, for a reproducible run).")
+    ] = DEFAULT_TIME_LIMIT,
+    max_nodes: Annotated[
+        int,
+        typer.Option(help="bnb trie size limit, the paper's budget (0: none)."),
+    ] = DEFAULT_MAX_NODES,
     deepen_length: Annotated[
         int,
         typer.Option(help="bnb: certify the lists of at most 1..N rules first (0: off)."),
@@ -288,73 +344,111 @@ def fit(
         Optional[float],
         typer.Option(help="Support of mined conjunctions (raw data only)."),
     ] = None,
+    require_optimal: Annotated[
+        bool,
+        typer.Option(help=f"Exit {EXIT_NOT_CERTIFIED} when a limit stopped the search first."),
+    ] = False,
     output: Annotated[Optional[Path], typer.Option(help="Write the model as JSON.")] = None,
     as_json: JsonOpt = False,
 ) -> None:
-    """Learn a fair rule list; print it with its training accuracy and unfairness."""
+    """Learn a fair rule list; print it with its training accuracy, unfairness and certificate.
+
+    The search stops at the first of: the certificate (status optimal), --max-nodes (4,000,000
+    by default, about 10 s on COMPAS), --time-limit (60 s by default), or Ctrl-C; it then
+    reports the best list found (status feasible) with the proved lower bound and the gap.
+    """
     from sklearn.exceptions import ConvergenceWarning
 
     from .estimator import FairRuleListClassifier
 
-    with _errors():
-        table = load_table(data, target, sensitive, protected, drop, min_support)
-        callback, status = _progress_printer(engine is Engine.bnb and not as_json)
+    with _errors(as_json):
+        table = load_table(
+            data, target, sensitive, protected, drop, min_support, antecedents=False,
+            weight=weight, groups=groups.value,
+        )  # fmt: skip
+        callback, status = _progress_printer(not as_json)
         options: dict[str, Any] = {"progress": callback} if callback else {}
         if deepen_length:
             options["deepen_length"] = deepen_length
+        binarizer: Any = "auto"
+        if min_support is not None and table.sensitive_columns:
+            from .binarize import Binarizer
+
+            binarizer = Binarizer(min_support=min_support)
         clf = FairRuleListClassifier(
             metric=metric.value, epsilon=epsilon, lam=lam, max_length=max_length,
-            engine=engine.value, policy=policy and policy.value, time_limit=time_limit,
-            max_nodes=max_nodes,
-            engine_options=options or None,
+            engine=engine.value, policy=policy and policy.value, time_limit=time_limit or None,
+            max_nodes=max_nodes or None, engine_options=options or None, binarizer=binarizer,
         )  # fmt: skip
-        prot = table.protected if table.protected is not None else None
-        with warnings.catch_warnings():
+        with warnings.catch_warnings(), status if status is not None else nullcontext():
             warnings.simplefilter("ignore", ConvergenceWarning)
-            if status is not None:
-                with status:
-                    clf.fit(table.X, table.y, sensitive_features=table.sensitive, protected=prot)
-            else:
-                clf.fit(table.X, table.y, sensitive_features=table.sensitive, protected=prot)
+            clf.fit(
+                table.X, table.y, sensitive_features=table.groups, protected=table.protected,
+                sample_weight=table.weight,
+            )  # fmt: skip
         clf.set_params(engine_options=None)  # the callback is not part of the model
         metadata = {"data": table.source, "target": target, "sensitive": sensitive,
-                    "protected": jsonable(prot)}  # fmt: skip
-        if table.binarizer:
-            metadata["binarizer"] = table.binarizer
+                    "protected": jsonable(table.protected)}  # fmt: skip
         if output is not None:
             clf.save(output, metadata=metadata)
+    stop = clf.result_.stop_reason
     summary = {
         "status": str(clf.status_),
-        "stop_reason": str(clf.result_.stop_reason),
+        "stop_reason": str(stop),
         "engine": clf.result_.engine,
         "metric": clf.metric_.short_name,
         "epsilon": epsilon,
         "objective": clf.objective_,
         "lower_bound": clf.lower_bound_,
+        "gap": clf.gap_,
+        "certified_length": clf.certified_length_,
         "accuracy": clf.accuracy_,
         "unfairness": clf.unfairness_,
+        "groups": clf.group_rates_.reset_index().to_dict(orient="records"),
         "length": len(clf.rule_list_),
         "n_samples": int(clf.get_rules()["n_samples"].sum()),
-        "n_antecedents": int(clf.n_features_in_),
+        "n_antecedents": len(clf.rule_list_.feature_names or ()),
         "seconds": clf.stats_.get("seconds"),
-        "certified_length": clf.stats_.get("certified_length"),
         "rule_list": clf.rule_list_.to_dict(),
         "model": str(output) if output else None,
     }
     if as_json:
         _emit_json(summary)
-        return
+    else:
+        _print_fit(clf, epsilon, output)
+    if str(stop) == "interrupted":
+        raise typer.Exit(EXIT_INTERRUPTED)
+    if require_optimal and str(clf.status_) != "optimal":
+        if not as_json:
+            typer.secho(
+                f"error: not certified ({stop}); --require-optimal", err=True, fg=typer.colors.RED
+            )
+        raise typer.Exit(EXIT_NOT_CERTIFIED)
+
+
+def _print_fit(clf: Any, epsilon: float | None, output: Path | None) -> None:
+    """The rule list, its training figures and what is certified, for people."""
     typer.echo(str(clf.rule_list_))
     typer.echo("")
     cap = "unconstrained" if epsilon is None else f"<= {epsilon:g}"
     typer.echo(f"training accuracy: {clf.accuracy_:.4f}")
     typer.echo(f"unfairness ({clf.metric_.short_name}): {clf.unfairness_:.4f}  (cap {cap})")
+    rates = ["n_samples", *METRIC_RATES[clf.metric_]]
+    typer.echo(clf.group_rates_[rates].to_string(float_format=lambda v: f"{v:.4f}"))
     typer.echo(
         f"status: {clf.status_} ({clf.result_.stop_reason}); objective {clf.objective_:.6f}, "
-        f"lower bound {clf.lower_bound_:.6f}"
+        f"lower bound {clf.lower_bound_:.6f}, gap {clf.gap_:.6f}"
     )
-    if str(clf.status_) != "optimal" and clf.stats_.get("certified_length"):
-        typer.echo(f"no list of at most {clf.stats_['certified_length']} rules is better")
+    if str(clf.status_) != "optimal":
+        certified = clf.certified_length_
+        typer.echo(
+            f"no list of at most {certified} rules is better"
+            if certified
+            else "the list is not certified optimal: raise --max-nodes or --time-limit, or "
+            "accept the gap"
+        )
+    if str(clf.result_.stop_reason) == "interrupted":
+        typer.echo("interrupted: this is the best list found so far")
     if output is not None:
         typer.echo(f"model written to {output}")
 
@@ -362,20 +456,31 @@ def fit(
 # --------------------------------------------------------------------------- predict
 @app.command()
 def predict(
-    model: Annotated[Path, typer.Argument(help="A model written by `fairlist fit --output`.")],
-    data: Annotated[str, typer.Argument(help="CSV file (or built-in data set) to predict.")],
+    model: Annotated[
+        Path, typer.Argument(metavar="MODEL", help="A model written by `fairlist fit --output`.")
+    ],
+    data: Annotated[
+        str,
+        typer.Argument(
+            metavar="DATA", help="CSV file (raw columns or antecedents) or built-in data set."
+        ),
+    ],
     output: Annotated[
         Optional[Path],
         typer.Option(help="Write a CSV (prediction, rule, probability); default: stdout."),
     ] = None,
     as_json: JsonOpt = False,
 ) -> None:
-    """Predict with a saved model; each row gets its class, the rule that fired and its rate."""
+    """Predict with a saved model; each row gets its class, the rule that fired and its rate.
+
+    The rows may be raw (the model binarizes them as at fit time) or antecedents; the target
+    and the sensitive columns are ignored when present.
+    """
     import pandas as pd
 
     from .estimator import FairRuleListClassifier
 
-    with _errors():
+    with _errors(as_json):
         clf = FairRuleListClassifier.load(model)
         if Path(data).exists():
             frame = pd.read_csv(data)
@@ -383,13 +488,17 @@ def predict(
             frame = load_table(data, None, None, None).X
         else:
             raise FileNotFoundError(f"no file {data!r}")
-        frame = _antecedent_frame(frame, getattr(clf, "metadata_", {}))
-        fired = clf.rule_list_.apply(frame)
-        rules = clf.get_rules()
+        needed = [str(c) for c in getattr(clf, "feature_names_in_", [])]
+        if needed:  # the model's input columns, in its order (target, groups, others left out)
+            absent = [c for c in needed if c not in frame.columns]
+            if absent:
+                raise MissingColumnError(f"{data} lacks columns the model reads: {absent[:10]}")
+            frame = frame[needed]
+        explained = clf.explain(frame)
         result = pd.DataFrame({
-            "prediction": rules["prediction"].to_numpy()[fired],
-            "rule": fired,
-            "probability_positive": rules["positive_rate"].to_numpy()[fired],
+            "prediction": explained["prediction"].to_numpy(),
+            "rule": explained["rule"].to_numpy(),
+            "probability_positive": explained["positive_rate"].to_numpy(),
         })  # fmt: skip
     if as_json:
         _emit_json({"n_samples": len(result), "predictions": result.to_dict(orient="records")})
@@ -408,17 +517,22 @@ def pareto(
     sensitive: SensitiveOpt = None,
     protected: ProtectedOpt = None,
     drop: DropOpt = None,
+    groups: GroupsOpt = GroupsName.paper,
     metric: MetricOpt = MetricName.SP,
     exact: Annotated[
         bool,
         typer.Option(
-            "--exact/--cv",
-            help="Exact training front (adaptive epsilon) or the paper's cross-validated sweep.",
+            "--exact",
+            help="The exact training front (adaptive epsilon) instead of the cross-validated "
+            "sweep.",
         ),
     ] = False,
     n_epsilons: Annotated[int, typer.Option(help="Grid size in [0, epsilon-max].")] = 60,
     epsilon_max: Annotated[float, typer.Option(help="Largest cap of the grid.")] = 1.0,
-    cv: Annotated[int, typer.Option(help="Cross-validation folds.")] = 5,
+    cv: Annotated[
+        Optional[int],
+        typer.Option(help="Cross-validated sweep with K folds (the default, 5 folds)."),
+    ] = None,
     policies: Annotated[
         str, typer.Option(help="Comma-separated bnb policies pooled into the front.")
     ] = "bfs,bfs_objective_aware,curiosity,lower_bound",
@@ -446,8 +560,10 @@ def pareto(
 
     from .pareto import cross_validated_front, training_front
 
-    with _errors():
-        table = load_table(data, target, sensitive, protected, drop)
+    with _errors(as_json):
+        if exact and cv is not None:
+            raise InvalidParameterError("--exact and --cv K are two different fronts: pick one")
+        table = load_table(data, target, sensitive, protected, drop, groups=groups.value)
         if plot is not None and plot.suffix.lower() not in (".png", ".svg", ".pdf"):
             raise InvalidParameterError(f"--plot must end in .png, .svg or .pdf, got {plot.name!r}")
         common = dict(
@@ -468,7 +584,7 @@ def pareto(
             else:
                 result = cross_validated_front(
                     table.X, table.y, table.sensitive, table.protected,
-                    epsilons=np.linspace(0.0, epsilon_max, n_epsilons), cv=cv,
+                    epsilons=np.linspace(0.0, epsilon_max, n_epsilons), cv=cv or 5,
                     policies=[p.strip() for p in policies.split(",") if p.strip()],
                     random_state=seed, n_jobs=n_jobs,
                     backend=backend.value if backend else None, progress=report, **common,
@@ -529,6 +645,8 @@ def verify(
     sensitive: SensitiveOpt = None,
     protected: ProtectedOpt = None,
     drop: DropOpt = None,
+    weight: WeightOpt = None,
+    groups: GroupsOpt = GroupsName.paper,
     metric: MetricOpt = MetricName.SP,
     epsilon: EpsilonOpt = None,
     lam: LamOpt = 0.01,
@@ -544,10 +662,13 @@ def verify(
     from .solvers import Problem
     from .verify import verify as run_verify
 
-    with _errors():
-        table = load_table(data, target, sensitive, protected, drop)
+    with _errors(as_json):
+        table = load_table(
+            data, target, sensitive, protected, drop, weight=weight, groups=groups.value
+        )
         problem = Problem.from_data(
-            table.X, table.y, table.sensitive, table.protected, metric=metric.value,
+            table.X, table.y, table.sensitive, table.protected, sample_weight=table.weight,
+            metric=metric.value,
             epsilon=epsilon, lam=lam,
         )  # fmt: skip
         report = run_verify(
@@ -583,7 +704,7 @@ def datasets(
     as_json: JsonOpt = False,
 ) -> None:
     """List the built-in data sets and where their files are (or would be downloaded)."""
-    with _errors():
+    with _errors(as_json):
         from .datasets import DATASETS, data_home, fetch_file
 
         rows = []
@@ -612,17 +733,36 @@ def datasets(
 # --------------------------------------------------------------------------- show
 @app.command()
 def show(
-    model: Annotated[Path, typer.Argument(help="A rule list or a model saved as JSON.")],
+    model: Annotated[
+        Path, typer.Argument(metavar="MODEL", help="A rule list or a model saved as JSON.")
+    ],
+    as_json: JsonOpt = False,
 ) -> None:
-    """Print a saved rule list (or a saved model's rule list) in the paper's format."""
+    """Print a saved rule list (or a saved model's rule list and training figures)."""
+    from .estimator import MODEL_FORMAT, FairRuleListClassifier
     from .rulelist import RuleList
 
-    with _errors():
-        doc = json.loads(Path(model).read_text(encoding="utf-8")) if model.exists() else None
-        if isinstance(doc, dict) and "rule_list" in doc:
-            typer.echo(str(RuleList.from_dict(doc["rule_list"])))
+    with _errors(as_json):
+        doc = read_json(model)
+        training = None
+        if isinstance(doc, dict) and doc.get("format") == MODEL_FORMAT:
+            clf = FairRuleListClassifier.from_dict(doc)
+            rule_list, training = clf.rule_list_, doc["training"]
         else:
-            typer.echo(str(RuleList.from_json(model)))
+            rule_list = RuleList.from_dict(doc)
+    if as_json:
+        _emit_json({"rule_list": rule_list.to_dict(), "text": str(rule_list),
+                    "training": training})  # fmt: skip
+        return
+    typer.echo(str(rule_list))
+    if training is not None:
+        typer.echo("")
+        typer.echo(
+            f"training accuracy {training['accuracy']:.4f}, unfairness "
+            f"({training['metric']}) {training['unfairness']:.4f}; status {training['status']} "
+            f"({training['stop_reason']}), objective {training['objective']:.6f}, lower bound "
+            f"{training['lower_bound']:.6f}"
+        )
 
 
 def main() -> None:

@@ -36,12 +36,19 @@ import urllib.request
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import numpy as np
 import pandas as pd
 
-from .binarize import Binarizer
+from ._params import Options, validate_params
 from .errors import DataError, FairlistError, InvalidParameterError
+
+if TYPE_CHECKING:  # the loaders import it (and scikit-learn) on first use
+    from .binarize import Binarizer
+
+#: The sensitive groups a built-in data set can be loaded with (see load_compas, load_adult).
+GROUPS = ("paper", "race", "race_sex")
 
 __all__ = [
     "Dataset",
@@ -92,10 +99,12 @@ class Dataset:
         Antecedents, one column per antecedent, named as in the paper (``age:18-20``).
     y : Series of uint8
         The label, 0/1 (1 = ``labels[1]``).
-    sensitive : Series
-        Group of each row (e.g. ``"African-American"`` / ``"Caucasian"``).
-    protected : str
-        The value of ``sensitive`` that marks the protected group.
+    sensitive : Series or DataFrame
+        Group of each row (e.g. ``"African-American"`` / ``"Caucasian"``), or the columns
+        whose combinations are the groups (intersections).
+    protected : str or None
+        The value of ``sensitive`` that marks the protected group of the paper's two groups
+        (None: every value is a group).
     labels : tuple of str
         Names of label 0 and label 1, e.g. ``("no recidivism", "recidivism")``.
     description : str
@@ -107,15 +116,17 @@ class Dataset:
     frame: pd.DataFrame
     X: pd.DataFrame
     y: pd.Series
-    sensitive: pd.Series
-    protected: str
+    sensitive: pd.Series | pd.DataFrame
+    protected: str | None
     labels: tuple[str, str]
     description: str
     binarizer: Binarizer = field(repr=False)
 
     @property
     def protected_mask(self) -> np.ndarray:
-        """Boolean array: True for the rows of the protected group."""
+        """Boolean array: True for the rows of the protected group (the paper's two groups)."""
+        if self.protected is None:
+            raise DataError(f"{self.name} was loaded with every group; it has no protected one")
         return (self.sensitive == self.protected).to_numpy()
 
     @property
@@ -294,12 +305,13 @@ def _bucket(values: pd.Series, edges: list[int], labels: list[str]) -> pd.Catego
     return pd.Categorical.from_codes(codes, categories=labels)
 
 
-def compas_table(raw: pd.DataFrame) -> pd.DataFrame:
+def compas_table(raw: pd.DataFrame, all_races: bool = False) -> pd.DataFrame:
     """ProPublica's filters and the paper's discretisation of the raw COMPAS table.
 
     Keeps the rows with ``-30 <= days_b_screening_arrest <= 30``, ``is_recid != -1``,
     ``c_charge_degree != "O"`` and a COMPAS score, of African-American or Caucasian
-    defendants. Returns the kept rows of the raw columns used, plus the discretised ones:
+    defendants (of every race with ``all_races``). Returns the kept rows of the raw columns
+    used, plus the discretised ones:
     ``age`` (18-20, 21-22, 23-25, 26-45, >45), ``priors`` (0, 1, 2-3, >3),
     ``juvenile-felonies`` / ``juvenile-misdemeanors`` / ``juvenile-crimes`` (0, >0; the last
     is ProPublica's ``juv_other_count``), ``charge-degree`` (Felony, Misdemeanor) and
@@ -311,7 +323,7 @@ def compas_table(raw: pd.DataFrame) -> pd.DataFrame:
         & (raw["c_charge_degree"] != "O")
         & raw["score_text"].notna()
         & (raw["score_text"] != "N/A")
-        & raw["race"].isin(["African-American", "Caucasian"])
+        & (all_races | raw["race"].isin(["African-American", "Caucasian"]))
     )
     used = [
         "sex", "age", "race", "juv_fel_count", "juv_misd_count", "juv_other_count",
@@ -349,6 +361,7 @@ def load_compas(
     negations: bool = True,
     conjunctions: bool = True,
     max_antecedents: int | None = None,
+    groups: str = "paper",
     data_home: str | os.PathLike[str] | None = None,
     download: bool = True,
     base_url: str | None = None,
@@ -368,14 +381,28 @@ def load_compas(
         ``compas-scores-two-years.csv`` or a folder holding it.
     min_support, negations, conjunctions, max_antecedents
         Passed to :class:`~fairlist.binarize.Binarizer`.
+    groups : {"paper", "race", "race_sex"}, default="paper"
+        The sensitive groups: the paper's two (African-American, protected, and Caucasian
+        defendants only); every race (six groups, every defendant); or the race x sex
+        intersections (every defendant; gender is then not an antecedent). The sensitive
+        attributes are never antecedents.
     data_home, download, base_url
         Passed to :func:`fetch_file`.
     """
+    validate_params("load_compas", {"groups": [Options(GROUPS)]}, {"groups": groups})
     file = fetch_file(
         COMPAS_FILE, path=path, data_home=data_home, download=download, base_url=base_url
     )
-    table = compas_table(pd.read_csv(file))
-    features = pd.DataFrame({name: table[col] for name, col in _COMPAS_FEATURES.items()})
+    table = compas_table(pd.read_csv(file), all_races=groups != "paper")
+    features = pd.DataFrame(
+        {
+            name: table[col]
+            for name, col in _COMPAS_FEATURES.items()
+            if not (groups == "race_sex" and name == "gender")
+        }
+    )
+    from .binarize import Binarizer
+
     binarizer = Binarizer(
         min_support=min_support,
         negations=negations,
@@ -394,8 +421,8 @@ def load_compas(
         frame=frame,
         X=X,
         y=table["two_year_recid"].astype(np.uint8).rename("two_year_recid"),
-        sensitive=table["race"].rename("race"),
-        protected="African-American",
+        sensitive=table["race"] if groups != "race_sex" else table[["race", "sex"]],
+        protected="African-American" if groups == "paper" else None,
         labels=("no recidivism", "recidivism"),
         description=COMPAS_DESCRIPTION,
         binarizer=binarizer,
@@ -525,6 +552,7 @@ def load_adult(
     max_antecedents: int | None = None,
     random_state: int = 0,
     use_test: bool = True,
+    groups: str = "paper",
     data_home: str | os.PathLike[str] | None = None,
     download: bool = True,
     base_url: str | None = None,
@@ -547,15 +575,24 @@ def load_adult(
         Seed of the one-third / two-thirds split.
     use_test : bool, default=True
         Also read ``adult.test`` (False: ``adult.data`` only, about 20,100 rows kept).
+    groups : {"paper", "race", "race_sex"}, default="paper"
+        The sensitive groups: the paper's two (Female, protected, and Male); every race of the
+        census (five groups; gender is then an antecedent and ``race`` is not); or the race x
+        gender intersections. The sensitive attributes are never antecedents.
     data_home, download, base_url
         Passed to :func:`fetch_file`.
     """
+    validate_params("load_adult", {"groups": [Options(GROUPS)]}, {"groups": groups})
     remotes = ADULT_FILES if use_test else ADULT_FILES[:1]
     files = [
         fetch_file(r, path=path, data_home=data_home, download=download, base_url=base_url)
         for r in remotes
     ]
-    table = adult_table(read_adult(files))
+    raw = read_adult(files)
+    table = adult_table(raw)
+    if groups != "paper":  # every race value, not the paper's white / non-white antecedent
+        table["race"] = raw["race"].to_numpy()
+    sensitive = {"paper": "gender", "race": "race", "race_sex": ["race", "gender"]}[groups]
     y_all = (table["income"] == ">50K").astype(np.uint8)
     rng = np.random.default_rng(random_state)
     order = rng.permutation(len(table))
@@ -563,10 +600,12 @@ def load_adult(
     learn, kept = np.sort(order[:n_learn]), np.sort(order[n_learn:])
     features = table.drop(columns=["income"])
 
-    cutter = Binarizer(sensitive="gender", numeric="mdlp", negations=False, conjunctions=False)
+    from .binarize import Binarizer
+
+    cutter = Binarizer(sensitive=sensitive, numeric="mdlp", negations=False, conjunctions=False)
     cutter.fit(features.iloc[learn], y_all.iloc[learn])
     binarizer = Binarizer(
-        sensitive="gender",
+        sensitive=sensitive,
         cut_points=cutter.cut_points_,
         min_support=min_support,
         negations=negations,
@@ -586,9 +625,9 @@ def load_adult(
         frame=frame,
         X=X,
         y=y_all.iloc[kept].reset_index(drop=True).rename("income"),
-        sensitive=frame["gender"],
-        protected="Female",
-        labels=("low", "high"),
+        sensitive=frame[sensitive],
+        protected="Female" if groups == "paper" else None,
+        labels=("<=50K", ">50K"),  # sorted as classes: ">50K" is the positive one
         description=ADULT_DESCRIPTION,
         binarizer=binarizer,
     )

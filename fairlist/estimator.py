@@ -20,7 +20,6 @@ Models are saved as JSON (:meth:`FairRuleListClassifier.save`), never pickle.
 
 from __future__ import annotations
 
-import json
 import numbers
 import warnings
 from collections.abc import Mapping
@@ -29,17 +28,19 @@ from typing import Any
 
 import numpy as np
 import pandas as pd
-from sklearn.base import BaseEstimator, ClassifierMixin
+from scipy import sparse
+from sklearn.base import BaseEstimator, ClassifierMixin, clone
 from sklearn.exceptions import ConvergenceWarning
 from sklearn.utils.multiclass import check_classification_targets, type_of_target
 from sklearn.utils.validation import check_is_fitted
 
-from ._json import dumps, jsonable
-from ._params import InstanceOf, Interval, Satisfies, validate_params
-from ._validation import as_binary
+from ._json import dumps, jsonable, read_json
+from ._params import InstanceOf, Interval, Options, Satisfies, validate_params
+from ._validation import as_binary, encode_labels, is_binary_table
 from ._version import __version__
-from .errors import DataError, InfeasibleError, InvalidParameterError
-from .metrics import Metric
+from .binarize import Binarizer
+from .errors import DataError, InfeasibleError, InvalidParameterError, MissingColumnError
+from .metrics import Metric, check_sample_weight
 from .metrics import protected_mask as sensitive_mask
 from .rulelist import RuleList
 from .solvers import (
@@ -72,7 +73,12 @@ __all__ = [
 ]
 
 MODEL_FORMAT = "fairlist.classifier"
-MODEL_VERSION = 1
+MODEL_VERSION = 2  # 2: the fitted binarizer and the sensitive columns (1 is still read)
+
+#: The default budget: the paper's trie size, and a time limit as a safety net (see fit's
+#: ``time_limit``; both engines stop at the first limit reached, with their best list and gap).
+DEFAULT_MAX_NODES = 4_000_000
+DEFAULT_TIME_LIMIT = 60.0
 
 
 #: What each parameter may be (a value is valid when any constraint of its list accepts it).
@@ -92,6 +98,7 @@ PARAMETER_CONSTRAINTS: dict[str, list] = {
     "max_nodes": Limits.PARAMETER_CONSTRAINTS["max_nodes"],
     "random_state": [None, Interval(numbers.Integral, None, None)],
     "engine_options": [None, InstanceOf(Mapping, "a dict")],
+    "binarizer": [None, Options(("auto",)), InstanceOf(Binarizer, "a Binarizer")],
 }
 
 
@@ -122,15 +129,29 @@ class FairRuleListClassifier(ClassifierMixin, BaseEstimator):
         The exact engine. A :class:`~fairlist.solvers.Solver` instance is used as is.
     policy : str or None, default=None
         Search policy of the branch-and-bound engine (None: the engine's default).
-    time_limit : float or None, default=None
-        Seconds before the search stops with the best rule list found (status ``feasible``).
-    max_nodes : int or None, default=None
-        Trie size at which the search stops (the paper uses 4,000,000).
+    time_limit : float or None, default=60.0
+        Seconds before the search stops with the best rule list found (status ``feasible``,
+        with its lower bound and gap). A safety net for interactive use: a node budget is the
+        same on every machine, a time limit is not, so for a reproducible run set it to None
+        and let ``max_nodes`` bound the search.
+    max_nodes : int or None, default=4_000_000
+        Trie size at which the branch-and-bound stops with the best rule list found (status
+        ``feasible``): the paper's budget, about 10 s on COMPAS. On Adult (30,000 rows) the
+        trie stays smaller while the search goes on for minutes, which the time limit catches.
+        None (with ``time_limit=None``) searches until the optimum is certified, which under a
+        fairness cap can take hours.
     random_state : int or None, default=None
         Seed handed to the engine.
     engine_options : dict or None, default=None
         Further keyword options for the engine's constructor (e.g. ``{"majority_only": True}``
         for the branch-and-bound, ``{"num_workers": 2}`` for CP-SAT).
+    binarizer : "auto", Binarizer or None, default="auto"
+        How ``X`` becomes antecedents. ``"auto"``: a table whose columns are all 0/1 (or bool)
+        is used as is, any other (raw numeric, categorical, boolean columns) goes through a
+        default :class:`~fairlist.binarize.Binarizer` (the paper's discretisation and mined
+        conjunctions). A ``Binarizer`` is cloned and fitted on ``X``; None requires antecedents.
+        The fitted one (``binarizer_``) is part of the saved model, so a loaded model predicts
+        on raw rows.
 
     Attributes
     ----------
@@ -152,9 +173,25 @@ class FairRuleListClassifier(ClassifierMixin, BaseEstimator):
         The engine's full result.
     classes_ : ndarray of shape (2,)
         The original class labels; ``classes_[1]`` is the positive class.
+    gap_ : float
+        ``objective_ - lower_bound_``: 0 when certified optimal.
+    certified_length_ : int or None
+        No rule list of at most this many rules beats ``rule_list_`` (None: nothing is certified
+        beyond the lower bound; every length when the status is ``optimal``).
+    group_names_ : tuple of str
+        The groups the cap compares (see :mod:`fairlist.groups`).
+    group_rates_ : DataFrame
+        Each group's size and training rates under ``rule_list_`` (positive rate, TPR, FPR,
+        PPV, NPV): what the unfairness is made of.
+    binarizer_ : Binarizer or None
+        The fitted binarizer that turned raw columns into antecedents (None: X held antecedents).
+    sensitive_columns_ : list of str
+        Columns of X named by ``sensitive_features``: they are the groups, never antecedents, and
+        ``predict`` ignores them.
     n_features_in_ : int
     feature_names_in_ : ndarray of str
-        Only when X was a DataFrame whose column names are all strings.
+        Only when X was a DataFrame whose column names are all strings (the sensitive columns
+        left out).
 
     Examples
     --------
@@ -175,10 +212,11 @@ class FairRuleListClassifier(ClassifierMixin, BaseEstimator):
         max_length: int | None = None,
         engine: str | Solver = "bnb",
         policy: str | None = None,
-        time_limit: float | None = None,
-        max_nodes: int | None = None,
+        time_limit: float | None = DEFAULT_TIME_LIMIT,
+        max_nodes: int | None = DEFAULT_MAX_NODES,
         random_state: int | None = None,
         engine_options: dict[str, Any] | None = None,
+        binarizer: str | Binarizer | None = "auto",
     ) -> None:
         self.metric = metric
         self.epsilon = epsilon
@@ -190,6 +228,7 @@ class FairRuleListClassifier(ClassifierMixin, BaseEstimator):
         self.max_nodes = max_nodes
         self.random_state = random_state
         self.engine_options = engine_options
+        self.binarizer = binarizer
 
     # ------------------------------------------------------------------ sklearn tags
     def __sklearn_tags__(self):
@@ -226,20 +265,49 @@ class FairRuleListClassifier(ClassifierMixin, BaseEstimator):
             options.setdefault(spec.seed, int(self.random_state))
         return get_solver(self.engine, **options)
 
-    def _prepare(self, X: Any, y: Any, sensitive_features: Any, protected: Any) -> Problem:
-        """Validate the data and build the :class:`Problem` (sets the data-derived attributes)."""
-        X, y = _validate_data(self, X, y, dtype=None, ensure_min_samples=1)
-        check_classification_targets(y)
-        y_type = type_of_target(y, input_name="y")
-        if y_type != "binary":
-            raise DataError(
-                f"Only binary classification is supported. The type of the target is {y_type}"
+    def _binarizes(self, X: Any) -> bool:
+        """Whether fit turns X into antecedents with a binarizer (see ``binarizer``)."""
+        if self.binarizer is None or sparse.issparse(X):
+            return False
+        if isinstance(self.binarizer, Binarizer):
+            return True
+        if isinstance(X, pd.DataFrame):
+            return not is_binary_table(X)
+        values = np.asarray(X)
+        if values.dtype == bool:
+            return False
+        if values.dtype.kind not in "iuf":
+            return values.dtype.kind in "OSU"
+        return bool(((values != 0) & (values != 1)).any())
+
+    def _prepare(
+        self, X: Any, y: Any, sensitive_features: Any, protected: Any, sample_weight: Any
+    ) -> Problem:
+        """Validate the data, binarize it if needed and build the :class:`Problem` (sets the
+        data-derived attributes)."""
+        if sample_weight is not None:  # its own errors first, as scikit-learn's checks expect
+            check_sample_weight(sample_weight, X.shape[0] if hasattr(X, "shape") else len(X))
+        X, groups, self.sensitive_columns_ = _split_sensitive(X, sensitive_features)
+        self.binarizer_ = None
+        if self._binarizes(X):
+            X, y = _validate_data(self, X, y, skip_check_array=True)  # names and counts only
+            _check_target(y, len(X))  # before the binarizer learns from it
+            binarizer = Binarizer() if self.binarizer == "auto" else clone(self.binarizer)
+            if self.sensitive_columns_:
+                binarizer.set_params(sensitive=None)  # those columns are already out of X
+            self.binarizer_ = binarizer.fit(X, y)
+            X = self.binarizer_.transform(X)
+            names = [str(c) for c in self.binarizer_.get_feature_names_out()]
+        else:
+            X, y = _validate_data(self, X, y, dtype=None, ensure_min_samples=1)
+            names = (
+                [str(c) for c in self.feature_names_in_]
+                if hasattr(self, "feature_names_in_")
+                else None
             )
-        names = (
-            [str(c) for c in self.feature_names_in_] if hasattr(self, "feature_names_in_") else None
-        )
+        _check_target(y, len(X))
         problem = Problem.from_data(
-            X, y, sensitive_features, protected, feature_names=names,
+            X, y, groups, protected, sample_weight=sample_weight, feature_names=names,
             metric=self.metric, epsilon=self.epsilon, lam=self.lam, max_length=self.max_length,
             limits=Limits(max_nodes=self.max_nodes, time_limit=self.time_limit),
         )  # fmt: skip
@@ -247,20 +315,34 @@ class FairRuleListClassifier(ClassifierMixin, BaseEstimator):
         return problem
 
     # ------------------------------------------------------------------ fit
-    def fit(self, X: Any, y: Any, sensitive_features: Any = None, protected: Any = None):
+    def fit(
+        self,
+        X: Any,
+        y: Any,
+        sensitive_features: Any = None,
+        protected: Any = None,
+        sample_weight: Any = None,
+    ):
         """Learn the rule list.
 
         Parameters
         ----------
-        X : DataFrame of binary columns or array-like of 0/1, shape (n_samples, n_antecedents)
-            Each column is an antecedent (use :mod:`fairlist.binarize` to mine them from raw data).
+        X : DataFrame or array-like, shape (n_samples, n_columns)
+            Antecedents (0/1 or bool columns), or a raw table that ``binarizer`` turns into
+            antecedents.
         y : array-like of shape (n_samples,)
             Two classes, of any type; ``classes_[1]`` (the larger in sorted order) is "positive".
-        sensitive_features : array-like of shape (n_samples,)
-            The group of each sample (never used as an antecedent).
-        protected : scalar, optional
-            The value of ``sensitive_features`` marking the protected group; when omitted,
-            ``sensitive_features`` must be a boolean / 0-1 mask (True = protected).
+        sensitive_features : array-like of shape (n_samples,) or (n_samples, c), or column names
+            The group of each sample: one column of any number of groups, several columns
+            (their intersections are the groups), a boolean mask (True = protected), or the
+            name(s) of the column(s) of ``X`` that hold them (those columns are then never
+            antecedents and ``predict`` ignores them). See :mod:`fairlist.groups`.
+        protected : scalar or tuple, optional
+            Compare the group of this value (a tuple of values for several columns) with all
+            the others together, as the paper's two groups.
+        sample_weight : array-like of shape (n_samples,), optional
+            Non-negative weights: errors and every rate of the metric are weighted (integer
+            weights give exactly what duplicated rows give).
 
         Returns
         -------
@@ -275,7 +357,7 @@ class FairRuleListClassifier(ClassifierMixin, BaseEstimator):
         for attr in ("feature_names_in_", "n_features_in_"):
             if hasattr(self, attr):  # a refit must not inherit the previous data's names
                 delattr(self, attr)
-        problem = self._prepare(X, y, sensitive_features, protected)
+        problem = self._prepare(X, y, sensitive_features, protected, sample_weight)
         result = self._solver().solve(problem)
         self._set_result(problem, result)
         return self
@@ -305,14 +387,23 @@ class FairRuleListClassifier(ClassifierMixin, BaseEstimator):
         )
         evaluation = problem.evaluate(rule_list)
         fired = rule_list.apply(problem.X)
-        k = rule_list.length + 1
-        self._rule_n = np.bincount(fired, minlength=k).astype(np.int64)
-        self._rule_pos = np.bincount(fired, weights=problem.y, minlength=k).astype(np.int64)
+        k, w = rule_list.length + 1, problem.weights
+        as_counts = (lambda a: a.astype(np.int64)) if problem.sample_weight is None else np.asarray
+        self._rule_n = as_counts(np.bincount(fired, weights=w, minlength=k))
+        self._rule_pos = as_counts(np.bincount(fired, weights=w * problem.y, minlength=k))
+        cell = fired * problem.n_groups + problem.groups
+        self._rule_group_n = as_counts(
+            np.bincount(cell, weights=w, minlength=k * problem.n_groups)
+        ).reshape(k, problem.n_groups)
+        self.group_names_ = problem.group_names
+        self.group_rates_ = _group_rates(evaluation.counts)
         self.rule_list_ = rule_list
         self.result_ = result
         self.status_ = result.status
         self.objective_ = evaluation.objective
         self.lower_bound_ = result.lower_bound
+        self.gap_ = result.gap
+        self.certified_length_ = _certified_length(problem, result)
         self.accuracy_ = evaluation.accuracy
         self.unfairness_ = evaluation.unfairness
         self.metric_ = problem.metric
@@ -320,9 +411,16 @@ class FairRuleListClassifier(ClassifierMixin, BaseEstimator):
 
     # ------------------------------------------------------------------ prediction
     def _binary_input(self, X: Any) -> np.ndarray:
+        """The antecedents of X in the rule list's column order (raw rows go through
+        ``binarizer_``; the sensitive columns are ignored)."""
         check_is_fitted(self, "rule_list_")
-        X = _validate_data(self, X, dtype=None, reset=False)
-        return as_binary("X", X, 2, columns=self.rule_list_.feature_names)
+        if isinstance(X, pd.DataFrame) and self.sensitive_columns_:
+            X = X.drop(columns=[c for c in self.sensitive_columns_ if c in X.columns])
+        if self.binarizer_ is None:
+            X = _validate_data(self, X, dtype=None, reset=False)
+            return as_binary("X", X, 2, columns=self.rule_list_.feature_names)
+        X = _validate_data(self, X, reset=False, skip_check_array=True)
+        return np.asarray(self.binarizer_.transform(X))
 
     def apply(self, X: Any) -> np.ndarray:
         """Index of the rule that fires on each sample (``len(rule_list_)`` for the default)."""
@@ -374,25 +472,38 @@ class FairRuleListClassifier(ClassifierMixin, BaseEstimator):
             out.index = X.index
         return out
 
-    def get_rules(self) -> pd.DataFrame:
+    def get_rules(self, by_group: bool = False) -> pd.DataFrame:
         """One row per rule, then one for the default, with training statistics.
 
         Columns: ``antecedent``, ``prediction`` (original class), ``n_samples`` (training samples
-        the rule captures, i.e. that no earlier rule captured), ``support`` (that count / n),
-        ``positive_rate`` (share of ``classes_[1]`` among them; a rule that captured nothing has
-        its prediction's rate).
+        the rule captures, i.e. that no earlier rule captured; sums of weights when the fit was
+        weighted), ``support`` (that count over all samples), ``positive_rate`` (share of
+        ``classes_[1]`` among them; a rule that captured nothing has its prediction's rate).
+
+        ``by_group=True`` gives one row per rule and group instead, with the group's
+        ``n_samples`` and ``support`` (its share of that group's samples): who each rule decides
+        for, group by group, as an auditor reads a list.
         """
         check_is_fitted(self, "rule_list_")
         rl = self.rule_list_
-        n = int(self._rule_n.sum())
+        antecedents = [r.antecedent for r in rl.rules] + ["default"]
+        predictions = [self.classes_[q] for q in [r.prediction for r in rl.rules] + [rl.default]]
+        if by_group:
+            counts = self._rule_group_n
+            share = counts / counts.sum(axis=0, keepdims=True)
+            rows = [
+                {"rule": r, "antecedent": antecedents[r], "prediction": predictions[r],
+                 "group": name, "n_samples": counts[r, g], "support": share[r, g]}
+                for r in range(len(antecedents))
+                for g, name in enumerate(self.group_names_)
+            ]  # fmt: skip
+            return pd.DataFrame(rows)
         return pd.DataFrame(
             {
-                "antecedent": [r.antecedent for r in rl.rules] + ["default"],
-                "prediction": [
-                    self.classes_[q] for q in [r.prediction for r in rl.rules] + [rl.default]
-                ],
+                "antecedent": antecedents,
+                "prediction": predictions,
                 "n_samples": self._rule_n,
-                "support": self._rule_n / n,
+                "support": self._rule_n / self._rule_n.sum(),
                 "positive_rate": self._positive_rates(),
             }
         )
@@ -414,6 +525,8 @@ class FairRuleListClassifier(ClassifierMixin, BaseEstimator):
         if not isinstance(params["engine"], str):
             params["engine"] = getattr(params["engine"], "name", type(params["engine"]).__name__)
         params["metric"] = Metric.parse(params["metric"]).name.lower()
+        if isinstance(params["binarizer"], Binarizer):
+            params["binarizer"] = {"Binarizer": params["binarizer"].get_params()}
         doc: dict[str, Any] = {
             "format": MODEL_FORMAT,
             "version": MODEL_VERSION,
@@ -424,10 +537,18 @@ class FairRuleListClassifier(ClassifierMixin, BaseEstimator):
             "rule_list": self.rule_list_.to_dict(),
             "rule_n_samples": self._rule_n.tolist(),
             "rule_n_positive": self._rule_pos.tolist(),
+            "sensitive_columns": list(self.sensitive_columns_),
+            "groups": {
+                "names": list(self.group_names_),
+                "rule_n_samples": self._rule_group_n.tolist(),
+                "rates": self.group_rates_.reset_index().to_dict(orient="list"),
+            },
+            "binarizer": None if self.binarizer_ is None else self.binarizer_.to_dict(),
             "training": {
                 "status": str(self.status_),
                 "objective": self.objective_,
                 "lower_bound": self.lower_bound_,
+                "certified_length": self.certified_length_,
                 "accuracy": self.accuracy_,
                 "unfairness": self.unfairness_,
                 "metric": self.metric_.name.lower(),
@@ -459,24 +580,39 @@ class FairRuleListClassifier(ClassifierMixin, BaseEstimator):
             raise DataError(
                 f"not a fairlist model: 'format' is {found!r}, expected {MODEL_FORMAT!r}"
             )
-        if doc.get("version") != MODEL_VERSION:
+        if doc.get("version") not in (1, MODEL_VERSION):
             raise DataError(
                 f"model document version {doc.get('version')!r} is not supported (this fairlist "
-                f"reads version {MODEL_VERSION})"
+                f"reads versions 1 to {MODEL_VERSION})"
             )
         valid = set(cls().get_params())
-        clf = cls(**{k: v for k, v in doc["params"].items() if k in valid})
+        params = {k: v for k, v in doc["params"].items() if k in valid}
+        if isinstance(params.get("binarizer"), Mapping):
+            params["binarizer"] = Binarizer(**params["binarizer"]["Binarizer"])
+        clf = cls(**params)
         train = doc["training"]
         clf.classes_ = np.asarray(doc["classes"])
         clf.n_features_in_ = int(doc["n_features_in"])
         if "feature_names_in" in doc:
             clf.feature_names_in_ = np.asarray(doc["feature_names_in"], dtype=object)
         clf.rule_list_ = RuleList.from_dict(doc["rule_list"])
-        clf._rule_n = np.asarray(doc["rule_n_samples"], dtype=np.int64)
-        clf._rule_pos = np.asarray(doc["rule_n_positive"], dtype=np.int64)
+        clf._rule_n = np.asarray(doc["rule_n_samples"])  # ints, or sums of weights
+        clf._rule_pos = np.asarray(doc["rule_n_positive"])
+        clf.sensitive_columns_ = list(doc.get("sensitive_columns", []))
+        groups = doc.get("groups") or {}
+        clf.group_names_ = tuple(groups.get("names", ("protected", "unprotected")))
+        clf._rule_group_n = np.asarray(
+            groups.get("rule_n_samples", np.zeros((len(clf._rule_n), 0)))
+        )
+        clf.group_rates_ = (
+            pd.DataFrame(groups["rates"]).set_index("group") if "rates" in groups else None
+        )
+        clf.binarizer_ = Binarizer.from_dict(doc["binarizer"]) if doc.get("binarizer") else None
         clf.status_ = Status(train["status"])
         clf.objective_ = float(train["objective"])
         clf.lower_bound_ = float(train["lower_bound"])
+        clf.gap_ = max(0.0, clf.objective_ - clf.lower_bound_)
+        clf.certified_length_ = train.get("certified_length")
         clf.accuracy_ = float(train["accuracy"])
         clf.unfairness_ = float(train["unfairness"])
         clf.metric_ = Metric.parse(train["metric"])
@@ -499,11 +635,70 @@ class FairRuleListClassifier(ClassifierMixin, BaseEstimator):
     @classmethod
     def load(cls, path: str | Path) -> FairRuleListClassifier:
         """Read a model written by :meth:`save`."""
-        path = Path(path)
-        if not path.exists():
-            raise FileNotFoundError(f"no model file at {path}")
-        try:
-            doc = json.loads(path.read_text(encoding="utf-8"))
-        except json.JSONDecodeError as exc:
-            raise DataError(f"{path} is not valid JSON: {exc}") from None
-        return cls.from_dict(doc)
+        return cls.from_dict(read_json(path, "model file"))
+
+
+def _group_rates(counts: Any) -> pd.DataFrame:
+    """Each group's size and rates under a rule list (one row a group)."""
+    rates = ("positive_rate", "tpr", "fpr", "ppv", "npv")
+    return pd.DataFrame(
+        {"n_samples": [g.n for g in counts.groups]}
+        | {r: [getattr(g, r) for g in counts.groups] for r in rates},
+        index=pd.Index(counts.names, name="group"),
+    )
+
+
+def _check_target(y: Any, n_rows: int) -> None:
+    """A binary classification target of ``n_rows`` labels, as scikit-learn words its errors."""
+    check_classification_targets(y)
+    y_type = type_of_target(y, input_name="y")
+    if y_type != "binary":
+        raise DataError(
+            f"Only binary classification is supported. The type of the target is {y_type}"
+        )
+    encode_labels(y, n_rows=n_rows)
+
+
+def _certified_length(problem: Problem, result: Result) -> int | None:
+    """No list of at most this many rules beats the result (None: no length is certified).
+
+    An optimal result certifies every list of the searched space: at most ``max_length`` rules,
+    or as many as there are antecedents (no antecedent appears twice).
+    """
+    if result.status is Status.OPTIMAL:
+        return problem.n_antecedents if problem.max_length is None else problem.max_length
+    return int(result.stats["certified_length"]) if result.stats.get("certified_length") else None
+
+
+def _split_sensitive(X: Any, sensitive_features: Any) -> tuple[Any, Any, list[str]]:
+    """(X without the sensitive columns, the groups, those columns' names).
+
+    ``sensitive_features`` names columns of X when it is a string, or a list of strings that
+    are all columns of X (fewer than its rows); otherwise it holds the groups and X is
+    returned as is.
+    """
+    s = sensitive_features
+    names: list[str] = []
+    if isinstance(s, str):
+        if not isinstance(X, pd.DataFrame):
+            raise DataError(
+                f"sensitive_features={s!r} names a column, but X is not a DataFrame; pass the "
+                "groups themselves or a DataFrame that has that column"
+            )
+        names = [s]
+    elif (
+        isinstance(X, pd.DataFrame) and isinstance(s, (list, tuple)) and 0 < len(s) < len(X)
+        and all(isinstance(v, str) and v in X.columns for v in s)
+    ):  # fmt: skip
+        names = list(s)
+    if not names:
+        return X, s, []
+    absent = [c for c in names if c not in X.columns]
+    if absent:
+        shown = ", ".join(map(repr, list(X.columns)[:10]))
+        raise MissingColumnError(
+            f"sensitive_features names {absent[0]!r}, which is not a column of X ({shown}"
+            f"{', …' if X.shape[1] > 10 else ''})"
+        )
+    groups = X[names[0]] if len(names) == 1 else X[names]
+    return X.drop(columns=names), groups, names

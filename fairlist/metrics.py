@@ -1,13 +1,18 @@
 """Per-group confusion counts and the six unfairness measures of FairCORELS.
 
-Every measure compares the *protected* group with the *unprotected* group through rates
-computed from their confusion counts. Conventions, shared with both engines:
+Every measure compares groups of samples through rates computed from their confusion counts:
+the paper's two groups (protected and unprotected), or any number of groups and their
+intersections (:mod:`fairlist.groups`). Each rate's gap is its largest minus its smallest value
+over the groups (fairlearn's ``difference(method="between_groups")``); with two groups it is
+``|a - b|``, the paper's definition. Conventions, shared with both engines:
 
 * A rate whose denominator is zero is **0** (the reference implementation does the same). For
   example, predictive parity on a group with no positive prediction uses PPV = 0 for that group.
 * Equalized odds and conditional use accuracy equality are **sums** of two absolute gaps, as in
   the paper (so they range over [0, 2]); fairlearn's ``equalized_odds_difference`` takes the
   maximum instead.
+* With sample weights every count is a sum of weights (integer weights give exactly what
+  duplicated rows give).
 * A rule list meets a cap ``epsilon`` when ``unfairness <= epsilon + FEASIBILITY_TOL``. The tiny
   tolerance makes ties (an unfairness exactly equal to the cap, such as 1/20 <= 0.05) decided the
   same way by every engine whatever the floating-point rounding; it is far below the gap between
@@ -17,6 +22,7 @@ computed from their confusion counts. Conventions, shared with both engines:
 from __future__ import annotations
 
 import enum
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -25,6 +31,7 @@ import pandas as pd
 
 from ._validation import as_binary
 from .errors import DataError, InvalidParameterError
+from .groups import encode_groups
 
 __all__ = [
     "FEASIBILITY_TOL",
@@ -32,7 +39,9 @@ __all__ = [
     "GroupCounts",
     "ConfusionCounts",
     "confusion_counts",
-    "group_counts",
+    "counts_by_group",
+    "check_sample_weight",
+    "METRIC_RATES",
     "unfairness",
     "unfairness_from_counts",
     "statistical_parity",
@@ -96,19 +105,20 @@ _ALIASES = {m.name.lower(): m for m in Metric} | {s.lower(): m for m, s in _SHOR
 
 @dataclass(frozen=True)
 class GroupCounts:
-    """Confusion counts of one group: true/false positives and negatives."""
+    """Confusion counts of one group: true/false positives and negatives (sums of sample
+    weights when the samples are weighted)."""
 
-    tp: int
-    fp: int
-    tn: int
-    fn: int
+    tp: float
+    fp: float
+    tn: float
+    fn: float
 
     @property
-    def n(self) -> int:
+    def n(self) -> float:
         return self.tp + self.fp + self.tn + self.fn
 
     @staticmethod
-    def _rate(num: int, den: int) -> float:
+    def _rate(num: float, den: float) -> float:
         return num / den if den else 0.0
 
     @property
@@ -137,52 +147,99 @@ class GroupCounts:
         return self._rate(self.tn, self.tn + self.fn)
 
 
-@dataclass(frozen=True)
-class ConfusionCounts:
-    """Confusion counts of the protected and the unprotected group."""
+#: The rates each metric compares across groups (EOdds and CUAE: the sum of two gaps).
+METRIC_RATES: dict[Metric, tuple[str, ...]] = {
+    Metric.STATISTICAL_PARITY: ("positive_rate",),
+    Metric.PREDICTIVE_PARITY: ("ppv",),
+    Metric.PREDICTIVE_EQUALITY: ("fpr",),
+    Metric.EQUAL_OPPORTUNITY: ("tpr",),
+    Metric.EQUALIZED_ODDS: ("tpr", "fpr"),
+    Metric.CONDITIONAL_USE_ACCURACY_EQUALITY: ("ppv", "npv"),
+}
 
-    protected: GroupCounts
-    unprotected: GroupCounts
+
+class ConfusionCounts:
+    """Confusion counts of each group, in group order (code 0 first).
+
+    ``ConfusionCounts(protected, unprotected)`` is the paper's two-group case; ``protected`` and
+    ``unprotected`` name its two groups.
+    """
+
+    __slots__ = ("groups", "names")
+
+    def __init__(self, *groups: GroupCounts, names: Sequence[str] | None = None) -> None:
+        if len(groups) < 2:
+            raise DataError(f"confusion counts need at least two groups, got {len(groups)}")
+        if names is None:
+            names = [f"group {i}" for i in range(len(groups))]
+        names = tuple(names)
+        if len(names) != len(groups):
+            raise DataError(f"{len(names)} group names for {len(groups)} groups")
+        object.__setattr__(self, "groups", tuple(groups))
+        object.__setattr__(self, "names", names)
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        raise AttributeError("ConfusionCounts is immutable")
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, ConfusionCounts) and self.groups == other.groups
+
+    def __hash__(self) -> int:
+        return hash(self.groups)
+
+    def __repr__(self) -> str:
+        inner = ", ".join(f"{n!r}: {g}" for n, g in zip(self.names, self.groups, strict=True))
+        return f"ConfusionCounts({inner})"
+
+    @property
+    def protected(self) -> GroupCounts:
+        """The first group (the protected one of a two-group problem)."""
+        return self.groups[0]
+
+    @property
+    def unprotected(self) -> GroupCounts:
+        """The second group of a two-group problem."""
+        if len(self.groups) != 2:
+            raise DataError(f"'unprotected' is defined for two groups, not {len(self.groups)}")
+        return self.groups[1]
+
+    def rates(self, metric: Metric | str) -> pd.DataFrame:
+        """Each group's rates that ``metric`` compares (one column per rate, one row a group)."""
+        columns = METRIC_RATES[Metric.parse(metric)]
+        return pd.DataFrame(
+            {c: [getattr(g, c) for g in self.groups] for c in columns}, index=list(self.names)
+        )
 
     def unfairness(self, metric: Metric | str) -> float:
         return unfairness_from_counts(self, metric)
 
 
-def _gap(a: float, b: float) -> float:
-    return abs(a - b)
-
-
 def unfairness_from_counts(counts: ConfusionCounts, metric: Metric | str) -> float:
     """The unfairness of ``metric`` for the given per-group confusion counts.
 
-    The arithmetic (which rates, in which order) is the same as in the C++ core so that both
-    return bit-identical values.
+    Each rate's gap is its largest minus its smallest value over the groups (with two groups,
+    ``|a - b|`` exactly); EOdds and CUAE add their two gaps, in the same order as the C++ core,
+    so that both return bit-identical values.
     """
-    m = Metric.parse(metric)
-    p, u = counts.protected, counts.unprotected
-    if m is Metric.STATISTICAL_PARITY:
-        return _gap(p.positive_rate, u.positive_rate)
-    if m is Metric.PREDICTIVE_PARITY:
-        return _gap(p.ppv, u.ppv)
-    if m is Metric.PREDICTIVE_EQUALITY:
-        return _gap(p.fpr, u.fpr)
-    if m is Metric.EQUAL_OPPORTUNITY:
-        return _gap(p.tpr, u.tpr)
-    if m is Metric.EQUALIZED_ODDS:
-        return _gap(p.tpr, u.tpr) + _gap(p.fpr, u.fpr)
-    return _gap(p.ppv, u.ppv) + _gap(p.npv, u.npv)
+    total = 0.0
+    for rate in METRIC_RATES[Metric.parse(metric)]:
+        values = [getattr(g, rate) for g in counts.groups]
+        total += max(values) - min(values)
+    return total
 
 
 def protected_mask(sensitive_features: Any, protected: Any = None, n_samples: int | None = None):
-    """Boolean mask of the protected group, with errors that say what is wrong.
+    """Boolean mask of the protected group of a two-group split, with errors that say what is
+    wrong.
 
     Parameters
     ----------
     sensitive_features : array-like of shape (n,) or (n, 1)
         The group of each sample.
     protected : scalar, optional
-        The value of ``sensitive_features`` that marks the protected group. When omitted,
-        ``sensitive_features`` must be boolean or 0/1 with True/1 meaning protected.
+        The value of ``sensitive_features`` that marks the protected group (compared with all
+        the others together). When omitted, ``sensitive_features`` must be boolean or 0/1 with
+        True/1 meaning protected, or hold exactly two values.
     n_samples : int, optional
         Number of rows expected (checked, for a message that gives both numbers).
 
@@ -190,72 +247,35 @@ def protected_mask(sensitive_features: Any, protected: Any = None, n_samples: in
     -------
     ndarray of bool, shape (n,)
     """
-    if sensitive_features is None:
+    groups = encode_groups(sensitive_features, protected, n_samples)
+    if groups.k != 2:
+        shown = ", ".join(repr(n) for n in groups.names[:5])
         raise DataError(
-            "sensitive_features is required: pass the group of each sample to fit "
-            "(fit(X, y, sensitive_features=s, protected=value))"
+            f"sensitive_features holds {groups.k} groups ({shown}); pass protected=<value> to "
+            "compare one group with all the others (or use the groups themselves)"
         )
-    s = sensitive_features
-    if isinstance(s, pd.DataFrame):
-        if s.shape[1] != 1:
-            raise DataError(
-                f"sensitive_features must be a single column; got {s.shape[1]} columns"
-            )
-        s = s.iloc[:, 0]
-    s = np.asarray(s)
-    if s.ndim == 2 and s.shape[1] == 1:
-        s = s[:, 0]
-    if s.ndim != 1:
-        raise DataError(f"sensitive_features must be one-dimensional, got shape {s.shape}")
-    if n_samples is not None and len(s) != n_samples:
-        raise DataError(f"sensitive_features has {len(s)} rows, X has {n_samples}")
-    missing = pd.isna(s)
-    if np.any(missing):
-        raise DataError(
-            f"sensitive_features has {int(np.sum(missing))} missing value(s) (NaN/None), first "
-            f"at row {int(np.flatnonzero(missing)[0])}; every sample needs a group"
-        )
-    values = pd.unique(s)
-    if len(values) < 2:
-        raise DataError(
-            f"sensitive_features has a single group ({values[0]!r} for every sample); fairness "
-            "compares two groups, so both must occur in the training data"
-        )
-    if protected is None:
-        if s.dtype == bool or set(values.tolist()) <= {0, 1}:
-            return s.astype(bool)
-        shown = ", ".join(repr(v) for v in sorted(values.tolist(), key=str)[:5])
-        raise DataError(
-            f"sensitive_features holds the values {shown}; pass protected=<value> to say which "
-            "one is the protected group (or pass a boolean mask, True = protected)"
-        )
-    mask = s == protected
-    if not np.any(mask):
-        shown = ", ".join(repr(v) for v in sorted(values.tolist(), key=str)[:5])
-        raise DataError(f"protected={protected!r} does not occur in sensitive_features ({shown})")
-    if np.all(mask):
-        raise DataError(
-            f"every sample has sensitive_features == protected ({protected!r}); the unprotected "
-            "group is empty"
-        )
-    if len(values) > 2:
-        raise DataError(
-            f"sensitive_features has {len(values)} groups; fairlist compares exactly two. "
-            "Map it to two groups first (e.g. sensitive_features == value)"
-        )
-    return np.asarray(mask, dtype=bool)
+    return groups.codes == 0
 
 
-def confusion_counts(y_true: Any, y_pred: Any, sensitive_features: Any, protected: Any = None):
+def confusion_counts(
+    y_true: Any,
+    y_pred: Any,
+    sensitive_features: Any,
+    protected: Any = None,
+    sample_weight: Any = None,
+) -> ConfusionCounts:
     """Per-group confusion counts.
 
     Parameters
     ----------
     y_true, y_pred : array-like of 0/1 or bool, shape (n,)
-    sensitive_features : array-like, shape (n,)
-        Group of each sample. With ``protected=None`` it must be a boolean or 0/1 mask where
-        True means protected; otherwise ``protected`` is the value of the protected group.
+    sensitive_features : array-like of shape (n,) or (n, c)
+        The group of each sample (see :func:`fairlist.groups.encode_groups`: a mask, one
+        column of any number of groups, or several columns for their intersections).
     protected : scalar, optional
+        Compare this group with all the others together.
+    sample_weight : array-like of shape (n,), optional
+        Non-negative weights: every count is then a sum of weights.
 
     Returns
     -------
@@ -263,34 +283,86 @@ def confusion_counts(y_true: Any, y_pred: Any, sensitive_features: Any, protecte
     """
     yt = as_binary("y_true", y_true, 1).astype(bool)
     yp = as_binary("y_pred", y_pred, 1).astype(bool)
-    g = protected_mask(sensitive_features, protected)
-    if not (len(yt) == len(yp) == len(g)):
+    groups = encode_groups(sensitive_features, protected)
+    if not (len(yt) == len(yp) == len(groups.codes)):
         raise DataError(
             f"y_true has {len(yt)} rows, y_pred has {len(yp)}, "
-            f"sensitive_features has {len(g)}; they must match"
+            f"sensitive_features has {len(groups.codes)}; they must match"
         )
-    return ConfusionCounts(protected=group_counts(yt, yp, g), unprotected=group_counts(yt, yp, ~g))
+    weights = check_sample_weight(sample_weight, len(yt))
+    return counts_by_group(yt, yp, groups.codes, groups.names, weights)
 
 
-def group_counts(y_true: np.ndarray, y_pred: np.ndarray, mask: np.ndarray) -> GroupCounts:
-    """Confusion counts of the samples of ``mask`` (boolean arrays of the same length)."""
-    t, p = y_true[mask], y_pred[mask]
-    return GroupCounts(
-        tp=int(np.count_nonzero(t & p)),
-        fp=int(np.count_nonzero(~t & p)),
-        tn=int(np.count_nonzero(~t & ~p)),
-        fn=int(np.count_nonzero(t & ~p)),
+def counts_by_group(
+    y_true: np.ndarray,
+    y_pred: np.ndarray,
+    codes: np.ndarray,
+    names: Sequence[str],
+    sample_weight: np.ndarray | None = None,
+) -> ConfusionCounts:
+    """Confusion counts of each group code ``0 .. len(names)-1`` (boolean labels; counts are
+    integers without weights, sums of weights with them)."""
+    k = len(names)
+    cell = codes * 4 + y_true * 2 + y_pred  # (group, label, prediction) as one index
+    if sample_weight is None:
+        table = np.bincount(cell, minlength=4 * k).reshape(k, 4).tolist()
+    else:
+        table = np.bincount(cell, weights=sample_weight, minlength=4 * k).reshape(k, 4).tolist()
+    # columns: (y=0, pred=0) tn, (0, 1) fp, (1, 0) fn, (1, 1) tp
+    return ConfusionCounts(
+        *(GroupCounts(tp=r[3], fp=r[1], tn=r[0], fn=r[2]) for r in table), names=names
     )
 
 
-def unfairness(y_true, y_pred, sensitive_features, metric="statistical_parity", protected=None):
+def check_sample_weight(sample_weight: Any, n_samples: int) -> np.ndarray | None:
+    """``sample_weight`` as float64, or None for unit weights (None or every weight 1).
+
+    Raises a :class:`~fairlist.errors.DataError` naming the argument for a wrong length and for
+    negative, NaN or infinite weights, when every weight is 0, and when their sum overflows.
+    """
+    if sample_weight is None:
+        return None
+    w = np.asarray(sample_weight)
+    if w.ndim != 1:
+        raise DataError(f"sample_weight must be one-dimensional, got shape {w.shape}")
+    if len(w) != n_samples:
+        raise DataError(f"sample_weight has {len(w)} values, X has {n_samples} rows")
+    if w.dtype == bool or w.dtype.kind not in "iuf":
+        raise DataError(f"sample_weight must hold numbers, got dtype {w.dtype}")
+    w = w.astype(np.float64)
+    for bad, what in ((np.isnan(w), "NaN"), (np.isinf(w), "infinite"), (w < 0, "negative")):
+        if bad.any():
+            raise DataError(
+                f"sample_weight has {int(bad.sum())} {what} values (first at row "
+                f"{int(np.flatnonzero(bad)[0])}); weights must be finite and >= 0"
+            )
+    if not w.any():
+        raise DataError("sample_weight is zero for every sample; at least one must be positive")
+    with np.errstate(over="ignore"):
+        total = w.sum()
+    if not np.isfinite(total):
+        raise DataError(
+            "sample_weight sums to more than the largest float; scale the weights down"
+        )
+    return None if np.all(w == 1.0) else w
+
+
+def unfairness(
+    y_true,
+    y_pred,
+    sensitive_features,
+    metric="statistical_parity",
+    protected=None,
+    sample_weight=None,
+):
     """Unfairness of predictions ``y_pred`` under ``metric`` (see the module docstring)."""
-    return confusion_counts(y_true, y_pred, sensitive_features, protected).unfairness(metric)
+    counts = confusion_counts(y_true, y_pred, sensitive_features, protected, sample_weight)
+    return counts.unfairness(metric)
 
 
 def _metric_function(metric: Metric):
-    def fn(y_true, y_pred, sensitive_features, protected=None) -> float:
-        return unfairness(y_true, y_pred, sensitive_features, metric, protected)
+    def fn(y_true, y_pred, sensitive_features, protected=None, sample_weight=None) -> float:
+        return unfairness(y_true, y_pred, sensitive_features, metric, protected, sample_weight)
 
     fn.__name__ = metric.name.lower()
     fn.__doc__ = f"{metric.name.replace('_', ' ').capitalize()} ({metric.short_name}) unfairness."

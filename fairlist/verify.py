@@ -25,7 +25,7 @@ from typing import Any
 from ._params import validate_params
 from .errors import InvalidParameterError
 from .solvers import ENGINES
-from .solvers.base import MAX_LENGTH, Limits, Problem, Result, Status
+from .solvers.base import MAX_LENGTH, Limits, Problem, Result, Status, check_problem
 from .solvers.cpsat import resolve_max_length
 
 __all__ = ["VerifyReport", "verify", "OBJECTIVE_TOL"]
@@ -159,10 +159,7 @@ def verify(
     from .solvers.bnb import BnBSolver
     from .solvers.cpsat import CPSatSolver
 
-    if not isinstance(problem, Problem):
-        raise InvalidParameterError(
-            f"problem must be a fairlist Problem, got {type(problem).__name__}"
-        )
+    check_problem(problem)
     validate_params(
         "verify",
         {"max_length": MAX_LENGTH, "time_limit": Limits.PARAMETER_CONSTRAINTS["time_limit"]},

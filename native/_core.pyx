@@ -3,30 +3,11 @@
 
 import numpy as np
 
-from libc.stdint cimport int64_t, uint8_t, uint32_t, uint64_t
+from libc.stdint cimport int32_t, int64_t, uint8_t, uint32_t, uint64_t
 from libcpp.vector cimport vector
 
-from cfairlist cimport (
-    Config,
-    Metric,
-    Policy,
-    ProblemSpec,
-    Progress,
-    Search,
-    SearchResult,
-    Stats,
-    count_and,
-    count_captured,
-    count_captured_avx512,
-    count_captured_scalar,
-    has_avx512_popcount,
-    pack_columns,
-    pack_vector,
-    words_for,
-)
-
-_STATUS = ("optimal", "feasible", "infeasible", "unknown")
-_STOP = ("completed", "node_limit", "time_limit", "memory_limit", "interrupted")
+# The C++ declarations come from _core.pxd (this module's own .pxd, so its `cpdef enum`s are
+# this module's Python enums: Metric, Policy, SearchStatus, StopReason).
 
 
 def pack_matrix(const uint8_t[:, ::1] X):
@@ -98,30 +79,6 @@ def avx512_popcount():
     return bool(has_avx512_popcount())
 
 
-cdef dict _stats_dict(const Stats& s):
-    return {
-        "nodes_expanded": s.nodes_expanded,
-        "children_evaluated": s.children_evaluated,
-        "nodes_created": s.nodes_created,
-        "peak_trie_size": s.peak_trie_size,
-        "peak_queue_size": s.peak_queue_size,
-        "pruned_by_bound": s.pruned_by_bound,
-        "pruned_on_pop": s.pruned_on_pop,
-        "pruned_infeasible": s.pruned_infeasible,
-        "pruned_class_bound": s.pruned_class_bound,
-        "pruned_support": s.pruned_support,
-        "pruned_length": s.pruned_length,
-        "permutation_hits": s.permutation_hits,
-        "incumbent_updates": s.incumbent_updates,
-        "fairness_bound_calls": s.fairness_bound_calls,
-        "peak_memory_bytes": s.peak_memory_bytes,
-        "beam_objective": s.beam_objective,
-        "beam_seconds": s.beam_seconds,
-        "certified_length": s.certified_length,
-        "seconds": s.seconds,
-    }
-
-
 cdef class BranchAndBound:
     """One branch-and-bound search (the C++ ``fairlist::Search``).
 
@@ -133,54 +90,46 @@ cdef class BranchAndBound:
     ----------
     rules : uint64 array, shape (m, words_for(n))
         Bit-packed antecedents (``pack_matrix``).
-    labels, protected : uint64 array, shape (words_for(n),)
-        Bit-packed labels and protected-group membership (``pack_bits``).
+    labels : uint64 array, shape (words_for(n),)
+        Bit-packed labels (``pack_bits``).
+    groups : int32 array, shape (n,)
+        Group codes ``0 .. n_groups-1`` (two groups: 0 is the protected one).
+    weights : int64 array of shape (n,), or None
+        Integer sample weights (>= 0, total <= 2**31); None for unit weights.
     n_samples : int
+    n_groups : int
     problem : dict
-        metric (int), constrained (bool), epsilon, lam.
+        Every field of ``fairlist::ProblemSpec`` (``_core.pxd``): metric (a :class:`Metric` or
+        its value), constrained, epsilon, lam.
     config : dict
-        The fields of ``fairlist::Config`` (policy as its integer value).
+        Every field of ``fairlist::Config`` (``_core.pxd``); policy a :class:`Policy` or its
+        value. A missing field raises ``ValueError`` naming it.
     """
 
     cdef Search* search
     cdef bint started
 
     def __cinit__(self, const uint64_t[:, ::1] rules, const uint64_t[::1] labels,
-                  const uint64_t[::1] protected, size_t n_samples, dict problem, dict config):
+                  const int32_t[::1] groups, const int64_t[::1] weights, size_t n_samples,
+                  int n_groups, dict problem, dict config):
         cdef size_t nw = words_for(n_samples)
-        if labels.shape[0] != nw or protected.shape[0] != nw:
-            raise ValueError(f"labels/protected must have {nw} words for {n_samples} samples")
+        if labels.shape[0] != nw:
+            raise ValueError(f"labels must have {nw} words for {n_samples} samples")
+        if groups.shape[0] != n_samples or (weights is not None and weights.shape[0] != n_samples):
+            raise ValueError(f"groups and weights must have {n_samples} entries")
         if rules.shape[0] and rules.shape[1] != nw:
             raise ValueError(f"rules must have {nw} words per antecedent, got {rules.shape[1]}")
-        cdef ProblemSpec spec
-        spec.metric = <Metric><int>problem["metric"]
-        spec.constrained = problem["constrained"]
-        spec.epsilon = problem["epsilon"]
-        spec.lam = problem["lam"]
-        cdef Config c
-        c.policy = <Policy><int>config["policy"]
-        c.majority_only = config["majority_only"]
-        c.max_length = config["max_length"]
-        c.use_hierarchical_bound = config["use_hierarchical_bound"]
-        c.use_lookahead = config["use_lookahead"]
-        c.use_length_bound = config["use_length_bound"]
-        c.use_equivalent_points = config["use_equivalent_points"]
-        c.use_fairness_bound = config["use_fairness_bound"]
-        c.use_class_bound = config["use_class_bound"]
-        c.use_permutation_map = config["use_permutation_map"]
-        c.use_support_bounds = config["use_support_bounds"]
-        c.max_nodes = config["max_nodes"]
-        c.time_limit = config["time_limit"]
-        c.memory_limit_mb = config["memory_limit_mb"]
-        c.seed = config["seed"]
-        c.wide_map_counts = config.get("wide_map_counts", False)
-        c.beam_width = config.get("beam_width", 0)
-        c.deepen_length = config.get("deepen_length", 0)
+        # Dicts to structs: every field is required (a missing one raises ValueError naming it).
+        cdef ProblemSpec spec = problem
+        cdef Config c = config
         cdef const uint64_t* rules_ptr = NULL
+        cdef const int64_t* weights_ptr = NULL
         if rules.shape[0]:
             rules_ptr = &rules[0, 0]
-        self.search = new Search(rules_ptr, &labels[0], &protected[0], n_samples,
-                                 rules.shape[0], spec, c)
+        if weights is not None:
+            weights_ptr = &weights[0]
+        self.search = new Search(rules_ptr, &labels[0], &groups[0], weights_ptr, n_samples,
+                                 rules.shape[0], n_groups, spec, c)
         self.started = False
 
     def __dealloc__(self):
@@ -193,40 +142,20 @@ cdef class BranchAndBound:
         return self.search.set_initial(ants, preds, default_prediction)
 
     def run(self):
-        """Search (without the GIL) and return the result as a dict."""
+        """Search (without the GIL) and return ``fairlist::SearchResult`` as a dict: status and
+        stop_reason as :class:`SearchStatus` and :class:`StopReason`, stats as a dict."""
         if self.started:
             raise RuntimeError("a BranchAndBound search runs only once")
         self.started = True
         cdef SearchResult r
         with nogil:
             r = self.search.run()
-        return {
-            "status": _STATUS[<int>r.status],
-            "stop_reason": _STOP[<int>r.stop_reason],
-            "has_solution": r.has_solution,
-            "antecedents": list(r.antecedents),
-            "predictions": list(r.predictions),
-            "default": r.default_prediction,
-            "errors": r.errors,
-            "objective": r.objective,
-            "lower_bound": r.lower_bound,
-            "stats": _stats_dict(r.stats),
-        }
+        return r
 
     def request_stop(self):
         """Ask the running search to stop at the next node (thread-safe)."""
         self.search.request_stop()
 
     def progress(self):
-        """A snapshot of the running search (thread-safe)."""
-        cdef Progress p = self.search.progress()
-        return {
-            "nodes_expanded": p.nodes_expanded,
-            "children_evaluated": p.children_evaluated,
-            "trie_size": p.trie_size,
-            "queue_size": p.queue_size,
-            "depth": p.depth,
-            "best_objective": p.best_objective,
-            "seconds": p.seconds,
-            "certified_length": p.certified_length,
-        }
+        """A snapshot of the running search (thread-safe): ``fairlist::Progress`` as a dict."""
+        return self.search.progress()

@@ -126,6 +126,7 @@ def _frame(n: int = 60, seed: int = 0) -> pd.DataFrame:
 
 def _single_columns(b: Binarizer, out: np.ndarray) -> dict[str, np.ndarray]:
     names = list(b.get_feature_names_out())
+    out = np.asarray(out)
     return {name: out[:, names.index(name)].astype(bool) for name in b.single_names_}
 
 
@@ -146,7 +147,8 @@ def test_every_column_kind_becomes_the_expected_single_antecedents():
         block = np.stack([singles[n] for n in b.single_names_ if n.startswith(col + ":")], 1)
         np.testing.assert_array_equal(block.argmax(axis=1), bins)
         np.testing.assert_array_equal(block.sum(axis=1), 1)  # one interval per row
-    assert out.dtype == np.uint8 and out.flags.c_contiguous
+    assert isinstance(out, pd.DataFrame) and list(out.columns) == list(b.get_feature_names_out())
+    assert out.index.equals(df.index) and (out.dtypes == np.uint8).all()
 
 
 def test_float_column_with_nan_gets_its_own_antecedent_under_handle_missing_category():
@@ -173,7 +175,7 @@ def test_integer_intervals_are_named_inclusively_and_a_boundary_value_opens_the_
     assert list(b.get_feature_names_out()) == [
         "age:<21", "age:21-22", "age:23-25", "age:26-45", "age:>=46",
     ]  # fmt: skip
-    np.testing.assert_array_equal(out.argmax(axis=1), [0, 0, 1, 1, 2, 2, 3, 3, 4, 4])
+    np.testing.assert_array_equal(out.to_numpy().argmax(axis=1), [0, 0, 1, 1, 2, 2, 3, 3, 4, 4])
 
 
 def test_single_value_integer_interval_and_float_and_negative_interval_names():
@@ -191,6 +193,8 @@ def test_numpy_input_gets_scikit_learn_column_names():
     X = np.array([[0, 1], [1, 0], [1, 1], [0, 0]])
     b = Binarizer(numeric="quantile", n_bins=2, conjunctions=False, negations=False).fit(X)
     assert [n.split(":")[0] for n in b.single_names_] == ["x0", "x0", "x1", "x1"]
+    out = b.transform(X)  # an array in, an array out
+    assert isinstance(out, np.ndarray) and out.dtype == np.uint8 and out.flags.c_contiguous
 
 
 # ------------------------------------------------------------------ negations and conjunctions
@@ -200,7 +204,7 @@ def test_negations_are_complements_and_conjunctions_are_exactly_the_frequent_pai
     df = _frame(n=200, seed=3)
     sigma = 0.12
     b = Binarizer(sensitive="group", numeric="quantile", min_support=sigma)
-    out = b.fit_transform(df).astype(bool)
+    out = b.fit_transform(df).to_numpy().astype(bool)
     names = list(b.get_feature_names_out())
     singles = _single_columns(b, out)
     column = {n: n.split(":")[0] for n in b.single_names_}
@@ -364,14 +368,24 @@ def test_bad_parameters_are_rejected_in_fit_naming_the_parameter(param, value):
 # ------------------------------------------------------------------ transform-time surprises
 
 
-def test_unseen_category_sets_no_antecedent_of_its_column_and_warns():
+def test_unseen_category_is_an_error_naming_the_column_and_the_value_by_default():
+    df = _frame()
+    b = Binarizer(sensitive="group", numeric="quantile", conjunctions=False).fit(df)
+    new = df.head(3).copy()
+    new["city"] = new["city"].astype(object)
+    new.loc[new.index[0], "city"] = "Nice"
+    with pytest.raises(ValueError, match=r"'city': 1 rows .*Nice.*known ones.*Paris"):
+        b.transform(new)
+
+
+def test_unseen_category_sets_no_antecedent_of_its_column_and_warns_when_ignored():
     df = _frame()
     b = Binarizer(sensitive="group", numeric="quantile", conjunctions=False).fit(df)
     new = df.head(5).copy()
     new["city"] = new["city"].astype(object)
     new.loc[new.index[0], "city"] = "Nice"
     with pytest.warns(UnseenCategoryWarning, match=r"'city': 1 rows .*Nice"):
-        out = b.transform(new)
+        out = b.set_params(handle_unknown="ignore").transform(new).to_numpy()
     names = list(b.get_feature_names_out())
     assert out[0, names.index("city:Paris")] == 0 and out[0, names.index("city:Lyon")] == 0
     assert out[0, names.index("not city:Paris")] == 1 and out[0, names.index("not city:Lyon")] == 1

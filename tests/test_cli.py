@@ -10,7 +10,13 @@ import pytest
 from typer.testing import CliRunner
 
 from fairlist import estimator as est_module
-from fairlist.cli import EXIT_DISAGREE, EXIT_INFEASIBLE, app
+from fairlist.cli import (
+    EXIT_DISAGREE,
+    EXIT_INFEASIBLE,
+    EXIT_INTERRUPTED,
+    EXIT_NOT_CERTIFIED,
+    app,
+)
 from fairlist.estimator import FairRuleListClassifier
 
 runner = CliRunner()
@@ -54,7 +60,7 @@ def test_fit_prints_the_rule_list_and_writes_the_model(tmp_path):
     assert str(clf.rule_list_) in result.stdout
     assert "other_grp" not in clf.feature_names_in_ and "grp" not in clf.feature_names_in_
     shown = runner.invoke(app, ["show", str(model)])
-    assert shown.exit_code == 0 and shown.stdout.strip() == str(clf.rule_list_)
+    assert shown.exit_code == 0 and shown.stdout.startswith(str(clf.rule_list_) + "\n")
 
 
 def test_fit_passes_every_option_down(tmp_path, monkeypatch):
@@ -82,7 +88,7 @@ def test_fit_passes_every_option_down(tmp_path, monkeypatch):
     assert seen["engine"] == "bnb" and seen["policy"] == "lower_bound"
     assert seen["engine_options"] == {"deepen_length": 2}
     doc = json.loads(result.stdout)
-    assert doc["certified_length"] == 2
+    assert doc["status"] == "optimal" and doc["certified_length"] == 3  # the whole space
     assert doc["metric"] == "EOdds" and doc["unfairness"] <= 0.2 + 1e-9
     assert doc["rule_list"]["format"] == "fairlist.rule_list"
 
@@ -193,6 +199,98 @@ def test_an_infeasible_cap_exits_with_3(tmp_path, monkeypatch):
                                  "--epsilon", "0"])  # fmt: skip
     assert result.exit_code == EXIT_INFEASIBLE
     assert "proved infeasible" in result.output
+
+
+def stub_engine(monkeypatch, stop):
+    """Make fit use an engine that returns the constant list 0, stopped by ``stop``."""
+    from fairlist.rulelist import RuleList
+    from fairlist.solvers import Result, Status
+
+    class Stopped:
+        name = "stub"
+
+        def solve(self, problem):
+            ev = problem.evaluate(RuleList([], 0, problem.labels, problem.feature_names))
+            return Result(Status.FEASIBLE, RuleList([], 0), ev.objective, ev.accuracy,
+                          ev.unfairness, 0.0, stop, "stub")  # fmt: skip
+
+    monkeypatch.setattr(est_module.FairRuleListClassifier, "_solver", lambda self: Stopped())
+
+
+def test_an_interrupted_fit_prints_the_best_list_and_exits_130(tmp_path, monkeypatch):
+    from fairlist.solvers import StopReason
+
+    data = tmp_path / "d.csv"
+    binary_csv(data)
+    stub_engine(monkeypatch, StopReason.INTERRUPTED)
+    model = tmp_path / "m.json"
+    result = runner.invoke(app, ["fit", str(data), *FIT[1:], "--output", str(model)])
+    assert result.exit_code == EXIT_INTERRUPTED
+    assert "predict [0]" in result.stdout and "interrupted" in result.stdout
+    assert json.loads(model.read_text())["training"]["stop_reason"] == "interrupted"
+
+
+def test_require_optimal_exits_5_when_a_limit_stopped_the_search(tmp_path, monkeypatch):
+    from fairlist.solvers import StopReason
+
+    data = tmp_path / "d.csv"
+    binary_csv(data)
+    assert runner.invoke(app, ["fit", str(data), *FIT[1:], "--require-optimal"]).exit_code == 0
+    stub_engine(monkeypatch, StopReason.NODE_LIMIT)
+    result = runner.invoke(app, ["fit", str(data), *FIT[1:], "--require-optimal", "--json"])
+    assert result.exit_code == EXIT_NOT_CERTIFIED
+    doc = json.loads(result.stdout)
+    assert doc["status"] == "feasible" and doc["gap"] == pytest.approx(doc["objective"])
+
+
+def test_errors_under_json_are_a_json_object_with_the_exit_code(tmp_path):
+    result = runner.invoke(app, ["fit", str(tmp_path / "missing.csv"), "--json"])
+    assert result.exit_code == 1
+    doc = json.loads(result.stdout)
+    assert doc["exit_code"] == 1 and "no file" in doc["error"]
+
+
+def test_show_prints_a_model_and_takes_json(tmp_path):
+    data = tmp_path / "d.csv"
+    binary_csv(data)
+    model = tmp_path / "m.json"
+    assert runner.invoke(app, ["fit", str(data), *FIT[1:], "--output", str(model)]).exit_code == 0
+    shown = runner.invoke(app, ["show", str(model), "--json"])
+    assert shown.exit_code == 0, shown.output
+    doc = json.loads(shown.stdout)
+    assert doc["training"]["status"] == "optimal" and doc["text"].startswith("if [")
+    (tmp_path / "bad.json").write_text("{not json")
+    bad = runner.invoke(app, ["show", str(tmp_path / "bad.json")])
+    assert bad.exit_code == 1 and "not valid JSON" in bad.output
+
+
+def test_exact_and_cv_are_two_fronts(tmp_path):
+    data = tmp_path / "d.csv"
+    binary_csv(data)
+    result = runner.invoke(app, ["pareto", str(data), *FIT[1:], "--exact", "--cv", "3"])
+    assert result.exit_code == 1 and "pick one" in result.output
+
+
+def test_a_raw_compas_csv_fits_and_the_saved_model_predicts_it(tmp_path, shared_data):
+    raw = pd.read_csv(shared_data / "compas" / "compas-scores-two-years.csv")
+    columns = ["sex", "age", "race", "priors_count", "juv_fel_count", "c_charge_degree",
+               "two_year_recid"]  # fmt: skip
+    table = raw[columns].head(1500)
+    data = tmp_path / "raw.csv"
+    table.to_csv(data, index=False)
+    model = tmp_path / "m.json"
+    fitted = runner.invoke(
+        app, ["fit", str(data), "--target", "two_year_recid", "--sensitive", "race",
+              "--protected", "African-American", "--metric", "SP", "--epsilon", "0.1",
+              "--max-length", "2", "--output", str(model)],
+    )  # fmt: skip
+    assert fitted.exit_code == 0, fitted.output
+    assert "race" not in fitted.stdout.split("training accuracy")[0]  # never an antecedent
+    pred = runner.invoke(app, ["predict", str(model), str(data), "--json"])
+    assert pred.exit_code == 0, pred.output
+    labels = np.array([r["prediction"] for r in json.loads(pred.stdout)["predictions"]])
+    clf = FairRuleListClassifier.load(model)
+    assert np.mean(labels == table["two_year_recid"].to_numpy()) == pytest.approx(clf.accuracy_)
 
 
 def test_pareto_writes_csv_json_and_plot(tmp_path):

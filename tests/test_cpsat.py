@@ -2,22 +2,28 @@
 
 from __future__ import annotations
 
+import _thread
 import math
 from fractions import Fraction
 
 import numpy as np
 import pytest
-from reference import random_problem, reference_solve
+from ortools.sat.python import cp_model
+from reference import published_problem, random_problem, reference_solve
 
 from fairlist.metrics import FEASIBILITY_TOL, Metric, is_fair, unfairness
 from fairlist.rulelist import Rule, RuleList
-from fairlist.solvers import Problem, Status, solve
+from fairlist.solvers import Limits, Problem, Status, StopReason, solve
 from fairlist.solvers.cpsat import (
+    DEFAULT_NUM_WORKERS,
     CPSatSolver,
     aggregate,
+    build_model,
+    canonical_rules,
     floor_fraction,
     lambda_fraction,
     resolve_max_length,
+    stop_reason,
 )
 
 EPSILONS = (None, 0.0, 0.01, 0.05, 0.1, 0.25)
@@ -232,6 +238,22 @@ def test_identical_samples_are_aggregated_into_weighted_patterns():
     assert weights[:, :, 1].sum() == problem.y.sum()
 
 
+def test_patterns_sum_integer_weights_per_group_and_label_and_drop_weight_zero():
+    rng = np.random.default_rng(10)
+    X = (rng.random((120, 3)) < 0.5).astype(np.uint8)
+    groups, y = rng.integers(0, 4, 120), rng.integers(0, 2, 120)
+    groups[:4] = np.arange(4)
+    w = rng.integers(0, 3, 120) * 0.5  # halves: integers 0, 1, 2
+    w[:4] = 1.0
+    problem = Problem(X, y, groups, sample_weight=w)
+    patterns, weights = aggregate(problem)
+    assert weights.shape == (len(patterns), 4, 2)
+    assert len(patterns) == len(np.unique(X[w > 0], axis=0))
+    for g in range(4):
+        for label in (0, 1):
+            assert weights[:, g, label].sum() == 2 * w[(groups == g) & (y == label)].sum()
+
+
 def test_cap_that_cannot_be_encoded_exactly_never_claims_optimality():
     # CUAE on 2000 samples: the exact cap needs integers beyond 64 bits, so the model is made
     # conservative and must not report optimal/infeasible.
@@ -251,6 +273,133 @@ def test_bad_option_raises_value_error_naming_it(option, value):
     problem = random_problem(np.random.default_rng(0), n=10, m=2)
     with pytest.raises(ValueError, match=option):
         CPSatSolver(**{option: value}).solve(problem)
+
+
+# ---------------------------------------------------------------- the model's hint
+def test_model_hint_is_a_complete_assignment_of_the_rule_list():
+    # Fixing every hinted variable must leave a feasible model whose objective is the hint's.
+    problem = random_problem(np.random.default_rng(14), n=60, m=5, metric="PP", epsilon=0.1)
+    ref = reference_solve(problem, 3)
+    built = build_model(problem, 3)
+    assert built.stats["hinted"] is False
+    assert built.add_hint(ref.rule_list) is True
+    assert built.stats["hinted"] is True
+    solver = cp_model.CpSolver()
+    solver.parameters.num_workers = 1
+    solver.parameters.fix_variables_to_their_hinted_value = True
+    assert solver.solve(built.model) == cp_model.OPTIMAL
+    assert abs(solver.objective_value / built.objective.scale - ref.objective) <= 1e-9
+    assert solver.value(built.objective.errors) == problem.evaluate(ref.rule_list).errors
+
+
+def test_model_hint_replaces_an_earlier_one_and_a_misfit_leaves_the_model_as_it_was():
+    problem = random_problem(np.random.default_rng(15), n=40, m=4, lam=0.01)
+    built = build_model(problem, 2)
+    assert built.add_hint(problem.rule_list([0], [1], 0)) is True
+    n_hinted = len(built.model.proto.solution_hint.vars)
+    assert built.add_hint(problem.rule_list([1], [0], 1)) is True
+    assert len(built.model.proto.solution_hint.vars) == n_hinted
+    hinted = str(built.model.proto.solution_hint)
+    assert built.add_hint(problem.rule_list([0, 1, 2], [1, 0, 1], 0)) is False  # longer than K
+    foreign = RuleList([Rule("not a feature", 1)], 0)
+    assert built.add_hint(foreign) is False
+    assert str(built.model.proto.solution_hint) == hinted
+    fresh = build_model(problem, 2)
+    assert fresh.add_hint(foreign) is False and fresh.stats["hinted"] is False
+    assert len(fresh.model.proto.solution_hint.vars) == 0
+
+
+def test_canonical_rules_sorts_runs_and_drops_idle_rules():
+    patterns = np.array([[1, 0, 1], [0, 1, 0], [1, 1, 0], [0, 0, 0]], dtype=np.uint8)
+    rules = [(1, 1), (0, 1), (2, 0)]  # (2, 0) captures nothing once 0 and 1 have fired
+    assert canonical_rules(rules, 0, patterns, majority_only=False) == [(0, 1), (1, 1)]
+    # no sorting in the majority space: a swap changes what each rule captures
+    assert canonical_rules(rules, 0, patterns, majority_only=True) == [(1, 1), (0, 1)]
+    # a last rule predicting like the default goes, which may expose another one
+    assert canonical_rules([(0, 1), (1, 0)], 0, patterns, majority_only=False) == [(0, 1)]
+    assert canonical_rules([(0, 1), (1, 1)], 1, patterns, majority_only=False) == []
+
+
+# ---------------------------------------------------------------- workers and stop reasons
+def hard_compas(shared_data) -> Problem:
+    """1000 COMPAS rows, 24 antecedents, up to 4 rules: many seconds for CP-SAT to prove."""
+    rng = np.random.default_rng(16)
+    rows = rng.choice(5273, 1000, replace=False)
+    cols = rng.choice(163, 24, replace=False)
+    path = shared_data / "faircorels" / "compas_rules_full.csv"
+    return published_problem(path, rows, cols, metric="SP", epsilon=0.05, lam=0.005,
+                             max_length=4)
+
+
+def test_default_solve_uses_one_worker_and_is_reproducible(shared_data):
+    assert DEFAULT_NUM_WORKERS == 1 and CPSatSolver().num_workers == DEFAULT_NUM_WORKERS
+    rng = np.random.default_rng(17)
+    path = shared_data / "faircorels" / "compas_rules_full.csv"
+    problem = published_problem(path, rng.choice(5273, 300, replace=False),
+                                rng.choice(163, 12, replace=False), metric="EOdds",
+                                epsilon=0.05, lam=0.005, max_length=3)
+    first, second = CPSatSolver().solve(problem), CPSatSolver().solve(problem)
+    assert first.status is Status.OPTIMAL and first.stats["num_workers"] == 1
+    assert first.objective == second.objective
+    assert first.rule_list == second.rule_list
+
+
+def test_time_limited_solve_reports_the_time_limit(shared_data):
+    problem = hard_compas(shared_data).replace(limits=Limits(time_limit=0.05))
+    res = CPSatSolver().solve(problem)
+    assert res.status in (Status.FEASIBLE, Status.UNKNOWN)
+    assert res.stats["cpsat_status"] in ("FEASIBLE", "UNKNOWN")
+    assert res.stop_reason is StopReason.TIME_LIMIT
+
+
+def test_ctrl_c_stops_the_search_and_reports_interrupted(shared_data, monkeypatch):
+    problem = hard_compas(shared_data).replace(limits=Limits(time_limit=60.0))
+
+    class CtrlC(cp_model.CpSolverSolutionCallback):
+        def __init__(self):
+            super().__init__()
+            self.pressed = False
+
+        def on_solution_callback(self):
+            if not self.pressed:
+                self.pressed = True
+                _thread.interrupt_main()  # as Ctrl-C in the main thread would
+
+    class CtrlCOnFirstSolution(cp_model.CpSolver):
+        def solve(self, model, solution_callback=None):
+            return super().solve(model, CtrlC())
+
+    monkeypatch.setattr(cp_model, "CpSolver", CtrlCOnFirstSolution)
+    res = CPSatSolver().solve(problem)
+    assert res.stop_reason is StopReason.INTERRUPTED
+    assert res.status is Status.FEASIBLE and res.rule_list is not None
+    assert res.stats["solve_seconds"] < 30
+
+
+def test_completed_search_on_a_conservative_model_is_completed_but_not_proved():
+    problem = random_problem(np.random.default_rng(12), n=2000, m=2, metric="CUAE", epsilon=0.3)
+    res = cpsat(problem, max_length=1)
+    assert res.stats["epsilon_exact"] is False and res.stats["cpsat_status"] == "OPTIMAL"
+    assert res.status is Status.FEASIBLE and res.stop_reason is StopReason.COMPLETED
+
+
+@pytest.mark.parametrize(
+    ("status", "interrupted", "wall", "time_limit", "memory_mb", "expected"),
+    [
+        (cp_model.OPTIMAL, False, 1.0, 1.0, None, StopReason.COMPLETED),
+        (cp_model.INFEASIBLE, True, 0.1, 1.0, None, StopReason.COMPLETED),
+        (cp_model.FEASIBLE, True, 0.1, 1.0, 100, StopReason.INTERRUPTED),
+        (cp_model.FEASIBLE, False, 1.0, 1.0, None, StopReason.TIME_LIMIT),
+        # CP-SAT's time limit is conservative: it may stop a little before the limit
+        (cp_model.UNKNOWN, False, 0.8, 1.0, None, StopReason.TIME_LIMIT),
+        (cp_model.FEASIBLE, False, 9.0, 10.0, 100, StopReason.TIME_LIMIT),
+        (cp_model.FEASIBLE, False, 1.0, 10.0, 100, StopReason.MEMORY_LIMIT),
+        # no time limit: only CP-SAT's memory limit (its default is 10000 MB) stops a search
+        (cp_model.UNKNOWN, False, 3.0, None, None, StopReason.MEMORY_LIMIT),
+    ],
+)
+def test_stop_reason(status, interrupted, wall, time_limit, memory_mb, expected):
+    assert stop_reason(status, interrupted, wall, time_limit, memory_mb) is expected
 
 
 # ---------------------------------------------------------------- exact arithmetic helpers
@@ -273,3 +422,23 @@ def test_lambda_fraction_reads_the_decimal_the_user_wrote():
     assert lambda_fraction(0.0) == 0
     assert lambda_fraction(1 / 3) == Fraction(1, 3)
     assert lambda_fraction(0.000125) == Fraction(1, 8000)
+
+
+def test_progress_reports_better_solutions_and_bounds_in_the_problems_units():
+    problem = random_problem(np.random.default_rng(3), n=80, m=6, metric="SP", epsilon=0.1,
+                             lam=0.01, max_length=3)  # fmt: skip
+    seen = []
+    result = CPSatSolver(progress=seen.append).solve(problem)
+    assert result.status is Status.OPTIMAL and seen
+    best = [s["best_objective"] for s in seen]
+    assert best == sorted(best, reverse=True)  # never worse
+    assert best[-1] == pytest.approx(result.objective, abs=1e-12)
+    assert all(s["lower_bound"] <= result.objective + 1e-12 for s in seen)
+
+
+def test_a_long_model_left_without_max_length_warns():
+    from fairlist.solvers.cpsat import LongModelWarning
+
+    problem = random_problem(np.random.default_rng(4), n=40, m=8, lam=0.001)
+    with pytest.warns(LongModelWarning, match="max_length"):
+        CPSatSolver(time_limit=1.0).solve(problem)

@@ -79,9 +79,10 @@ def test_non_binary_labels_are_rejected():
         confusion_counts([1, 0], [2, 0], [1, 0])
 
 
-def test_more_than_two_groups_is_rejected():
-    with pytest.raises(ValueError, match="3 groups"):
-        confusion_counts([1, 0, 1], [1, 0, 1], ["a", "b", "c"], protected="a")
+def test_a_protected_value_is_compared_with_all_other_groups_together():
+    counts = confusion_counts([1, 0, 1, 1], [1, 0, 0, 1], ["a", "b", "c", "a"], protected="a")
+    assert (counts.protected.tp, counts.protected.n) == (2, 2)
+    assert (counts.unprotected.tp, counts.unprotected.fn, counts.unprotected.tn) == (0, 1, 1)
 
 
 def test_missing_protected_value_is_named():

@@ -32,8 +32,8 @@ def test_evaluate_agrees_with_the_metrics_module():
     ("change", "message"),
     [
         ({"y": [1, 0]}, "y has 2 rows, X has 6"),
-        ({"protected": np.ones(6, bool)}, "unprotected group is empty"),
-        ({"protected": np.zeros(6, bool)}, "protected group is empty"),
+        ({"groups": np.ones(6, bool)}, "unprotected group is empty"),
+        ({"groups": np.zeros(6, bool)}, "protected group is empty"),
         ({"epsilon": -0.1}, "'epsilon' parameter of Problem must be None or a real number >= 0"),
         ({"lam": -1.0}, r"'lam' parameter of Problem must be a real number in \[0, inf\)"),
         ({"max_length": -1}, "'max_length' parameter of Problem must be None or an integer >= 0"),
@@ -46,7 +46,7 @@ def test_evaluate_agrees_with_the_metrics_module():
 )
 def test_bad_input_names_the_argument(change, message):
     X, y, g = small()
-    kwargs = dict(X=X, y=y, protected=g) | change
+    kwargs = dict(X=X, y=y, groups=g) | change
     with pytest.raises(ValueError, match=message):
         Problem(**kwargs)
 

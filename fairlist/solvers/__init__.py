@@ -14,8 +14,16 @@ from importlib import import_module
 from typing import Any
 
 from .._params import Options, validate_params
-from ..errors import InvalidParameterError
-from .base import Evaluation, Limits, Problem, Result, Solver, Status, StopReason
+from .base import (
+    Evaluation,
+    Limits,
+    Problem,
+    Result,
+    Solver,
+    Status,
+    StopReason,
+    check_problem,
+)
 
 __all__ = [
     "Evaluation", "Limits", "Problem", "Result", "Solver", "Status", "StopReason",
@@ -66,8 +74,4 @@ def get_solver(engine: str = "bnb", **options: Any) -> Solver:
 
 def solve(problem: Problem, engine: str = "bnb", **options: Any) -> Result:
     """Solve ``problem`` with the named engine; ``options`` configure the engine."""
-    if not isinstance(problem, Problem):
-        raise InvalidParameterError(
-            f"problem must be a fairlist Problem, got {type(problem).__name__}"
-        )
-    return get_solver(engine, **options).solve(problem)
+    return get_solver(engine, **options).solve(check_problem(problem))

@@ -17,13 +17,14 @@ import numpy as np
 
 from .._params import Interval, Satisfies, validate_params
 from .._validation import as_binary, encode_labels
-from ..errors import DataError
+from ..errors import DataError, InvalidParameterError
+from ..groups import check_group_sizes, encode_groups
 from ..metrics import (
     ConfusionCounts,
     Metric,
-    group_counts,
+    check_sample_weight,
+    counts_by_group,
     is_fair,
-    protected_mask,
     unfairness_from_counts,
 )
 from ..rulelist import RuleList
@@ -80,7 +81,7 @@ class Limits:
 class Evaluation:
     """A rule list measured on a problem's training data."""
 
-    errors: int
+    errors: float  # misclassified samples (an int), or the sum of their weights
     length: int
     objective: float
     accuracy: float
@@ -107,20 +108,25 @@ MAX_LENGTH = [None, Interval(numbers.Integral, 0, None, closed="left")]
 class Problem:
     """A fair rule-list learning problem.
 
-    minimise ``errors / n + lam * length`` subject to ``unfairness <= epsilon``.
+    minimise ``errors / n + lam * length`` subject to ``unfairness <= epsilon``, where with
+    sample weights ``errors`` and ``n`` are sums of weights and every rate of the metric is
+    weighted, and the unfairness compares every group (the largest minus the smallest rate).
 
     Build one from user data (any two class labels, a DataFrame or an array of antecedents, the
     groups as fairlearn names them) with :meth:`from_data`; the constructor takes the encoded
     arrays. Every field is validated here, once: engines may assume a C-contiguous ``uint8``
-    antecedent matrix, 0/1 labels, two non-empty groups and valid parameters.
+    antecedent matrix, 0/1 labels, group codes ``0 .. k-1`` each with samples, and valid
+    parameters.
 
     Parameters
     ----------
     X : array-like of 0/1, shape (n, m)
         ``X[i, j]`` is 1 when sample ``i`` satisfies antecedent ``j``.
     y : array-like of 0/1, shape (n,)
-    protected : array-like of bool, shape (n,)
-        True for samples of the protected group; both groups must be non-empty.
+    groups : array-like, shape (n,)
+        The group of each sample: a boolean (or 0/1) mask of the protected group (two groups:
+        code 0 protected, 1 unprotected, the paper's setting), or integer codes ``0 .. k-1``
+        with ``k >= 3``. Every group needs samples.
     metric : Metric or str
     epsilon : float or None
         Maximum unfairness allowed; None (or ``inf``) means unconstrained.
@@ -135,11 +141,16 @@ class Problem:
     limits : Limits
     classes : pair of values
         The original class labels: ``y == 1`` means ``classes[1]`` (default ``(0, 1)``).
+    group_names : sequence of str, optional
+        Name of each group code (default: ``protected``, ``unprotected`` for a mask, else the
+        codes as text).
+    sample_weight : array-like of shape (n,), optional
+        Non-negative, finite, not all zero; None (or every weight 1) means unit weights.
     """
 
     X: np.ndarray
     y: np.ndarray
-    protected: np.ndarray
+    groups: np.ndarray
     metric: Metric = Metric.STATISTICAL_PARITY
     epsilon: float | None = None
     lam: float = 0.01
@@ -148,6 +159,8 @@ class Problem:
     labels: tuple[str, str] = ()
     limits: Limits = field(default_factory=Limits)
     classes: tuple[Any, Any] = (0, 1)
+    group_names: tuple[str, ...] = ()
+    sample_weight: np.ndarray | None = None
 
     PARAMETER_CONSTRAINTS: ClassVar[dict[str, list]] = {
         "metric": METRIC,
@@ -158,6 +171,7 @@ class Problem:
         "labels": [Satisfies(lambda v: len(tuple(v)) in (0, 2), "a pair of names")],
         "limits": [Satisfies(lambda v: isinstance(v, Limits), "a Limits")],
         "classes": [Satisfies(lambda v: len(tuple(v)) == 2, "a pair of class labels")],
+        "group_names": [Satisfies(lambda v: not isinstance(v, str), "a sequence of names")],
     }
 
     def __post_init__(self) -> None:
@@ -165,20 +179,25 @@ class Problem:
         validate_params("Problem", self.PARAMETER_CONSTRAINTS, self.__dict__)
         X = as_binary("X", self.X, 2)
         y = as_binary("y", self.y, 1)
-        g = as_binary("protected", self.protected, 1).astype(bool)
         n, m = X.shape
         if n == 0:
             raise DataError("X has no rows")
         if len(y) != n:
             raise DataError(f"y has {len(y)} rows, X has {n}")
-        if len(g) != n:
-            raise DataError(f"protected has {len(g)} rows, X has {n}")
-        if g.all() or not g.any():
-            which = "unprotected" if g.all() else "protected"
-            raise DataError(f"protected: the {which} group is empty; both groups need samples")
+        codes, default_names = _group_codes(self.groups, n)
+        names = tuple(str(s) for s in self.group_names) or default_names
+        if len(names) != len(default_names):
+            raise DataError(f"group_names has {len(names)} names for {len(default_names)} groups")
+        weights = check_sample_weight(self.sample_weight, n)
+        if weights is not None:
+            empty = np.flatnonzero(np.bincount(codes, weights=weights, minlength=len(names)) <= 0)
+            if empty.size:
+                raise DataError(f"group {names[empty[0]]!r} has total sample_weight 0")
         set_("X", X)
         set_("y", y)
-        set_("protected", g)
+        set_("groups", codes)
+        set_("group_names", names)
+        set_("sample_weight", weights)
         set_("metric", Metric.parse(self.metric))
         eps = self.epsilon
         set_("epsilon", None if eps is None or math.isinf(eps) else float(eps))
@@ -206,6 +225,7 @@ class Problem:
         sensitive_features: Any,
         protected: Any = None,
         *,
+        sample_weight: Any = None,
         feature_names: Sequence[str] | None = None,
         labels: Sequence[str] | None = None,
         **fields: Any,
@@ -219,8 +239,12 @@ class Problem:
         y : array-like of shape (n,)
             Two classes of any type; ``classes[1]`` (the larger in sorted order) is positive.
         sensitive_features, protected
-            The group of each sample and the protected value, as in
-            :func:`fairlist.metrics.protected_mask`.
+            The group of each sample and the protected value, as
+            :func:`fairlist.groups.encode_groups` reads them: a mask, one column of any number
+            of groups, several columns (their intersections), or one value against the others.
+            Groups the metric treats badly (too small, or lacking what a rate divides by) are
+            reported by a :class:`~fairlist.groups.SmallGroupWarning`.
+        sample_weight : array-like of shape (n,), optional
         feature_names : sequence of str, optional
             Names of X's columns (default: a DataFrame's columns, else ``x0``, ``x1``, …).
         labels : pair of str, optional
@@ -232,8 +256,8 @@ class Problem:
         --------
         >>> p = Problem.from_data([[1, 0], [0, 1], [1, 1], [0, 0]], ["no", "yes", "yes", "no"],
         ...                       ["a", "a", "b", "b"], protected="a", epsilon=0.5)
-        >>> p.classes, p.y.tolist(), p.protected.tolist()
-        (('no', 'yes'), [0, 1, 1, 0], [True, True, False, False])
+        >>> p.classes, p.y.tolist(), p.groups.tolist(), p.group_names
+        (('no', 'yes'), [0, 1, 1, 0], [0, 0, 1, 1], ('a', 'b'))
         """
         if feature_names is None and hasattr(X, "columns"):
             feature_names = [str(c) for c in X.columns]
@@ -247,11 +271,21 @@ class Problem:
             hint=". Turn raw columns into antecedents first with fairlist.binarize.Binarizer "
                  "(e.g. make_pipeline(Binarizer(sensitive=...), FairRuleListClassifier()))",
         )  # fmt: skip
-        mask = protected_mask(sensitive_features, protected, n_samples=Xb.shape[0])
+        weights = check_sample_weight(sample_weight, Xb.shape[0])
+        if weights is not None and not (weights[codes == 0].any() and weights[codes == 1].any()):
+            raise DataError(
+                "sample_weight leaves a single class with a positive weight; a classifier needs "
+                "samples of two classes"
+            )
+        groups = encode_groups(sensitive_features, protected, n_samples=Xb.shape[0])
+        if fields.get("epsilon") is not None:
+            check_group_sizes(groups, codes, fields.get("metric", cls.metric), weights)
+        # Two groups go in as the mask of group 0 (0/1 codes would read as a mask, 1 protected).
+        group_arg = groups.codes == 0 if groups.k == 2 else groups.codes
         return cls(
-            Xb, codes, mask, feature_names=tuple(names or ()), labels=tuple(labels or ()),
+            Xb, codes, group_arg, feature_names=tuple(names or ()), labels=tuple(labels or ()),
             classes=tuple(c.item() if isinstance(c, np.generic) else c for c in classes),
-            **fields,
+            group_names=groups.names, sample_weight=weights, **fields,
         )  # fmt: skip
 
     # ------------------------------------------------------------------ shape
@@ -264,12 +298,37 @@ class Problem:
         return self.X.shape[1]
 
     @property
+    def n_groups(self) -> int:
+        return len(self.group_names)
+
+    @property
+    def protected(self) -> np.ndarray:
+        """Boolean mask of group 0, the protected group of a two-group problem."""
+        if self.n_groups != 2:
+            raise DataError(
+                f"'protected' is defined for two groups; this problem has {self.n_groups}"
+            )
+        return self.groups == 0
+
+    @property
+    def weights(self) -> np.ndarray:
+        """The sample weights (ones when the samples are unweighted)."""
+        return np.ones(self.n_samples) if self.sample_weight is None else self.sample_weight
+
+    @property
+    def total_weight(self) -> float:
+        """The objective's denominator: the number of samples, or the sum of their weights."""
+        return float(self.n_samples if self.sample_weight is None else self.sample_weight.sum())
+
+    @property
     def constrained(self) -> bool:
         return self.epsilon is not None
 
     def replace(self, **changes: Any) -> Problem:
         """A copy with some fields changed (validated again)."""
         values = {f.name: getattr(self, f.name) for f in fields(self)}
+        if self.n_groups == 2:  # codes 0/1 would read as a mask (1 protected): swapped groups
+            values["groups"] = self.groups == 0
         values.update(changes)
         return Problem(**values)
 
@@ -281,7 +340,10 @@ class Problem:
         )
 
     def evaluate(self, rule_list: RuleList) -> Evaluation:
-        """Errors, objective, accuracy and unfairness of ``rule_list`` on the training data."""
+        """Errors, objective, accuracy and unfairness of ``rule_list`` on the training data.
+
+        ``errors`` is the number of misclassified samples, or the sum of their weights.
+        """
         # Re-map by name: the rule list may come from a problem with another column order.
         rule_list = self.rule_list(
             rule_list.antecedent_indices(self.feature_names),
@@ -290,18 +352,62 @@ class Problem:
         )
         pred = rule_list.predict(self.X).astype(bool)
         y = self.y.astype(bool)
-        g = self.protected
-        cc = ConfusionCounts(group_counts(y, pred, g), group_counts(y, pred, ~g))
-        errors = int(np.count_nonzero(pred != y))
+        cc = counts_by_group(y, pred, self.groups, self.group_names, self.sample_weight)
+        wrong = pred != y
+        if self.sample_weight is None:
+            errors: float = int(np.count_nonzero(wrong))
+        else:
+            errors = float(self.sample_weight[wrong].sum())
         unf = unfairness_from_counts(cc, self.metric)
+        total = self.total_weight
         return Evaluation(
             errors=errors,
             length=rule_list.length,
-            objective=errors / self.n_samples + self.lam * rule_list.length,
-            accuracy=1.0 - errors / self.n_samples,
+            objective=errors / total + self.lam * rule_list.length,
+            accuracy=1.0 - errors / total,
             unfairness=unf,
             fair=is_fair(unf, self.epsilon),
             counts=cc,
+        )
+
+
+def _group_codes(groups: Any, n: int) -> tuple[np.ndarray, tuple[str, ...]]:
+    """Group codes ``0 .. k-1`` from a mask or from codes, and the default group names."""
+    g = np.asarray(groups)
+    if g.ndim != 1:
+        raise DataError(f"groups must be one-dimensional, got shape {g.shape}")
+    if len(g) != n:
+        raise DataError(f"groups has {len(g)} rows, X has {n}")
+    if g.dtype == bool or (g.dtype.kind in "iuf" and np.isin(g, (0, 1)).all()):
+        mask = g.astype(bool)
+        if mask.all() or not mask.any():
+            which = "unprotected" if mask.all() else "protected"
+            raise DataError(f"groups: the {which} group is empty; both groups need samples")
+        return np.where(mask, 0, 1).astype(np.int32), ("protected", "unprotected")
+    if g.dtype.kind not in "iu" or g.min() < 0:
+        raise DataError("groups must be a boolean mask or integer codes 0 .. k-1")
+    sizes = np.bincount(g)
+    if (sizes == 0).any():
+        raise DataError(f"groups: code {int(np.flatnonzero(sizes == 0)[0])} has no sample")
+    return g.astype(np.int32), tuple(str(i) for i in range(len(sizes)))
+
+
+def check_problem(problem: Any) -> Problem:
+    """``problem`` if it is a :class:`Problem`, else an error naming the argument."""
+    if not isinstance(problem, Problem):
+        raise InvalidParameterError(
+            f"problem must be a fairlist Problem, got {type(problem).__name__}"
+        )
+    return problem
+
+
+def check_two_groups_unweighted(problem: Problem, engine: str) -> None:
+    """An engine that handles the paper's problem only (two groups, unit weights) says so."""
+    if problem.n_groups != 2 or problem.sample_weight is not None:
+        raise InvalidParameterError(
+            f"engine {engine!r} solves problems of two groups without sample weights; this one "
+            f"has {problem.n_groups} groups"
+            + (" and sample weights" if problem.sample_weight is not None else "")
         )
 
 

@@ -1,90 +1,196 @@
 """The CP-SAT engine: an exact OR-Tools model of fair rule lists of bounded length.
 
-Model (see ``DESIGN.md`` §4)
-----------------------------
-Data
+Model (see ``DESIGN.md`` §4; :func:`build_model` builds it in the numbered sections below)
+----------------------------------------------------------------------------------------------
+1. Data
     Samples with the same antecedent bits are captured by the same rule and predicted alike, so
     they are aggregated first into *patterns* ``p`` (distinct rows of ``X``) with integer weights
-    ``w[p, g, y]`` = number of samples of pattern ``p``, group ``g`` (0 = protected,
-    1 = unprotected) and label ``y``. ``S[p]`` = the antecedents pattern ``p`` satisfies.
-    ``K`` = the maximum length (positions ``k = 0 .. K-1``), ``M`` = number of antecedents.
+    ``w[p, g, y]`` = the summed (integer) sample weight of the samples of pattern ``p``, group
+    ``g`` (``0 .. G-1``; with two groups 0 is the protected one) and label ``y`` — their number
+    without sample weights. ``S[p]`` = the antecedents pattern ``p`` satisfies. ``K`` = the
+    maximum length (positions ``k = 0 .. K-1``), ``M`` = number of antecedents, ``W`` = the
+    total weight (``N``, the number of samples, without sample weights).
 
-Variables
+    Sample weights become integers (:func:`integer_weights`) in one of two ways:
+
+    * *exact*: each weight is read as the fraction of denominator <= 10**6 nearest to it, when
+      that fraction lies within 2**-50 (relative) of the float: integers, the decimal the user
+      wrote (``0.3``, also when computed as ``3 * 0.1``), simple ratios (``1/3``). All are
+      multiplied by the lcm of their denominators and divided by the gcd of the results; this
+      is used when the total stays <= 2**31. The model is then the weighted problem for these
+      fractions, exactly (integer weights are duplicated rows, a weight of 0 a dropped row).
+      :meth:`Problem.evaluate` uses the floats, which differ by at most 2**-50 (relative): the
+      objectives agree to ~1e-15, and a fairness decision could differ only for a list whose
+      unfairness lies within ~1e-14 of ``epsilon + FEASIBILITY_TOL`` — the order of the float
+      rounding ``Problem.evaluate`` makes anyway. Statuses are as without weights.
+    * *rounded* (any other weights, or a total beyond 2**31): weights are rounded to
+      multiples of ``2**-j``, ``j`` the largest that keeps the integer total <= 2**31 (2**24
+      for PP and CUAE, whose products of counts grow fast); ``rho`` = the largest relative
+      rounding error of a positive weight. Every weighted count then moves by a factor in
+      ``[1 - rho, 1 + rho]``, every rate ``num / den`` (``num`` a part of ``den``) by at most
+      ``2 rho / (1 - rho)`` and every gap by twice that, so the cap is lowered by
+      ``4 rho / (1 - rho)`` per rate (section 5): every list the model accepts is fair for the
+      true weights. The model is not the problem any more, so the status is never better than
+      ``feasible`` (``unknown`` instead of ``infeasible``) and the lower bound is 0;
+      ``stats["weights_exact"]`` is False. (With ``epsilon = 0`` the lowered cap is negative:
+      status ``unknown``.) Integer or decimal weights avoid this.
+
+    The model's size and numbers grow with ``W`` as the unweighted model's grow with ``N``.
+
+2. Variables
     ``use[k, j]``  position ``k`` holds antecedent ``j``;
     ``unused[k]``  position ``k`` holds no rule (the list is shorter than ``k + 1``);
     ``pred[k]``    prediction of the rule at position ``k``; ``default`` the default prediction;
     ``cap[p, k]``  pattern ``p`` is captured by position ``k`` (its first satisfied rule);
-    ``cap_default[p]`` pattern ``p`` falls through to the default;
+    ``cap[p, K]``  pattern ``p`` falls through to the default;
     ``pos[p]``     pattern ``p`` is predicted positive.
+    A pattern that satisfies no antecedent (or any pattern when ``K = 0``) always reaches the
+    default: it has no ``cap`` variables and ``pos[p]`` is ``default`` itself.
 
-Constraints
-    1. exactly one of ``use[k, :]`` and ``unused[k]``; ``unused[k] => unused[k+1]`` (used positions
-       are contiguous); each antecedent used at most once; ``unused[k] => not pred[k]``;
-    2. capture: ``sum_k cap[p, k] + cap_default[p] = 1``; ``cap[p, k] <= sat[p, k]`` and
-       ``sat[p, k] <= sum_{k' <= k} cap[p, k']``, where ``sat[p, k] = sum_{j in S[p]} use[k, j]``
-       is 0/1 (one antecedent per position). Together: the first satisfied position captures;
-    3. ``cap[p, k] => pos[p] == pred[k]``, ``cap_default[p] => pos[p] == default``;
-    4. a used position captures at least one pattern (a dominance cut: deleting a rule that
-       captures nothing keeps every prediction, hence fairness, and does not raise the objective);
-    5. fairness, on the per-group confusion counts ``TP[g] = sum_p w[p, g, 1] pos[p]``,
-       ``FP[g] = sum_p w[p, g, 0] pos[p]`` (``FN``, ``TN`` follow). The cap ``E = epsilon +
-       FEASIBILITY_TOL`` (added in floating point, exactly as :func:`fairlist.metrics.is_fair`
-       does, then read as an exact fraction). A rate with a zero denominator is 0.
+3. Constraints: rule-list structure
+    exactly one of ``use[k, :]`` and ``unused[k]``; ``unused[k] => unused[k+1]`` (used positions
+    are contiguous); each antecedent used at most once; ``unused[k] => not pred[k]``.
 
-       * SP, PE, EOpp, EOdds: every rate is ``num / den`` with a *constant* denominator (group
-         size, label count per group). With ``D`` the lcm of the non-zero denominators,
-         ``D * gap = |num_0 * D/den_0 - num_1 * D/den_1|`` is linear and integral (a zero
-         denominator gives coefficient 0, i.e. rate 0), and ``sum of gaps <= E`` becomes
-         ``sum_i gapD[i] <= floor(E * D)`` — exact.
-       * PP, CUAE: the denominators are variables. ``zero[i, g] <=> den[i, g] = 0`` and
-         ``dden[i, g] = den[i, g] + zero[i, g] >= 1``, so that ``num / dden`` is the rate under
-         the zero-denominator convention (the numerator is 0 then). Products by
-         ``add_multiplication_equality``: ``gap[i] >= |num[i,0] dden[i,1] - num[i,1] dden[i,0]|``
-         with ``prod[i] = dden[i,0] dden[i,1]``; PP: ``q gap <= p prod``; CUAE: ``q (gap[0]
-         prod[1] + gap[1] prod[0]) <= p prod[0] prod[1]``, where ``p / q`` is the largest fraction
-         ``<= E`` whose denominator is at most the largest possible reduced denominator ``B`` of
-         an attainable unfairness. No attainable value lies in ``(p/q, E]``, so this is exact.
-         When ``q B`` would overflow 64-bit integers (CUAE beyond about 800 samples) ``q`` is
-         capped instead: the model is then *conservative* (every list it accepts is fair, a few
-         fair ones may be cut), ``stats["epsilon_exact"]`` is False and the status is never
-         better than ``feasible``.
+4. Constraints: capture and predictions
+    ``sum_k cap[p, k] = 1`` (``k = 0 .. K``); ``cap[p, k] <= sat[p, k]`` and
+    ``sat[p, k] <= sum_{k' <= k} cap[p, k']``, where ``sat[p, k] = sum_{j in S[p]} use[k, j]``
+    is 0/1 (one antecedent per position). Together: the first satisfied position captures.
+    ``cap[p, k] => pos[p] == pred[k]``, ``cap[p, K] => pos[p] == default``.
+    Dominance cuts (each removes only lists that a shorter list with the same predictions,
+    hence the same fairness and no larger objective, replaces): a used position captures at
+    least one pattern (samples of weight 0 are no pattern: they change no count); the last
+    rule predicts unlike the default.
+    The searched space:
 
-Objective
-    ``errors / N + lam * length`` with ``lam = a / b`` read exactly from its shortest decimal
-    representation (``0.01`` is ``1/100``; a value with more than 9 significant decimals is
-    approximated with denominator <= 10**9): minimise the integer ``b * errors + a * N *
-    length`` (divided by their gcd), which orders rule lists exactly as the true objective does,
-    ties included. The reported objective is always recomputed by :meth:`Problem.evaluate`.
+    * full (default): symmetry cut — adjacent rules with the same prediction can swap without
+      changing any prediction, so they are kept in increasing antecedent order
+      (``index[k]`` = the antecedent at position ``k``, ``M`` when unused; ``same[k]`` =
+      positions ``k`` and ``k + 1`` predict alike);
+    * majority (``majority_only``): each prediction is a majority label (by weight) of the
+      samples its rule (or the default) classifies; ties allow both.
+
+5. Constraints: fairness
+    On the per-group confusion counts ``TP[g] = sum_p w[p, g, 1] pos[p]``,
+    ``FP[g] = sum_p w[p, g, 0] pos[p]`` (``FN``, ``TN`` follow). The cap ``E = epsilon +
+    FEASIBILITY_TOL`` (added in floating point, exactly as :func:`fairlist.metrics.is_fair`
+    does, then read as an exact fraction; at most the number of rates, since each gap is at
+    most 1; lowered for rounded weights, section 1). A rate with a zero denominator is 0.
+    Each rate's gap is its largest minus its smallest value over the groups, which is the
+    largest difference of a pair of groups: ``gap <= c`` is ``rate_g - rate_h <= c`` for every
+    pair, and a sum of two gaps ``<= E`` is the same for every pair of pairs (one per rate).
+    Every pair is multiplied out by its own denominators: an lcm over all ``G`` groups
+    overflows 64 bits quickly (COMPAS's six races: the lcm of their label counts is ~7e17).
+    With two groups there is one pair, and the constraints are the paper's.
+
+    * Linear caps — SP, PE, EOpp, EOdds: every rate is ``num / den`` with a *constant*
+      denominator (group weight, label weight per group). For a pair ``g < h`` with ``D`` the
+      lcm of their non-zero denominators, ``D (rate_g - rate_h) = num_g D/den_g - num_h
+      D/den_h`` is linear and integral (a zero denominator gives coefficient 0, i.e. rate 0).
+      SP, PE, EOpp: ``-floor(E D) <= D (rate_g - rate_h) <= floor(E D)`` — exact. With more
+      than two groups each numerator is first a variable ``count[i, g]`` (it enters ``G - 1``
+      pairs). EOdds: ``gap[i, g, h] >= |D (rate_g - rate_h)|`` for both rates, in units of
+      the lcm of *all* the denominators when it fits in 2**61 (then ``gap_T + gap_F <=
+      floor(E D)``), else each in its own pair's units, and for every TPR pair and FPR pair
+      ``(L/D_T) gap_T + (L/D_F) gap_F <= floor(E L)``, ``L = lcm(D_T, D_F)`` — exact, unless
+      ``L`` exceeds 2**61 (then the coefficients are rounded up: conservative, see below).
+    * Ratio caps — PP, CUAE: the denominators are variables. ``zero[i, g] <=> den[i, g] = 0``
+      and ``dden[i, g] = den[i, g] + zero[i, g] >= 1``, so that ``num / dden`` is the rate under
+      the zero-denominator convention (the numerator is 0 then). Products by
+      ``add_multiplication_equality``, for each pair ``g < h``: ``gap[i, g, h] >= |num[i,g]
+      dden[i,h] - num[i,h] dden[i,g]|`` with ``prod[i, g, h] = dden[i,g] dden[i,h]``; PP: ``q
+      gap <= p prod`` for every pair; CUAE, for every PPV pair ``a`` and NPV pair ``b``: ``q
+      (gap_a prod_b + gap_b prod_a) <= p prod_a prod_b`` — where ``p / q`` is the largest
+      fraction ``<= E`` whose denominator is at most the largest possible reduced denominator
+      ``B`` of an attainable value of the left-hand side over the right. No attainable value
+      lies in ``(p/q, E]``, so this is exact. When ``q B`` would overflow 64-bit integers
+      (two-group CUAE beyond about 800 samples) ``q`` is capped instead; when a CUAE product
+      itself would, each of the two gaps is capped at ``E / 2`` instead.
+
+    A capped ``q``, rounded-up coefficients or ``E / 2`` make the model *conservative* (every
+    list it accepts is fair, a few fair ones may be cut): ``stats["epsilon_exact"]`` is False
+    and the status is never better than ``feasible``.
+
+6. Objective
+    ``errors / W + lam * length`` (``errors`` = the integer weight of the misclassified
+    samples) with ``lam = a / b`` read exactly from its shortest decimal representation
+    (``0.01`` is ``1/100``; a value with more than 9 significant decimals is approximated with
+    denominator <= 10**9): minimise the integer ``b * errors + a * W * length`` (divided by
+    their gcd), which orders rule lists exactly as the true objective does, ties included. The
+    reported objective is always recomputed by :meth:`Problem.evaluate`.
+
+7. Hint (optional)
+    :meth:`CPSatModel.add_hint` sets every variable from a rule list put in the canonical form
+    the cuts of section 4 keep.
 
 Maximum length
     CP-SAT needs a bound ``K``: ``problem.max_length`` if set, else the ``max_length`` option,
-    else the exact bound implied by the best fair constant rule list (objective ``U``; a list of
-    ``K`` rules costs at least ``lam K``, so ``K <= U / lam``), else ``M`` (antecedents are
-    distinct). ``stats["max_length_source"]`` says which one applied.
+    else the exact bound implied by the best fair constant rule list (objective ``U``, in the
+    model's integer weights; a list of ``K`` rules costs at least ``lam K``, so ``K <= U /
+    lam``), else ``M`` (antecedents are distinct). ``stats["max_length_source"]`` says which
+    one applied.
 
-Every rule list returned is re-evaluated with :meth:`Problem.evaluate`; a disagreement with the
-model (unfair list, different errors) raises ``RuntimeError``, since it would be a bug.
+Solving
+    :class:`CPSatSolver` sets ``num_workers`` (default :data:`DEFAULT_NUM_WORKERS`, one worker:
+    a solve that is not cut short by a limit returns the same rule list on every machine) and
+    ``random_seed`` explicitly. Every rule list returned is re-evaluated with
+    :meth:`Problem.evaluate`; a disagreement with the model (unfair list, different errors)
+    raises ``RuntimeError``, since it would be a bug (with sample weights the errors are
+    compared up to the floats' rounding, and not at all when the weights were rounded). The
+    stop reason is read from CP-SAT's status, the Ctrl-C this module catches, and the limits
+    and wall time (see :func:`stop_reason`).
 """
 
 from __future__ import annotations
 
+import itertools
 import math
+import numbers
+import threading
 import time
+import warnings
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from fractions import Fraction
-from typing import Any
+from typing import Any, ClassVar
 
 import numpy as np
 from ortools.sat.python import cp_model
 
-from ..metrics import FEASIBILITY_TOL, Metric
+from .._params import BOOLEAN, InstanceOf, Interval, Satisfies, validate_params
+from ..errors import InvalidParameterError
+from ..metrics import FEASIBILITY_TOL, METRIC_RATES, Metric
 from ..rulelist import RuleList
-from .base import Problem, Result, Status, StopReason
+from .base import (
+    MAX_LENGTH,
+    Limits,
+    Problem,
+    Result,
+    Status,
+    StopReason,
+    check_problem,
+)
 
-__all__ = ["CPSatSolver", "CPSatModel", "build_model", "floor_fraction", "lambda_fraction"]
+__all__ = [
+    "CPSatSolver", "CPSatModel", "DEFAULT_NUM_WORKERS", "LongModelWarning", "build_model",
+    "floor_fraction", "lambda_fraction", "stop_reason",
+]
+
+#: CP-SAT search workers when the caller does not say: one, so that a solve that completes
+#: returns the same rule list on every machine and every run (see :class:`CPSatSolver`).
+DEFAULT_NUM_WORKERS = 1
 
 _INT_LIMIT = 2**61  # keep every product and linear bound well inside int64
 _LAM_MAX_DENOMINATOR = 10**9
+#: Sample weights are counted in integers whose total is at most this (see the docstring, 1).
+_WEIGHT_LIMIT = 2**31
+#: The total of rounded weights: smaller for PP and CUAE, whose products of counts grow fast.
+_ROUNDED_TOTAL = {"linear": _WEIGHT_LIMIT, "ratio": 2**24}
+_WEIGHT_MAX_DENOMINATOR = 10**6
+_WEIGHT_READ_TOL = 2.0**-50  # a weight is read as a fraction this close to it (relative)
+_LINEAR_METRICS = (
+    Metric.STATISTICAL_PARITY, Metric.PREDICTIVE_EQUALITY,
+    Metric.EQUAL_OPPORTUNITY, Metric.EQUALIZED_ODDS,
+)
 
 
 # ---------------------------------------------------------------------------- exact arithmetic
@@ -127,90 +233,637 @@ def lambda_fraction(lam: float) -> Fraction:
     return f
 
 
+# ---------------------------------------------------------------------------- 1. data
+@dataclass(frozen=True)
+class IntegerWeights:
+    """The sample weights as the integers the model counts with (see the module docstring).
+
+    ``values[i] / scale`` is sample ``i``'s weight: exactly when ``exact`` (the fraction its
+    float is read as, within 2**-50 of it), else within a relative error of ``rho``
+    (``values[i]`` is 0 only for a weight of 0, unless ``rho`` is 1).
+    """
+
+    values: np.ndarray  # (n,) int64
+    scale: Fraction
+    exact: bool
+    rho: Fraction  # largest relative error |values[i] / scale - w[i]| / w[i]; 0 when exact
+
+    @property
+    def total(self) -> int:
+        return int(self.values.sum())
+
+
+def _weight_fraction(w: float) -> Fraction | None:
+    """The fraction of denominator <= 10**6 closest to ``w`` if it lies within a few units in
+    the last place of ``w`` (0.3, 3 * 0.1 and 1 / 3 read as 3/10, 3/10, 1/3), else None."""
+    f = Fraction(w).limit_denominator(_WEIGHT_MAX_DENOMINATOR)
+    return f if abs(f - Fraction(w)) <= _WEIGHT_READ_TOL * Fraction(w) else None
+
+
+def integer_weights(problem: Problem) -> IntegerWeights:
+    """``problem``'s sample weights as integers: read exactly if they fit, else rounded."""
+    if problem.sample_weight is None:
+        return IntegerWeights(np.ones(problem.n_samples, np.int64), Fraction(1), True, Fraction(0))
+    w = problem.sample_weight
+    distinct, inverse = np.unique(w, return_inverse=True)
+    fractions = []
+    for v in distinct:  # stops at the first weight that is no simple fraction
+        fractions.append(_weight_fraction(float(v)))
+        if fractions[-1] is None:
+            break
+    else:
+        den = math.lcm(*(f.denominator for f in fractions))
+        ints = [int(f * den) for f in fractions]
+        common = math.gcd(*ints)
+        counts = np.bincount(inverse, minlength=len(distinct))
+        if sum(v // common * int(c) for v, c in zip(ints, counts, strict=True)) <= _WEIGHT_LIMIT:
+            values = np.array([v // common for v in ints], dtype=np.int64)[inverse]
+            return IntegerWeights(values, Fraction(den, common), True, Fraction(0))
+    kind = "linear" if problem.metric in _LINEAR_METRICS else "ratio"
+    return _rounded_weights(w, _ROUNDED_TOTAL[kind])
+
+
+def _rounded_weights(w: np.ndarray, limit: int) -> IntegerWeights:
+    """Weights rounded to multiples of 2**-j, j the largest keeping their total <= limit."""
+    j = math.floor(math.log2(limit / (float(w.sum()) + len(w))))
+    while np.rint(np.ldexp(w, j)).sum() > limit:  # rarely more than once
+        j -= 1
+    x = np.ldexp(w, j)  # exact: a power-of-two scaling
+    rounded = np.rint(x)
+    positive = x > 0
+    # |rint(x) - x| is exact, the division rounds once: bumped to a sure upper bound
+    errors = np.abs(rounded[positive] - x[positive]) / x[positive]
+    rho = min(Fraction(1), Fraction(float(errors.max()) * (1 + 1e-12)))
+    values = rounded.astype(np.int64)
+    common = math.gcd(*np.unique(values).tolist())
+    return IntegerWeights(values // common, Fraction(2) ** j / common, False, rho)
+
+
+def aggregate(
+    problem: Problem, weights: IntegerWeights | None = None
+) -> tuple[np.ndarray, np.ndarray]:
+    """Distinct antecedent rows and, per row, the summed integer weights per (group, label).
+
+    Samples of weight 0 are left out: they change no count (a rule that captures only such
+    samples is dropped by the dominance cuts, which is safe: it changes nothing but the length).
+    """
+    weights = integer_weights(problem) if weights is None else weights
+    keep = weights.values > 0
+    patterns, inverse = np.unique(problem.X[keep], axis=0, return_inverse=True)
+    inverse = np.asarray(inverse).reshape(-1)
+    counts = np.zeros((len(patterns), problem.n_groups, 2), dtype=np.int64)
+    np.add.at(
+        counts,
+        (inverse, problem.groups[keep], problem.y[keep].astype(np.int64)),
+        weights.values[keep],
+    )
+    return patterns, counts
+
+
+@dataclass(frozen=True)
+class ModelData:
+    """Section 1: the aggregated data the model is written on (see the module docstring)."""
+
+    patterns: np.ndarray  # (P, M) uint8: the distinct antecedent rows (of positive weight)
+    weights: np.ndarray  # (P, G, 2) int64: summed integer weights per (pattern, group, label)
+    sat_sets: list[list[int]]  # S[p]: the antecedents pattern p satisfies
+    max_length: int  # K
+    sample_weights: IntegerWeights  # how the sample weights became integers
+
+    @classmethod
+    def of(cls, problem: Problem, max_length: int) -> ModelData:
+        """``problem`` aggregated, for lists of at most ``max_length`` rules (capped at M)."""
+        sample_weights = integer_weights(problem)
+        patterns, weights = aggregate(problem, sample_weights)
+        sat_sets = [np.flatnonzero(row).tolist() for row in patterns]
+        K = min(int(max_length), problem.n_antecedents)
+        return cls(patterns, weights, sat_sets, K, sample_weights)
+
+    @property
+    def n_patterns(self) -> int:
+        return self.patterns.shape[0]
+
+    @property
+    def n_antecedents(self) -> int:
+        return self.patterns.shape[1]
+
+    @property
+    def n_groups(self) -> int:
+        return self.weights.shape[1]
+
+    @property
+    def total_weight(self) -> int:
+        """W: the summed integer weights (N without sample weights)."""
+        return int(self.weights.sum())
+
+    @property
+    def group_sizes(self) -> np.ndarray:
+        """Summed weights per group."""
+        return self.weights.sum(axis=(0, 2))
+
+    @property
+    def positives(self) -> np.ndarray:
+        """Summed weights of the samples with label 1, per group."""
+        return self.weights[:, :, 1].sum(axis=0)
+
+    @property
+    def negatives(self) -> np.ndarray:
+        """Summed weights of the samples with label 0, per group."""
+        return self.weights[:, :, 0].sum(axis=0)
+
+    def reaches_rules(self, p: int) -> bool:
+        """Whether pattern ``p`` can be captured by a rule (else it always reaches the default)."""
+        return bool(self.sat_sets[p]) and self.max_length > 0
+
+
+# ---------------------------------------------------------------------------- 2. variables
+@dataclass(frozen=True)
+class ModelVariables:
+    """Section 2: the variables of the model, keyed by their indices."""
+
+    use: dict[tuple[int, int], cp_model.IntVar]  # use[k, j]: position k holds antecedent j
+    unused: dict[int, cp_model.IntVar]  # unused[k]: position k holds no rule
+    pred: dict[int, cp_model.IntVar]  # pred[k]: the rule at position k predicts 1
+    default: cp_model.IntVar  # the default predicts 1
+    cap: dict[tuple[int, int], cp_model.IntVar]  # cap[p, k]: position k (K: default) captures p
+    pos: dict[int, Any]  # pos[p]: pattern p is predicted 1
+
+
+def _new_variables(model: cp_model.CpModel, data: ModelData) -> ModelVariables:
+    K, m = data.max_length, data.n_antecedents
+    # use[k, j]: position k holds antecedent j
+    use = {(k, j): model.new_bool_var(f"use[{k},{j}]") for k in range(K) for j in range(m)}
+    # unused[k]: position k holds no rule
+    unused = {k: model.new_bool_var(f"unused[{k}]") for k in range(K)}
+    # pred[k]: the rule at position k predicts 1
+    pred = {k: model.new_bool_var(f"pred[{k}]") for k in range(K)}
+    # default: the default predicts 1
+    default = model.new_bool_var("default")
+    # cap[p, k]: pattern p is captured by position k (k = K: by the default)
+    cap: dict[tuple[int, int], Any] = {}
+    # pos[p]: pattern p is predicted 1
+    pos: dict[int, Any] = {}
+    for p in range(data.n_patterns):
+        if not data.reaches_rules(p):
+            pos[p] = default  # satisfies no antecedent: always reaches the default
+            continue
+        for k in range(K + 1):
+            cap[p, k] = model.new_bool_var(f"cap[{p},{k}]")
+        pos[p] = model.new_bool_var(f"pos[{p}]")
+    return ModelVariables(use, unused, pred, default, cap, pos)
+
+
+# ---------------------------------------------------------------------------- 3. structure
+def _add_structure(model: cp_model.CpModel, data: ModelData, x: ModelVariables) -> None:
+    K, m = data.max_length, data.n_antecedents
+    for k in range(K):
+        model.add_exactly_one([x.use[k, j] for j in range(m)] + [x.unused[k]])
+        model.add_implication(x.unused[k], ~x.pred[k])  # symmetry: unused positions predict 0
+        if k + 1 < K:
+            model.add_implication(x.unused[k], x.unused[k + 1])  # used positions are contiguous
+    for j in range(m):
+        model.add_at_most_one([x.use[k, j] for k in range(K)])  # no antecedent twice
+
+
+# ---------------------------------------------------------------------------- 4. capture
+def _add_capture(model: cp_model.CpModel, data: ModelData, x: ModelVariables) -> None:
+    K = data.max_length
+    for p in range(data.n_patterns):
+        if not data.reaches_rules(p):
+            continue
+        model.add_exactly_one([x.cap[p, k] for k in range(K + 1)])
+        for k in range(K):
+            sat = sum(x.use[k, j] for j in data.sat_sets[p])
+            model.add(x.cap[p, k] <= sat)  # captured only where satisfied
+            # the first satisfied position captures
+            model.add(sat <= sum(x.cap[p, kk] for kk in range(k + 1)))
+            model.add(x.pos[p] == x.pred[k]).only_enforce_if(x.cap[p, k])
+        model.add(x.pos[p] == x.default).only_enforce_if(x.cap[p, K])
+
+
+def _add_dominance_cuts(model: cp_model.CpModel, data: ModelData, x: ModelVariables) -> None:
+    K = data.max_length
+    for k in range(K):
+        # a used rule captures something
+        captures = [x.cap[p, k] for p in range(data.n_patterns) if data.reaches_rules(p)]
+        model.add(sum(captures) >= 1).only_enforce_if(~x.unused[k])
+        # the last rule predicts unlike the default (else drop it)
+        last = [~x.unused[k]] + ([x.unused[k + 1]] if k + 1 < K else [])
+        model.add(x.pred[k] != x.default).only_enforce_if(last)
+
+
+def _add_majority_labels(model: cp_model.CpModel, data: ModelData, x: ModelVariables) -> None:
+    """Majority space: the captured samples' label balance decides the allowed predictions."""
+    K, n_patterns = data.max_length, data.n_patterns
+    balance = [int(data.weights[p, :, 1].sum() - data.weights[p, :, 0].sum())
+               for p in range(n_patterns)]
+    for k in range(K + 1):
+        margin = sum(balance[p] * x.cap[p, k] for p in range(n_patterns) if (p, k) in x.cap)
+        if k == K:  # the default also classifies the patterns that satisfy nothing
+            margin += sum(balance[p] for p in range(n_patterns) if not data.reaches_rules(p))
+        label = x.default if k == K else x.pred[k]
+        model.add(margin >= 0).only_enforce_if(label)
+        model.add(margin <= 0).only_enforce_if(~label)
+
+
+def _add_order_symmetry(model: cp_model.CpModel, data: ModelData, x: ModelVariables) -> None:
+    """Full space: adjacent rules with the same prediction come in increasing antecedent order.
+
+    They can swap without changing any prediction. (Not valid in the majority space: a swap
+    changes which samples each rule captures.)
+    """
+    K, m = data.max_length, data.n_antecedents
+    # index[k]: the antecedent at position k (m when unused)
+    index = {k: model.new_int_var(0, m, f"index[{k}]") for k in range(K)}
+    for k in range(K):
+        model.add(index[k] == sum(j * x.use[k, j] for j in range(m)) + m * x.unused[k])
+    for k in range(K - 1):
+        # same[k]: positions k and k + 1 predict alike
+        same = model.new_bool_var(f"same[{k}]")
+        model.add(x.pred[k] == x.pred[k + 1]).only_enforce_if(same)
+        model.add(x.pred[k] != x.pred[k + 1]).only_enforce_if(~same)
+        model.add(index[k] < index[k + 1]).only_enforce_if([same, ~x.unused[k + 1]])
+
+
+# ---------------------------------------------------------------------------- 5. fairness
+def fairness_cap(problem: Problem, weights: IntegerWeights) -> Fraction | None:
+    """The cap ``E`` the model puts on the unfairness of its integer-weighted counts.
+
+    ``epsilon + FEASIBILITY_TOL`` (the float sum :func:`fairlist.metrics.is_fair` compares to,
+    read as an exact fraction), at most the number of rates (each gap is at most 1). With
+    rounded weights it is lowered by the largest change the rounding can make to the
+    unfairness, so that every list the model accepts is fair for the true weights.
+    """
+    if problem.epsilon is None:
+        return None
+    n_rates = len(METRIC_RATES[problem.metric])
+    cap = min(Fraction(problem.epsilon + FEASIBILITY_TOL), Fraction(n_rates))
+    if not weights.exact:
+        rho = weights.rho
+        if rho >= 1:
+            return Fraction(-1)  # a positive weight rounded to 0: nothing can be certified
+        # each weighted sum moves by a factor within [1 - rho, 1 + rho], so each rate
+        # num / den (num a part of den) by at most 2 rho / (1 - rho), each gap by twice that
+        cap -= n_rates * 4 * rho / (1 - rho)
+    return cap
+
+
+def _add_fairness_cap(
+    model: cp_model.CpModel, data: ModelData, x: ModelVariables, metric: Metric,
+    cap_e: Fraction | None,
+) -> bool:
+    """Unfairness <= cap_e; False when the cap had to be made conservative (not exact)."""
+    if cap_e is None:
+        return True
+    if cap_e < 0:
+        model.add_bool_or([])  # no rule list has a negative unfairness
+        return True
+    groups = range(data.n_groups)
+
+    def count(g: int, y: int) -> cp_model.LinearExpr:
+        """Weight of the samples of group g and label y predicted positive."""
+        w = data.weights
+        return sum(int(w[p, g, y]) * x.pos[p] for p in range(data.n_patterns) if w[p, g, y])
+
+    tp = [count(g, 1) for g in groups]
+    fp = [count(g, 0) for g in groups]
+    n_group = data.group_sizes
+    if metric in _LINEAR_METRICS:
+        # rates num[g] / den[g] with constant denominators
+        terms = {
+            Metric.STATISTICAL_PARITY: [([tp[g] + fp[g] for g in groups], n_group)],
+            Metric.PREDICTIVE_EQUALITY: [(fp, data.negatives)],
+            Metric.EQUAL_OPPORTUNITY: [(tp, data.positives)],
+            Metric.EQUALIZED_ODDS: [(tp, data.positives), (fp, data.negatives)],
+        }[metric]
+        return _add_linear_cap(model, terms, cap_e)
+    # rates num / den with variable denominators: i = 0 PPV, i = 1 NPV
+    ratios = [(tp, [tp[g] + fp[g] for g in groups])]
+    if metric is Metric.CONDITIONAL_USE_ACCURACY_EQUALITY:
+        tn = [int(data.negatives[g]) - fp[g] for g in groups]
+        negs = [int(n_group[g]) - tp[g] - fp[g] for g in groups]
+        ratios.append((tn, negs))
+    return _add_ratio_cap(model, ratios, n_group, cap_e)
+
+
+# -- linear caps
+def _add_linear_cap(model: cp_model.CpModel, terms: list, cap_e: Fraction) -> bool:
+    """SP, PE, EOpp, EOdds: the sum over ``terms`` (rates num[g] / den[g]) of the largest minus
+    the smallest rate over the groups <= cap_e; False if inexact.
+
+    Largest minus smallest is the largest difference of a pair, so each pair is written out,
+    multiplied by the lcm of its two denominators (an lcm over all the groups can overflow 64
+    bits with many groups or with weights). EOdds adds a TPR gap to an FPR gap: both in units
+    of the lcm of all the denominators when it fits, else each in its pair's units.
+    """
+    k = len(terms[0][1])
+    if k > 2:  # each count enters k - 1 pairs: written once, as a variable
+        terms = [(_count_vars(model, i, num, den), den) for i, (num, den) in enumerate(terms)]
+    if len(terms) == 1:
+        num, den = terms[0]
+        for g, h in itertools.combinations(range(k), 2):
+            diff, scale = _pair_difference(num, den, g, h)  # scale * (rate_g - rate_h)
+            limit = math.floor(cap_e * scale)
+            model.add(diff <= limit)  # rate_g - rate_h <= E
+            model.add(-diff <= limit)  # rate_h - rate_g <= E
+        return True
+    # EOdds: gap_T + gap_F <= cap_e for every pair of TPR groups and every pair of FPR groups
+    dens = [int(d) for _, den in terms for d in den if d > 0]
+    common = math.lcm(*dens) if dens else 1
+    unit = common if common <= _INT_LIMIT else None
+    exact = True
+    gaps = [_pair_gaps(model, i, num, den, unit) for i, (num, den) in enumerate(terms)]
+    for (gap_t, unit_t), (gap_f, unit_f) in itertools.product(gaps[0], gaps[1]):
+        # TPR gap of one pair + FPR gap of another <= E
+        exact &= _add_gap_sum(model, (gap_t, gap_f), (unit_t, unit_f), cap_e)
+    return exact
+
+
+def _count_vars(model: cp_model.CpModel, i: int, num: list, den: Any) -> list[cp_model.IntVar]:
+    """Each numerator ``num[g]`` as a variable ``count[i, g]`` (domain ``0 .. den[g]``)."""
+    counts = []
+    for g, expr in enumerate(num):
+        # count[i, g]: the numerator of rate i in group g
+        var = model.new_int_var(0, int(den[g]), f"count[{i},{g}]")
+        model.add(var == expr)  # its definition
+        counts.append(var)
+    return counts
+
+
+def _pair_difference(
+    num: list, den: Any, g: int, h: int, scale: int | None = None
+) -> tuple[Any, int]:
+    """``(D * (rate_g - rate_h), D)``; D is ``scale`` (a multiple of the denominators) or the
+    lcm of the non-zero ``den[g]``, ``den[h]``.
+
+    A zero denominator gets coefficient 0: its rate is 0.
+    """
+    if scale is None:
+        dens = [int(den[u]) for u in (g, h) if den[u] > 0]
+        scale = math.lcm(*dens) if dens else 1
+    coef = [scale // int(den[u]) if den[u] > 0 else 0 for u in (g, h)]
+    return coef[0] * num[g] - coef[1] * num[h], scale
+
+
+def _pair_gaps(
+    model: cp_model.CpModel, i: int, num: list, den: Any, unit: int | None
+) -> list[tuple[cp_model.IntVar, int]]:
+    """For every pair g < h: ``gap[i, g, h] >= D |rate_g - rate_h|`` and its unit ``D``
+    (``unit``, else the pair's lcm)."""
+    gaps = []
+    for g, h in itertools.combinations(range(len(num)), 2):
+        diff, scale = _pair_difference(num, den, g, h, unit)
+        # gap[i, g, h]: |rate_g - rate_h| of rate i, in units of 1 / scale
+        gap = model.new_int_var(0, scale, f"gap[{i},{g},{h}]")
+        model.add(gap >= diff)  # gap >= |diff|
+        model.add(gap >= -diff)
+        gaps.append((gap, scale))
+    return gaps
+
+
+def _add_gap_sum(
+    model: cp_model.CpModel, gaps: tuple, units: tuple[int, int], cap_e: Fraction
+) -> bool:
+    """``gaps[0] / units[0] + gaps[1] / units[1] <= cap_e``; False if made conservative."""
+    scale = math.lcm(*units)
+    if scale <= _INT_LIMIT:  # exact: both in units of 1 / lcm
+        coef = [scale // u for u in units]
+        model.add(coef[0] * gaps[0] + coef[1] * gaps[1] <= math.floor(cap_e * scale))
+        return True
+    # conservative: coefficients rounded up (units are <= 2**60, so no term exceeds 2**61)
+    scale = _INT_LIMIT // 2
+    coef = [-(-scale // u) for u in units]
+    model.add(coef[0] * gaps[0] + coef[1] * gaps[1] <= math.floor(cap_e * scale))
+    return False
+
+
+# -- ratio caps
+def _add_ratio_cap(
+    model: cp_model.CpModel, ratios: list, n_group: np.ndarray, cap_e: Fraction
+) -> bool:
+    """PP (one ratio), CUAE (two): for every pair of groups (CUAE: every pair of PPV groups
+    and every pair of NPV groups) the rate gaps, cross-multiplied, <= cap_e; False if inexact."""
+    top = [max(1, int(t)) for t in n_group]  # largest denominator per group
+    gaps = [_ratio_gaps(model, i, num, den, top) for i, (num, den) in enumerate(ratios)]
+    exact = True
+    if len(ratios) == 1:
+        for (g, h), (gap, prod) in gaps[0].items():
+            reach = top[g] * top[h]  # largest reduced denominator of gap / prod
+            exact &= _add_fraction_cap(model, gap, prod, reach, reach, cap_e)
+        return exact
+    halves: set = set()  # pairs already capped at cap_e / 2 (the conservative fallback)
+    for pair_p, pair_n in itertools.product(gaps[0], gaps[1]):
+        exact &= _add_two_ratio_cap(model, (pair_p, pair_n), gaps, top, cap_e, halves)
+    return exact
+
+
+def _ratio_gaps(
+    model: cp_model.CpModel, i: int, num: list, den: list, top: list[int]
+) -> dict[tuple[int, int], tuple[cp_model.IntVar, cp_model.IntVar]]:
+    """For the rate ``num / den`` and each pair ``g < h``: ``gap[i, g, h] >= |rate_g - rate_h|
+    * prod[i, g, h]`` and ``prod[i, g, h] = dden[i, g] * dden[i, h]``."""
+    k = len(top)
+    pairs = list(itertools.combinations(range(k), 2))
+    # num_v[i, g]: numerator of rate i in group g
+    num_v = [model.new_int_var(0, top[g], f"num[{i},{g}]") for g in range(k)]
+    # zero[i, g]: the denominator of rate i in group g is 0 (the rate is 0)
+    zero = [model.new_bool_var(f"zero[{i},{g}]") for g in range(k)]
+    # dden[i, g]: that denominator, or 1 when it is 0
+    dden = [model.new_int_var(1, top[g], f"dden[{i},{g}]") for g in range(k)]
+    # cross[i, g, h]: num[i, g] * dden[i, h]
+    cross = {}
+    for g, h in pairs:
+        for a, b in ((g, h), (h, g)):
+            cross[a, b] = model.new_int_var(0, top[g] * top[h], f"cross[{i},{a},{b}]")
+    for g in range(k):
+        model.add(num_v[g] == num[g])  # definitions of num, zero, dden
+        model.add(den[g] == 0).only_enforce_if(zero[g])
+        model.add(den[g] >= 1).only_enforce_if(~zero[g])
+        model.add(dden[g] == den[g] + zero[g])
+        for h in range(k):
+            if h != g:  # definition of cross[i, g, h]
+                model.add_multiplication_equality(cross[g, h], [num_v[g], dden[h]])
+    gaps = {}
+    for g, h in pairs:
+        # prod[i, g, h]: dden[i, g] * dden[i, h]
+        prod = model.new_int_var(1, top[g] * top[h], f"prod[{i},{g},{h}]")
+        model.add_multiplication_equality(prod, [dden[g], dden[h]])
+        # gap[i, g, h]: |rate_g - rate_h| * prod[i, g, h]
+        gap = model.new_int_var(0, top[g] * top[h], f"gap[{i},{g},{h}]")
+        model.add(gap >= cross[g, h] - cross[h, g])  # gap >= |cross difference|
+        model.add(gap >= cross[h, g] - cross[g, h])
+        gaps[g, h] = gap, prod
+    return gaps
+
+
+def _add_two_ratio_cap(
+    model: cp_model.CpModel, pairs: tuple, gaps: list, top: list[int], cap_e: Fraction,
+    halves: set,
+) -> bool:
+    """CUAE for PPV groups ``pairs[0]`` and NPV groups ``pairs[1]``: ``gap[0] / prod[0] +
+    gap[1] / prod[1] <= cap_e``, cross-multiplied; False if inexact."""
+    (gap_p, prod_p), (gap_n, prod_n) = gaps[0][pairs[0]], gaps[1][pairs[1]]
+    # prod_p * prod_n <= reach: a group in both pairs has dden_P + dden_N <= its size + 1
+    reach = 1
+    for u in set(pairs[0]) | set(pairs[1]):
+        t = top[u]
+        reach *= max(t, (t // 2) * ((t + 1) // 2)) if u in pairs[0] and u in pairs[1] else t
+    if 4 * 2 * reach > _INT_LIMIT:
+        # the products would overflow: conservative, each gap <= cap_e / 2
+        for i, (pair, gap, prod) in enumerate(((pairs[0], gap_p, prod_p),
+                                               (pairs[1], gap_n, prod_n))):
+            if (i, pair) not in halves:
+                halves.add((i, pair))
+                _add_fraction_cap(model, gap, prod, top[pair[0]] * top[pair[1]],
+                                  top[pair[0]] * top[pair[1]], cap_e / 2)
+        return False
+    name = f"{pairs[0][0]},{pairs[0][1]},{pairs[1][0]},{pairs[1][1]}"
+    # weighted[i, ...]: gap of rate i times the other rate's prod; both[...]: prod_p * prod_n
+    weighted = [model.new_int_var(0, reach, f"weighted[{i},{name}]") for i in (0, 1)]
+    model.add_multiplication_equality(weighted[0], [gap_p, prod_n])
+    model.add_multiplication_equality(weighted[1], [gap_n, prod_p])
+    both = model.new_int_var(1, reach, f"both[{name}]")
+    model.add_multiplication_equality(both, [prod_p, prod_n])
+    # (weighted[0] + weighted[1]) / both = gap_P + gap_N <= E
+    return _add_fraction_cap(model, weighted[0] + weighted[1], both, reach, 2 * reach, cap_e)
+
+
+def _add_fraction_cap(
+    model: cp_model.CpModel, lhs: Any, rhs: Any, reach: int, magnitude: int, cap_e: Fraction
+) -> bool:
+    """``lhs / rhs <= cap_e`` as ``q lhs <= p rhs``; False if inexact (see the docstring, 5).
+
+    ``p / q`` is the largest fraction <= cap_e with ``q <= reach``, the largest reduced
+    denominator of an attainable ``lhs / rhs`` (``magnitude`` bounds lhs and rhs), so that the
+    constraint is exact; ``q`` is capped when ``q * magnitude`` would overflow.
+    """
+    q_max = max(1, _INT_LIMIT // (4 * magnitude))
+    bound = floor_fraction(cap_e, min(reach, q_max))
+    model.add(bound.denominator * lhs <= bound.numerator * rhs)  # lhs / rhs <= p / q
+    return q_max >= reach
+
+
+# ---------------------------------------------------------------------------- 6. objective
+@dataclass(frozen=True)
+class Objective:
+    """Section 6: the model minimises ``err_coef * errors + len_coef * length``."""
+
+    errors: cp_model.LinearExpr  # integer weight of the misclassified samples
+    err_coef: int
+    len_coef: int
+    scale: int  # objective / scale = errors / W + lam * length
+    lam: Fraction  # the length penalty as read by lambda_fraction
+
+
+def _add_objective(
+    model: cp_model.CpModel, data: ModelData, x: ModelVariables, lam_value: float
+) -> Objective:
+    lam = lambda_fraction(lam_value)
+    n = data.total_weight
+    n_err = data.weights[:, :, :].sum(axis=1)  # (P, 2): weight per pattern and label
+    errors = sum(
+        int(n_err[p, 1]) - int(n_err[p, 1]) * x.pos[p] + int(n_err[p, 0]) * x.pos[p]
+        for p in range(data.n_patterns)
+    )
+    length = data.max_length - sum(x.unused.values())
+    err_coef, len_coef = lam.denominator, lam.numerator * n
+    common = math.gcd(err_coef, len_coef) if len_coef else err_coef
+    err_coef, len_coef = err_coef // common, len_coef // common
+    if err_coef * n + len_coef * data.max_length > _INT_LIMIT:
+        raise InvalidParameterError(
+            f"lam={lam_value!r} with max_length {data.max_length} and a total weight of {n} "
+            "overflows CP-SAT's 64-bit objective; use a lam with fewer significant digits"
+        )
+    model.minimize(err_coef * errors + len_coef * length)
+    return Objective(errors, err_coef, len_coef, n * lam.denominator // common, lam)
+
+
 # ---------------------------------------------------------------------------- the model
 @dataclass
 class CPSatModel:
-    """A built model, its variables and the data needed to read a solution back."""
+    """A built model: the CP-SAT model, its data and variables; adds a hint, reads a solution."""
 
     model: cp_model.CpModel
-    max_length: int
-    patterns: np.ndarray  # (P, M) uint8: the distinct antecedent rows
-    weights: np.ndarray  # (P, 2, 2) int64: samples per (pattern, group, label); group 0 protected
-    use: dict[tuple[int, int], cp_model.IntVar]  # use[k, j]: position k holds antecedent j
-    unused: dict[int, cp_model.IntVar]  # unused[k]: position k holds no rule
-    pred: dict[int, cp_model.IntVar]  # pred[k]: prediction of position k
-    default: cp_model.IntVar  # the default prediction
-    pos: dict[int, Any]  # pos[p]: pattern p is predicted positive
-    errors: cp_model.LinearExpr  # number of misclassified samples
-    err_coef: int  # objective = err_coef * errors + len_coef * length
-    len_coef: int
-    scale: int  # objective / scale = errors / N + lam * length (lam as lambda_fraction)
-    lam: Fraction
+    data: ModelData
+    variables: ModelVariables
+    objective: Objective
     epsilon_exact: bool  # False when the fairness cap had to be made conservative
+    majority_only: bool
+    feature_names: list[str]  # the problem's, to map a hint's antecedents to columns
     stats: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def max_length(self) -> int:
+        return self.data.max_length
+
+    @property
+    def exact(self) -> bool:
+        """Whether the model is the problem itself: exact cap and exact sample weights, so that
+        its optimum (or infeasibility) is the problem's."""
+        return self.epsilon_exact and self.data.sample_weights.exact
+
+    def add_hint(self, rule_list: RuleList) -> bool:
+        """Hint every variable from ``rule_list`` (a complete assignment); True if it fits.
+
+        The list is first put in the canonical form the model's cuts keep (see
+        :func:`canonical_rules`): the same predictions, never a longer list. A list that names
+        an antecedent the problem lacks, or that is still longer than K, is not hinted and the
+        model is left as it was; otherwise this hint replaces any earlier one.
+        """
+        try:
+            idx = rule_list.antecedent_indices(self.feature_names)
+        except ValueError:
+            return False
+        preds = [r.prediction for r in rule_list.rules]
+        rules = canonical_rules(
+            list(zip(idx, preds, strict=True)), rule_list.default, self.data.patterns,
+            self.majority_only,
+        )
+        if len(rules) > self.max_length:
+            return False
+        self.model.clear_hints()
+        self._hint([j for j, _ in rules], [q for _, q in rules], rule_list.default)
+        self.stats["hinted"] = True
+        return True
+
+    def _hint(self, idx: list[int], preds: list[int], dflt: int) -> None:
+        data, x, K = self.data, self.variables, self.max_length
+        for k in range(K):
+            for j in range(data.n_antecedents):
+                self.model.add_hint(x.use[k, j], k < len(idx) and idx[k] == j)
+            self.model.add_hint(x.unused[k], k >= len(idx))
+            self.model.add_hint(x.pred[k], k < len(idx) and bool(preds[k]))
+        self.model.add_hint(x.default, bool(dflt))
+        for p in range(data.n_patterns):
+            if not data.reaches_rules(p):
+                continue
+            first = next((k for k, j in enumerate(idx) if data.patterns[p, j]), K)
+            for k in range(K + 1):
+                self.model.add_hint(x.cap[p, k], k == first)
+            self.model.add_hint(x.pos[p], bool(preds[first]) if first < len(idx) else bool(dflt))
 
     def read(self, solver: cp_model.CpSolver) -> tuple[list[int], list[int], int]:
         """Antecedent indices, predictions and default of the solver's current solution."""
         antecedents, predictions = [], []
         for k in range(self.max_length):
-            if solver.boolean_value(self.unused[k]):
+            if solver.boolean_value(self.variables.unused[k]):
                 break
-            m = self.patterns.shape[1]
-            j = next(j for j in range(m) if solver.boolean_value(self.use[k, j]))
+            j = next(j for j in range(self.data.n_antecedents)
+                     if solver.boolean_value(self.variables.use[k, j]))
             antecedents.append(j)
-            predictions.append(int(solver.boolean_value(self.pred[k])))
-        return antecedents, predictions, int(solver.boolean_value(self.default))
+            predictions.append(int(solver.boolean_value(self.variables.pred[k])))
+        return antecedents, predictions, int(solver.boolean_value(self.variables.default))
 
 
-def aggregate(problem: Problem) -> tuple[np.ndarray, np.ndarray]:
-    """Distinct antecedent rows and, per row, the sample counts per (group, label)."""
-    patterns, inverse = np.unique(problem.X, axis=0, return_inverse=True)
-    inverse = np.asarray(inverse).reshape(-1)
-    weights = np.zeros((len(patterns), 2, 2), dtype=np.int64)
-    group = np.where(problem.protected, 0, 1)
-    np.add.at(weights, (inverse, group, problem.y.astype(np.int64)), 1)
-    return patterns, weights
+def canonical_rules(
+    rules: list[tuple[int, int]], default: int, patterns: np.ndarray, majority_only: bool
+) -> list[tuple[int, int]]:
+    """``rules`` ((antecedent, prediction) pairs) in the form the model's cuts keep.
 
-
-def _best_constant_objective(problem: Problem) -> Fraction | None:
-    """errors / N of the best fair constant rule list (no rules), None if neither is fair."""
-    best = None
-    for q in (0, 1):
-        ev = problem.evaluate(RuleList((), q, problem.labels, problem.feature_names))
-        if ev.fair and (best is None or ev.errors < best):
-            best = ev.errors
-    return None if best is None else Fraction(best, problem.n_samples)
-
-
-def resolve_max_length(problem: Problem, max_length: int | None) -> tuple[int, str]:
-    """The length bound K of the model and where it came from (see the module docstring)."""
-    m = problem.n_antecedents
-    if problem.max_length is not None:
-        return min(problem.max_length, m), "problem"
-    if max_length is not None:
-        return min(int(max_length), m), "option"
-    if problem.lam > 0:
-        upper = _best_constant_objective(problem)
-        if upper is not None:
-            return min(m, math.floor(upper / lambda_fraction(problem.lam))), "lambda_bound"
-    return m, "n_antecedents"
-
-
-def _hint_values(rule_list, problem, max_length, patterns, majority_only):
-    """(antecedent indices, predictions, default) of a hint, or None if it does not fit.
-
-    The hint is first put in the canonical form the model's cuts keep (rules that capture
-    nothing and a last rule that predicts like the default are dropped; in the full space,
-    runs of rules with the same prediction are sorted by antecedent): the same predictions,
-    never a longer list.
+    Repeated until nothing changes: in the full space, runs of rules with the same prediction
+    are sorted by antecedent; rules that capture no pattern are dropped, and so are last rules
+    that predict like ``default``. The predictions are unchanged and the list never grows.
     """
-    try:
-        idx = rule_list.antecedent_indices(problem.feature_names)
-    except ValueError:
-        return None
-    preds = [r.prediction for r in rule_list.rules]
-    dflt = rule_list.default
-    rules = list(zip(idx, preds, strict=True))
     while True:
         before = list(rules)
         if not majority_only:
@@ -228,14 +881,11 @@ def _hint_values(rule_list, problem, max_length, patterns, majority_only):
             if hit.any():
                 kept.append((j, q))
             free &= ~hit
-        while kept and kept[-1][1] == dflt:
+        while kept and kept[-1][1] == default:
             kept.pop()
         rules = kept
         if rules == before:
-            break
-    if len(rules) > max_length:
-        return None
-    return [j for j, _ in rules], [q for _, q in rules], dflt
+            return rules
 
 
 def build_model(
@@ -247,248 +897,221 @@ def build_model(
     """The CP-SAT model of ``problem`` restricted to rule lists of length <= ``max_length``.
 
     ``majority_only`` restricts every prediction to a majority label of the samples it
-    classifies (ties allow both), as the branch-and-bound's ``majority_only`` does.
+    classifies (ties allow both), as the branch-and-bound's ``majority_only`` does. The
+    sections are those of the module docstring.
     """
-    # 1. Data -------------------------------------------------------------------------------
-    patterns, weights = aggregate(problem)
-    n_patterns, m = patterns.shape
-    K = min(int(max_length), m)
-    n = problem.n_samples
-    sat_sets = [np.flatnonzero(patterns[p]).tolist() for p in range(n_patterns)]
-    n_group = weights.sum(axis=(0, 2))  # samples per group
-    n_pos = weights[:, :, 1].sum(axis=0)  # positives per group
-    n_neg = weights[:, :, 0].sum(axis=0)  # negatives per group
+    # 1. Data
+    data = ModelData.of(problem, max_length)
     model = cp_model.CpModel()
-
-    # 2. Variables --------------------------------------------------------------------------
-    # use[k, j]: position k holds antecedent j
-    use = {(k, j): model.new_bool_var(f"use[{k},{j}]") for k in range(K) for j in range(m)}
-    # unused[k]: position k holds no rule
-    unused = {k: model.new_bool_var(f"unused[{k}]") for k in range(K)}
-    # pred[k]: the rule at position k predicts 1
-    pred = {k: model.new_bool_var(f"pred[{k}]") for k in range(K)}
-    # default: the default predicts 1
-    default = model.new_bool_var("default")
-    # cap[p, k]: pattern p is captured by position k (k = K: by the default)
-    cap: dict[tuple[int, int], Any] = {}
-    # pos[p]: pattern p is predicted 1
-    pos: dict[int, Any] = {}
-    for p in range(n_patterns):
-        if not sat_sets[p] or K == 0:
-            pos[p] = default  # satisfies no antecedent: always reaches the default
-            continue
-        for k in range(K + 1):
-            cap[p, k] = model.new_bool_var(f"cap[{p},{k}]")
-        pos[p] = model.new_bool_var(f"pos[{p}]")
-
-    # 3. Constraints: rule-list structure ---------------------------------------------------
-    for k in range(K):
-        model.add_exactly_one([use[k, j] for j in range(m)] + [unused[k]])
-        model.add_implication(unused[k], ~pred[k])  # symmetry: unused positions predict 0
-        if k + 1 < K:
-            model.add_implication(unused[k], unused[k + 1])  # used positions are contiguous
-    for j in range(m):
-        model.add_at_most_one([use[k, j] for k in range(K)])  # no antecedent twice
-
-    # 4. Constraints: capture and predictions -----------------------------------------------
-    captures: dict[int, list[Any]] = {k: [] for k in range(K)}
-    for p in range(n_patterns):
-        if (p, 0) not in cap:
-            continue
-        model.add_exactly_one([cap[p, k] for k in range(K + 1)])
-        for k in range(K):
-            sat = sum(use[k, j] for j in sat_sets[p])
-            model.add(cap[p, k] <= sat)  # captured only where satisfied
-            model.add(sat <= sum(cap[p, kk] for kk in range(k + 1)))  # the first satisfied captures
-            model.add(pos[p] == pred[k]).only_enforce_if(cap[p, k])
-            captures[k].append(cap[p, k])
-        model.add(pos[p] == default).only_enforce_if(cap[p, K])
-    for k in range(K):
-        # dominance cut: a used rule captures something
-        model.add(sum(captures[k]) >= 1).only_enforce_if(~unused[k])
-        # dominance cut: the last rule predicts unlike the default (else drop it)
-        last = [~unused[k]] + ([unused[k + 1]] if k + 1 < K else [])
-        model.add(pred[k] != default).only_enforce_if(last)
+    # 2. Variables
+    x = _new_variables(model, data)
+    # 3. Constraints: rule-list structure
+    _add_structure(model, data, x)
+    # 4. Constraints: capture and predictions, dominance cuts, the searched space
+    _add_capture(model, data, x)
+    _add_dominance_cuts(model, data, x)
     if majority_only:
-        # the captured samples' label balance decides which predictions are allowed
-        balance = [int(weights[p, :, 1].sum() - weights[p, :, 0].sum()) for p in range(n_patterns)]
-        for k in range(K + 1):
-            margin = sum(balance[p] * cap[p, k] for p in range(n_patterns) if (p, k) in cap)
-            if k == K:  # the default also classifies the patterns that satisfy nothing
-                margin += sum(balance[p] for p in range(n_patterns) if (p, 0) not in cap)
-            label = default if k == K else pred[k]
-            model.add(margin >= 0).only_enforce_if(label)
-            model.add(margin <= 0).only_enforce_if(~label)
+        _add_majority_labels(model, data, x)
     else:
-        # symmetry: adjacent rules with the same prediction can swap without changing any
-        # prediction, so keep them in increasing antecedent order (not valid in the majority
-        # space: a swap changes which samples each rule captures)
-        # index[k]: the antecedent at position k (m when unused)
-        index = {k: model.new_int_var(0, m, f"index[{k}]") for k in range(K)}
-        for k in range(K):
-            model.add(index[k] == sum(j * use[k, j] for j in range(m)) + m * unused[k])
-        for k in range(K - 1):
-            # same[k]: positions k and k + 1 predict alike
-            same = model.new_bool_var(f"same[{k}]")
-            model.add(pred[k] == pred[k + 1]).only_enforce_if(same)
-            model.add(pred[k] != pred[k + 1]).only_enforce_if(~same)
-            model.add(index[k] < index[k + 1]).only_enforce_if([same, ~unused[k + 1]])
-
-    # 5. Constraints: fairness --------------------------------------------------------------
-    def count(g: int, y: int) -> cp_model.LinearExpr:
-        """Samples of group g and label y predicted positive."""
-        return sum(int(weights[p, g, y]) * pos[p] for p in range(n_patterns) if weights[p, g, y])
-
-    tp = [count(g, 1) for g in (0, 1)]
-    fp = [count(g, 0) for g in (0, 1)]
-    epsilon_exact = True
-    metric = problem.metric
-    if problem.epsilon is not None:
-        cap_e = Fraction(problem.epsilon + FEASIBILITY_TOL)  # the float sum is_fair compares to
-        if metric in (
-            Metric.STATISTICAL_PARITY, Metric.PREDICTIVE_EQUALITY,
-            Metric.EQUAL_OPPORTUNITY, Metric.EQUALIZED_ODDS,
-        ):
-            # rates num[g] / den[g] with constant denominators
-            terms = {
-                Metric.STATISTICAL_PARITY: [([tp[g] + fp[g] for g in (0, 1)], n_group)],
-                Metric.PREDICTIVE_EQUALITY: [(fp, n_neg)],
-                Metric.EQUAL_OPPORTUNITY: [(tp, n_pos)],
-                Metric.EQUALIZED_ODDS: [(tp, n_pos), (fp, n_neg)],
-            }[metric]
-            dens = [int(d) for _, den in terms for d in den if d > 0]
-            lcm = math.lcm(*dens) if dens else 1
-            limit = math.floor(cap_e * lcm)
-            diffs = []
-            for num, den in terms:
-                coef = [lcm // int(den[g]) if den[g] > 0 else 0 for g in (0, 1)]
-                diffs.append(coef[0] * num[0] - coef[1] * num[1])  # = lcm * (rate_0 - rate_1)
-            if len(diffs) == 1:
-                model.add(diffs[0] <= limit)
-                model.add(-diffs[0] <= limit)
-            else:
-                # gap_d[i]: lcm * |rate gap| of term i
-                gap_d = [model.new_int_var(0, lcm, f"gap_d[{i}]") for i in range(len(diffs))]
-                for g_var, diff in zip(gap_d, diffs, strict=True):
-                    model.add(g_var >= diff)
-                    model.add(g_var >= -diff)
-                model.add(sum(gap_d) <= limit)
-        else:
-            # rates num / den with variable denominators: i = 0 PPV, i = 1 NPV
-            ratios = [([tp[g] for g in (0, 1)], [tp[g] + fp[g] for g in (0, 1)])]
-            if metric is Metric.CONDITIONAL_USE_ACCURACY_EQUALITY:
-                tn = [int(n_neg[g]) - fp[g] for g in (0, 1)]
-                negs = [int(n_group[g]) - tp[g] - fp[g] for g in (0, 1)]
-                ratios.append((tn, negs))
-            gaps, prods = [], []
-            for i, (num, den) in enumerate(ratios):
-                top = [int(n_group[g]) for g in (0, 1)]
-                # num_v[i, g]: numerator of rate i in group g
-                num_v = [model.new_int_var(0, top[g], f"num[{i},{g}]") for g in (0, 1)]
-                # zero[i, g]: the denominator of rate i in group g is 0 (the rate is 0)
-                zero = [model.new_bool_var(f"zero[{i},{g}]") for g in (0, 1)]
-                # dden[i, g]: that denominator, or 1 when it is 0
-                dden = [model.new_int_var(1, top[g], f"dden[{i},{g}]") for g in (0, 1)]
-                # cross[i, g]: num[i, g] * dden[i, 1 - g]
-                cross = [model.new_int_var(0, top[0] * top[1], f"cross[{i},{g}]") for g in (0, 1)]
-                for g in (0, 1):
-                    model.add(num_v[g] == num[g])
-                    model.add(den[g] == 0).only_enforce_if(zero[g])
-                    model.add(den[g] >= 1).only_enforce_if(~zero[g])
-                    model.add(dden[g] == den[g] + zero[g])
-                    model.add_multiplication_equality(cross[g], [num_v[g], dden[1 - g]])
-                # prod[i]: dden[i, 0] * dden[i, 1]
-                prod = model.new_int_var(1, top[0] * top[1], f"prod[{i}]")
-                model.add_multiplication_equality(prod, [dden[0], dden[1]])
-                # gap[i]: |rate gap| * prod[i]
-                gap = model.new_int_var(0, top[0] * top[1], f"gap[{i}]")
-                model.add(gap >= cross[0] - cross[1])
-                model.add(gap >= cross[1] - cross[0])
-                gaps.append(gap)
-                prods.append(prod)
-            if len(ratios) == 1:
-                reach = int(n_group[0] * n_group[1])  # largest reduced denominator of gap/prod
-                magnitude = reach  # largest value of gap and prod
-                lhs, rhs = gaps[0], prods[0]
-            else:
-                split = [max(int(t), (int(t) // 2) * ((int(t) + 1) // 2)) for t in n_group]
-                reach = split[0] * split[1]  # prod[0] * prod[1] <= reach
-                magnitude = 2 * reach
-                # weighted[i]: gap[i] * prod[1 - i]; both: prod[0] * prod[1]
-                weighted = [model.new_int_var(0, reach, f"weighted[{i}]") for i in (0, 1)]
-                model.add_multiplication_equality(weighted[0], [gaps[0], prods[1]])
-                model.add_multiplication_equality(weighted[1], [gaps[1], prods[0]])
-                both = model.new_int_var(1, reach, "both")
-                model.add_multiplication_equality(both, [prods[0], prods[1]])
-                lhs, rhs = weighted[0] + weighted[1], both
-            q_max = max(1, _INT_LIMIT // (4 * magnitude))
-            if q_max < reach:
-                epsilon_exact = False
-            bound = floor_fraction(cap_e, min(reach, q_max))
-            model.add(bound.denominator * lhs <= bound.numerator * rhs)
-
-    # 6. Objective --------------------------------------------------------------------------
-    lam = lambda_fraction(problem.lam)
-    n_err = weights[:, :, :].sum(axis=1)  # (P, 2): samples per pattern and label
-    errors = sum(
-        int(n_err[p, 1]) - int(n_err[p, 1]) * pos[p] + int(n_err[p, 0]) * pos[p]
-        for p in range(n_patterns)
-    )
-    length = K - sum(unused.values())
-    err_coef, len_coef = lam.denominator, lam.numerator * n
-    common = math.gcd(err_coef, len_coef) if len_coef else err_coef
-    err_coef, len_coef = err_coef // common, len_coef // common
-    model.minimize(err_coef * errors + len_coef * length)
-    scale = n * lam.denominator // common
-
-    # 7. Hint -------------------------------------------------------------------------------
-    hinted = False
-    if hint is not None:
-        values = _hint_values(hint, problem, K, patterns, majority_only)
-        if values is not None:
-            _add_hint(model, values, K, m, patterns, sat_sets, use, unused, pred, default, cap, pos)
-            hinted = True
+        _add_order_symmetry(model, data, x)
+    # 5. Constraints: fairness
+    cap_e = fairness_cap(problem, data.sample_weights)
+    epsilon_exact = _add_fairness_cap(model, data, x, problem.metric, cap_e)
+    # 6. Objective
+    objective = _add_objective(model, data, x, problem.lam)
 
     proto = model.proto
     stats = {
-        "n_patterns": n_patterns,
-        "n_points": int(np.count_nonzero(weights)),
+        "n_groups": data.n_groups,
+        "n_patterns": data.n_patterns,
+        "n_points": int(np.count_nonzero(data.weights)),
         "n_variables": len(proto.variables),
         "n_constraints": len(proto.constraints),
-        "hinted": hinted,
+        "hinted": False,
+        "weights_exact": data.sample_weights.exact,
+        "weight_scale": str(data.sample_weights.scale),
+        "weight_rounding": str(data.sample_weights.rho),
+        "epsilon_model": None if cap_e is None else str(cap_e),
     }
-    return CPSatModel(
-        model=model, max_length=K, patterns=patterns, weights=weights, use=use, unused=unused,
-        pred=pred, default=default, pos=pos, errors=errors, err_coef=err_coef,
-        len_coef=len_coef, scale=scale, lam=lam, epsilon_exact=epsilon_exact, stats=stats,
+    built = CPSatModel(
+        model, data, x, objective, epsilon_exact, bool(majority_only),
+        list(problem.feature_names), stats,
+    )
+    # 7. Hint
+    if hint is not None:
+        built.add_hint(hint)
+    return built
+
+
+def _best_constant_objective(problem: Problem) -> Fraction | None:
+    """errors / W of the best fair constant rule list (no rules), None if neither is fair.
+
+    Errors and W are the model's integer weights (:func:`integer_weights`).
+    """
+    weights = integer_weights(problem)
+    positive = int(weights.values[problem.y == 1].sum())
+    errors = {0: positive, 1: weights.total - positive}  # predict 0: the positives are wrong
+    fair = [
+        q for q in (0, 1)
+        if problem.evaluate(RuleList((), q, problem.labels, problem.feature_names)).fair
+    ]
+    return min((Fraction(errors[q], weights.total) for q in fair), default=None)
+
+
+def resolve_max_length(problem: Problem, max_length: int | None) -> tuple[int, str]:
+    """The length bound K of the model and where it came from (see the module docstring)."""
+    m = problem.n_antecedents
+    if problem.max_length is not None:
+        return min(problem.max_length, m), "problem"
+    if max_length is not None:
+        return min(int(max_length), m), "option"
+    if problem.lam > 0:
+        upper = _best_constant_objective(problem)
+        if upper is not None:
+            return min(m, math.floor(upper / lambda_fraction(problem.lam))), "lambda_bound"
+    return m, "n_antecedents"
+
+
+# ---------------------------------------------------------------------------- solving
+def _errors_agree(problem: Problem, built: CPSatModel, errors: float, model_errors: int) -> bool:
+    """Whether Problem.evaluate's errors are the model's: equal without sample weights, equal
+    up to the floats' rounding with exact weights (rounded weights: not compared)."""
+    weights = built.data.sample_weights
+    if problem.sample_weight is None:
+        return errors == model_errors
+    if not weights.exact:
+        return True
+    return math.isclose(
+        errors, float(model_errors / weights.scale), rel_tol=1e-9,
+        abs_tol=1e-12 * problem.total_weight,
     )
 
 
-def _add_hint(model, values, K, m, patterns, sat_sets, use, unused, pred, default, cap, pos):
-    """Hint every decision and derived variable from a rule list (a complete assignment)."""
-    idx, preds, dflt = values
-    for k in range(K):
-        for j in range(m):
-            model.add_hint(use[k, j], k < len(idx) and idx[k] == j)
-        model.add_hint(unused[k], k >= len(idx))
-        model.add_hint(pred[k], k < len(idx) and bool(preds[k]))
-    model.add_hint(default, bool(dflt))
-    for p in range(len(patterns)):
-        if (p, 0) not in cap:
-            continue
-        first = next((k for k, j in enumerate(idx) if patterns[p, j]), K)
-        for k in range(K + 1):
-            model.add_hint(cap[p, k], k == first)
-        model.add_hint(pos[p], bool(preds[first]) if first < len(idx) else bool(dflt))
-
-
-# ---------------------------------------------------------------------------- the engine
 _STATUS = {
     cp_model.OPTIMAL: Status.OPTIMAL,
     cp_model.FEASIBLE: Status.FEASIBLE,
     cp_model.INFEASIBLE: Status.INFEASIBLE,
     cp_model.UNKNOWN: Status.UNKNOWN,
 }
+# CP-SAT's time limit is conservative: it stops when its next check would likely overrun the
+# limit, which was seen to end a solve at 0.8 of the limit. A limited solve that ends before
+# this fraction of its time limit is put down to the memory limit, if one was given.
+_TIME_LIMIT_FRACTION = 0.5
+
+
+def solve_interruptibly(
+    solver: cp_model.CpSolver,
+    model: cp_model.CpModel,
+    callback: cp_model.CpSolverSolutionCallback | None = None,
+) -> tuple[Any, bool]:
+    """CP-SAT's status on ``model`` and whether Ctrl-C stopped the search.
+
+    In the main thread the solve runs in a helper thread while the main thread waits, so that
+    a ``KeyboardInterrupt`` reaches it: the search is then stopped (``stop_search``) and its
+    best solution kept. Elsewhere the solve runs in place (signals only reach the main thread).
+    ``solver.parameters.catch_sigint_signal`` should be False, or CP-SAT takes Ctrl-C itself.
+    """
+    if threading.current_thread() is not threading.main_thread():
+        return solver.solve(model, callback), False
+    outcome: dict[str, Any] = {}
+    done = threading.Event()
+
+    def run() -> None:
+        try:
+            outcome["status"] = solver.solve(model, callback)
+        except BaseException as exc:  # handed to the caller below
+            outcome["error"] = exc
+        finally:
+            done.set()
+
+    thread = threading.Thread(target=run, name="fairlist-cpsat", daemon=True)
+    thread.start()
+    interrupted = False
+    try:
+        while not done.is_set():
+            try:
+                done.wait(0.1)  # with a timeout: not every platform interrupts the wait
+            except KeyboardInterrupt:
+                interrupted = True
+            if interrupted:
+                # CP-SAT then returns its best solution so far; repeated, since a stop that
+                # comes before CP-SAT has started its search is lost
+                solver.stop_search()
+    finally:
+        while not done.is_set():  # a second Ctrl-C left the loop: end the search all the same
+            solver.stop_search()
+            done.wait(0.1)
+    thread.join()
+    if "error" in outcome:
+        raise outcome["error"]
+    return outcome["status"], interrupted
+
+
+def stop_reason(
+    status: Any,
+    interrupted: bool,
+    wall_time: float,
+    time_limit: float | None,
+    memory_limit_mb: float | None,
+) -> StopReason:
+    """Why a CP-SAT solve stopped, from its status (``solver.status_name``) and the limits.
+
+    CP-SAT's response names no stop reason (``solution_info`` names the worker that found the
+    last solution). So: COMPLETED when CP-SAT's own status is OPTIMAL or INFEASIBLE (even when
+    a conservative fairness cap makes the result only ``feasible``); INTERRUPTED when Ctrl-C
+    stopped it (:func:`solve_interruptibly`); otherwise a limit did — the time limit, unless
+    none was given or a memory limit was given and the search ended before half of the time
+    limit; then the memory limit (``max_memory_in_mb``; CP-SAT's default is 10000 MB).
+    """
+    if status in (cp_model.OPTIMAL, cp_model.INFEASIBLE):
+        return StopReason.COMPLETED
+    if interrupted:
+        return StopReason.INTERRUPTED
+    if time_limit is None or (
+        memory_limit_mb is not None and wall_time < _TIME_LIMIT_FRACTION * time_limit
+    ):
+        return StopReason.MEMORY_LIMIT
+    return StopReason.TIME_LIMIT
+
+
+#: Without a max_length, a bound above this many rules gets a LongModelWarning.
+LONG_MODEL = 6
+
+
+class LongModelWarning(UserWarning):
+    """CP-SAT was left to model long lists (no max_length): the model is large and slow."""
+
+
+class _ProgressReporter(cp_model.CpSolverSolutionCallback):
+    """Hands the search's progress to a callback, as the branch-and-bound's progress does:
+    ``{"best_objective", "lower_bound", "solutions", "seconds"}`` in the problem's units, at
+    every better solution and every better bound (at most every ``interval`` seconds for the
+    bounds)."""
+
+    def __init__(self, progress: Any, scale: int, interval: float) -> None:
+        super().__init__()
+        self.progress, self.scale, self.interval = progress, scale, interval
+        self.best, self.bound, self.solutions = math.inf, -math.inf, 0
+        self.start = time.perf_counter()
+        self.last = -math.inf
+
+    def report(self) -> None:
+        self.last = time.perf_counter()
+        self.progress({
+            "best_objective": self.best, "lower_bound": self.bound,
+            "solutions": self.solutions, "seconds": self.last - self.start,
+        })  # fmt: skip
+
+    def on_solution_callback(self) -> None:
+        self.solutions += 1
+        self.best = self.objective_value / self.scale
+        self.bound = max(self.bound, self.best_objective_bound / self.scale)
+        self.report()
+
+    def on_bound(self, bound: float) -> None:
+        self.bound = max(self.bound, bound / self.scale)
+        if time.perf_counter() - self.last >= self.interval:
+            self.report()
 
 
 class CPSatSolver:
@@ -504,17 +1127,32 @@ class CPSatSolver:
     time_limit : float, optional
         Seconds; defaults to ``problem.limits.time_limit`` (None: no limit). ``max_nodes`` has
         no CP-SAT counterpart and is ignored; ``memory_limit_mb`` is passed on.
-    num_workers : int, optional
-        CP-SAT search workers (None: CP-SAT's default, one per core). Use 1 for runs that are
-        reproducible whatever the machine.
+    num_workers : int or None, default=DEFAULT_NUM_WORKERS (1)
+        CP-SAT search workers. With one worker a solve that completes returns the same rule
+        list every time, on every machine, for a given ``random_seed``. More workers run
+        CP-SAT's parallel portfolio (its documentation recommends 8 or more for hard
+        instances): often much faster, but not reproducible — among equally good rule lists
+        the one returned may change from run to run. None leaves the choice to CP-SAT (one
+        worker per core, so the search depends on the machine).
     random_seed : int
     log_progress : bool
         Print CP-SAT's search log.
     hint : RuleList, optional
-        A rule list to start from (``add_hint``); ignored when longer than K.
+        A rule list to start from (:meth:`CPSatModel.add_hint`); ignored when longer than K.
     majority_only : bool
         Search CORELS' majority-label space (``search_space="majority"``), the space of the
         branch-and-bound's ``majority_only=True``; the default is the full space.
+    progress : callable or None
+        Called with a dict (best_objective, lower_bound, solutions, seconds) at every better
+        solution and, at most every ``progress_interval`` seconds, at every better bound (as
+        the branch-and-bound's progress; the command line shows it).
+    progress_interval : float
+
+    Notes
+    -----
+    Ctrl-C (a ``KeyboardInterrupt`` in the main thread) stops the search and returns the best
+    rule list found so far with ``stop_reason`` interrupted; see :func:`stop_reason` for the
+    other stop reasons.
 
     Examples
     --------
@@ -522,7 +1160,7 @@ class CPSatSolver:
     >>> from fairlist.solvers import Problem
     >>> X = np.array([[1, 0], [1, 1], [0, 1], [0, 0]], dtype=np.uint8)
     >>> p = Problem(X, [1, 1, 0, 0], [True, False, True, False], lam=0.01, max_length=2)
-    >>> CPSatSolver(num_workers=1).solve(p).objective
+    >>> CPSatSolver().solve(p).objective
     0.01
     """
 
@@ -533,11 +1171,13 @@ class CPSatSolver:
         *,
         max_length: int | None = None,
         time_limit: float | None = None,
-        num_workers: int | None = None,
+        num_workers: int | None = DEFAULT_NUM_WORKERS,
         random_seed: int = 0,
         log_progress: bool = False,
         hint: RuleList | None = None,
         majority_only: bool = False,
+        progress: Callable[[dict[str, Any]], None] | None = None,
+        progress_interval: float = 0.5,
     ) -> None:
         self.max_length = max_length
         self.time_limit = time_limit
@@ -546,36 +1186,87 @@ class CPSatSolver:
         self.log_progress = log_progress
         self.hint = hint
         self.majority_only = majority_only
+        self.progress = progress
+        self.progress_interval = progress_interval
+
+    PARAMETER_CONSTRAINTS: ClassVar[dict[str, list]] = {
+        "max_length": MAX_LENGTH,
+        "time_limit": Limits.PARAMETER_CONSTRAINTS["time_limit"],
+        "num_workers": [None, Interval(numbers.Integral, 1, None, closed="left")],
+        "random_seed": [Interval(numbers.Integral, None, None)],
+        "log_progress": [BOOLEAN],
+        "hint": [None, InstanceOf(RuleList)],
+        "majority_only": [BOOLEAN],
+        "progress": [None, Satisfies(callable, "a callable")],
+        "progress_interval": [Interval(numbers.Real, 0, math.inf, closed="neither")],
+    }
 
     def _validate(self) -> None:
-        ml = self.max_length
-        if ml is not None and (isinstance(ml, bool) or int(ml) != ml or ml < 0):
-            raise ValueError(f"max_length must be a non-negative integer or None, got {ml!r}")
-        tl = self.time_limit
-        if tl is not None and (isinstance(tl, bool) or not tl > 0):
-            raise ValueError(f"time_limit must be a positive number of seconds, got {tl!r}")
-        nw = self.num_workers
-        if nw is not None and (isinstance(nw, bool) or int(nw) != nw or nw < 1):
-            raise ValueError(f"num_workers must be a positive integer or None, got {nw!r}")
-        if not isinstance(self.majority_only, (bool, np.bool_)):
-            raise TypeError(f"majority_only must be True or False, got {self.majority_only!r}")
-        if self.hint is not None and not isinstance(self.hint, RuleList):
-            raise TypeError(f"hint must be a RuleList, got {type(self.hint).__name__}")
+        validate_params(type(self).__name__, self.PARAMETER_CONSTRAINTS, vars(self))
 
     def solve(self, problem: Problem) -> Result:
         """Solve ``problem``; see :class:`fairlist.solvers.Result`."""
-        if not isinstance(problem, Problem):
-            raise TypeError(f"problem must be a fairlist Problem, got {type(problem).__name__}")
+        check_problem(problem)
         self._validate()
         start = time.perf_counter()
         K, source = resolve_max_length(problem, self.max_length)
+        if source in ("lambda_bound", "n_antecedents") and K > LONG_MODEL:
+            warnings.warn(
+                f"CP-SAT models lists of up to {K} rules (the bound {source} implies) over "
+                f"{problem.n_antecedents} antecedents: a large model that may find no list "
+                "within the time limit; give max_length (2-4 is typical) for a fast one",
+                LongModelWarning,
+                stacklevel=2,
+            )
         built = build_model(problem, K, self.hint, bool(self.majority_only))
-        space = "majority" if self.majority_only else "full"
         build_seconds = time.perf_counter() - start
 
+        solver = self._new_solver(problem)
+        reporter = None
+        if self.progress is not None:
+            reporter = _ProgressReporter(
+                self.progress, built.objective.scale, float(self.progress_interval)
+            )
+            solver.best_bound_callback = reporter.on_bound
+        code, interrupted = solve_interruptibly(solver, built.model, reporter)
+        if code == cp_model.MODEL_INVALID:
+            raise RuntimeError(f"CP-SAT rejected the model: {built.model.validate()}")
+        time_limit = self._time_limit(problem)
+        stop = stop_reason(
+            code, interrupted, solver.wall_time, time_limit, problem.limits.memory_limit_mb
+        )
+        stats = dict(built.stats)
+        stats.update(
+            max_length=K,
+            max_length_source=source,
+            epsilon_exact=built.epsilon_exact,
+            lam_fraction=str(built.objective.lam),
+            objective_scale=built.objective.scale,
+            cpsat_status=solver.status_name(code),
+            num_workers=self.num_workers,
+            conflicts=solver.num_conflicts,
+            branches=solver.num_branches,
+            build_seconds=build_seconds,
+            solve_seconds=solver.wall_time,
+            seconds=time.perf_counter() - start,
+        )
+        status = _STATUS[code]
+        if not built.exact:
+            # The model's cap is conservative, or its weights rounded: its optimum and its
+            # infeasibility prove nothing about the problem.
+            status = {Status.OPTIMAL: Status.FEASIBLE, Status.INFEASIBLE: Status.UNKNOWN}.get(
+                status, status
+            )
+        return self._result(problem, built, solver, status, stop, stats)
+
+    def _time_limit(self, problem: Problem) -> float | None:
+        return self.time_limit if self.time_limit is not None else problem.limits.time_limit
+
+    def _new_solver(self, problem: Problem) -> cp_model.CpSolver:
+        """A CP-SAT solver with this engine's parameters and ``problem``'s limits."""
         solver = cp_model.CpSolver()
         params = solver.parameters
-        time_limit = self.time_limit if self.time_limit is not None else problem.limits.time_limit
+        time_limit = self._time_limit(problem)
         if time_limit is not None:
             params.max_time_in_seconds = float(time_limit)
         if problem.limits.memory_limit_mb is not None:
@@ -584,38 +1275,25 @@ class CPSatSolver:
             params.num_workers = int(self.num_workers)
         params.random_seed = int(self.random_seed)
         params.log_search_progress = bool(self.log_progress)
-        code = solver.solve(built.model)
-        if code == cp_model.MODEL_INVALID:
-            raise RuntimeError(f"CP-SAT rejected the model: {built.model.validate()}")
-        status = _STATUS[code]
+        params.catch_sigint_signal = False  # Ctrl-C is caught by solve_interruptibly
+        return solver
 
-        stats = dict(built.stats)
-        stats.update(
-            max_length=K,
-            max_length_source=source,
-            epsilon_exact=built.epsilon_exact,
-            lam_fraction=str(built.lam),
-            objective_scale=built.scale,
-            cpsat_status=solver.status_name(code),
-            conflicts=solver.num_conflicts,
-            branches=solver.num_branches,
-            build_seconds=build_seconds,
-            solve_seconds=solver.wall_time,
-            seconds=time.perf_counter() - start,
-        )
-        if not built.epsilon_exact:
-            # The model's cap is conservative: its optimum/infeasibility proves nothing.
-            status = {Status.OPTIMAL: Status.FEASIBLE, Status.INFEASIBLE: Status.UNKNOWN}.get(
-                status, status
-            )
-        complete = status in (Status.OPTIMAL, Status.INFEASIBLE)
-        stop = StopReason.COMPLETED if complete else (
-            StopReason.TIME_LIMIT if time_limit is not None else StopReason.INTERRUPTED
-        )
+    def _result(
+        self,
+        problem: Problem,
+        built: CPSatModel,
+        solver: cp_model.CpSolver,
+        status: Status,
+        stop: StopReason,
+        stats: dict[str, Any],
+    ) -> Result:
+        """The result of a finished solve; its rule list checked against Problem.evaluate."""
+        space = "majority" if built.majority_only else "full"
+        scale = built.objective.scale
         if status in (Status.INFEASIBLE, Status.UNKNOWN):
             bound = math.inf
             if status is Status.UNKNOWN:
-                bound = solver.best_objective_bound / built.scale if built.epsilon_exact else 0.0
+                bound = solver.best_objective_bound / scale if built.exact else 0.0
             return Result(
                 status=status, rule_list=None, objective=math.inf, accuracy=math.nan,
                 unfairness=math.nan, lower_bound=bound, stop_reason=stop, engine=self.name,
@@ -625,17 +1303,20 @@ class CPSatSolver:
         antecedents, predictions, dflt = built.read(solver)
         rule_list = problem.rule_list(antecedents, predictions, dflt)
         ev = problem.evaluate(rule_list)
-        model_errors = int(round(solver.value(built.errors)))
-        if not ev.fair or ev.errors != model_errors or ev.length != len(antecedents):
+        model_errors = int(round(solver.value(built.objective.errors)))
+        if not ev.fair or not _errors_agree(problem, built, ev.errors, model_errors) or (
+            ev.length != len(antecedents)
+        ):
             raise RuntimeError(
                 f"CP-SAT model disagrees with Problem.evaluate on {rule_list!r}: fair={ev.fair} "
                 f"(unfairness {ev.unfairness!r}, epsilon {problem.epsilon!r}), errors "
-                f"{ev.errors} vs model {model_errors}; this is a bug in fairlist.solvers.cpsat"
+                f"{ev.errors} vs model {model_errors} (in units of 1/"
+                f"{built.data.sample_weights.scale}); this is a bug in fairlist.solvers.cpsat"
             )
         if status is Status.OPTIMAL:
             lower = ev.objective
-        elif built.epsilon_exact:
-            lower = min(ev.objective, solver.best_objective_bound / built.scale)
+        elif built.exact:
+            lower = min(ev.objective, solver.best_objective_bound / scale)
         else:
             lower = 0.0
         return Result(

@@ -7,7 +7,14 @@ often finds a near-optimal fair rule list within seconds, which is what this mod
 The CP-SAT run searches lists of at most ``max_length`` rules: the argument if given, else
 ``problem.max_length``, else the model's exact bound (see :mod:`fairlist.solvers.cpsat`) capped
 at :data:`WARM_START_MAX_LENGTH` — any fair list is a valid incumbent, so the cap only trades
-incumbent quality against model size.
+incumbent quality against model size. It uses CP-SAT's default number of workers
+(:data:`~fairlist.solvers.cpsat.DEFAULT_NUM_WORKERS`, one) unless told otherwise; on a machine
+with many cores, more workers (CP-SAT's parallel portfolio) may find a better incumbent in the
+same time.
+
+Any problem CP-SAT solves has an incumbent here: two or more groups, sample weights (with
+weights CP-SAT cannot read exactly its list is still fair, see :mod:`fairlist.solvers.cpsat`).
+:func:`solve_with_warm_start` also needs the branch-and-bound to accept the problem.
 """
 
 from __future__ import annotations
@@ -16,9 +23,10 @@ import dataclasses
 import time
 from typing import Any
 
+from ..errors import InvalidParameterError
 from ..rulelist import RuleList
 from .base import Limits, Problem, Result
-from .cpsat import CPSatSolver, resolve_max_length
+from .cpsat import DEFAULT_NUM_WORKERS, CPSatSolver, resolve_max_length
 
 __all__ = ["WARM_START_MAX_LENGTH", "cpsat_incumbent", "solve_with_warm_start"]
 
@@ -27,30 +35,18 @@ WARM_START_MAX_LENGTH = 4
 
 
 def _cpsat_run(
-    problem: Problem,
-    seconds: float,
-    max_length: int | None,
-    majority_only: bool,
-    num_workers: int | None,
-    random_seed: int,
+    problem: Problem, seconds: float, max_length: int | None, **options: Any
 ) -> Result:
+    """CP-SAT alone on ``problem`` for ``seconds`` (``options`` go to :class:`CPSatSolver`)."""
     if not seconds > 0:
-        raise ValueError(f"seconds must be a positive number, got {seconds!r}")
+        raise InvalidParameterError(f"seconds must be a positive number, got {seconds!r}")
     if max_length is None:
-        if problem.max_length is not None:
-            max_length = problem.max_length
-        else:
-            max_length = min(resolve_max_length(problem, None)[0], WARM_START_MAX_LENGTH)
-    limited = problem.replace(
-        max_length=None, limits=Limits(time_limit=float(seconds))
-    )
-    solver = CPSatSolver(
-        max_length=max_length,
-        num_workers=num_workers,
-        random_seed=random_seed,
-        majority_only=majority_only,
-    )
-    return solver.solve(limited)
+        max_length = problem.max_length
+    if max_length is None:
+        max_length = min(resolve_max_length(problem, None)[0], WARM_START_MAX_LENGTH)
+    # the problem's other limits are the branch-and-bound's
+    limited = problem.replace(max_length=None, limits=Limits(time_limit=float(seconds)))
+    return CPSatSolver(max_length=max_length, **options).solve(limited)
 
 
 def cpsat_incumbent(
@@ -59,7 +55,7 @@ def cpsat_incumbent(
     max_length: int | None = None,
     *,
     majority_only: bool = False,
-    num_workers: int | None = None,
+    num_workers: int | None = DEFAULT_NUM_WORKERS,
     random_seed: int = 0,
 ) -> RuleList | None:
     """The best fair rule list CP-SAT finds within ``seconds`` (None if it finds none).
@@ -77,7 +73,10 @@ def cpsat_incumbent(
     num_workers, random_seed
         Passed to :class:`~fairlist.solvers.cpsat.CPSatSolver`.
     """
-    run = _cpsat_run(problem, seconds, max_length, majority_only, num_workers, random_seed)
+    run = _cpsat_run(
+        problem, seconds, max_length,
+        majority_only=majority_only, num_workers=num_workers, random_seed=random_seed,
+    )
     return run.rule_list
 
 
@@ -86,7 +85,7 @@ def solve_with_warm_start(
     seconds: float = 5.0,
     *,
     max_length: int | None = None,
-    num_workers: int | None = None,
+    num_workers: int | None = DEFAULT_NUM_WORKERS,
     random_seed: int = 0,
     **bnb_options: Any,
 ) -> Result:
@@ -96,20 +95,27 @@ def solve_with_warm_start(
     here; ``majority_only`` is passed to both engines so that the incumbent lies in the searched
     space). The branch-and-bound obeys ``problem.limits`` and ``problem.max_length``. The
     returned :class:`Result` is the branch-and-bound's, with ``stats["warm_start_cpsat"]``
-    (status, objective, seconds of the CP-SAT run) and ``stats["total_seconds"]`` added.
+    (status, stop reason, objective, length bound and seconds of the CP-SAT run) and
+    ``stats["total_seconds"]`` added.
     """
     from .bnb import BnBSolver
 
     if "initial" in bnb_options:
-        raise ValueError("initial is set by solve_with_warm_start; call BnBSolver directly")
+        raise InvalidParameterError(
+            "initial is set by solve_with_warm_start; call BnBSolver directly"
+        )
     start = time.perf_counter()
     majority_only = bool(bnb_options.get("majority_only", False))
-    run = _cpsat_run(problem, seconds, max_length, majority_only, num_workers, random_seed)
+    run = _cpsat_run(
+        problem, seconds, max_length,
+        majority_only=majority_only, num_workers=num_workers, random_seed=random_seed,
+    )
     cpsat_seconds = time.perf_counter() - start
     result = BnBSolver(initial=run.rule_list, **bnb_options).solve(problem)
     stats = dict(result.stats)
     stats["warm_start_cpsat"] = {
         "status": str(run.status),
+        "stop_reason": str(run.stop_reason),
         "objective": run.objective,
         "max_length": run.stats["max_length"],
         "seconds": cpsat_seconds,

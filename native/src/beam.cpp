@@ -7,10 +7,10 @@
 // excess unfairness).  Every list it meets goes through offer_incumbent, so only fair lists of
 // the searched space become the incumbent; it proves nothing and changes no certificate.
 //
-// Memory is O(width * length) whatever the data size: a prefix keeps its rules and counts, and
-// its uncaptured samples are recomputed from its rules when it is extended (length AND-NOT
-// passes, against the 2 * n_antecedents counting passes its children cost anyway); the
-// candidates of a level are kept in a bounded heap of the `width` best.
+// Memory is O(width * length) whatever the data size: a prefix keeps only its rules; its
+// uncaptured samples and counts are recomputed from them when it is extended (walk_prefix:
+// length AND-NOT and counting passes, against the 2 * n_antecedents counting passes its children
+// cost anyway); the candidates of a level are kept in a bounded heap of the `width` best.
 #include <algorithm>
 #include <cstdint>
 #include <limits>
@@ -44,29 +44,18 @@ void Search::run_beam() {
     if (width == 0 || limit == 0) return;
     const std::size_t nw = data_.n_words();
     const std::size_t m = data_.n_antecedents();
-    const word_t* const* masks = data_.capture_masks();
     constexpr double kInf = std::numeric_limits<double>::infinity();
 
-    // The beam: prefix b has rules [b * limit, b * limit + length - 1), counts fixed[b] and
-    // errors errors[b].
+    // The beam: prefix b has rules [b * limit, b * limit + length - 1).
     std::vector<std::uint32_t> rules(limit), next_rules;
-    std::vector<Fixed> fixed(1), next_fixed;
-    std::vector<std::int64_t> errors(1, 0), next_errors;
+    std::size_t beam_size = 1;
     std::vector<Candidate> heap;  // the best candidates so far, worst on top
     std::vector<word_t> free(nw);
     std::vector<std::uint8_t> used(m, 0);
-    std::int64_t out[kCaptureMasks + 1];
-    // free = the samples the first n rules of rb leave uncaptured.
-    auto uncapture = [&](const std::uint32_t* rb, std::size_t n) {
-        std::copy(data_.all(), data_.all() + nw, free.begin());
-        for (std::size_t k = 0; k < n; ++k) {
-            const word_t* r = data_.rule(rb[k] >> 1);
-            for (std::size_t i = 0; i < nw; ++i) free[i] &= ~r[i];
-        }
-    };
+    SplitCounts captured;
+    std::int64_t forced;
 
     for (std::size_t length = 1; length <= limit; ++length) {
-        const std::size_t beam_size = fixed.size();
         heap.clear();
         for (std::size_t b = 0; b < beam_size; ++b) {
             // Ctrl-C and the time limit hold during the beam too (the search then stops at once).
@@ -75,35 +64,33 @@ void Search::run_beam() {
                 return;
             }
             const std::uint32_t* rb = rules.data() + b * limit;
-            uncapture(rb, length - 1);
+            Walk prefix;
+            walk_prefix(rb, length - 1, free.data(), &prefix);
             for (std::size_t k = 0; k + 1 < length; ++k) used[rb[k] >> 1] = 1;
-            count_captured(data_.all(), free.data(), masks, nw, out);
-            const SplitCounts free_counts = RuleData::split(out);
             path_.assign(rb, rb + length - 1);
             for (std::uint32_t j = 0; j < m; ++j) {
                 if (used[j]) continue;
-                count_captured(data_.rule(j), free.data(), masks, nw, out);
-                if (out[0] == 0) continue;
-                const SplitCounts captured = RuleData::split(out);
-                const SplitCounts u = minus(free_counts, captured);
+                data_.count(data_.rule(j), free.data(), &captured, &forced);
+                if (captured.total() == 0) continue;
+                const SplitCounts u = minus(prefix.free, captured);
                 for (int q = 0; q < 2; ++q) {
                     if (!label_allowed(captured, q, majority_labels_)) continue;
-                    Fixed f = fixed[b];
-                    add_predicted(f.g, captured, q);
-                    const std::int64_t err = errors[b] + captured.label(1 - q);
+                    Fixed f = prefix.fixed;
+                    add_predicted(f, captured, q);
+                    const std::int64_t err = prefix.errors + captured.label(1 - q);
                     const std::uint32_t rule = j << 1 | static_cast<std::uint32_t>(q);
                     double best_fair = kInf, least_excess = kInf;
                     for (int d = 0; d < 2; ++d) {
                         if (!label_allowed(u, d, majority_labels_)) continue;
                         Fixed full = f;
-                        add_predicted(full.g, u, d);
+                        add_predicted(full, u, d);
                         const std::int64_t e = err + u.label(1 - d);
                         const double obj = objective(e, length);
                         if (fair(full)) {
                             best_fair = std::min(best_fair, obj);
                             offer_incumbent(e, length, full, rule, d);
                         } else {
-                            const double unf = unfairness(problem_.metric, full.g[0], full.g[1]);
+                            const double unf = unfairness(problem_.metric, full);
                             least_excess = std::min(least_excess, obj + unf - problem_.epsilon);
                         }
                     }
@@ -130,27 +117,14 @@ void Search::run_beam() {
             return;
         }
         std::sort_heap(heap.begin(), heap.end(), better);  // best first
-        const std::size_t keep = heap.size();
-        next_rules.assign(keep * limit, 0);
-        next_fixed.resize(keep);
-        next_errors.resize(keep);
-        for (std::size_t c = 0; c < keep; ++c) {
-            const Candidate& cand = heap[c];
-            const std::size_t b = cand.parent;
-            const std::uint32_t* rb = rules.data() + b * limit;
-            std::copy_n(rb, length - 1, next_rules.data() + c * limit);
-            next_rules[c * limit + length - 1] = cand.rule;
-            // The counts of the new rule's captured samples, on the parent's uncaptured ones.
-            uncapture(rb, length - 1);
-            count_captured(data_.rule(cand.rule >> 1), free.data(), masks, nw, out);
-            const SplitCounts captured = RuleData::split(out);
-            next_fixed[c] = fixed[b];
-            add_predicted(next_fixed[c].g, captured, static_cast<int>(cand.rule & 1U));
-            next_errors[c] = errors[b] + captured.label(1 - static_cast<int>(cand.rule & 1U));
+        beam_size = heap.size();
+        next_rules.assign(beam_size * limit, 0);
+        for (std::size_t c = 0; c < beam_size; ++c) {
+            std::copy_n(rules.data() + heap[c].parent * limit, length - 1,
+                        next_rules.data() + c * limit);
+            next_rules[c * limit + length - 1] = heap[c].rule;
         }
         rules.swap(next_rules);
-        fixed.swap(next_fixed);
-        errors.swap(next_errors);
     }
 }
 

@@ -310,25 +310,25 @@ FairnessBound eodds_solve(const Part& A, const Part& B, double T, i64 budget) {
 // PP and CUAE. For group g with fixed counts and uncaptured a positives, b negatives, a point at
 // cost c is j positives predicted negative and i = c - j negatives predicted positive.
 struct Ratio {
-    i64 T, F, P, N;  // fixed tp, fn, fp, tn
-    i64 a, b;        // uncaptured pos, neg
-    double ppv(i64 c, i64 j) const { return rate(T + a - j, T + a + P + c - 2 * j); }
-    double npv(i64 c, i64 j) const { return rate(N + b - c + j, N + b - c + j + F + j); }
+    i64 tp, fn, fp, tn;  // fixed (captured) counts
+    i64 a, b;            // uncaptured pos, neg
+    double ppv(i64 c, i64 j) const { return rate(tp + a - j, tp + a + fp + c - 2 * j); }
+    double npv(i64 c, i64 j) const { return rate(tn + b - c + j, tn + b - c + j + fn + j); }
     i64 lo(i64 c) const { return std::max<i64>(0, c - b); }
     i64 hi(i64 c) const { return std::min(a, c); }
 };
 
 // Continuous minimum cost for group g to bring its PPV down to <= r (inf if impossible).
 double ppv_down_lb(const Ratio& g, double r) {
-    // (T + a - j) <= r (T + a + P - j + i)  <=>  (1 - r) j + r i >= (1 - r)(T + a) - r P
-    const double need = (1 - r) * static_cast<double>(g.T + g.a) - r * static_cast<double>(g.P);
+    // (tp + a - j) <= r (tp + a + fp - j + i)  <=>  (1 - r) j + r i >= (1 - r)(tp + a) - r fp
+    const double need = (1 - r) * static_cast<double>(g.tp + g.a) - r * static_cast<double>(g.fp);
     return knapsack_lb(need, 1 - r, static_cast<double>(g.a), r, static_cast<double>(g.b));
 }
 
 // Continuous minimum cost for group g to bring its NPV down to <= r (inf if impossible).
 double npv_down_lb(const Ratio& g, double r) {
-    // (N + b - i) <= r (N + b - i + F + j)  <=>  (1 - r) i + r j >= (1 - r)(N + b) - r F
-    const double need = (1 - r) * static_cast<double>(g.N + g.b) - r * static_cast<double>(g.F);
+    // (tn + b - i) <= r (tn + b - i + fn + j)  <=>  (1 - r) i + r j >= (1 - r)(tn + b) - r fn
+    const double need = (1 - r) * static_cast<double>(g.tn + g.b) - r * static_cast<double>(g.fn);
     return knapsack_lb(need, r, static_cast<double>(g.a), 1 - r, static_cast<double>(g.b));
 }
 
@@ -381,7 +381,7 @@ inline double interval_dist(double a1, double b1, double a2, double b2) {
 
 // The same group with labels and predictions swapped: its PPV is the original NPV, and the
 // errors of every completion are unchanged.
-inline Ratio swapped(const Ratio& g) { return Ratio{g.N, g.P, g.F, g.T, g.b, g.a}; }
+inline Ratio swapped(const Ratio& g) { return Ratio{g.tn, g.fp, g.fn, g.tp, g.b, g.a}; }
 
 FairnessBound ratio_solve(bool cuae, const Ratio& P, const Ratio& U, double T, i64 budget) {
     i64 work = 0;
@@ -471,49 +471,93 @@ double unfairness(Metric m, const GroupConfusion& p, const GroupConfusion& u) {
     }
 }
 
-FairnessBound fairness_lower_bound(Metric m, double epsilon, const GroupConfusion& fp,
-                                   const GroupConfusion& fu, const Uncaptured& up,
+namespace {
+
+// Largest minus smallest of one rate over the groups; rate(g) the rate of group g.
+template <class Rate>
+inline double gap(int k, Rate rate) {
+    double lo = rate(0), hi = lo;
+    for (int g = 1; g < k; ++g) {
+        const double r = rate(g);
+        lo = std::min(lo, r);
+        hi = std::max(hi, r);
+    }
+    return hi - lo;
+}
+
+}  // namespace
+
+double unfairness(Metric m, const Fixed& f) {
+    const GroupConfusion* c = f.g;
+    auto positive_rate = [c](int g) {
+        return rate(c[g].tp + c[g].fp, c[g].tp + c[g].fp + c[g].tn + c[g].fn);
+    };
+    auto tpr = [c](int g) { return rate(c[g].tp, c[g].tp + c[g].fn); };
+    auto fpr = [c](int g) { return rate(c[g].fp, c[g].fp + c[g].tn); };
+    auto ppv = [c](int g) { return rate(c[g].tp, c[g].tp + c[g].fp); };
+    auto npv = [c](int g) { return rate(c[g].tn, c[g].tn + c[g].fn); };
+    switch (m) {
+        case Metric::SP:
+            return gap(f.k, positive_rate);
+        case Metric::PP:
+            return gap(f.k, ppv);
+        case Metric::PE:
+            return gap(f.k, fpr);
+        case Metric::EOPP:
+            return gap(f.k, tpr);
+        case Metric::EODDS:
+            return gap(f.k, tpr) + gap(f.k, fpr);
+        case Metric::CUAE:
+        default:
+            return gap(f.k, ppv) + gap(f.k, npv);
+    }
+}
+
+// cp, cu: the counts of the captured samples of the protected and unprotected groups; up, uu:
+// their uncaptured samples.
+FairnessBound fairness_lower_bound(Metric m, double epsilon, const GroupConfusion& cp,
+                                   const GroupConfusion& cu, const Uncaptured& up,
                                    const Uncaptured& uu, std::int64_t work_budget) {
     const double T = epsilon + kFeasibilityTol;  // is_fair(value, epsilon) <=> value <= T
     // Fast path: the error-free completion.
     {
-        const GroupConfusion cp{fp.tp + up.pos, fp.fp, fp.tn + up.neg, fp.fn};
-        const GroupConfusion cu{fu.tp + uu.pos, fu.fp, fu.tn + uu.neg, fu.fn};
-        if (unfairness(m, cp, cu) <= T) return {true, 0};
+        const GroupConfusion ep{cp.tp + up.pos, cp.fp, cp.tn + up.neg, cp.fn};
+        const GroupConfusion eu{cu.tp + uu.pos, cu.fp, cu.tn + uu.neg, cu.fn};
+        if (unfairness(m, ep, eu) <= T) return {true, 0};
     }
     switch (m) {
         case Metric::SP: {
-            const Lin P{fp.tp + fp.fp, fp.tp + fp.fp + fp.tn + fp.fn + up.pos + up.neg,
+            const Lin P{cp.tp + cp.fp, cp.tp + cp.fp + cp.tn + cp.fn + up.pos + up.neg,
                         up.pos + up.neg, up.pos};
-            const Lin U{fu.tp + fu.fp, fu.tp + fu.fp + fu.tn + fu.fn + uu.pos + uu.neg,
+            const Lin U{cu.tp + cu.fp, cu.tp + cu.fp + cu.tn + cu.fn + uu.pos + uu.neg,
                         uu.pos + uu.neg, uu.pos};
             const i64 r = lin_solve(P, U, T);
             return r < kInf ? FairnessBound{true, r} : FairnessBound{false, 0};
         }
         case Metric::PE: {
-            const Lin P{fp.fp, fp.fp + fp.tn + up.neg, up.neg, 0};
-            const Lin U{fu.fp, fu.fp + fu.tn + uu.neg, uu.neg, 0};
+            const Lin P{cp.fp, cp.fp + cp.tn + up.neg, up.neg, 0};
+            const Lin U{cu.fp, cu.fp + cu.tn + uu.neg, uu.neg, 0};
             const i64 r = lin_solve(P, U, T);
             return r < kInf ? FairnessBound{true, r} : FairnessBound{false, 0};
         }
         case Metric::EOPP: {
-            const Lin P{fp.tp, fp.tp + fp.fn + up.pos, up.pos, up.pos};
-            const Lin U{fu.tp, fu.tp + fu.fn + uu.pos, uu.pos, uu.pos};
+            const Lin P{cp.tp, cp.tp + cp.fn + up.pos, up.pos, up.pos};
+            const Lin U{cu.tp, cu.tp + cu.fn + uu.pos, uu.pos, uu.pos};
             const i64 r = lin_solve(P, U, T);
             return r < kInf ? FairnessBound{true, r} : FairnessBound{false, 0};
         }
         case Metric::EODDS: {
-            const Part A = make_part(Lin{fp.tp, fp.tp + fp.fn + up.pos, up.pos, up.pos},
-                                     Lin{fu.tp, fu.tp + fu.fn + uu.pos, uu.pos, uu.pos}, -1);
-            const Part B = make_part(Lin{fp.fp, fp.fp + fp.tn + up.neg, up.neg, 0},
-                                     Lin{fu.fp, fu.fp + fu.tn + uu.neg, uu.neg, 0}, +1);
+            const Part A = make_part(Lin{cp.tp, cp.tp + cp.fn + up.pos, up.pos, up.pos},
+                                     Lin{cu.tp, cu.tp + cu.fn + uu.pos, uu.pos, uu.pos}, -1);
+            const Part B = make_part(Lin{cp.fp, cp.fp + cp.tn + up.neg, up.neg, 0},
+                                     Lin{cu.fp, cu.fp + cu.tn + uu.neg, uu.neg, 0}, +1);
             return eodds_solve(A, B, T, work_budget);
         }
         case Metric::PP:
         case Metric::CUAE:
         default: {
-            const Ratio P{fp.tp, fp.fn, fp.fp, fp.tn, up.pos, up.neg};
-            const Ratio U{fu.tp, fu.fn, fu.fp, fu.tn, uu.pos, uu.neg};
+            const Ratio P{cp.tp, cp.fn, cp.fp, cp.tn, up.pos, up.neg};
+            const Ratio U{cu.tp, cu.fn, cu.fp, cu.tn, uu.pos, uu.neg};
             return ratio_solve(m == Metric::CUAE, P, U, T, work_budget);
         }
     }

@@ -19,24 +19,23 @@ std::uint64_t mix64(std::uint64_t z) {
     return z ^ (z >> 31);
 }
 
-Uncaptured uncaptured(const SplitCounts& s, int g) { return Uncaptured{s.c[g][1], s.c[g][0]}; }
-
 }  // namespace
 
-Search::Search(const word_t* rules, const word_t* labels, const word_t* protected_group,
-               std::size_t n_samples, std::size_t n_antecedents, const ProblemSpec& problem,
-               const Config& config)
-    : data_(rules, labels, protected_group, n_samples, n_antecedents),
+Search::Search(const word_t* rules, const word_t* labels, const std::int32_t* groups,
+               const std::int64_t* weights, std::size_t n_samples, std::size_t n_antecedents,
+               int n_groups, const ProblemSpec& problem, const Config& config)
+    : data_(rules, labels, groups, weights, n_samples, n_antecedents, n_groups),
       problem_(problem),
       config_(config),
-      n_(static_cast<double>(n_samples)),
+      n_(static_cast<double>(data_.total_weight())),
       trie_(!config.use_permutation_map),
       queue_(queue_order(config), config.policy == Policy::DFS, config.seed),
-      pmap_(key_size(problem), config.wide_map_counts || n_samples >= (std::size_t{1} << 16)),
+      pmap_(new_map()),
       class_bound_(data_, problem.metric, problem.epsilon),
       use_class_bound_(problem.constrained && config.use_class_bound && class_bound_.active()),
       use_sample_bound_(problem.constrained && config.use_fairness_bound &&
                         !(use_class_bound_ && problem.epsilon > 0.0)),
+      exact_two_groups_(n_groups == 2 && data_.unit_weights()),
       majority_labels_(config.majority_only || !problem.constrained),
       best_objective_(kInf),
       p_best_(kInf) {
@@ -59,6 +58,8 @@ Search::Search(const word_t* rules, const word_t* labels, const word_t* protecte
     if (config.max_length >= 0) {
         max_length_ = std::min<std::size_t>(max_length_, static_cast<std::size_t>(config.max_length));
     }
+    stats_.n_rows = static_cast<std::int64_t>(data_.n_rows());
+    stats_.n_classes = static_cast<std::int64_t>(data_.n_classes());
     free_.resize(data_.n_words());
     class_free_.resize(data_.n_class_words());
     class_none_.assign(data_.n_class_words(), 0);
@@ -74,46 +75,72 @@ NodeQueue::Order Search::queue_order(const Config& config) {
     return NodeQueue::Order::HEAP;
 }
 
-int Search::key_size(const ProblemSpec& problem) {
-    if (!problem.constrained) return 0;
-    switch (problem.metric) {
+int Search::key_size() const {
+    if (!problem_.constrained) return 0;
+    switch (problem_.metric) {
         case Metric::SP:
         case Metric::PE:
         case Metric::EOPP:
-            return 2;
+            return data_.n_groups();
         default:
-            return 4;
+            return 2 * data_.n_groups();
     }
+}
+
+PermutationMap Search::new_map() const {
+    // Counts (and errors) reach the total weight; the errors are stored unless the key holds
+    // the true and false positives of every group.
+    return PermutationMap(key_size(),
+                          config_.wide_map_counts || data_.total_weight() >= (std::int64_t{1} << 16),
+                          key_size() < 2 * data_.n_groups());
 }
 
 int Search::key_counts(const Fixed& f, std::uint32_t* out) const {
     if (!problem_.constrained) return 0;
+    const int k = f.k;
     auto put = [&](int i, std::int64_t v) { out[i] = static_cast<std::uint32_t>(v); };
     switch (problem_.metric) {
         case Metric::SP:  // positive rate: (tp + fp) / group size
-            put(0, f.g[0].tp + f.g[0].fp);
-            put(1, f.g[1].tp + f.g[1].fp);
-            return 2;
+            for (int g = 0; g < k; ++g) put(g, f.g[g].tp + f.g[g].fp);
+            return k;
         case Metric::PE:  // false positive rate: fp / group negatives
-            put(0, f.g[0].fp);
-            put(1, f.g[1].fp);
-            return 2;
+            for (int g = 0; g < k; ++g) put(g, f.g[g].fp);
+            return k;
         case Metric::EOPP:  // true positive rate: tp / group positives
-            put(0, f.g[0].tp);
-            put(1, f.g[1].tp);
-            return 2;
+            for (int g = 0; g < k; ++g) put(g, f.g[g].tp);
+            return k;
         default:  // every count matters (with the captured set, tp and fp fix tn and fn)
-            put(0, f.g[0].tp);
-            put(1, f.g[0].fp);
-            put(2, f.g[1].tp);
-            put(3, f.g[1].fp);
-            return 4;
+            for (int g = 0; g < k; ++g) {
+                put(2 * g, f.g[g].tp);
+                put(2 * g + 1, f.g[g].fp);
+            }
+            return 2 * k;
     }
 }
 
 bool Search::fair(const Fixed& f) const {
-    return !problem_.constrained ||
-           is_fair(unfairness(problem_.metric, f.g[0], f.g[1]), problem_.epsilon);
+    return !problem_.constrained || is_fair(unfairness(problem_.metric, f), problem_.epsilon);
+}
+
+bool Search::walk_prefix(const std::uint32_t* rules, std::size_t n, word_t* free, Walk* walk,
+                         bool majority_only) const {
+    const std::size_t nw = data_.n_words();
+    std::copy(data_.all(), data_.all() + nw, free);
+    walk->fixed = Fixed(data_.n_groups());
+    walk->errors = 0;
+    SplitCounts s;
+    std::int64_t forced;
+    for (std::size_t k = 0; k < n; ++k) {
+        const word_t* r = data_.rule(rules[k] >> 1);
+        const int q = static_cast<int>(rules[k] & 1U);
+        data_.count(r, free, &s, &forced);
+        if (!label_allowed(s, q, majority_only)) return false;
+        add_predicted(walk->fixed, s, q);
+        walk->errors += s.label(1 - q);
+        for (std::size_t i = 0; i < nw; ++i) free[i] &= ~r[i];
+    }
+    data_.count(data_.all(), free, &walk->free, &walk->forced_free);
+    return true;
 }
 
 bool Search::set_initial(const std::vector<std::uint32_t>& antecedents,
@@ -126,40 +153,35 @@ bool Search::set_initial(const std::vector<std::uint32_t>& antecedents,
         throw std::invalid_argument("default prediction must be 0 or 1");
     }
     if (antecedents.size() > max_length_) return false;
+    // A malformed list raises (all its rules are checked before the walk); a well-formed one
+    // is refused when it is outside the searched space or unfair.
     std::vector<std::uint8_t> seen(data_.n_antecedents(), 0);
-    const std::size_t nw = data_.n_words();
-    std::vector<word_t> free(data_.all(), data_.all() + nw);
-    Fixed f;
-    std::int64_t errors = 0;
-    std::int64_t out[kCaptureMasks + 1];
+    std::vector<std::uint32_t> rules;
     for (std::size_t k = 0; k < antecedents.size(); ++k) {
         const std::uint32_t j = antecedents[k];
         const int q = predictions[k];
-        if (j >= data_.n_antecedents()) throw std::invalid_argument("antecedent index out of range");
+        if (j >= data_.n_antecedents()) {
+            throw std::invalid_argument("antecedent index out of range");
+        }
         if (q != 0 && q != 1) throw std::invalid_argument("predictions must be 0 or 1");
         if (seen[j]++) throw std::invalid_argument("an antecedent appears twice");
-        count_captured(data_.rule(j), free.data(), data_.capture_masks(), nw, out);
-        const SplitCounts s = RuleData::split(out);
-        if (!label_allowed(s, q, config_.majority_only)) return false;
-        add_predicted(f.g, s, q);
-        errors += s.label(1 - q);
-        for (std::size_t i = 0; i < nw; ++i) free[i] &= ~data_.rule(j)[i];
+        rules.push_back(j << 1 | static_cast<std::uint32_t>(q));
     }
-    count_captured(data_.all(), free.data(), data_.capture_masks(), nw, out);
-    const SplitCounts u = RuleData::split(out);
-    if (!label_allowed(u, default_prediction, config_.majority_only)) return false;
-    add_predicted(f.g, u, default_prediction);
-    errors += u.label(1 - default_prediction);
-    if (!fair(f)) return false;
-    const double obj = objective(errors, antecedents.size());
+    std::vector<word_t> free(data_.n_words());
+    Walk w;
+    if (!walk_prefix(rules.data(), rules.size(), free.data(), &w, config_.majority_only) ||
+        !label_allowed(w.free, default_prediction, config_.majority_only)) {
+        return false;
+    }
+    add_predicted(w.fixed, w.free, default_prediction);
+    const std::int64_t errors = w.errors + w.free.label(1 - default_prediction);
+    if (!fair(w.fixed)) return false;
+    const double obj = objective(errors, rules.size());
     if (obj < best_objective_) {
         has_best_ = true;
         best_objective_ = obj;
         best_errors_ = errors;
-        best_rules_.clear();
-        for (std::size_t k = 0; k < antecedents.size(); ++k) {
-            best_rules_.push_back(antecedents[k] << 1 | predictions[k]);
-        }
+        best_rules_ = rules;
         best_default_ = default_prediction;
         p_best_.store(obj, std::memory_order_relaxed);
     }
@@ -181,11 +203,7 @@ void Search::offer_incumbent(std::int64_t errors, std::size_t length, const Fixe
 }
 
 bool Search::worth_expanding(const Node& node, std::size_t k) const {
-    if (k >= max_length_) return false;
-    if (config_.use_length_bound &&
-        problem_.lam * static_cast<double>(std::max(k + 1, min_length_)) >= best_objective_) {
-        return false;
-    }
+    if (k >= max_length_ || beyond_useful_length(k)) return false;
     return objective(node.lb_errors, bound_length(k)) < best_objective_;
 }
 
@@ -214,8 +232,7 @@ double Search::priority(std::int64_t lb_errors, std::int64_t leaf_errors, std::s
 
 void Search::evaluate_child(std::uint32_t parent, std::size_t depth, std::uint32_t j, int q,
                             const SplitCounts& captured, std::int64_t forced_free,
-                            const Fixed& fixed, std::int64_t fixed_errors,
-                            const SplitCounts& free_before) {
+                            const Walk& prefix) {
     ++stats_.children_evaluated;
     const std::size_t k = depth + 1;
     if (!problem_.constrained && config_.use_support_bounds &&
@@ -223,13 +240,47 @@ void Search::evaluate_child(std::uint32_t parent, std::size_t depth, std::uint32
         ++stats_.pruned_support;
         return;
     }
-    Fixed f = fixed;
-    add_predicted(f.g, captured, q);
-    const std::int64_t errors = fixed_errors + captured.label(1 - q);
-    const SplitCounts u = minus(free_before, captured);
+    Fixed f = prefix.fixed;
+    add_predicted(f, captured, q);
+    const std::int64_t errors = prefix.errors + captured.label(1 - q);
+    const SplitCounts u = minus(prefix.free, captured);
     const std::uint32_t rule = j << 1 | static_cast<std::uint32_t>(q);
+    const std::int64_t leaf_errors = offer_leaves(f, errors, u, k, rule);
 
-    // The rule lists "prefix + default".
+    // The prefix as a node to extend later.
+    if (k >= max_length_ || u.total() == 0) return;
+    if (beyond_useful_length(k)) {
+        ++stats_.pruned_length;
+        return;
+    }
+    // Errors every completion makes on the uncaptured samples: the best of the bounds, from
+    // the cheapest to the most expensive, stopping as soon as the child is pruned.  Every
+    // completion of the child is a completion of the parent, so the parent's bound on the errors
+    // holds for it too (the floor, with the hierarchical bound on; see bounds.hpp).  It prunes
+    // the children of a parent within one rule of the incumbent before their fairness bounds run.
+    const bool hierarchical = config_.use_hierarchical_bound;
+    ErrorBound b{hierarchical ? errors : 0, config_.use_equivalent_points ? forced_free : 0,
+                 hierarchical ? trie_[parent].lb_errors : 0, bound_length(k)};
+    if (objective(b.errors(), b.length) >= best_objective_) {
+        ++stats_.pruned_by_bound;
+        return;
+    }
+    // The permutation map's key and hash (see add_child), computed now so that the map's slot
+    // is fetched from memory while the fairness bounds run.
+    MapKey key;
+    const int n_counts = key_counts(f, key.counts);
+    if (config_.use_permutation_map) key.hash = map_hash(j, key.counts, n_counts);
+    if (!fairness_bounds(f, j, u, forced_free, &b)) return;
+    const std::int64_t lb_errors = b.errors();
+    const std::int64_t n_captured = data_.total_weight() - u.total();
+    add_child(parent, rule, k, errors, lb_errors, priority(lb_errors, leaf_errors, k, n_captured),
+              key);
+}
+
+// The helpers of evaluate_child are `inline` (this file alone calls them) so that the compiler
+// folds them back into it: a child costs no more calls than when it was one function.
+inline std::int64_t Search::offer_leaves(const Fixed& f, std::int64_t errors,
+                                         const SplitCounts& u, std::size_t k, std::uint32_t rule) {
     std::int64_t leaf_errors = std::numeric_limits<std::int64_t>::max();
     for (int d = 0; d < 2; ++d) {
         if (!label_allowed(u, d, majority_labels_)) continue;
@@ -237,138 +288,132 @@ void Search::evaluate_child(std::uint32_t parent, std::size_t depth, std::uint32
         leaf_errors = std::min(leaf_errors, e);
         if (objective(e, k) < best_objective_) {
             Fixed full = f;
-            add_predicted(full.g, u, d);
+            add_predicted(full, u, d);
             offer_incumbent(e, k, full, rule, d);
         }
     }
+    return leaf_errors;
+}
 
-    // The prefix as a node to extend later.
-    if (k >= max_length_ || u.total() == 0) return;
-    if (config_.use_length_bound &&
-        problem_.lam * static_cast<double>(std::max(k + 1, min_length_)) >= best_objective_) {
-        ++stats_.pruned_length;
-        return;
-    }
-    // Errors every completion makes on the uncaptured samples: the best of the bounds, from
-    // the cheapest to the most expensive, stopping as soon as the child is pruned.
-    std::int64_t rest = config_.use_equivalent_points ? forced_free : 0;
-    const std::int64_t fixed_part = config_.use_hierarchical_bound ? errors : 0;
-    const std::size_t lookahead = bound_length(k);
-    // Every completion of the child is a completion of the parent, so the parent's bound on the
-    // errors holds for it too (with the hierarchical bound on; see bounds.hpp).  It prunes the
-    // children of a parent within one rule of the incumbent before their fairness bounds run.
-    const std::int64_t floor = config_.use_hierarchical_bound ? trie_[parent].lb_errors : 0;
-    if (objective(std::max(fixed_part + rest, floor), lookahead) >= best_objective_) {
-        ++stats_.pruned_by_bound;
-        return;
-    }
-    // The permutation map's key and hash (see below), computed now so that the map's slot is
-    // fetched from memory while the fairness bounds run.
-    std::uint32_t key[PermutationMap::kMaxKey];
-    const int n_key = key_counts(f, key);
-    std::uint64_t hash = 0;
-    const std::size_t cw = data_.n_class_words();
-    if (config_.use_permutation_map) {
-        // The uncaptured classes of the child (its uncaptured samples, class by class).
-        const word_t* r = data_.class_rule(j);
-        hash = 0x2545f4914f6cdd1dULL;
-        for (std::size_t i = 0; i < cw; ++i) {
-            child_classes_[i] = class_free_[i] & ~r[i];
-            hash = mix64(hash ^ child_classes_[i]);
-        }
-        for (int i = 0; i < n_key; ++i) hash = mix64(hash ^ (key[i] + (std::uint64_t{1} << (32 + i))));
-        hash = mix64(hash);
-        pmap_.prefetch(hash);
-    }
+// The class bound (class_bound.hpp), then the per-sample fairness bound (fairness_bound.hpp):
+// each relaxes the completions of the child; when none is fair the child goes, otherwise the
+// fewest errors a fair one makes on the uncaptured samples bound those of every completion.
+inline bool Search::fairness_bounds(const Fixed& f, std::uint32_t j, const SplitCounts& u,
+                                    std::int64_t forced_free, ErrorBound* b) {
     if (use_class_bound_) {
         std::int64_t cb;
-        if (!class_bound_.bound(f.g, class_free_.data(), data_.class_rule(j), class_positive_,
+        if (!class_bound_.bound(f, class_free_.data(), data_.class_rule(j), class_positive_,
                                 forced_free, &cb)) {
             ++stats_.pruned_infeasible;
             ++stats_.pruned_class_bound;
-            return;
+            return false;
         }
-        if (cb > rest && objective(fixed_part + cb, lookahead) >= best_objective_) {
+        if (cb > b->rest && objective(b->fixed + cb, b->length) >= best_objective_) {
             ++stats_.pruned_by_bound;
             ++stats_.pruned_class_bound;
-            return;
+            return false;
         }
-        rest = std::max(rest, cb);
+        b->rest = std::max(b->rest, cb);
     }
     if (use_sample_bound_) {
         ++stats_.fairness_bound_calls;
-        const FairnessBound fb =
-            fairness_lower_bound(problem_.metric, problem_.epsilon, f.g[0], f.g[1],
-                                 uncaptured(u, 0), uncaptured(u, 1), kSearchWorkBudget);
+        const FairnessBound fb = sample_bound(f, u, kSearchWorkBudget);
         if (!fb.feasible) {
             ++stats_.pruned_infeasible;
-            return;
+            return false;
         }
-        if (fb.min_errors > rest && objective(fixed_part + fb.min_errors, lookahead) >= best_objective_) {
+        if (fb.min_errors > b->rest &&
+            objective(b->fixed + fb.min_errors, b->length) >= best_objective_) {
             ++stats_.pruned_by_bound;
-            return;
+            return false;
         }
-        rest = std::max(rest, fb.min_errors);
+        b->rest = std::max(b->rest, fb.min_errors);
     }
-    const std::int64_t lb_errors = std::max(fixed_part + rest, floor);
+    return true;
+}
 
-    if (config_.use_permutation_map) {
-        // Key: the captured samples (as the uncaptured classes) plus the counts the metric's
-        // value depends on (see key_counts()); the entry also keeps the errors on the captured
-        // samples.  The stored prefix's classes and length are recomputed from its path.
-        std::size_t other_length = 0;
-        auto same_captured = [&](std::uint32_t other) {
-            const word_t* all = data_.class_all();
-            std::copy(all, all + cw, other_classes_.begin());
-            std::size_t length = 0;
-            for (std::uint32_t i = other; trie_[i].parent != Trie::kNone; i = trie_[i].parent) {
-                const word_t* r = data_.class_rule(trie_[i].antecedent());
-                for (std::size_t w = 0; w < cw; ++w) other_classes_[w] &= ~r[w];
-                ++length;
-            }
-            other_length = length;
-            return std::equal(other_classes_.begin(), other_classes_.end(), child_classes_.begin());
-        };
-        const PermutationMap::Slot hit = pmap_.find(hash, key, same_captured);
-        const std::int64_t n_captured = static_cast<std::int64_t>(data_.n_samples()) - u.total();
-        const auto captured_errors = static_cast<std::uint32_t>(errors);
-        if (hit.found()) {
-            // Same uncaptured samples and counts: every completion of one is a completion of the
-            // other with the same unfairness, and the objectives differ by the errors on the
-            // captured samples and the lengths.  Keep the prefix with no more of both (the
-            // earlier one on a tie); when neither has, keep both, the new one outside the map.
-            const std::uint32_t other_errors = pmap_.stores_errors() ? pmap_.errors(hit) : captured_errors;
-            if (other_errors <= captured_errors && other_length <= k) {
-                ++stats_.permutation_hits;
-                return;
-            }
-            const std::uint32_t child = trie_.add(parent, rule, static_cast<std::int32_t>(lb_errors));
-            if (captured_errors <= other_errors && k <= other_length) {
-                Node& old = trie_[pmap_.node(hit)];
-                if (!(old.flags & (Node::kExpanded | Node::kRetired))) old.flags |= Node::kSuperseded;
-                pmap_.replace(hit, child, captured_errors);
-            }
-            ++stats_.nodes_created;
-            queue_.push(priority(lb_errors, leaf_errors, k, n_captured), child);
-            return;
-        }
+FairnessBound Search::sample_bound(const Fixed& f, const SplitCounts& u,
+                                   std::int64_t work_budget) const {
+    if (exact_two_groups_) {
+        return fairness_lower_bound(problem_.metric, problem_.epsilon, f.g[0], f.g[1],
+                                    u.uncaptured(0), u.uncaptured(1), work_budget);
+    }
+    Uncaptured free[kMaxGroups];
+    for (int g = 0; g < u.k; ++g) free[g] = u.uncaptured(g);
+    return group_fairness_lower_bound(problem_.metric, problem_.epsilon, f, free);
+}
+
+inline std::uint64_t Search::map_hash(std::uint32_t j, const std::uint32_t* counts, int n_counts) {
+    const word_t* r = data_.class_rule(j);
+    std::uint64_t hash = 0x2545f4914f6cdd1dULL;
+    for (std::size_t i = 0; i < data_.n_class_words(); ++i) {
+        child_classes_[i] = class_free_[i] & ~r[i];
+        hash = mix64(hash ^ child_classes_[i]);
+    }
+    for (int i = 0; i < n_counts; ++i) {
+        hash = mix64(hash ^ (counts[i] + (std::uint64_t{1} << (32 + i))));
+    }
+    hash = mix64(hash);
+    pmap_.prefetch(hash);
+    return hash;
+}
+
+std::size_t Search::stored_classes(std::uint32_t index) {
+    const std::size_t cw = data_.n_class_words();
+    std::copy(data_.class_all(), data_.class_all() + cw, other_classes_.begin());
+    std::size_t length = 0;
+    for (std::uint32_t i = index; trie_[i].parent != Trie::kNone; i = trie_[i].parent) {
+        const word_t* r = data_.class_rule(trie_[i].antecedent());
+        for (std::size_t w = 0; w < cw; ++w) other_classes_[w] &= ~r[w];
+        ++length;
+    }
+    return length;
+}
+
+inline void Search::add_child(std::uint32_t parent, std::uint32_t rule, std::size_t k,
+                              std::int64_t errors, std::int64_t lb_errors, double priority,
+                              const MapKey& key) {
+    auto insert = [&] {
         const std::uint32_t child = trie_.add(parent, rule, static_cast<std::int32_t>(lb_errors));
-        pmap_.insert(hash, child, captured_errors, key);
         ++stats_.nodes_created;
-        queue_.push(priority(lb_errors, leaf_errors, k, n_captured), child);
+        queue_.push(priority, child);
+        return child;
+    };
+    if (!config_.use_permutation_map) {
+        insert();
         return;
     }
-    const std::uint32_t child = trie_.add(parent, rule, static_cast<std::int32_t>(lb_errors));
-    ++stats_.nodes_created;
-    queue_.push(priority(lb_errors, leaf_errors, k,
-                         static_cast<std::int64_t>(data_.n_samples()) - u.total()),
-                child);
+    // Key: the captured samples (as the uncaptured classes) plus the counts the metric's value
+    // depends on (see key_counts()); the entry also keeps the errors on the captured samples.
+    // The stored prefix's classes and length are recomputed from its path.
+    std::size_t other_length = 0;
+    const PermutationMap::Slot hit = pmap_.find(key.hash, key.counts, [&](std::uint32_t other) {
+        other_length = stored_classes(other);
+        return std::equal(other_classes_.begin(), other_classes_.end(), child_classes_.begin());
+    });
+    const auto captured_errors = static_cast<std::uint32_t>(errors);
+    if (!hit.found()) {
+        pmap_.insert(key.hash, insert(), captured_errors, key.counts);
+        return;
+    }
+    // Same uncaptured samples and counts: every completion of one is a completion of the other
+    // with the same unfairness, and the objectives differ by the errors on the captured samples
+    // and the lengths.  Keep the prefix with no more of both (the earlier one on a tie); when
+    // neither has, keep both, the new one outside the map.
+    const std::uint32_t other_errors = pmap_.stores_errors() ? pmap_.errors(hit) : captured_errors;
+    if (other_errors <= captured_errors && other_length <= k) {
+        ++stats_.permutation_hits;
+        return;
+    }
+    const std::uint32_t child = insert();
+    if (captured_errors <= other_errors && k <= other_length) {
+        Node& old = trie_[pmap_.node(hit)];
+        if (!(old.flags & (Node::kExpanded | Node::kRetired))) old.flags |= Node::kSuperseded;
+        pmap_.replace(hit, child, captured_errors);
+    }
 }
 
 void Search::expand(std::uint32_t index) {
-    const std::size_t nw = data_.n_words();
-    const word_t* const* masks = data_.capture_masks();
-
     // Recompute the prefix's captured samples and counts from its path.
     path_.clear();
     for (std::uint32_t i = index; trie_[i].parent != Trie::kNone; i = trie_[i].parent) {
@@ -376,27 +421,12 @@ void Search::expand(std::uint32_t index) {
     }
     std::reverse(path_.begin(), path_.end());
     const std::size_t depth = path_.size();
-    std::copy(data_.all(), data_.all() + nw, free_.begin());
-    Fixed fixed;
-    std::int64_t fixed_errors = 0;
-    std::int64_t out[kCaptureMasks + 1];
-    for (const std::uint32_t rule : path_) {
-        const std::uint32_t j = rule >> 1;
-        const int q = static_cast<int>(rule & 1U);
-        count_captured(data_.rule(j), free_.data(), masks, nw, out);
-        const SplitCounts s = RuleData::split(out);
-        add_predicted(fixed.g, s, q);
-        fixed_errors += s.label(1 - q);
-        const word_t* r = data_.rule(j);
-        for (std::size_t i = 0; i < nw; ++i) free_[i] &= ~r[i];
-        in_prefix_[j] = 1;
-    }
-    count_captured(data_.all(), free_.data(), masks, nw, out);
-    const SplitCounts free_counts = RuleData::split(out);
-    const std::int64_t forced_free = out[4];
+    Walk prefix;
+    walk_prefix(path_.data(), depth, free_.data(), &prefix);
     const std::size_t cw = data_.n_class_words();
     std::copy(data_.class_all(), data_.class_all() + cw, class_free_.begin());
     for (const std::uint32_t rule : path_) {
+        in_prefix_[rule >> 1] = 1;
         const word_t* r = data_.class_rule(rule >> 1);
         for (std::size_t i = 0; i < cw; ++i) class_free_[i] &= ~r[i];
     }
@@ -405,16 +435,16 @@ void Search::expand(std::uint32_t index) {
         class_bound_.prepare(class_free_.data());
     }
 
+    SplitCounts captured;
+    std::int64_t forced_captured;
     for (std::uint32_t j = 0; j < data_.n_antecedents(); ++j) {
         if (in_prefix_[j]) continue;
-        count_captured(data_.rule(j), free_.data(), masks, nw, out);
-        if (out[0] == 0) continue;  // captures nothing new: never useful
-        const SplitCounts captured = RuleData::split(out);
-        const std::int64_t forced_child = forced_free - out[4];
+        data_.count(data_.rule(j), free_.data(), &captured, &forced_captured);
+        if (captured.total() == 0) continue;  // captures nothing new: never useful
+        const std::int64_t forced_child = prefix.forced_free - forced_captured;
         for (int q = 0; q < 2; ++q) {
             if (!label_allowed(captured, q, majority_labels_)) continue;
-            evaluate_child(index, depth, j, q, captured, forced_child, fixed, fixed_errors,
-                           free_counts);
+            evaluate_child(index, depth, j, q, captured, forced_child, prefix);
         }
     }
     for (const std::uint32_t rule : path_) in_prefix_[rule >> 1] = 0;
@@ -460,14 +490,12 @@ StopReason Search::search_tree(std::int64_t* root_errors, std::size_t* peak_memo
     std::int64_t root_rest = config_.use_equivalent_points ? data_.n_forced_errors() : 0;
     if (problem_.constrained && config_.use_fairness_bound) {
         ++stats_.fairness_bound_calls;
-        const FairnessBound fb = fairness_lower_bound(problem_.metric, problem_.epsilon,
-                                                      GroupConfusion{}, GroupConfusion{},
-                                                      uncaptured(totals, 0), uncaptured(totals, 1));
+        const FairnessBound fb = sample_bound(Fixed(data_.n_groups()), totals, kExactWorkBudget);
         root_feasible = fb.feasible;
         if (fb.feasible) root_rest = std::max(root_rest, fb.min_errors);
         if (fb.feasible && use_class_bound_) {
             std::int64_t cb;
-            GroupConfusion none[2];
+            const Fixed none(data_.n_groups());
             class_bound_.prepare(data_.class_all());
             if (class_bound_.bound(none, data_.class_all(), class_none_.data(),
                                    class_bound_.majority_positive(data_.class_all()),
@@ -538,8 +566,7 @@ StopReason Search::search_tree(std::int64_t* root_errors, std::size_t* peak_memo
 void Search::reset_tree() {
     trie_ = Trie(!config_.use_permutation_map);
     queue_ = NodeQueue(queue_order(config_), config_.policy == Policy::DFS, config_.seed);
-    pmap_ = PermutationMap(key_size(problem_),
-                           config_.wide_map_counts || data_.n_samples() >= (std::size_t{1} << 16));
+    pmap_ = new_map();
 }
 
 SearchResult Search::run() {
@@ -552,8 +579,8 @@ SearchResult Search::run() {
     path_.clear();
     for (int d = 0; d < 2; ++d) {
         if (!label_allowed(totals, d, majority_labels_)) continue;
-        Fixed f;
-        add_predicted(f.g, totals, d);
+        Fixed f(data_.n_groups());
+        add_predicted(f, totals, d);
         offer_incumbent(totals.label(1 - d), 0, f, 0, d);
     }
     run_beam();

@@ -16,25 +16,10 @@ inline std::size_t words_for(std::size_t n_bits) { return (n_bits + kWordBits - 
 
 inline int popcount(word_t w) { return __builtin_popcountll(w); }
 
-// Number of set bits of a.
-inline std::int64_t count(const word_t* a, std::size_t n_words) {
-    std::int64_t c = 0;
-    for (std::size_t i = 0; i < n_words; ++i) c += popcount(a[i]);
-    return c;
-}
-
 // Number of set bits of a & b.
 inline std::int64_t count_and(const word_t* a, const word_t* b, std::size_t n_words) {
     std::int64_t c = 0;
     for (std::size_t i = 0; i < n_words; ++i) c += popcount(a[i] & b[i]);
-    return c;
-}
-
-// Number of set bits of a & b & c.
-inline std::int64_t count_and3(const word_t* a, const word_t* b, const word_t* m,
-                               std::size_t n_words) {
-    std::int64_t c = 0;
-    for (std::size_t i = 0; i < n_words; ++i) c += popcount(a[i] & b[i] & m[i]);
     return c;
 }
 

@@ -18,6 +18,14 @@
 // lower bound (fairness_bound.hpp), and — only where safe — the support bounds (no constraint)
 // and the permutation map (keyed by the captured samples, plus the per-(group, label) positive
 // predictions on them when a constraint is active).
+//
+// Groups and weights.  The sensitive attribute has k >= 2 groups (codes 0 .. k-1; with two,
+// 0 is the protected one) and each sample an integer weight (fairlist.solvers.bnb turns real
+// weights into integers); every count is a sum of weights, the objective is weighted errors over
+// the total weight plus lam times the length, and the search runs over the distinct weighted rows
+// (rule_data.hpp).  With two groups and unit weights the fairness bound is the exact integer one
+// of fairness_bound.cpp; otherwise its real-valued relaxation over every group
+// (fairness_bound_groups.cpp).
 #pragma once
 
 #include <algorithm>
@@ -113,6 +121,8 @@ struct Stats {
     // space when the status is optimal).
     std::int64_t certified_length = 0;
     double seconds = 0.0;
+    std::int64_t n_rows = 0;     // distinct weighted rows searched over (rule_data.hpp)
+    std::int64_t n_classes = 0;  // classes of identical antecedent bits
 };
 
 // A snapshot of a running search (safe to take from another thread).
@@ -134,19 +144,21 @@ struct SearchResult {
     std::vector<std::uint32_t> antecedents;  // rule k's antecedent index
     std::vector<std::uint8_t> predictions;   // rule k's prediction (0/1)
     int default_prediction = 0;
-    std::int64_t errors = 0;
-    double objective = 0.0;    // errors / n + lam * length (+inf without a solution)
+    std::int64_t errors = 0;   // weight of the misclassified samples (integer weights' units)
+    double objective = 0.0;    // errors / total weight + lam * length (+inf without a solution)
     double lower_bound = 0.0;  // proved lower bound on the optimum (== objective if optimal)
     Stats stats;
 };
 
 class Search {
  public:
-    // rules: n_antecedents x words_for(n_samples) words; labels, protected_group:
-    // words_for(n_samples) words (protected = bit set).  Everything is copied.
-    Search(const word_t* rules, const word_t* labels, const word_t* protected_group,
-           std::size_t n_samples, std::size_t n_antecedents, const ProblemSpec& problem,
-           const Config& config);
+    // rules: n_antecedents x words_for(n_samples) words; labels: words_for(n_samples) words;
+    // groups: n_samples codes in [0, n_groups) (two groups: 0 protected); weights: n_samples
+    // integer weights >= 0 adding up to at most 2^31, or nullptr for unit weights.  Everything
+    // is copied.
+    Search(const word_t* rules, const word_t* labels, const std::int32_t* groups,
+           const std::int64_t* weights, std::size_t n_samples, std::size_t n_antecedents,
+           int n_groups, const ProblemSpec& problem, const Config& config);
     Search(const Search&) = delete;
     Search& operator=(const Search&) = delete;
 
@@ -164,9 +176,30 @@ class Search {
     Progress progress() const noexcept;
 
  private:
-    // Per-group confusion counts of the samples a prefix captures.
-    struct Fixed {
-        GroupConfusion g[2];  // 0: protected, 1: unprotected
+    // Per-group confusion counts of the samples a prefix captures (counts.hpp).
+    using Fixed = fairlist::Fixed;
+    // A prefix walked from the root (walk_prefix).
+    struct Walk {
+        Fixed fixed;                   // confusion counts of the samples it captures
+        std::int64_t errors = 0;       // errors on them
+        SplitCounts free;              // the samples it leaves uncaptured, by (group, label)
+        std::int64_t forced_free = 0;  // equivalent-points errors among those
+    };
+    // A child's lower bound on the errors of its completions (evaluate_child): the captured
+    // samples' errors plus the best bound so far on the uncaptured ones, and at least the
+    // parent's bound.
+    struct ErrorBound {
+        std::int64_t fixed;  // errors on the captured samples (0 without the hierarchical bound)
+        std::int64_t rest;   // errors forced on the uncaptured samples: the best bound so far
+        std::int64_t floor;  // the parent's bound (0 without the hierarchical bound)
+        std::size_t length;  // fewest rules of a completion of interest (bound_length)
+        std::int64_t errors() const { return std::max(fixed + rest, floor); }
+    };
+    // The permutation-map key of a child: the counts of key_counts() and the hash of those and
+    // of its uncaptured classes (child_classes_).
+    struct MapKey {
+        std::uint32_t counts[PermutationMap::kMaxKey];  // the first key_counts() used
+        std::uint64_t hash = 0;
     };
 
     RuleData data_;
@@ -176,7 +209,7 @@ class Search {
     // Lists shorter than this are known not to beat the incumbent (length deepening), so a
     // prefix's completions of interest have at least this many rules.
     std::size_t min_length_ = 0;
-    double n_;                // number of samples as a double
+    double n_;                // total weight (the number of samples without weights)
     Trie trie_;
     NodeQueue queue_;
     PermutationMap pmap_;
@@ -185,9 +218,14 @@ class Search {
     // The per-sample fairness bound on each child: constrained and switched on, and not
     // redundant with the class bound.  With the class bound active and epsilon > 0 it is
     // skipped: on COMPAS (SP, EOdds at 0.05, 4M nodes) it pruned nothing the class bound had
-    // not, while costing 15-25% of the time.  At epsilon = 0 integrality matters (the class
-    // bound is a linear relaxation), so both run.
+    // not, while costing 15-25% of the time; over the six races and the twelve race x sex groups
+    // (SP, EOpp, EOdds at 0.02-0.1, 300,000 nodes) it changed no lower bound, at 10% of the
+    // time.  At epsilon = 0 integrality matters (the class bound is a linear relaxation), so
+    // both run.
     bool use_sample_bound_;
+    // Two groups and unit weights: the exact integer fairness bound (fairness_bound.cpp);
+    // otherwise the real-valued one over k groups (fairness_bound_groups.cpp).
+    bool exact_two_groups_;
     // Predictions keep to majority labels: majority_only, or no constraint (see the top).
     bool majority_labels_;
     Stats stats_;
@@ -222,7 +260,9 @@ class Search {
     bool fair(const Fixed& f) const;
     // The permutation map's key counts: what the metric's value depends on among the captured
     // samples' confusion counts, given the captured set (none without a constraint).
-    static int key_size(const ProblemSpec& problem);
+    int key_size() const;
+    // An empty permutation map for this problem.
+    PermutationMap new_map() const;
     static NodeQueue::Order queue_order(const Config& config);
     int key_counts(const Fixed& f, std::uint32_t* out) const;
     void offer_incumbent(std::int64_t errors, std::size_t length, const Fixed& counts,
@@ -232,6 +272,19 @@ class Search {
     std::size_t bound_length(std::size_t k) const {
         return std::max(k + (config_.use_lookahead ? 1 : 0), min_length_);
     }
+    // Maximum useful length (bounds.hpp): the lists not yet evaluated below a prefix of k rules
+    // have at least k + 1 rules (and min_length_), so none beats the incumbent once lam times
+    // that many reaches it.
+    bool beyond_useful_length(std::size_t k) const {
+        return config_.use_length_bound &&
+               problem_.lam * static_cast<double>(std::max(k + 1, min_length_)) >= best_objective_;
+    }
+    // Walks a prefix from the root (rules: antecedent << 1 | prediction, n of them): leaves in
+    // free (n_words words) the samples it does not capture and counts both sides in *walk.
+    // Returns false, the walk unfinished, at the first rule that predicts the minority label of
+    // the samples it captures when majority_only.
+    bool walk_prefix(const std::uint32_t* rules, std::size_t n, word_t* free, Walk* walk,
+                     bool majority_only = false) const;
     // Grows the trie from the root until the queue is empty or a limit stops it.  Sets
     // *root_errors to the root's bound on the errors; *peak_memory keeps the largest footprint.
     StopReason search_tree(std::int64_t* root_errors, std::size_t* peak_memory);
@@ -241,9 +294,31 @@ class Search {
     // The beam search of beam.cpp: offers the fair lists it meets as incumbents.
     static constexpr std::size_t kBeamMaxLength = 8;
     void run_beam();
+    // Child (j, q) of the prefix `prefix` (trie node parent, depth rules): offers its lists
+    // "child + default", then bounds it and adds it to the trie unless a bound prunes it.
+    // captured: the samples the rule captures; forced_free: the equivalent-points errors among
+    // the samples it leaves uncaptured.
     void evaluate_child(std::uint32_t parent, std::size_t depth, std::uint32_t j, int q,
                         const SplitCounts& captured, std::int64_t forced_free,
-                        const Fixed& fixed, std::int64_t fixed_errors, const SplitCounts& free);
+                        const Walk& prefix);
+    // Offers the fair lists "child + default" as incumbents; returns their fewest errors.
+    std::int64_t offer_leaves(const Fixed& f, std::int64_t errors, const SplitCounts& u,
+                              std::size_t k, std::uint32_t rule);
+    // The fairness lower bound of fairness_bound.hpp on completions of fixed counts f with
+    // uncaptured samples u: the exact two-group one or the k-group one (exact_two_groups_).
+    FairnessBound sample_bound(const Fixed& f, const SplitCounts& u, std::int64_t work_budget) const;
+    // The fairness bounds of child j: false when one prunes it, else raises b->rest.
+    bool fairness_bounds(const Fixed& f, std::uint32_t j, const SplitCounts& u,
+                         std::int64_t forced_free, ErrorBound* b);
+    // Fills child_classes_ for child j, hashes them with the key counts, prefetches the slot.
+    std::uint64_t map_hash(std::uint32_t j, const std::uint32_t* counts, int n_counts);
+    // Leaves in other_classes_ the classes that trie node i's prefix leaves uncaptured; returns
+    // its length.
+    std::size_t stored_classes(std::uint32_t i);
+    // Inserts a child that passed the bounds into the trie and the queue, unless the
+    // permutation map holds an equivalent prefix that dominates it.
+    void add_child(std::uint32_t parent, std::uint32_t rule, std::size_t k, std::int64_t errors,
+                   std::int64_t lb_errors, double priority, const MapKey& key);
     double priority(std::int64_t lb_errors, std::int64_t leaf_errors, std::size_t depth,
                     std::int64_t n_captured) const;
     std::size_t memory_bytes() const;

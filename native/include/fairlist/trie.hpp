@@ -31,7 +31,6 @@ struct Node {
     static constexpr std::uint8_t kSuperseded = 4;  // a better equivalent prefix replaced it
 
     std::uint32_t antecedent() const { return rule >> 1; }
-    int prediction() const { return static_cast<int>(rule & 1U); }
 };
 static_assert(sizeof(Node) == 16, "Node must stay compact");
 
@@ -66,7 +65,6 @@ class Trie {
 
     std::size_t live() const { return live_; }
     std::size_t peak_live() const { return peak_live_; }
-    std::size_t slots() const { return slots_; }
     std::size_t bytes() const { return blocks_.size() * (sizeof(Node) << kBlockBits); }
 
  private:
