@@ -133,8 +133,9 @@ def test_statuses_and_stop_reasons_have_the_cpp_names():
 
 def test_policies_are_the_cpp_ones_by_name():
     assert list(POLICIES) == [
-        "bfs", "bfs_objective_aware", "lower_bound", "curiosity", "dfs", "objective"
-    ]
+        "bfs", "bfs_objective_aware", "lower_bound", "curiosity", "dfs", "objective",
+        "bfs_objective_aware_lowest",
+    ]  # fmt: skip
     assert list(POLICIES.values()) == list(_core.Policy)
 
 
