@@ -598,13 +598,19 @@ def pareto(
             name = "fairlist (training)" if exact else "fairlist"
             ax = plot_fronts({name: result}, metric=metric.value, title=table.source.split(" ")[0])
             save_figure(ax, plot)
-    front = result.front
     if as_json:
         doc = result.to_dict()
         doc["files"] = {"csv": str(output), "json": json_output and str(json_output),
                         "plot": plot and str(plot)}  # fmt: skip
         _emit_json(doc)
-        return
+    else:
+        _print_front(result, output, json_output, plot)
+    if result.partial:
+        raise typer.Exit(EXIT_INTERRUPTED)
+
+
+def _print_front(result: Any, output: Path, json_output: Path | None, plot: Path | None) -> None:
+    front = result.front
     cols = [result.x, result.y, "epsilon"] + (["policy"] if "policy" in front else [])
     typer.echo(front[cols].to_string(index=False) if len(front) else "no point on the front")
     typer.echo(
@@ -614,6 +620,8 @@ def pareto(
         typer.echo(f"all points with their rule lists: {json_output}")
     if plot is not None:
         typer.echo(f"plot: {plot}")
+    if result.partial:
+        typer.echo("interrupted: the front holds the fits done before Ctrl-C (partial)")
 
 
 @contextmanager

@@ -325,6 +325,42 @@ def test_pareto_exact_front_as_json(tmp_path):
     assert unf == sorted(unf)
 
 
+def test_an_interrupted_pareto_sweep_writes_the_partial_front_and_exits_130(
+    tmp_path, monkeypatch
+):
+    import dataclasses
+
+    from fairlist.pareto import FitSettings
+    from fairlist.solvers import Status, StopReason
+
+    solver = FitSettings.solver
+    calls = {"n": 0}
+
+    class InterruptedOnSecond:
+        def __init__(self, inner):
+            self.inner = inner
+
+        def solve(self, problem):
+            calls["n"] += 1
+            result = self.inner.solve(problem)
+            if calls["n"] < 2:
+                return result
+            return dataclasses.replace(
+                result, status=Status.FEASIBLE, stop_reason=StopReason.INTERRUPTED
+            )
+
+    monkeypatch.setattr(FitSettings, "solver", lambda self, p: InterruptedOnSecond(solver(self, p)))
+    data, out = tmp_path / "d.csv", tmp_path / "f.csv"
+    binary_csv(data)
+    result = runner.invoke(
+        app, ["pareto", str(data), *FIT[1:], "--exact", "--max-length", "2", "--lam", "0.01",
+              "--output", str(out)],
+    )  # fmt: skip
+    assert result.exit_code == EXIT_INTERRUPTED, result.output
+    assert calls["n"] == 2 and "partial" in result.stdout
+    assert len(pd.read_csv(out)) == 1  # the one certified point; the cut solve is not on it
+
+
 def test_verify_reports_agreement(tmp_path):
     pytest.importorskip("fairlist.solvers.bnb")
     data = tmp_path / "d.csv"
