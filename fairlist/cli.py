@@ -336,6 +336,12 @@ def fit(
         int,
         typer.Option(help="bnb trie size limit, the paper's budget (0: none)."),
     ] = DEFAULT_MAX_NODES,
+    gap_tolerance: Annotated[
+        float,
+        typer.Option(
+            help="Stop once the best objective is within this of the lower bound (0: never)."
+        ),
+    ] = 0.0,
     deepen_length: Annotated[
         int,
         typer.Option(help="bnb: certify the lists of at most 1..N rules first (0: off)."),
@@ -354,8 +360,9 @@ def fit(
     """Learn a fair rule list; print it with its training accuracy, unfairness and certificate.
 
     The search stops at the first of: the certificate (status optimal), --max-nodes (4,000,000
-    by default, about 10 s on COMPAS), --time-limit (60 s by default), or Ctrl-C; it then
-    reports the best list found (status feasible) with the proved lower bound and the gap.
+    by default, about 10 s on COMPAS), --time-limit (60 s by default), --gap-tolerance (off by
+    default), or Ctrl-C; it then reports the best list found (status feasible) with the proved
+    lower bound and the gap.
     """
     from sklearn.exceptions import ConvergenceWarning
 
@@ -378,7 +385,8 @@ def fit(
         clf = FairRuleListClassifier(
             metric=metric.value, epsilon=epsilon, lam=lam, max_length=max_length,
             engine=engine.value, policy=policy and policy.value, time_limit=time_limit or None,
-            max_nodes=max_nodes or None, engine_options=options or None, binarizer=binarizer,
+            max_nodes=max_nodes or None, gap_tolerance=gap_tolerance or None,
+            engine_options=options or None, binarizer=binarizer,
         )  # fmt: skip
         with warnings.catch_warnings(), status if status is not None else nullcontext():
             warnings.simplefilter("ignore", ConvergenceWarning)
@@ -439,7 +447,9 @@ def _print_fit(clf: Any, epsilon: float | None, output: Path | None) -> None:
         f"status: {clf.status_} ({clf.result_.stop_reason}); objective {clf.objective_:.6f}, "
         f"lower bound {clf.lower_bound_:.6f}, gap {clf.gap_:.6f}"
     )
-    if str(clf.status_) != "optimal":
+    if str(clf.result_.stop_reason) == "gap_limit":
+        typer.echo(f"within the gap tolerance: no list is better by more than {clf.gap_:.6f}")
+    elif str(clf.status_) != "optimal":
         certified = clf.certified_length_
         typer.echo(
             f"no list of at most {certified} rules is better"

@@ -96,6 +96,7 @@ PARAMETER_CONSTRAINTS: dict[str, list] = {
     "policy": [None, InstanceOf(str, "a search policy name (str)")],
     "time_limit": Limits.PARAMETER_CONSTRAINTS["time_limit"],
     "max_nodes": Limits.PARAMETER_CONSTRAINTS["max_nodes"],
+    "gap_tolerance": Limits.PARAMETER_CONSTRAINTS["gap_tolerance"],
     "random_state": [None, Interval(numbers.Integral, None, None)],
     "engine_options": [None, InstanceOf(Mapping, "a dict")],
     "binarizer": [None, Options(("auto",)), InstanceOf(Binarizer, "a Binarizer")],
@@ -140,6 +141,11 @@ class FairRuleListClassifier(ClassifierMixin, BaseEstimator):
         trie stays smaller while the search goes on for minutes, which the time limit catches.
         None (with ``time_limit=None``) searches until the optimum is certified, which under a
         fairness cap can take hours.
+    gap_tolerance : float or None, default=None
+        Stop as soon as the best list's objective is within this much of the proved lower
+        bound (absolute, in objective units; both engines): status ``feasible``, stop reason
+        ``gap_limit``, and ``gap_ <= gap_tolerance`` certifies that no list is better by more.
+        None or 0: search on to a certificate or a limit.
     random_state : int or None, default=None
         Seed handed to the engine.
     engine_options : dict or None, default=None
@@ -214,6 +220,7 @@ class FairRuleListClassifier(ClassifierMixin, BaseEstimator):
         policy: str | None = None,
         time_limit: float | None = DEFAULT_TIME_LIMIT,
         max_nodes: int | None = DEFAULT_MAX_NODES,
+        gap_tolerance: float | None = None,
         random_state: int | None = None,
         engine_options: dict[str, Any] | None = None,
         binarizer: str | Binarizer | None = "auto",
@@ -226,6 +233,7 @@ class FairRuleListClassifier(ClassifierMixin, BaseEstimator):
         self.policy = policy
         self.time_limit = time_limit
         self.max_nodes = max_nodes
+        self.gap_tolerance = gap_tolerance
         self.random_state = random_state
         self.engine_options = engine_options
         self.binarizer = binarizer
@@ -309,7 +317,10 @@ class FairRuleListClassifier(ClassifierMixin, BaseEstimator):
         problem = Problem.from_data(
             X, y, groups, protected, sample_weight=sample_weight, feature_names=names,
             metric=self.metric, epsilon=self.epsilon, lam=self.lam, max_length=self.max_length,
-            limits=Limits(max_nodes=self.max_nodes, time_limit=self.time_limit),
+            limits=Limits(
+                max_nodes=self.max_nodes, time_limit=self.time_limit,
+                gap_tolerance=self.gap_tolerance,
+            ),
         )  # fmt: skip
         self.classes_ = np.asarray(problem.classes)
         return problem

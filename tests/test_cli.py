@@ -243,6 +243,19 @@ def test_require_optimal_exits_5_when_a_limit_stopped_the_search(tmp_path, monke
     assert doc["status"] == "feasible" and doc["gap"] == pytest.approx(doc["objective"])
 
 
+def test_fit_stops_at_the_gap_tolerance_and_says_so(tmp_path):
+    data = tmp_path / "d.csv"
+    binary_csv(data, n=300)
+    args = ["fit", str(data), *FIT[1:], "--engine", "cpsat", "--max-length", "3", "--lam", "0.001"]
+    exact = json.loads(runner.invoke(app, [*args, "--json"]).stdout)
+    assert exact["status"] == "optimal" and exact["stop_reason"] == "completed"
+    loose = runner.invoke(app, [*args, "--gap-tolerance", "0.5"])
+    assert loose.exit_code == 0, loose.output
+    assert "feasible (gap_limit)" in loose.stdout and "within the gap tolerance" in loose.stdout
+    doc = json.loads(runner.invoke(app, [*args, "--gap-tolerance", "0.5", "--json"]).stdout)
+    assert doc["lower_bound"] <= exact["objective"] + 1e-9 and 0 < doc["gap"] <= 0.5
+
+
 def test_errors_under_json_are_a_json_object_with_the_exit_code(tmp_path):
     result = runner.invoke(app, ["fit", str(tmp_path / "missing.csv"), "--json"])
     assert result.exit_code == 1

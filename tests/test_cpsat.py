@@ -149,6 +149,25 @@ def test_zero_constant_denominator_rate_is_zero_for_equal_opportunity():
     assert not np.any(pred & (y == 1))
 
 
+def test_a_gap_tolerance_stops_within_the_gap_of_the_true_optimum():
+    """CP-SAT calls a solve stopped by absolute_gap_limit OPTIMAL: the engine reports it as
+    feasible, stop reason gap_limit, with a lower bound that still bounds the optimum."""
+    rng = np.random.default_rng(0)
+    stopped_by_gap = 0
+    for _ in range(12):
+        problem = random_problem(rng, n=200, m=10, metric="SP", epsilon=0.1, lam=0.001)
+        optimum = reference_solve(problem, 3).objective
+        result = CPSatSolver(max_length=3).solve(problem.replace(limits=Limits(gap_tolerance=0.05)))
+        assert result.lower_bound <= optimum + 1e-9 <= result.objective + 2e-9
+        assert result.objective - result.lower_bound <= 0.05 + 1e-9
+        if result.stop_reason is StopReason.GAP_LIMIT:
+            stopped_by_gap += 1
+            assert result.status is Status.FEASIBLE
+        else:
+            assert result.status is Status.OPTIMAL and result.objective == pytest.approx(optimum)
+    assert stopped_by_gap > 0  # the case this test is about happened
+
+
 def test_infeasible_problem_is_reported_infeasible_without_rule_list():
     rng = np.random.default_rng(11)
     for _ in range(40):

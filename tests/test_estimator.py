@@ -252,6 +252,7 @@ def test_load_refuses_a_document_that_is_not_a_model(tmp_path):
         ("engine", "gurobi"),
         ("time_limit", 0),
         ("max_nodes", 0),
+        ("gap_tolerance", -0.01),
         ("random_state", 0.5),
         ("engine_options", ["a"]),
     ],

@@ -1221,7 +1221,7 @@ class CPSatSolver:
         built = build_model(problem, K, self.hint, bool(self.majority_only))
         build_seconds = time.perf_counter() - start
 
-        solver = self._new_solver(problem)
+        solver = self._new_solver(problem, built.objective.scale)
         reporter = None
         if self.progress is not None:
             reporter = _ProgressReporter(
@@ -1251,6 +1251,10 @@ class CPSatSolver:
             seconds=time.perf_counter() - start,
         )
         status = _STATUS[code]
+        if code == cp_model.OPTIMAL and solver.objective_value - solver.best_objective_bound >= 0.5:
+            # CP-SAT calls a solve stopped by absolute_gap_limit OPTIMAL; the objective is an
+            # integer in the model's units, so a difference of 1 is an open gap.
+            status, stop = Status.FEASIBLE, StopReason.GAP_LIMIT
         if not built.exact:
             # The model's cap is conservative, or its weights rounded: its optimum and its
             # infeasibility prove nothing about the problem.
@@ -1262,10 +1266,13 @@ class CPSatSolver:
     def _time_limit(self, problem: Problem) -> float | None:
         return self.time_limit if self.time_limit is not None else problem.limits.time_limit
 
-    def _new_solver(self, problem: Problem) -> cp_model.CpSolver:
-        """A CP-SAT solver with this engine's parameters and ``problem``'s limits."""
+    def _new_solver(self, problem: Problem, scale: int) -> cp_model.CpSolver:
+        """A CP-SAT solver with this engine's parameters and ``problem``'s limits (``scale``:
+        the model's objective units per unit of the problem's objective)."""
         solver = cp_model.CpSolver()
         params = solver.parameters
+        if problem.limits.gap_tolerance:
+            params.absolute_gap_limit = float(problem.limits.gap_tolerance) * scale
         time_limit = self._time_limit(problem)
         if time_limit is not None:
             params.max_time_in_seconds = float(time_limit)
