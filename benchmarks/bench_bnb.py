@@ -7,6 +7,13 @@ per second, the wall time of the whole solve (beam-search warm start included), 
 memory per trie node (the RSS the solve added, over the peak trie size), under a 4,000,000-node
 trie budget. Each case runs in its own process so that the peak RSS is that case's.
 
+Groups and weights (issue 14): ``--groups race`` (six races) or ``--groups race_sex`` (their
+intersections with sex, 12 groups) solve the raw ProPublica table through the binarizer
+(``fairlist.datasets.load_compas``) instead of the published two-group file; ``--weights``
+adds sample weights: ``integer`` (positives weigh 2: exact), ``balanced`` (each class weighs
+half: rounded, so the status is at best feasible, see ``fairlist.solvers.bnb``). The table then
+also prints the groups, distinct weighted rows and classes searched.
+
 With ``--reference`` it also runs the ``faircorels`` package (a black box, through
 ``benchmarks/faircorels_reference.py``) with the same budget, in the interpreter named by the
 ``FAIRCORELS_PYTHON`` environment variable (a separate virtual environment with the package's
@@ -18,6 +25,8 @@ more children, and then more expansions are needed to fill the same trie.
     python benchmarks/bench_bnb.py                       # the table, about 5-10 minutes
     python benchmarks/bench_bnb.py --lam 0.001 --cases none SP:0.05 --reference
     python benchmarks/bench_bnb.py --lam 0.005 --max-length 4 --policy lower_bound
+    python benchmarks/bench_bnb.py --groups race --cases SP:0.1 --lam 0.005 0.001
+    python benchmarks/bench_bnb.py --groups race_sex --weights balanced --cases none SP:0.1
 """
 
 from __future__ import annotations
@@ -35,6 +44,7 @@ from fairlist.metrics import Metric
 
 ROOT = Path(__file__).resolve().parents[1]
 DATA = ROOT.parent / "shared" / "data" / "faircorels" / "compas_rules_full.csv"
+RAW_COMPAS = ROOT.parent / "shared" / "data" / "compas" / "compas-scores-two-years.csv"
 CASES = ("none", "SP:0.05", "SP:0.01", "EOpp:0.05", "EOpp:0.01", "EOdds:0.05", "EOdds:0.01")
 
 
@@ -48,27 +58,52 @@ def parse_case(case: str) -> tuple[Metric, float | None]:
         raise SystemExit(f"--cases {case!r}: {exc}") from None
 
 
-def run_one(args: argparse.Namespace) -> None:
-    """Child process: one solve, one JSON line on stdout."""
+def load_problem(args: argparse.Namespace, metric: Metric, eps: float | None):
+    """The problem of one case: the published two-group file, or the raw table's races (and
+    sexes), with the sample weights asked for."""
+    import warnings
+
     import numpy as np
     import pandas as pd
 
     from fairlist.solvers import Limits, Problem
+
+    fields = dict(
+        metric=metric, epsilon=eps, lam=args.lam, max_length=args.max_length,
+        limits=Limits(max_nodes=args.max_nodes, time_limit=args.time_limit),
+    )  # fmt: skip
+    if args.groups == "paper":
+        frame = pd.read_csv(args.data)
+        X = frame.iloc[:, 2:-1].to_numpy(np.uint8)
+        y = frame.iloc[:, -1].to_numpy(np.uint8)
+        groups = np.where(frame.iloc[:, 0].to_numpy(bool), 0, 1)
+        names = list(frame.columns[2:-1])
+    else:
+        from fairlist.datasets import load_compas
+        from fairlist.groups import encode_groups
+
+        data = load_compas(args.raw, groups=args.groups)
+        X, y, names = data.X.to_numpy(np.uint8), data.y.to_numpy(np.uint8), list(data.X.columns)
+        groups = encode_groups(data.sensitive).codes
+    weights = None
+    if args.weights == "integer":  # positives weigh 2: exact integers
+        weights = 1.0 + y
+    elif args.weights == "balanced":  # each class half the total weight: rounded
+        weights = len(y) / (2.0 * np.bincount(y)[y])
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # small groups (Native American: 11 defendants)
+        if args.groups == "paper":
+            return Problem(X, y, groups == 0, feature_names=names, sample_weight=weights,
+                           **fields)  # fmt: skip
+        return Problem(X, y, groups, feature_names=names, sample_weight=weights, **fields)
+
+
+def run_one(args: argparse.Namespace) -> None:
+    """Child process: one solve, one JSON line on stdout."""
     from fairlist.solvers.bnb import BnBSolver
 
-    frame = pd.read_csv(args.data)
     metric, eps = parse_case(args.one)
-    problem = Problem(
-        frame.iloc[:, 2:-1].to_numpy(np.uint8),
-        frame.iloc[:, -1].to_numpy(np.uint8),
-        frame.iloc[:, 0].to_numpy(bool),
-        metric=metric,
-        epsilon=eps,
-        lam=args.lam,
-        max_length=args.max_length,
-        feature_names=list(frame.columns[2:-1]),
-        limits=Limits(max_nodes=args.max_nodes, time_limit=args.time_limit),
-    )
+    problem = load_problem(args, metric, eps)
     rss_before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
     start = time.perf_counter()
     options = {} if args.beam_width is None else {"beam_width": args.beam_width}
@@ -91,7 +126,8 @@ def run_one(args: argparse.Namespace) -> None:
             "wall_seconds": wall,
             **{k: stats[k] for k in (
                 "nodes_expanded", "children_evaluated", "peak_trie_size", "nodes_created",
-                "seconds", "peak_memory_bytes", "certified_length",
+                "seconds", "peak_memory_bytes", "certified_length", "n_groups", "n_rows",
+                "n_classes", "weights_exact",
             )},
         },
         sys.stdout,
@@ -106,7 +142,8 @@ def bytes_per_node(peak_rss_mb: float, before_mb: float, nodes: int) -> float:
 def run_ours(args: argparse.Namespace, case: str, beam_width: int | None) -> dict:
     cmd = [
         sys.executable, __file__, "--one", case, "--lam", str(args.lam), "--data", str(args.data),
-        "--max-nodes", str(args.max_nodes), "--policy", args.policy,
+        "--max-nodes", str(args.max_nodes), "--policy", args.policy, "--groups", args.groups,
+        "--weights", args.weights, "--raw", str(args.raw),
     ]
     if beam_width is not None:
         cmd += ["--beam-width", str(beam_width)]
@@ -142,6 +179,12 @@ def run_reference(args: argparse.Namespace, case: str, python: str) -> dict | No
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--data", type=Path, default=DATA)
+    ap.add_argument("--raw", type=Path, default=RAW_COMPAS,
+                    help="the raw ProPublica table (for --groups race / race_sex)")
+    ap.add_argument("--groups", choices=("paper", "race", "race_sex"), default="paper",
+                    help="paper: the published two-group file; race, race_sex: the raw table")
+    ap.add_argument("--weights", choices=("none", "integer", "balanced"), default="none",
+                    help="sample weights: positives weigh 2, or each class half the total")
     ap.add_argument("--lam", type=float, nargs="+", default=[0.005, 0.001])
     ap.add_argument("--cases", nargs="+", default=list(CASES), help="none or METRIC:EPSILON")
     ap.add_argument("--max-nodes", type=int, default=4_000_000)
@@ -163,8 +206,11 @@ def main() -> None:
         return
     if args.reference and args.max_length is not None:
         ap.error("--reference runs without a length cap: drop --max-length")
-    if not args.data.exists():
-        raise SystemExit(f"data file not found: {args.data}")
+    if args.reference and (args.groups != "paper" or args.weights != "none"):
+        ap.error("--reference runs the paper's two groups without weights")
+    source = args.data if args.groups == "paper" else args.raw
+    if not source.exists():
+        raise SystemExit(f"data file not found: {source}")
     for case in args.cases:
         parse_case(case)
     reference_python = None
@@ -176,18 +222,20 @@ def main() -> None:
             reference_python = None
 
     space = "majority" if args.majority_only else "full"
-    print(f"data {args.data.name}, policy {args.policy}, {space} search space, "
-          f"trie budget {args.max_nodes:,} nodes"
+    print(f"data {source.name} ({args.groups} groups, weights {args.weights}), policy "
+          f"{args.policy}, {space} search space, trie budget {args.max_nodes:,} nodes"
           + ("" if args.max_length is None else f", at most {args.max_length} rules"))
     header = (f"{'lam':>6} {'case':<11} {'status':<9} {'objective':>9} {'lower_bd':>9} "
               f"{'expanded':>9} {'children':>11} {'peak_trie':>9} {'seconds':>8} "
-              f"{'child/s':>9} {'wall_s':>7} {'RSS_MB':>7} {'B/node':>6} {'cert':>5}")
+              f"{'child/s':>9} {'wall_s':>7} {'RSS_MB':>7} {'B/node':>6} {'cert':>5}"
+              + ("" if args.groups == "paper" and args.weights == "none" else
+                 f" {'groups':>6} {'rows':>5} {'classes':>7}"))
     for lam in args.lam:
         args.lam = lam
         print(header)
         for case in args.cases:
             r = run_ours(args, case, args.beam_width)
-            print_row(lam, case, r)
+            print_row(lam, case, r, groups=args.groups != "paper" or args.weights != "none")
             if reference_python:
                 # The reference starts from the constant lists: the fill time is compared with
                 # ours started the same way (no beam search), the objective with both.
@@ -209,14 +257,17 @@ def main() -> None:
                           f"bytes per node x{ref_per_node / per_node:.1f}", flush=True)
 
 
-def print_row(lam: float | str, case: str, r: dict) -> None:
+def print_row(lam: float | str, case: str, r: dict, groups: bool = False) -> None:
+    """One line of the table; ``groups``: also the groups, rows and classes searched."""
     rate = r["children_evaluated"] / max(r["seconds"], 1e-9)
     per_node = bytes_per_node(r["peak_rss_mb"], r["rss_before_mb"], r["peak_trie_size"])
     print(f"{lam:>6} {case:<11} {r['status']:<9} {r['objective']:>9.6f} "
           f"{r['lower_bound']:>9.6f} {r['nodes_expanded']:>9,} "
           f"{r['children_evaluated']:>11,} {r['peak_trie_size']:>9,} "
           f"{r['seconds']:>8.2f} {rate:>9.3g} {r['wall_seconds']:>7.2f} "
-          f"{r['peak_rss_mb']:>7.0f} {per_node:>6.0f} {certified(r):>5}", flush=True)
+          f"{r['peak_rss_mb']:>7.0f} {per_node:>6.0f} {certified(r):>5}"
+          + (f" {r['n_groups']:>6} {r['n_rows']:>5} {r['n_classes']:>7}" if groups else ""),
+          flush=True)
 
 
 def certified(r: dict) -> str:

@@ -31,6 +31,7 @@ class Policy(enum.IntEnum):
     CURIOSITY = ...
     DFS = ...
     OBJECTIVE = ...
+    BFS_OBJECTIVE_AWARE_LOWEST = ...
 
 class SearchStatus(enum.IntEnum):
     """How a search ended (mirrors CP-SAT; fairlist.solvers.Status by name)."""
@@ -70,8 +71,10 @@ class BranchAndBound:
         self,
         rules: npt.NDArray[np.uint64],
         labels: npt.NDArray[np.uint64],
-        protected: npt.NDArray[np.uint64],
+        groups: npt.NDArray[np.int32],
+        weights: npt.NDArray[np.int64] | None,
         n_samples: int,
+        n_groups: int,
         problem: dict[str, Any],
         config: dict[str, Any],
     ) -> None: ...

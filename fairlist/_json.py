@@ -5,11 +5,12 @@ from __future__ import annotations
 import enum
 import json
 import math
+from pathlib import Path
 from typing import Any
 
 import numpy as np
 
-__all__ = ["jsonable", "dumps"]
+__all__ = ["jsonable", "dumps", "read_json"]
 
 
 def jsonable(value: Any) -> Any:
@@ -42,3 +43,16 @@ def dumps(doc: Any, **kwargs: Any) -> str:
     """``json.dumps`` of :func:`jsonable` ``(doc)`` (indent 2 unless told otherwise)."""
     kwargs.setdefault("indent", 2)
     return json.dumps(jsonable(doc), **kwargs)
+
+
+def read_json(path: str | Path, what: str = "file") -> Any:
+    """The JSON document in ``path``; a missing file or invalid JSON is an error naming it."""
+    from .errors import DataError
+
+    path = Path(path)
+    if not path.exists():
+        raise FileNotFoundError(f"no {what} at {path}")
+    try:
+        return json.loads(path.read_text(encoding="utf-8"))
+    except json.JSONDecodeError as exc:
+        raise DataError(f"{path} is not valid JSON: {exc}") from None

@@ -34,7 +34,7 @@ from typing import Annotated, Any, Optional
 import numpy as np
 import typer
 
-from ._json import dumps, jsonable
+from ._json import dumps, jsonable, read_json
 from ._validation import is_binary_table
 from ._version import __version__
 from .datasets import GROUPS
@@ -59,6 +59,7 @@ app = typer.Typer(
     no_args_is_help=True,
     add_completion=False,
     pretty_exceptions_enable=False,
+    rich_markup_mode=None,  # plain help: wrapped, never truncated, readable in any terminal
 )
 
 EXIT_OK, EXIT_ERROR, EXIT_USAGE, EXIT_INFEASIBLE, EXIT_DISAGREE = 0, 1, 2, 3, 4
@@ -111,13 +112,20 @@ def _errors(as_json: bool = False):
     exists, 130 on Ctrl-C, 1 otherwise; under ``--json`` the line is a JSON object on stdout
     (``{"error": ..., "exit_code": ...}``). Anything else is a bug and keeps its traceback."""
     try:
-        yield
+        with warnings.catch_warnings():
+            warnings.showwarning = _show_warning
+            yield
     except InfeasibleError as exc:
         fail(str(exc), EXIT_INFEASIBLE, as_json)
     except KeyboardInterrupt:
         fail("interrupted before any result", EXIT_INTERRUPTED, as_json)
     except (FairlistError, OSError) as exc:
         fail(str(exc).splitlines()[0] if str(exc) else type(exc).__name__, EXIT_ERROR, as_json)
+
+
+def _show_warning(message: Any, category: type, *args: Any, **kwargs: Any) -> None:
+    """A library warning as one line on stderr (``warning: ...``), not a source location."""
+    typer.secho(f"warning: {message}", err=True, fg=typer.colors.YELLOW)
 
 
 def _emit_json(doc: Any) -> None:
@@ -127,7 +135,10 @@ def _emit_json(doc: Any) -> None:
 # --------------------------------------------------------------------------- shared options
 # The options several commands take, declared once (one help text each).
 DataArg = Annotated[
-    str, typer.Argument(help="CSV file or built-in data set (compas, adult; see `datasets`).")
+    str,
+    typer.Argument(
+        metavar="DATA", help="CSV file or built-in data set (compas, adult; see `datasets`)."
+    ),
 ]
 TargetOpt = Annotated[Optional[str], typer.Option(help="Label column of a CSV.")]
 SensitiveOpt = Annotated[
@@ -145,7 +156,10 @@ GroupsOpt = Annotated[
 ]
 ProtectedOpt = Annotated[
     Optional[str],
-    typer.Option(help="Value of the sensitive column for the protected group (default: 1)."),
+    typer.Option(
+        help="Compare this group with all the others together (omit: every value is a group; "
+        "a 0/1 column's 1 is the protected group)."
+    ),
 ]
 DropOpt = Annotated[
     Optional[list[str]],
@@ -322,6 +336,12 @@ def fit(
         int,
         typer.Option(help="bnb trie size limit, the paper's budget (0: none)."),
     ] = DEFAULT_MAX_NODES,
+    gap_tolerance: Annotated[
+        float,
+        typer.Option(
+            help="Stop once the best objective is within this of the lower bound (0: never)."
+        ),
+    ] = 0.0,
     deepen_length: Annotated[
         int,
         typer.Option(help="bnb: certify the lists of at most 1..N rules first (0: off)."),
@@ -340,8 +360,9 @@ def fit(
     """Learn a fair rule list; print it with its training accuracy, unfairness and certificate.
 
     The search stops at the first of: the certificate (status optimal), --max-nodes (4,000,000
-    by default, about 10 s on COMPAS), --time-limit (60 s by default), or Ctrl-C; it then
-    reports the best list found (status feasible) with the proved lower bound and the gap.
+    by default, about 10 s on COMPAS), --time-limit (60 s by default), --gap-tolerance (off by
+    default), or Ctrl-C; it then reports the best list found (status feasible) with the proved
+    lower bound and the gap.
     """
     from sklearn.exceptions import ConvergenceWarning
 
@@ -352,7 +373,7 @@ def fit(
             data, target, sensitive, protected, drop, min_support, antecedents=False,
             weight=weight, groups=groups.value,
         )  # fmt: skip
-        callback, status = _progress_printer(engine.value == "bnb" and not as_json)
+        callback, status = _progress_printer(not as_json)
         options: dict[str, Any] = {"progress": callback} if callback else {}
         if deepen_length:
             options["deepen_length"] = deepen_length
@@ -364,7 +385,8 @@ def fit(
         clf = FairRuleListClassifier(
             metric=metric.value, epsilon=epsilon, lam=lam, max_length=max_length,
             engine=engine.value, policy=policy and policy.value, time_limit=time_limit or None,
-            max_nodes=max_nodes or None, engine_options=options or None, binarizer=binarizer,
+            max_nodes=max_nodes or None, gap_tolerance=gap_tolerance or None,
+            engine_options=options or None, binarizer=binarizer,
         )  # fmt: skip
         with warnings.catch_warnings(), status if status is not None else nullcontext():
             warnings.simplefilter("ignore", ConvergenceWarning)
@@ -425,7 +447,9 @@ def _print_fit(clf: Any, epsilon: float | None, output: Path | None) -> None:
         f"status: {clf.status_} ({clf.result_.stop_reason}); objective {clf.objective_:.6f}, "
         f"lower bound {clf.lower_bound_:.6f}, gap {clf.gap_:.6f}"
     )
-    if str(clf.status_) != "optimal":
+    if str(clf.result_.stop_reason) == "gap_limit":
+        typer.echo(f"within the gap tolerance: no list is better by more than {clf.gap_:.6f}")
+    elif str(clf.status_) != "optimal":
         certified = clf.certified_length_
         typer.echo(
             f"no list of at most {certified} rules is better"
@@ -442,9 +466,14 @@ def _print_fit(clf: Any, epsilon: float | None, output: Path | None) -> None:
 # --------------------------------------------------------------------------- predict
 @app.command()
 def predict(
-    model: Annotated[Path, typer.Argument(help="A model written by `fairlist fit --output`.")],
+    model: Annotated[
+        Path, typer.Argument(metavar="MODEL", help="A model written by `fairlist fit --output`.")
+    ],
     data: Annotated[
-        str, typer.Argument(help="CSV file (raw columns or antecedents) or built-in data set.")
+        str,
+        typer.Argument(
+            metavar="DATA", help="CSV file (raw columns or antecedents) or built-in data set."
+        ),
     ],
     output: Annotated[
         Optional[Path],
@@ -579,13 +608,19 @@ def pareto(
             name = "fairlist (training)" if exact else "fairlist"
             ax = plot_fronts({name: result}, metric=metric.value, title=table.source.split(" ")[0])
             save_figure(ax, plot)
-    front = result.front
     if as_json:
         doc = result.to_dict()
         doc["files"] = {"csv": str(output), "json": json_output and str(json_output),
                         "plot": plot and str(plot)}  # fmt: skip
         _emit_json(doc)
-        return
+    else:
+        _print_front(result, output, json_output, plot)
+    if result.partial:
+        raise typer.Exit(EXIT_INTERRUPTED)
+
+
+def _print_front(result: Any, output: Path, json_output: Path | None, plot: Path | None) -> None:
+    front = result.front
     cols = [result.x, result.y, "epsilon"] + (["policy"] if "policy" in front else [])
     typer.echo(front[cols].to_string(index=False) if len(front) else "no point on the front")
     typer.echo(
@@ -595,6 +630,8 @@ def pareto(
         typer.echo(f"all points with their rule lists: {json_output}")
     if plot is not None:
         typer.echo(f"plot: {plot}")
+    if result.partial:
+        typer.echo("interrupted: the front holds the fits done before Ctrl-C (partial)")
 
 
 @contextmanager
@@ -714,7 +751,9 @@ def datasets(
 # --------------------------------------------------------------------------- show
 @app.command()
 def show(
-    model: Annotated[Path, typer.Argument(help="A rule list or a model saved as JSON.")],
+    model: Annotated[
+        Path, typer.Argument(metavar="MODEL", help="A rule list or a model saved as JSON.")
+    ],
     as_json: JsonOpt = False,
 ) -> None:
     """Print a saved rule list (or a saved model's rule list and training figures)."""
@@ -722,12 +761,7 @@ def show(
     from .rulelist import RuleList
 
     with _errors(as_json):
-        if not model.exists():
-            raise FileNotFoundError(f"no file {str(model)!r}")
-        try:
-            doc = json.loads(model.read_text(encoding="utf-8"))
-        except json.JSONDecodeError as exc:
-            raise DataError(f"{model} is not valid JSON: {exc}") from None
+        doc = read_json(model)
         training = None
         if isinstance(doc, dict) and doc.get("format") == MODEL_FORMAT:
             clf = FairRuleListClassifier.from_dict(doc)

@@ -20,7 +20,6 @@ Models are saved as JSON (:meth:`FairRuleListClassifier.save`), never pickle.
 
 from __future__ import annotations
 
-import json
 import numbers
 import warnings
 from collections.abc import Mapping
@@ -35,7 +34,7 @@ from sklearn.exceptions import ConvergenceWarning
 from sklearn.utils.multiclass import check_classification_targets, type_of_target
 from sklearn.utils.validation import check_is_fitted
 
-from ._json import dumps, jsonable
+from ._json import dumps, jsonable, read_json
 from ._params import InstanceOf, Interval, Options, Satisfies, validate_params
 from ._validation import as_binary, encode_labels, is_binary_table
 from ._version import __version__
@@ -97,6 +96,7 @@ PARAMETER_CONSTRAINTS: dict[str, list] = {
     "policy": [None, InstanceOf(str, "a search policy name (str)")],
     "time_limit": Limits.PARAMETER_CONSTRAINTS["time_limit"],
     "max_nodes": Limits.PARAMETER_CONSTRAINTS["max_nodes"],
+    "gap_tolerance": Limits.PARAMETER_CONSTRAINTS["gap_tolerance"],
     "random_state": [None, Interval(numbers.Integral, None, None)],
     "engine_options": [None, InstanceOf(Mapping, "a dict")],
     "binarizer": [None, Options(("auto",)), InstanceOf(Binarizer, "a Binarizer")],
@@ -141,6 +141,11 @@ class FairRuleListClassifier(ClassifierMixin, BaseEstimator):
         trie stays smaller while the search goes on for minutes, which the time limit catches.
         None (with ``time_limit=None``) searches until the optimum is certified, which under a
         fairness cap can take hours.
+    gap_tolerance : float or None, default=None
+        Stop as soon as the best list's objective is within this much of the proved lower
+        bound (absolute, in objective units; both engines): status ``feasible``, stop reason
+        ``gap_limit``, and ``gap_ <= gap_tolerance`` certifies that no list is better by more.
+        None or 0: search on to a certificate or a limit.
     random_state : int or None, default=None
         Seed handed to the engine.
     engine_options : dict or None, default=None
@@ -215,6 +220,7 @@ class FairRuleListClassifier(ClassifierMixin, BaseEstimator):
         policy: str | None = None,
         time_limit: float | None = DEFAULT_TIME_LIMIT,
         max_nodes: int | None = DEFAULT_MAX_NODES,
+        gap_tolerance: float | None = None,
         random_state: int | None = None,
         engine_options: dict[str, Any] | None = None,
         binarizer: str | Binarizer | None = "auto",
@@ -227,6 +233,7 @@ class FairRuleListClassifier(ClassifierMixin, BaseEstimator):
         self.policy = policy
         self.time_limit = time_limit
         self.max_nodes = max_nodes
+        self.gap_tolerance = gap_tolerance
         self.random_state = random_state
         self.engine_options = engine_options
         self.binarizer = binarizer
@@ -310,7 +317,10 @@ class FairRuleListClassifier(ClassifierMixin, BaseEstimator):
         problem = Problem.from_data(
             X, y, groups, protected, sample_weight=sample_weight, feature_names=names,
             metric=self.metric, epsilon=self.epsilon, lam=self.lam, max_length=self.max_length,
-            limits=Limits(max_nodes=self.max_nodes, time_limit=self.time_limit),
+            limits=Limits(
+                max_nodes=self.max_nodes, time_limit=self.time_limit,
+                gap_tolerance=self.gap_tolerance,
+            ),
         )  # fmt: skip
         self.classes_ = np.asarray(problem.classes)
         return problem
@@ -636,14 +646,7 @@ class FairRuleListClassifier(ClassifierMixin, BaseEstimator):
     @classmethod
     def load(cls, path: str | Path) -> FairRuleListClassifier:
         """Read a model written by :meth:`save`."""
-        path = Path(path)
-        if not path.exists():
-            raise FileNotFoundError(f"no model file at {path}")
-        try:
-            doc = json.loads(path.read_text(encoding="utf-8"))
-        except json.JSONDecodeError as exc:
-            raise DataError(f"{path} is not valid JSON: {exc}") from None
-        return cls.from_dict(doc)
+        return cls.from_dict(read_json(path, "model file"))
 
 
 def _group_rates(counts: Any) -> pd.DataFrame:

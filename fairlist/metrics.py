@@ -318,7 +318,7 @@ def check_sample_weight(sample_weight: Any, n_samples: int) -> np.ndarray | None
     """``sample_weight`` as float64, or None for unit weights (None or every weight 1).
 
     Raises a :class:`~fairlist.errors.DataError` naming the argument for a wrong length and for
-    negative, NaN or infinite weights, and when every weight is 0.
+    negative, NaN or infinite weights, when every weight is 0, and when their sum overflows.
     """
     if sample_weight is None:
         return None
@@ -338,6 +338,12 @@ def check_sample_weight(sample_weight: Any, n_samples: int) -> np.ndarray | None
             )
     if not w.any():
         raise DataError("sample_weight is zero for every sample; at least one must be positive")
+    with np.errstate(over="ignore"):
+        total = w.sum()
+    if not np.isfinite(total):
+        raise DataError(
+            "sample_weight sums to more than the largest float; scale the weights down"
+        )
     return None if np.all(w == 1.0) else w
 
 

@@ -32,7 +32,22 @@ A fixed step such as ``1e-7`` would be both coarser (it can skip real points on 
 no more robust.
 
 Both functions return a :class:`ParetoResult`: every run (``points``) and the non-dominated ones
-(``front``) as DataFrames, each row with its rule list(s), and writers to CSV and JSON.
+(``front``) as DataFrames, each row with its status and rule list(s), and writers to CSV (one
+rule list per row as one line of text, the paper's ``if [...] then [...] else ...``) and JSON
+(the antecedent names once per document, not once per rule list).
+
+Interrupts. Ctrl-C (``KeyboardInterrupt``) during a sweep stops the *whole* sweep: the engine
+returns the fit it was running with stop reason ``interrupted``, and the sweep returns what is
+done instead of running on. Such a fit is never a point of a front (its status reads
+``interrupted``; it is uncertified and was cut short by the user, not by the sweep's budget);
+fits never started read ``not_run``; ``settings["partial"]`` (and :attr:`ParetoResult.partial`)
+is True. A caller that wants the conventional exit status 130 checks ``result.partial``.
+
+Parallel runs (:func:`run_tasks`). Every fit is an independent task; the data go to the workers
+once — a read-only memory map shared by joblib's process workers (``loky``), or scattered to
+every worker of a Dask cluster (``backend="dask"``) — and each task carries only its few
+parameters. Completions are reported as they come (unordered), and the run measures its
+parallel efficiency: the workers' busy time over ``workers × wall time``.
 """
 
 from __future__ import annotations
@@ -41,7 +56,6 @@ import json
 import math
 import numbers
 import time
-import warnings
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -49,30 +63,57 @@ from typing import Any
 
 import numpy as np
 import pandas as pd
-from sklearn.exceptions import ConvergenceWarning
-from sklearn.model_selection import StratifiedKFold
 
 from ._json import dumps, jsonable
-from ._params import Interval, Satisfies, validate_params
-from .errors import InfeasibleError, InvalidParameterError
-from .estimator import PARAMETER_CONSTRAINTS as ESTIMATOR_CONSTRAINTS
-from .estimator import FairRuleListClassifier
+from ._params import InstanceOf, Interval, Satisfies, validate_params
+from .errors import InvalidParameterError
 from .metrics import FEASIBILITY_TOL, Metric, unfairness
-from .solvers import Problem, Status
+from .rulelist import RuleList
+from .solvers import (
+    ENGINE_NAMES,
+    ENGINES,
+    Limits,
+    Problem,
+    Result,
+    Status,
+    StopReason,
+    get_solver,
+)
+from .solvers.base import LAM, MAX_LENGTH, METRIC
+
+# This module is what a sweep's worker processes import (the task function lives here), so it
+# imports neither scikit-learn nor the estimator: a fresh worker starts in about a third of the
+# time (fairlist with pandas, not scikit-learn on top).
 
 __all__ = [
     "PAPER_POLICIES",
+    "INTERRUPTED",
+    "NOT_RUN",
     "ParetoResult",
+    "RunReport",
+    "SweepData",
     "cross_validated_front",
     "training_front",
     "non_dominated",
     "unfairness_resolution",
     "default_epsilons",
+    "fold_assignment",
+    "rule_list_text",
+    "run_tasks",
 ]
 
 #: The four search policies the paper pools (BFS original, BFS objective-aware, curious, lower
-#: bound), named as the branch-and-bound engine names them.
-PAPER_POLICIES = ("bfs", "bfs_objective_aware", "curiosity", "lower_bound")
+#: bound), named as the branch-and-bound engine names them. BFS objective-aware in the order of
+#: the paper's code (within a length, the lower objective first: ``bfs_objective_aware_lowest``);
+#: its text says the higher first (``bfs_objective_aware``). Under the same node budget the
+#: code's order ended with a lower objective in 16 of 157 fits of docs/reproduction.md's grid
+#: and a higher one in none (the rest tie).
+PAPER_POLICIES = ("bfs", "bfs_objective_aware_lowest", "curiosity", "lower_bound")
+
+#: Status of a fit that Ctrl-C cut short (never a point of a front).
+INTERRUPTED = "interrupted"
+#: Status of a fit that an interrupted sweep never started.
+NOT_RUN = "not_run"
 
 Progress = Callable[[int, int], None]  # (done, total)
 
@@ -124,6 +165,28 @@ def unfairness_resolution(metric: Metric | str, y: np.ndarray, protected: np.nda
     return 0.0
 
 
+def rule_list_text(
+    rule_list: RuleList | dict[str, Any] | None, labels: Sequence[str] | None = None
+) -> str:
+    """A rule list on one line, in the paper's words (empty text for no rule list).
+
+    ``if [priors:>3] then [yes] else if [age:18-20] then [yes] else [no]``: the format of the
+    paper's listings, joined on one line, so that a CSV holds one readable rule list per cell.
+    ``labels`` names the predictions 0 and 1 (default: the rule list's own labels).
+    """
+    if rule_list is None or (isinstance(rule_list, float) and math.isnan(rule_list)):
+        return ""
+    if isinstance(rule_list, dict):
+        rule_list = RuleList.from_dict(rule_list)
+    label = tuple(labels) if labels is not None else rule_list.labels
+    parts = [
+        f"{'if' if k == 0 else 'else if'} [{r.antecedent}] then [{label[r.prediction]}]"
+        for k, r in enumerate(rule_list.rules)
+    ]
+    parts.append(f"{'else ' if parts else ''}[{label[rule_list.default]}]")
+    return " ".join(parts)
+
+
 @dataclass
 class ParetoResult:
     """A traced front.
@@ -138,7 +201,8 @@ class ParetoResult:
         ``"cross_validation"`` or ``"training"``.
     metric : Metric
     settings : dict
-        The parameters used (for the record in JSON).
+        The parameters used (for the record in JSON); ``settings["partial"]`` is True when an
+        interrupt stopped the sweep before its end.
     """
 
     points: pd.DataFrame
@@ -157,22 +221,39 @@ class ParetoResult:
         """Column plotted vertically (error)."""
         return "test_error" if self.kind == "cross_validation" else "error"
 
+    @property
+    def partial(self) -> bool:
+        """True when an interrupt stopped the sweep: the front is of the fits done."""
+        return bool(self.settings.get("partial", False))
+
     def to_csv(self, path: str | Path, table: str = "front") -> None:
-        """Write ``front`` (default) or ``points`` as CSV; rule lists as JSON text."""
+        """Write ``front`` (default) or ``points`` as CSV, one rule list per row as text.
+
+        ``rule_list`` becomes its one-line text (:func:`rule_list_text`); ``rule_lists`` (the
+        per-fold lists of a cross-validated point) a JSON array of such texts.
+        """
         frame = self._table(table).copy()
-        for col in ("rule_list", "rule_lists"):
-            if col in frame:
-                frame[col] = frame[col].map(lambda v: json.dumps(v) if v is not None else "")
+        if "rule_list" in frame:
+            frame["rule_list"] = frame["rule_list"].map(rule_list_text)
+        if "rule_lists" in frame:
+            frame["rule_lists"] = frame["rule_lists"].map(
+                lambda v: json.dumps([rule_list_text(r) for r in v]) if v is not None else ""
+            )
         frame.to_csv(path, index=False)
 
     def to_dict(self) -> dict[str, Any]:
-        """Settings, points and front, JSON-ready (rule lists as nested objects)."""
+        """Settings, points and front, JSON-ready.
+
+        Rule lists are nested rule-list documents without their ``feature_names``, which the
+        document holds once (``feature_names``; :meth:`RuleList.from_dict` reads either form).
+        """
         return {
             "format": "fairlist.pareto",
-            "version": 1,
+            "version": 2,
             "kind": self.kind,
             "metric": self.metric.name.lower(),
             "settings": self.settings,
+            "feature_names": list(self.settings.get("feature_names", [])),
             "points": _records(self.points),
             "front": _records(self.front),
         }
@@ -190,17 +271,158 @@ class ParetoResult:
         return getattr(self, table)
 
 
+def _without_names(doc: Any) -> Any:
+    """A rule-list document without its feature names (kept once per Pareto document)."""
+    if isinstance(doc, dict) and "feature_names" in doc:
+        return {k: v for k, v in doc.items() if k != "feature_names"}
+    if isinstance(doc, list):
+        return [_without_names(d) for d in doc]
+    return doc
+
+
 def _records(frame: pd.DataFrame) -> list[dict[str, Any]]:
-    return [{k: jsonable(v) for k, v in row.items()} for row in frame.to_dict(orient="records")]
+    return [
+        {k: jsonable(_without_names(v)) for k, v in row.items()}
+        for row in frame.to_dict(orient="records")
+    ]
+
+
+# --------------------------------------------------------------------------- parallel runs
+@dataclass(frozen=True)
+class RunReport:
+    """What a :func:`run_tasks` call did.
+
+    Attributes
+    ----------
+    total, done : int
+        Tasks given and tasks whose results came back.
+    wall_seconds : float
+        Elapsed time of the whole run (worker start-up and data shipping included).
+    busy_seconds : float
+        Sum of the tasks' own durations, measured inside the workers.
+    workers : int
+        Workers the backend ran (joblib's effective ``n_jobs``; a Dask cluster's threads).
+    interrupted : bool
+        True when Ctrl-C or a ``False`` from ``on_result`` stopped the run early.
+    """
+
+    total: int
+    done: int
+    wall_seconds: float
+    busy_seconds: float
+    workers: int
+    interrupted: bool
+
+    @property
+    def efficiency(self) -> float:
+        """Parallel efficiency: busy time / (workers × wall time), 1.0 for perfect scaling."""
+        if self.done == 0 or self.wall_seconds <= 0 or self.workers <= 0:
+            return math.nan
+        return self.busy_seconds / (self.workers * self.wall_seconds)
+
+    def summary(self) -> str:
+        """One line: tasks, wall time, workers, parallel efficiency."""
+        if self.done == 0:
+            return f"0/{self.total} tasks run"
+        return (
+            f"{self.done}/{self.total} tasks in {self.wall_seconds:.1f} s on {self.workers} "
+            f"worker(s), {self.busy_seconds:.1f} s busy: parallel efficiency "
+            f"{100 * self.efficiency:.0f}%"
+        )
+
+
+def _timed(index: int, fn: Callable, args: tuple) -> tuple[int, Any, float]:
+    """Run ``fn(*args)`` in a worker; return its index, its result and its duration."""
+    start = time.perf_counter()
+    out = fn(*args)
+    return index, out, time.perf_counter() - start
+
+
+def run_tasks(
+    fn: Callable,
+    tasks: Sequence[tuple],
+    shared: Sequence[Any] = (),
+    *,
+    n_jobs: int | None = None,
+    backend: str | None = None,
+    on_result: Callable[[int, Any, float], bool | None] | None = None,
+    max_nbytes: str | int | None = "64K",
+) -> RunReport:
+    """Run ``fn(*shared, *task)`` for every task through joblib; report completions as they come.
+
+    Parameters
+    ----------
+    fn : callable
+        A module-level function (picklable).
+    tasks : sequence of tuples
+        The small per-task arguments, in the order they should start (put the longest first:
+        the last tasks to start then are short, and no worker idles at the end).
+    shared : sequence
+        Arguments common to every task (the data). Each goes to the workers once: joblib's
+        process backend memory-maps the numpy arrays in them (those above ``max_nbytes``) and
+        hands every task a reference; ``backend="dask"`` scatters them to every worker of the
+        cluster (the active ``dask.distributed.Client``) before the first task.
+    n_jobs, backend
+        As :class:`joblib.Parallel` (None: joblib's defaults, or an enclosing
+        ``joblib.parallel_config``).
+    on_result : callable(index, result, seconds), optional
+        Called in the calling process as each task completes; return False to stop the run.
+    max_nbytes : str, int or None
+        Memory-map arrays larger than this (joblib's parameter; None: never).
+
+    Returns
+    -------
+    RunReport
+        ``interrupted`` is True when Ctrl-C (``KeyboardInterrupt``) or ``on_result`` stopped
+        the run; results delivered before that were all passed to ``on_result``, the tasks
+        still running are cancelled.
+    """
+    from joblib import Parallel, delayed, effective_n_jobs, parallel_config
+
+    shared = list(shared)
+    config: dict[str, Any] = {"n_jobs": n_jobs, "max_nbytes": max_nbytes}
+    if backend is not None:
+        config["backend"] = backend
+    if backend == "dask" and shared:
+        config["scatter"] = shared
+    start = time.perf_counter()
+    done, busy, interrupted = 0, 0.0, False
+    workers = 1
+    if tasks:
+        with parallel_config(**config):
+            workers = max(1, int(effective_n_jobs(n_jobs)))
+            runner = Parallel(return_as="generator_unordered")
+            outputs = runner(
+                delayed(_timed)(i, fn, (*shared, *task)) for i, task in enumerate(tasks)
+            )
+            try:
+                for index, out, seconds in outputs:
+                    done += 1
+                    busy += seconds
+                    if on_result is not None and on_result(index, out, seconds) is False:
+                        interrupted = True
+                        break
+            except KeyboardInterrupt:
+                interrupted = True
+            finally:
+                outputs.close()  # cancels what has not run (joblib aborts the remaining tasks)
+    return RunReport(len(tasks), done, time.perf_counter() - start, busy, workers, interrupted)
 
 
 # --------------------------------------------------------------------------- data handling
-#: The parameters both fronts share with the estimator (declared there) and their own.
+#: The parameters both fronts take, constrained as the problem, its limits and the estimator
+#: declare them (a front runs named engines only).
 _COMMON_CONSTRAINTS = {
-    name: ESTIMATOR_CONSTRAINTS[name]
-    for name in ("metric", "engine", "lam", "max_length", "policy", "max_nodes", "time_limit",
-                 "engine_options")
-}  # fmt: skip
+    "metric": METRIC,
+    "engine": [ENGINE_NAMES],
+    "lam": LAM,
+    "max_length": MAX_LENGTH,
+    "policy": [None, InstanceOf(str, "a search policy name (str)")],
+    "max_nodes": Limits.PARAMETER_CONSTRAINTS["max_nodes"],
+    "time_limit": Limits.PARAMETER_CONSTRAINTS["time_limit"],
+    "memory_limit_mb": Limits.PARAMETER_CONSTRAINTS["memory_limit_mb"],
+    "engine_options": [None, InstanceOf(dict, "a dict")],
+}
 _CV_CONSTRAINTS = {
     **_COMMON_CONSTRAINTS,
     "epsilons": [None, Satisfies(lambda v: all(e >= 0 for e in v), "a sequence of numbers >= 0")],
@@ -209,74 +431,134 @@ _CV_CONSTRAINTS = {
 }
 
 
-def _problem(X: Any, y: Any, sensitive_features: Any, protected: Any):
-    """The data as a problem (one route from user data) and its antecedents as a DataFrame."""
+@dataclass(frozen=True)
+class SweepData:
+    """The data of a sweep, shipped to the workers once (see :func:`run_tasks`).
+
+    Attributes
+    ----------
+    X : ndarray of uint8, shape (n, m)
+    y : ndarray of uint8, shape (n,)
+    protected : ndarray of bool, shape (n,)
+    fold : ndarray of int8, shape (n,)
+        The test fold of each sample (:func:`fold_assignment`).
+    feature_names, labels : tuple of str
+    """
+
+    X: np.ndarray
+    y: np.ndarray
+    protected: np.ndarray
+    fold: np.ndarray
+    feature_names: tuple[str, ...]
+    labels: tuple[str, str]
+
+
+def fold_assignment(y: np.ndarray, protected: np.ndarray, cv: int, seed: int) -> np.ndarray:
+    """The test fold of each sample: k folds stratified on (label, group), shuffled by ``seed``.
+
+    Stratifying on the pair keeps both groups and both labels in every fold in the proportions
+    of the whole data, so that every fold's unfairness is measured on comparable groups.
+    """
+    from sklearn.model_selection import StratifiedKFold
+
+    strata = np.asarray(y).astype(int) * 2 + np.asarray(protected).astype(int)
+    fold = np.empty(len(strata), dtype=np.int8)
+    splitter = StratifiedKFold(cv, shuffle=True, random_state=seed)
+    for k, (_, test) in enumerate(splitter.split(np.zeros((len(strata), 1)), strata)):
+        fold[test] = k
+    return fold
+
+
+def _sweep_data(X, y, sensitive_features, protected, cv: int, seed: int):
+    """The user's data as a problem (one route from user data) and as :class:`SweepData`."""
     problem = Problem.from_data(X, y, sensitive_features, protected)
-    return problem, pd.DataFrame(problem.X, columns=list(problem.feature_names))
+    fold = fold_assignment(problem.y, problem.protected, cv, seed)
+    data = SweepData(
+        problem.X, problem.y, problem.protected, fold, problem.feature_names, problem.labels
+    )
+    return problem, data
 
 
-def _estimator(params: dict[str, Any], epsilon: float | None, policy: str | None):
-    p = dict(params)
-    p["epsilon"] = epsilon
-    if policy is not None:
-        p["policy"] = policy
-    return FairRuleListClassifier(**p)
+@dataclass(frozen=True)
+class FitSettings:
+    """What every fit of a sweep shares: the problem's parameters, the engine and its limits."""
+
+    metric: Metric
+    lam: float
+    max_length: int | None
+    engine: str
+    max_nodes: int | None
+    time_limit: float | None
+    memory_limit_mb: float | None = None
+    engine_options: tuple[tuple[str, Any], ...] = ()
+
+    def solver(self, policy: str | None):
+        """The engine, configured (``policy`` is the branch-and-bound's search order)."""
+        options = dict(self.engine_options)
+        spec = ENGINES[self.engine]
+        if policy is not None and spec.policy is not None:
+            options[spec.policy] = policy
+        return get_solver(self.engine, **options)
+
+    def problem(self, data: SweepData, rows: np.ndarray, epsilon: float | None) -> Problem:
+        """The training problem on ``rows`` (a boolean mask) with cap ``epsilon``."""
+        return Problem(
+            data.X[rows], data.y[rows], data.protected[rows], metric=self.metric,
+            epsilon=epsilon, lam=self.lam, max_length=self.max_length,
+            feature_names=data.feature_names, labels=data.labels,
+            limits=Limits(max_nodes=self.max_nodes, time_limit=self.time_limit,
+                          memory_limit_mb=self.memory_limit_mb),
+        )  # fmt: skip
 
 
-def _fit_fold(X, y, g, train, test, params, epsilon, policy, metric) -> dict[str, Any]:
-    """One fit on a training fold, measured on its test fold (a joblib task)."""
-    clf = _estimator(params, epsilon, policy)
-    start = time.perf_counter()
-    row: dict[str, Any] = {}
-    try:
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore", ConvergenceWarning)
-            clf.fit(X.iloc[train], y[train], sensitive_features=g[train])
-    except InfeasibleError as exc:
-        status = exc.result.status if exc.result is not None else Status.UNKNOWN
-        return {
-            "status": str(status), "train_error": math.nan, "train_unfairness": math.nan,
-            "test_error": math.nan, "test_unfairness": math.nan, "objective": math.nan,
-            "length": -1, "seconds": time.perf_counter() - start, "rule_list": None,
-        }  # fmt: skip
-    pred = clf.predict(X.iloc[test])
+def _status(result: Result) -> str:
+    """A fit's status as the sweeps report it: Ctrl-C's fits read ``interrupted``."""
+    if result.stop_reason is StopReason.INTERRUPTED:
+        return INTERRUPTED
+    return str(result.status)
+
+
+def fit_fold(
+    data: SweepData,
+    settings: FitSettings,
+    epsilon: float | None,
+    policy: str | None,
+    fold: int,
+) -> dict[str, Any]:
+    """One fit on the training part of ``fold``, measured on its test part (a sweep's task)."""
+    train = data.fold != fold
+    test = ~train
+    result = settings.solver(policy).solve(settings.problem(data, train, epsilon))
+    row: dict[str, Any] = {
+        "status": _status(result),
+        "stop_reason": str(result.stop_reason),
+        "train_error": math.nan,
+        "train_unfairness": math.nan,
+        "test_error": math.nan,
+        "test_unfairness": math.nan,
+        "objective": math.nan,
+        "lower_bound": result.lower_bound,
+        "length": -1,
+        "rule_list": None,
+    }
+    if result.rule_list is None:
+        return row
+    pred = result.rule_list.predict(data.X[test])
+    y_test, g_test = data.y[test], data.protected[test]
     row.update(
-        status=str(clf.status_),
-        train_error=1.0 - clf.accuracy_,
-        train_unfairness=clf.unfairness_,
-        test_error=float(np.mean(pred != y[test])),
-        test_unfairness=unfairness(y[test], pred, g[test], metric),
-        objective=clf.objective_,
-        length=len(clf.rule_list_),
-        seconds=time.perf_counter() - start,
-        rule_list=clf.rule_list_.to_dict(),
+        train_error=1.0 - result.accuracy,
+        train_unfairness=result.unfairness,
+        test_error=float(np.mean(pred != y_test)),
+        test_unfairness=unfairness(y_test, pred, g_test, settings.metric),
+        objective=result.objective,
+        length=result.rule_list.length,
+        rule_list=result.rule_list.to_dict(),
     )
     return row
 
 
-def _run(tasks: list, n_jobs: int | None, backend: str | None, progress: Progress | None):
-    """Run ``(function, args)`` tasks through joblib, reporting completions."""
-    from joblib import Parallel, delayed, parallel_config
-
-    total = len(tasks)
-    if progress is not None:
-        progress(0, total)
-    if not tasks:
-        return []
-    config = {"n_jobs": n_jobs} if backend is None else {"backend": backend, "n_jobs": n_jobs}
-    results: list[Any] = [None] * total
-    with parallel_config(**config):
-        runner = Parallel(return_as="generator_unordered")
-        jobs = (delayed(_indexed)(i, fn, args) for i, (fn, args) in enumerate(tasks))
-        for done, (i, out) in enumerate(runner(jobs), start=1):
-            results[i] = out
-            if progress is not None:
-                progress(done, total)
-    return results
-
-
-def _indexed(i: int, fn: Callable, args: tuple) -> tuple[int, Any]:
-    return i, fn(*args)
+def _not_run() -> dict[str, Any]:
+    return {"status": NOT_RUN, "stop_reason": "", "length": -1, "rule_list": None}
 
 
 # ------------------------------------------------------------------ (a) the paper's protocol
@@ -295,6 +577,7 @@ def cross_validated_front(
     max_length: int | None = None,
     max_nodes: int | None = None,
     time_limit: float | None = None,
+    memory_limit_mb: float | None = None,
     engine_options: dict[str, Any] | None = None,
     random_state: int = 0,
     reuse_unconstrained: bool = True,
@@ -320,6 +603,11 @@ def cross_validated_front(
     engine, lam, max_length, max_nodes, time_limit, engine_options
         As in :class:`FairRuleListClassifier` (the paper: ``lam=0.001``,
         ``max_nodes=4_000_000``). Give a limit: every fit stops at it, with the best rule list.
+        Budgets in nodes make the sweep reproducible; a time limit makes it depend on the load.
+    memory_limit_mb : float, optional
+        Cap on the branch-and-bound's search structures (:class:`~fairlist.solvers.Limits`). The
+        engine counts their bytes itself, so this limit is as deterministic as ``max_nodes``;
+        it bounds the curiosity policy, whose trie rarely reaches ``max_nodes``.
     random_state : int
         Seed of the folds.
     reuse_unconstrained : bool
@@ -327,80 +615,96 @@ def cross_validated_front(
         and already meets a cap, it is also optimal under that cap and is reused instead of
         solved again (this skips most of the grid's upper part).
     n_jobs, backend
-        joblib parallelism (``backend="dask"`` needs an active ``dask.distributed.Client``).
+        joblib parallelism (``backend="dask"`` needs an active ``dask.distributed.Client``);
+        see :func:`run_tasks` for how the data reach the workers.
     progress : callable(done, total), optional
         Called as fits complete.
 
     Returns
     -------
     ParetoResult
-        ``points``: one row per (epsilon, policy, fold) fit; ``front``: the non-dominated
-        (epsilon, policy) means, each with the per-fold rule lists (``rule_lists``). An
-        (epsilon, policy) pair with an infeasible fold gives no point.
+        ``points``: one row per (epsilon, policy, fold) fit, with its ``status``, stop reason,
+        lower bound and rule list; ``front``: the non-dominated (epsilon, policy) means, each
+        with the per-fold rule lists (``rule_lists``). An (epsilon, policy) pair with an
+        infeasible, interrupted or unrun fold gives no point. After Ctrl-C, ``partial`` is True
+        and the front is of the pairs whose folds all finished.
     """
-    params = dict(
-        metric=metric, lam=lam, max_length=max_length, engine=engine, max_nodes=max_nodes,
-        time_limit=time_limit, engine_options=engine_options,
-    )  # fmt: skip
     validate_params(
         "cross_validated_front", _CV_CONSTRAINTS,
-        {**params, "epsilons": epsilons, "cv": cv, "random_state": random_state},
+        dict(metric=metric, lam=lam, max_length=max_length, engine=engine, max_nodes=max_nodes,
+             time_limit=time_limit, memory_limit_mb=memory_limit_mb,
+             engine_options=engine_options, epsilons=epsilons, cv=cv, random_state=random_state),
     )  # fmt: skip
     m = Metric.parse(metric)
-    problem, Xf = _problem(X, y, sensitive_features, protected)
-    y01, g, classes = problem.y, problem.protected, problem.classes
+    problem, data = _sweep_data(X, y, sensitive_features, protected, cv, random_state)
+    settings = FitSettings(
+        m, float(lam), max_length, engine, max_nodes, time_limit, memory_limit_mb,
+        tuple(sorted((engine_options or {}).items())),
+    )  # fmt: skip
     eps_grid = [float(e) for e in (default_epsilons() if epsilons is None else epsilons)]
     pols: list[str | None] = list(policies) if (engine == "bnb" and policies) else [None]
-    strata = y01.astype(int) * 2 + g.astype(int)
-    folds = list(StratifiedKFold(cv, shuffle=True, random_state=random_state).split(Xf, strata))
-
+    first = [(None, pol, k) for pol in pols for k in range(cv)] if reuse_unconstrained else []
+    grid = [(e, pol, k) for e in eps_grid for pol in pols for k in range(cv)]
+    total = len(first) + len(grid)
     rows: dict[tuple[float | None, str | None, int], dict[str, Any]] = {}
-    keys: list[tuple[float | None, str | None, int]] = []
-    tasks = []
-    first = len(pols) * cv if reuse_unconstrained else 0
-    full = first + len(eps_grid) * len(pols) * cv
-    if reuse_unconstrained:
-        for pol in pols:
-            for k, (tr, te) in enumerate(folds):
-                keys.append((None, pol, k))
-                tasks.append((_fit_fold, (Xf, y01, g, tr, te, params, None, pol, m)))
-        report = None if progress is None else (lambda d, _t: progress(d, full))
-        done = _run(tasks, n_jobs, backend, report)
-        rows.update(zip(keys, done, strict=True))
-    keys, tasks = [], []
-    for e in eps_grid:
-        for pol in pols:
-            for k, (tr, te) in enumerate(folds):
-                free = rows.get((None, pol, k))
-                if (
-                    free is not None
-                    and free["status"] == str(Status.OPTIMAL)
-                    and free["train_unfairness"] <= e + FEASIBILITY_TOL
-                ):
-                    rows[(e, pol, k)] = {**free, "reused": True}
-                    continue
-                keys.append((e, pol, k))
-                tasks.append((_fit_fold, (Xf, y01, g, tr, te, params, e, pol, m)))
-    report = None if progress is None else (lambda d, t: progress(first + d, first + t))
-    done = _run(tasks, n_jobs, backend, report)
-    rows.update(zip(keys, done, strict=True))
+    tally = {"done": 0}
+    if progress is not None:
+        progress(0, total)
 
+    def run(keys: list) -> bool:
+        """Fit ``keys``; store each row; False when an interrupt stopped the sweep."""
+
+        def on_result(i: int, row: dict[str, Any], seconds: float) -> bool:
+            rows[keys[i]] = {**row, "seconds": seconds}
+            tally["done"] += 1
+            if progress is not None:
+                progress(tally["done"], total)
+            return row["status"] != INTERRUPTED
+
+        report = run_tasks(fit_fold, keys, (data, settings), n_jobs=n_jobs, backend=backend,
+                           on_result=on_result)  # fmt: skip
+        return not report.interrupted
+
+    finished = run(first)
+    todo = []
+    for e, pol, k in grid:
+        free = rows.get((None, pol, k))
+        if (
+            free is not None
+            and free["status"] == str(Status.OPTIMAL)
+            and free["train_unfairness"] <= e + FEASIBILITY_TOL
+        ):
+            rows[(e, pol, k)] = {**free, "reused": True}
+            tally["done"] += 1
+        else:
+            todo.append((e, pol, k))
+    if finished:
+        if progress is not None and tally["done"]:
+            progress(tally["done"], total)
+        finished = run(todo)
+    points = _cv_points(grid, rows)
+    settings_doc = dict(
+        epsilons=eps_grid, cv=cv, policies=pols, engine=engine, lam=lam, max_length=max_length,
+        max_nodes=max_nodes, time_limit=time_limit, memory_limit_mb=memory_limit_mb,
+        random_state=random_state, classes=jsonable(problem.classes), n_samples=problem.n_samples,
+        labels=list(problem.labels), feature_names=list(problem.feature_names),
+        partial=not finished,
+    )  # fmt: skip
+    return ParetoResult(points, _summarise(points), "cross_validation", m, settings_doc)
+
+
+def _cv_points(grid: list, rows: dict) -> pd.DataFrame:
+    """One row per grid fit, in grid order (unrun fits read ``not_run``)."""
     records = []
-    for (e, pol, k), row in rows.items():
-        if e is None:
-            continue
+    for e, pol, k in grid:
+        row = rows.get((e, pol, k)) or _not_run()
         records.append({"epsilon": e, "policy": pol, "fold": k, "reused": False, **row})
     points = pd.DataFrame.from_records(records)
     points["length"] = points["length"].astype(int)
-    points = points.sort_values(["epsilon", "policy", "fold"], na_position="first")
-    points = points.reset_index(drop=True)
-    front = _summarise(points)
-    settings = dict(
-        epsilons=eps_grid, cv=cv, policies=pols, engine=engine, lam=lam, max_length=max_length,
-        max_nodes=max_nodes, time_limit=time_limit, random_state=random_state,
-        classes=jsonable(classes), n_samples=len(y01),
-    )  # fmt: skip
-    return ParetoResult(points, front, "cross_validation", m, settings)
+    points["reused"] = points["reused"].astype(bool)
+    return points.sort_values(["epsilon", "policy", "fold"], na_position="first").reset_index(
+        drop=True
+    )
 
 
 def _summarise(points: pd.DataFrame) -> pd.DataFrame:
@@ -408,8 +712,8 @@ def _summarise(points: pd.DataFrame) -> pd.DataFrame:
     cols = ["train_error", "train_unfairness", "test_error", "test_unfairness", "seconds"]
     groups = []
     for (e, pol), grp in points.groupby(["epsilon", "policy"], dropna=False, sort=True):
-        if grp["rule_list"].isna().any():
-            continue  # an infeasible fold: no mean to report
+        if grp["rule_list"].isna().any() or (grp["status"] == INTERRUPTED).any():
+            continue  # an infeasible, interrupted or unrun fold: no mean to report
         row = {"epsilon": e, "policy": pol, "n_folds": len(grp)}
         row.update({c: float(grp[c].mean()) for c in cols})
         row["test_error_std"] = float(grp["test_error"].std(ddof=0))
@@ -440,6 +744,7 @@ def training_front(
     policy: str | None = None,
     max_nodes: int | None = None,
     time_limit: float | None = None,
+    memory_limit_mb: float | None = None,
     engine_options: dict[str, Any] | None = None,
     max_points: int | None = None,
     progress: Callable[[dict[str, Any]], None] | None = None,
@@ -455,8 +760,9 @@ def training_front(
     ----------
     X, y, sensitive_features, protected
         As in :func:`cross_validated_front`.
-    metric, engine, lam, max_length, policy, max_nodes, time_limit, engine_options
-        As in :class:`FairRuleListClassifier`.
+    metric, engine, lam, max_length, policy, max_nodes, time_limit, memory_limit_mb, \
+engine_options
+        As in :func:`cross_validated_front` (``policy``: one search policy).
     max_points : int, optional
         Stop after this many solves.
     progress : callable(dict), optional
@@ -465,59 +771,54 @@ def training_front(
     Returns
     -------
     ParetoResult
-        ``points``: one row per solve (``epsilon`` is the cap used, NaN for the first); the last
+        ``points``: one row per solve (``epsilon`` is the cap used, NaN for the first), with its
+        status, lower bound and ``gap`` (objective minus lower bound, 0 when optimal); the last
         row may have no rule list (status ``infeasible``, or ``unknown`` if a limit hit first).
-        ``front``: the non-dominated points in (unfairness, objective). ``settings["complete"]``
-        is True when the sweep ended on a proof (infeasible, or unfairness 0) with every solve
-        optimal; ``settings["exact_steps"]`` when the step admits every attainable value.
+        ``front``: the non-dominated points in (unfairness, objective) — a point whose status is
+        ``feasible`` is the best a limit allowed, not certified. ``settings["complete"]`` is True
+        when the sweep ended on a proof (infeasible, or unfairness 0) with every solve optimal;
+        ``settings["exact_steps"]`` when the step admits every attainable value. After Ctrl-C the
+        interrupted solve reads ``interrupted`` and is not on the front, the sweep stops there
+        and ``settings["partial"]`` is True.
     """
     validate_params(
         "training_front", _COMMON_CONSTRAINTS,
         dict(metric=metric, engine=engine, lam=lam, max_length=max_length, policy=policy,
-             max_nodes=max_nodes, time_limit=time_limit, engine_options=engine_options),
+             max_nodes=max_nodes, time_limit=time_limit, memory_limit_mb=memory_limit_mb,
+             engine_options=engine_options),
     )  # fmt: skip
     m = Metric.parse(metric)
-    problem, Xf = _problem(X, y, sensitive_features, protected)
-    problem = problem.replace(metric=m, lam=lam, max_length=max_length)
-    y01, g, classes = problem.y, problem.protected, problem.classes
-    clf = FairRuleListClassifier(
-        metric=m, lam=lam, max_length=max_length, engine=engine, policy=policy,
-        max_nodes=max_nodes, time_limit=time_limit, engine_options=engine_options,
+    problem = Problem.from_data(X, y, sensitive_features, protected)
+    problem = problem.replace(
+        metric=m, lam=lam, max_length=max_length,
+        limits=Limits(max_nodes=max_nodes, time_limit=time_limit, memory_limit_mb=memory_limit_mb),
     )  # fmt: skip
-    delta = unfairness_resolution(m, y01, g)
+    settings = FitSettings(
+        m, float(lam), max_length, engine, max_nodes, time_limit, memory_limit_mb,
+        tuple(sorted((engine_options or {}).items())),
+    )  # fmt: skip
+    if policy is not None and ENGINES[engine].policy is None:
+        raise InvalidParameterError(f"policy={policy!r}: engine={engine!r} has no policies")
+    solver = settings.solver(policy)
+    delta = unfairness_resolution(m, problem.y, problem.protected)
     step = max(delta / 2, 2 * FEASIBILITY_TOL)
     rows: list[dict[str, Any]] = []
     epsilon: float | None = None
-    complete = False
-    all_optimal = True
+    complete, all_optimal, partial = False, True, False
     while max_points is None or len(rows) < max_points:
         start = time.perf_counter()
         try:
-            with warnings.catch_warnings():
-                warnings.simplefilter("ignore", ConvergenceWarning)
-                result = clf.set_params(epsilon=epsilon).fit(Xf, y01, sensitive_features=g).result_
-        except InfeasibleError as exc:
-            result = exc.result
-        row: dict[str, Any] = {
-            "epsilon": math.nan if epsilon is None else epsilon,
-            "status": str(result.status),
-            "objective": math.nan,
-            "error": math.nan,
-            "unfairness": math.nan,
-            "length": -1,
-            "lower_bound": result.lower_bound,
-            "seconds": time.perf_counter() - start,
-            "rule_list": None,
-        }
-        if result.rule_list is not None:
-            ev = problem.evaluate(result.rule_list)
-            row.update(
-                objective=ev.objective, error=1 - ev.accuracy, unfairness=ev.unfairness,
-                length=ev.length, rule_list=result.rule_list.to_dict(),
-            )  # fmt: skip
+            result = solver.solve(problem.replace(epsilon=epsilon))
+        except KeyboardInterrupt:
+            partial = True
+            break
+        row = _training_row(problem, result, epsilon, time.perf_counter() - start)
         rows.append(row)
         if progress is not None:
             progress(row)
+        if row["status"] == INTERRUPTED:
+            partial = True
+            break
         if result.rule_list is None:
             complete = result.status is Status.INFEASIBLE
             break
@@ -526,14 +827,48 @@ def training_front(
             complete = True
             break
         epsilon = max(0.0, row["unfairness"] - step)
-    points = pd.DataFrame.from_records(rows)
-    found = points[points["rule_list"].notna()]
+    points = pd.DataFrame.from_records(rows, columns=_TRAINING_COLUMNS)
+    found = points[points["rule_list"].notna() & (points["status"] != INTERRUPTED)]
     mask = non_dominated(found["unfairness"], found["objective"])
     front = found[mask].sort_values("unfairness").reset_index(drop=True)
-    settings = dict(
+    settings_doc = dict(
         engine=engine, lam=lam, max_length=max_length, policy=policy, max_nodes=max_nodes,
-        time_limit=time_limit, step=step, resolution=delta, exact_steps=delta >= FEASIBILITY_TOL,
-        complete=bool(complete and all_optimal), classes=jsonable(classes),
-        n_samples=len(y01),
+        time_limit=time_limit, memory_limit_mb=memory_limit_mb, step=step, resolution=delta,
+        exact_steps=delta >= FEASIBILITY_TOL, complete=bool(complete and all_optimal),
+        partial=partial, classes=jsonable(problem.classes), n_samples=problem.n_samples,
+        labels=list(problem.labels), feature_names=list(problem.feature_names),
     )  # fmt: skip
-    return ParetoResult(points, front, "training", m, settings)
+    return ParetoResult(points, front, "training", m, settings_doc)
+
+
+_TRAINING_COLUMNS = [
+    "epsilon", "status", "stop_reason", "objective", "lower_bound", "gap", "error", "unfairness",
+    "length", "seconds", "rule_list",
+]  # fmt: skip
+
+
+def _training_row(
+    problem: Problem, result: Result, epsilon: float | None, seconds: float
+) -> dict[str, Any]:
+    """One solve of the training front: its cap, status, certificate and rule list."""
+    row: dict[str, Any] = {
+        "epsilon": math.nan if epsilon is None else epsilon,
+        "status": _status(result),
+        "stop_reason": str(result.stop_reason),
+        "objective": math.nan,
+        "lower_bound": result.lower_bound,
+        "gap": math.nan,
+        "error": math.nan,
+        "unfairness": math.nan,
+        "length": -1,
+        "seconds": seconds,
+        "rule_list": None,
+    }
+    if result.rule_list is not None:
+        ev = problem.replace(epsilon=epsilon).evaluate(result.rule_list)
+        row.update(
+            objective=ev.objective, gap=max(0.0, ev.objective - result.lower_bound),
+            error=1 - ev.accuracy, unfairness=ev.unfairness, length=ev.length,
+            rule_list=result.rule_list.to_dict(),
+        )  # fmt: skip
+    return row

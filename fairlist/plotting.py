@@ -1,9 +1,15 @@
-"""Pareto-front plots in the paper's style: unfairness across, error up; bottom-left is better.
+"""Plots in the paper's style: Pareto fronts (unfairness across, error up; bottom-left is better)
+and, for an auditor, a chosen rule list's rates per group.
 
 Several methods share one axes (for example fairlist against fairlearn's
 ExponentiatedGradient). The functions draw on a matplotlib ``Axes`` you pass, or create a
 :class:`~matplotlib.figure.Figure` without pyplot, so they work under any backend (and in
 headless jobs) and never open a window.
+
+A front plot says what it shows: its title names the data set, the metric, the split (training
+data, or the test folds of a cross-validation) and the budget; its axes say "Training error" or
+"Test error"; its legend sits outside the axes (below them by default), so that it covers neither
+a point nor the "better" arrow in the bottom-left corner.
 """
 
 from __future__ import annotations
@@ -16,20 +22,56 @@ import numpy as np
 import pandas as pd
 
 from .errors import DataError, InvalidParameterError
-from .metrics import Metric
+from .metrics import ConfusionCounts, GroupCounts, Metric, confusion_counts
 from .pareto import ParetoResult, non_dominated
 
-__all__ = ["plot_pareto", "plot_fronts", "save_figure"]
+__all__ = [
+    "plot_pareto",
+    "plot_fronts",
+    "plot_group_rates",
+    "front_title",
+    "save_figure",
+    "SPLITS",
+    "RATES",
+]
 
 _MARKERS = ("o", "s", "^", "D", "v", "P", "X", "*")
 
+#: The two splits a front is measured on, as the axis labels name them.
+SPLITS = {"training": "Training", "test": "Test"}
+
+#: Per-group rates (name -> GroupCounts attribute) and the ones each metric compares.
+RATES = {
+    "positive rate": "positive_rate",
+    "TPR": "tpr",
+    "FPR": "fpr",
+    "PPV": "ppv",
+    "NPV": "npv",
+}
+_METRIC_RATES = {
+    Metric.STATISTICAL_PARITY: ("positive rate",),
+    Metric.PREDICTIVE_PARITY: ("PPV",),
+    Metric.PREDICTIVE_EQUALITY: ("FPR",),
+    Metric.EQUAL_OPPORTUNITY: ("TPR",),
+    Metric.EQUALIZED_ODDS: ("TPR", "FPR"),
+    Metric.CONDITIONAL_USE_ACCURACY_EQUALITY: ("PPV", "NPV"),
+}
+
 FrontLike = ParetoResult | pd.DataFrame | tuple[Sequence[float], Sequence[float]]
+
+
+def _new_axes(figsize: tuple[float, float] = (5.2, 4.4)):
+    from matplotlib.figure import Figure
+
+    return Figure(figsize=figsize, layout="constrained").subplots()
 
 
 def _xy(front: FrontLike) -> tuple[np.ndarray, np.ndarray]:
     """Unfairness and error of a front given as a result, a DataFrame or an (x, y) pair."""
     if isinstance(front, ParetoResult):
         table = front.front
+        if table.empty:
+            return np.empty(0), np.empty(0)
         return table[front.x].to_numpy(float), table[front.y].to_numpy(float)
     if isinstance(front, pd.DataFrame):
         for x, y in (("test_unfairness", "test_error"), ("unfairness", "error")):
@@ -44,6 +86,53 @@ def _xy(front: FrontLike) -> tuple[np.ndarray, np.ndarray]:
     if x.shape != y.shape:
         raise DataError(f"unfairness has {x.size} values, error has {y.size}")
     return x, y
+
+
+def _split_of(front: FrontLike) -> str | None:
+    """The split a front was measured on, when the front says so."""
+    if isinstance(front, ParetoResult):
+        return "test" if front.kind == "cross_validation" else "training"
+    if isinstance(front, pd.DataFrame):
+        if "test_error" in front:
+            return "test"
+        if "error" in front:
+            return "training"
+    return None
+
+
+def _budget_of(result: ParetoResult) -> str:
+    """The budget of a traced front in words, from its settings."""
+    s = result.settings
+    parts = []
+    if s.get("max_length") is not None:
+        parts.append(f"at most {s['max_length']} rules")
+    if s.get("max_nodes"):
+        parts.append(f"{int(s['max_nodes']):,} nodes")
+    if s.get("time_limit"):
+        parts.append(f"{s['time_limit']:g} s")
+    if s.get("lam") is not None:
+        parts.append(f"λ={s['lam']:g}")
+    return ", ".join(parts) if parts else "no limit"
+
+
+def front_title(
+    dataset: str | None, metric: Metric | str | None, split: str | None, budget: str | None
+) -> str:
+    """The title of a front plot: data set on the first line; metric, split, budget below.
+
+    >>> front_title("COMPAS", "EOdds", "test", "4,000,000 nodes")
+    'COMPAS\\nEOdds · test folds (cross-validation) · 4,000,000 nodes'
+    """
+    where = {"test": "test folds (cross-validation)", "training": "training data"}.get(
+        split or "", split
+    )
+    details = [
+        Metric.parse(metric).short_name if metric is not None else None,
+        where,
+        budget,
+    ]
+    second = " · ".join(d for d in details if d)
+    return "\n".join(t for t in (dataset, second) if t)
 
 
 def plot_pareto(
@@ -74,9 +163,7 @@ def plot_pareto(
         Passed to matplotlib.
     """
     if ax is None:
-        from matplotlib.figure import Figure
-
-        ax = Figure(figsize=(5.0, 3.8), layout="constrained").subplots()
+        ax = _new_axes()
     x, y = _xy(front)
     if only_front and len(x):
         keep = non_dominated(x, y)
@@ -89,52 +176,175 @@ def plot_pareto(
     return ax
 
 
+def _legend(ax: Any, where: str | None) -> None:
+    """Place the legend where it covers nothing: below the axes (default) or right of them."""
+    if where is None or where == "none" or not ax.get_legend_handles_labels()[0]:
+        return
+    if where == "below":
+        n = len(ax.get_legend_handles_labels()[0])
+        ax.legend(loc="upper center", bbox_to_anchor=(0.5, -0.16), ncol=min(n, 2),
+                  frameon=False, fontsize=8)  # fmt: skip
+    elif where == "right":
+        ax.legend(loc="upper left", bbox_to_anchor=(1.02, 1.0), frameon=False, fontsize=8)
+    else:
+        ax.legend(loc=where, frameon=False, fontsize=8)
+
+
+def _better_arrow(ax: Any) -> None:
+    ax.annotate(
+        "better", xy=(0.02, 0.03), xytext=(0.10, 0.13), xycoords="axes fraction",
+        textcoords="axes fraction", fontsize=8, color="0.4",
+        arrowprops={"arrowstyle": "->", "color": "0.5"},
+    )  # fmt: skip
+
+
 def plot_fronts(
     fronts: Mapping[str, FrontLike],
     ax: Any = None,
     *,
     metric: Metric | str | None = None,
     title: str | None = None,
+    split: str | None = None,
+    budget: str | None = None,
     only_front: bool = True,
+    legend: str | None = "below",
+    styles: Mapping[str, Mapping[str, Any]] | None = None,
 ):
-    """Several methods' fronts on one axes, with the paper's axis labels; returns the axes.
+    """Several methods' fronts on one axes, titled and labelled; returns the axes.
 
     Parameters
     ----------
     fronts : mapping of method name to front
         For example ``{"fairlist": result, "ExponentiatedGradient": (unf, err)}``.
     metric : Metric or str, optional
-        Named on the x axis (``Unfairness (SP)``).
+        Named on the x axis (``Test unfairness (SP)``) and in the title.
     title : str, optional
+        First line of the title, usually the data set (``"COMPAS"``). The second line names
+        the metric, the split and the budget.
+    split : {"training", "test"}, optional
+        What the errors and unfairness were measured on; by default read from the first front
+        that says (a cross-validated :class:`ParetoResult` is ``test``, a training front
+        ``training``).
+    budget : str, optional
+        The search budget in words; by default read from the first :class:`ParetoResult`.
+    legend : {"below", "right", "none"} or a matplotlib location
+        Where the legend goes; outside the axes by default, so it hides no point nor the
+        "better" arrow.
+    styles : mapping of method name to matplotlib keywords, optional
+        A method's marker, colour, fill (``{"fillstyle": "none"}``), ...
     """
     if ax is None:
-        from matplotlib.figure import Figure
-
-        ax = Figure(figsize=(5.0, 3.8), layout="constrained").subplots()
+        ax = _new_axes()
     if not fronts:
         raise InvalidParameterError("fronts is empty: give at least one method's front")
+    if split is not None and split not in SPLITS:
+        raise InvalidParameterError(f"split must be 'training' or 'test', got {split!r}")
     for k, (name, front) in enumerate(fronts.items()):
-        plot_pareto(front, ax, label=name, marker=_MARKERS[k % len(_MARKERS)],
-                    only_front=only_front)  # fmt: skip
-    short = Metric.parse(metric).short_name if metric is not None else None
-    ax.set_xlabel(f"Unfairness ({short})" if short else "Unfairness")
-    ax.set_ylabel("Error")
-    if title:
-        ax.set_title(title)
+        style = {"marker": _MARKERS[k % len(_MARKERS)], **(styles or {}).get(name, {})}
+        plot_pareto(front, ax, label=name, only_front=only_front, **style)
+    if split is None:
+        split = next((s for s in map(_split_of, fronts.values()) if s is not None), None)
+    if budget is None:
+        budget = next((_budget_of(f) for f in fronts.values() if isinstance(f, ParetoResult)),
+                      None)  # fmt: skip
+    _label_axes(ax, metric, split)
+    ax.set_title(front_title(title, metric, split, budget), fontsize=9)
     ax.grid(True, alpha=0.3)
-    ax.legend(frameon=False)
-    ax.annotate(
-        "better", xy=(0.02, 0.03), xytext=(0.10, 0.13), xycoords="axes fraction",
-        textcoords="axes fraction", fontsize=8, color="0.4",
-        arrowprops={"arrowstyle": "->", "color": "0.5"},
-    )  # fmt: skip
+    _better_arrow(ax)
+    _legend(ax, legend)
     return ax
 
 
+def _label_axes(ax: Any, metric: Metric | str | None, split: str | None) -> None:
+    short = Metric.parse(metric).short_name if metric is not None else None
+    prefix = SPLITS.get(split or "", "")
+    unfair = f"{prefix} unfairness".strip().capitalize()
+    ax.set_xlabel(f"{unfair} ({short})" if short else unfair)
+    ax.set_ylabel(f"{prefix} error".strip().capitalize())
+
+
+def _counts(
+    counts_or_y_true: Any, y_pred: Any, groups: Any, protected: Any
+) -> ConfusionCounts:
+    if isinstance(counts_or_y_true, ConfusionCounts):
+        if y_pred is not None or groups is not None:
+            raise InvalidParameterError("give either ConfusionCounts or (y_true, y_pred, groups)")
+        return counts_or_y_true
+    if y_pred is None or groups is None:
+        raise InvalidParameterError(
+            "give the per-group ConfusionCounts, or y_true, y_pred and groups"
+        )
+    return confusion_counts(counts_or_y_true, y_pred, groups, protected)
+
+
+def plot_group_rates(
+    counts_or_y_true: ConfusionCounts | Any,
+    y_pred: Any = None,
+    groups: Any = None,
+    *,
+    protected: Any = None,
+    metric: Metric | str | None = None,
+    ax: Any = None,
+    group_names: tuple[str, str] = ("protected", "unprotected"),
+    title: str | None = None,
+):
+    """A bar chart of each group's rates: what an auditor checks for a chosen rule list.
+
+    Parameters
+    ----------
+    counts_or_y_true : ConfusionCounts or array-like
+        The per-group confusion counts (:func:`fairlist.metrics.confusion_counts`), or the
+        true labels (0/1), with ``y_pred`` and ``groups``.
+    y_pred, groups, protected : array-like, optional
+        Predictions (0/1), each sample's group and the protected value (as in
+        :func:`fairlist.metrics.confusion_counts`).
+    metric : Metric or str, optional
+        Show the rates this metric compares (SP: positive rate; PP: PPV; PE: FPR; EOpp: TPR;
+        EOdds: TPR and FPR; CUAE: PPV and NPV), with its value in the title; None: all five.
+    ax : matplotlib Axes, optional
+    group_names : pair of str
+        Legend names of the protected and the unprotected group.
+    title : str, optional
+        First line of the title (e.g. the data set and the rule list's name).
+
+    Returns
+    -------
+    Axes
+    """
+    counts = _counts(counts_or_y_true, y_pred, groups, protected)
+    m = Metric.parse(metric) if metric is not None else None
+    names = _METRIC_RATES[m] if m is not None else tuple(RATES)
+    if ax is None:
+        ax = _new_axes((1.6 + 1.3 * len(names), 3.6))
+    width = 0.38
+    xs = np.arange(len(names))
+    for k, (group, gc) in enumerate(zip(group_names, (counts.protected, counts.unprotected),
+                                        strict=True)):  # fmt: skip
+        values = [_rate(gc, RATES[n]) for n in names]
+        bars = ax.bar(xs + (k - 0.5) * width, values, width, label=f"{group} (n={gc.n})",
+                      color=("C3", "C0")[k])  # fmt: skip
+        ax.bar_label(bars, fmt="%.3f", fontsize=7, padding=2)
+    ax.set_xticks(xs, names)
+    ax.set_ylim(0, 1.12)
+    ax.set_ylabel("rate in the group")
+    second = (f"{m.short_name} = {counts.unfairness(m):.3f}" if m is not None
+              else "rates per group")  # fmt: skip
+    ax.set_title("\n".join(t for t in (title, second) if t), fontsize=9)
+    ax.grid(True, axis="y", alpha=0.3)
+    _legend(ax, "below")
+    return ax
+
+
+def _rate(counts: GroupCounts, attribute: str) -> float:
+    return float(getattr(counts, attribute))
+
+
 def save_figure(ax: Any, path: str | Path, dpi: int = 150) -> Path:
-    """Save the figure holding ``ax``; the format follows the suffix (.png, .svg, .pdf)."""
+    """Save the figure holding ``ax`` (or a Figure); the format follows the suffix."""
     path = Path(path)
     if path.suffix.lower() not in (".png", ".svg", ".pdf"):
         raise InvalidParameterError(f"plot path must end in .png, .svg or .pdf, got {path.name!r}")
-    ax.figure.savefig(path, dpi=dpi)
+    figure = getattr(ax, "figure", None) or ax
+    metadata = {"Software": None} if path.suffix.lower() == ".png" else None
+    figure.savefig(path, dpi=dpi, metadata=metadata)
     return path

@@ -1,5 +1,6 @@
 # distutils: language = c++
-"""The fairness lower bound of DESIGN.md §3, exposed alone for tests and benchmarks.
+"""The fairness lower bound of DESIGN.md §3, exposed alone for tests and benchmarks: the exact
+two-group one and the real-valued one over k groups (``group_*``).
 
 The engine calls the C++ functions directly; this module only converts tuples of counts.
 """
@@ -12,10 +13,13 @@ from time import perf_counter
 # imported at run time.
 from _core cimport (
     FairnessBound,
+    Fixed,
     GroupConfusion,
     Metric,
     Uncaptured,
     fairness_lower_bound as c_fairness_lower_bound,
+    group_fairness_lower_bound as c_group_fairness_lower_bound,
+    kMaxGroups,
     unfairness as c_unfairness,
 )
 
@@ -108,5 +112,80 @@ def time_bound(int metric, double epsilon, fixed_prot, fixed_unprot, u_prot, u_u
     with nogil:
         for i in range(repeats):
             r = c_fairness_lower_bound(m, epsilon, fp_, fu, up, uu)
+    t1 = perf_counter()
+    return (t1 - t0) / repeats
+
+
+cdef Fixed _groups(name, counts) except *:
+    counts = list(counts)
+    if not 2 <= len(counts) <= kMaxGroups:
+        raise ValueError(f"{name} must hold 2..{kMaxGroups} groups, got {len(counts)}")
+    cdef Fixed f = Fixed(len(counts))
+    cdef int g
+    for g in range(len(counts)):
+        f.g[g] = _group(f"{name}[{g}]", counts[g])
+    return f
+
+
+def group_unfairness(int metric, counts):
+    """Unfairness of complete counts ``(tp, fp, tn, fn)`` of k groups, computed in C++ (each
+    rate's gap is its largest minus its smallest value)."""
+    cdef Metric m = _metric(metric)
+    cdef Fixed f = _groups("counts", counts)
+    return c_unfairness(m, f)
+
+
+def group_fairness_lower_bound(int metric, double epsilon, fixed, uncaptured):
+    """Lower bound on the errors of the uncaptured samples over fair completions, k groups.
+
+    The relaxation of :func:`fairness_lower_bound` over every group, with real-valued
+    completions (``native/src/fairness_bound_groups.cpp``): a valid bound, exact for that
+    relaxation except for CUAE.
+
+    Parameters
+    ----------
+    fixed : sequence of (tp, fp, tn, fn)
+        Counts of the captured samples of each group.
+    uncaptured : sequence of (pos, neg)
+        Uncaptured samples of each group by true label (as many as ``fixed``).
+
+    Returns
+    -------
+    (feasible, min_errors) : (bool, int)
+    """
+    if not epsilon >= 0:
+        raise ValueError(f"epsilon={epsilon!r} must be >= 0")
+    cdef Metric m = _metric(metric)
+    cdef Fixed f = _groups("fixed", fixed)
+    uncaptured = list(uncaptured)
+    if len(uncaptured) != f.k:
+        raise ValueError(f"uncaptured has {len(uncaptured)} groups, fixed has {f.k}")
+    cdef Uncaptured u[64]
+    cdef int g
+    for g in range(f.k):
+        u[g] = _uncaptured(f"uncaptured[{g}]", uncaptured[g])
+    cdef FairnessBound r
+    with nogil:
+        r = c_group_fairness_lower_bound(m, epsilon, f, u)
+    return bool(r.feasible), int(r.min_errors) if r.feasible else -1
+
+
+def time_group_bound(int metric, double epsilon, fixed, uncaptured, long repeats):
+    """Seconds per call of :func:`group_fairness_lower_bound` (``repeats`` calls in C++)."""
+    cdef Metric m = _metric(metric)
+    cdef Fixed f = _groups("fixed", fixed)
+    cdef Uncaptured u[64]
+    cdef int g
+    for g in range(f.k):
+        u[g] = _uncaptured(f"uncaptured[{g}]", uncaptured[g])
+    cdef FairnessBound r
+    cdef long i
+    cdef double t0, t1
+    if repeats < 1:
+        raise ValueError(f"repeats={repeats!r} must be >= 1")
+    t0 = perf_counter()
+    with nogil:
+        for i in range(repeats):
+            r = c_group_fairness_lower_bound(m, epsilon, f, u)
     t1 = perf_counter()
     return (t1 - t0) / repeats

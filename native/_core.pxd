@@ -8,7 +8,7 @@
 # The structs are `cdef struct`s so that Cython converts a dict to each of them and back: every
 # field must be in the dict (a missing one raises ValueError naming it), so each field is listed
 # here as in the header (tests/test_native_boundary.py compares the two).
-from libc.stdint cimport int64_t, uint8_t, uint32_t, uint64_t
+from libc.stdint cimport int32_t, int64_t, uint8_t, uint32_t, uint64_t
 from libcpp.vector cimport vector
 
 
@@ -31,17 +31,11 @@ cdef extern from "fairlist/bitset.hpp" namespace "fairlist" nogil:
     bint has_avx512_popcount()
 
 
-cdef extern from "fairlist/fairness_bound.hpp" namespace "fairlist" nogil:
-    cpdef enum class Metric(int):
-        """Unfairness measures; values equal to fairlist.metrics.Metric."""
-        SP     # statistical parity
-        PP     # predictive parity
-        PE     # predictive equality
-        EOPP   # equal opportunity
-        EODDS  # equalized odds
-        CUAE   # conditional use accuracy equality
+cdef extern from "fairlist/counts.hpp" namespace "fairlist" nogil:
+    # Most groups the search handles.
+    const int kMaxGroups
 
-    # Confusion counts of one group.
+    # Confusion counts of one group (sums of integer sample weights).
     cdef struct GroupConfusion:
         int64_t tp  # true positives
         int64_t fp  # false positives
@@ -53,18 +47,40 @@ cdef extern from "fairlist/fairness_bound.hpp" namespace "fairlist" nogil:
         int64_t pos  # uncaptured samples with label 1
         int64_t neg  # uncaptured samples with label 0
 
+    # Per-group confusion counts: k groups, g[0 .. k-1].
+    cdef cppclass Fixed:
+        int k
+        GroupConfusion g[64]
+        Fixed()
+        Fixed(int groups)
+
+
+cdef extern from "fairlist/fairness_bound.hpp" namespace "fairlist" nogil:
+    cpdef enum class Metric(int):
+        """Unfairness measures; values equal to fairlist.metrics.Metric."""
+        SP     # statistical parity
+        PP     # predictive parity
+        PE     # predictive equality
+        EOPP   # equal opportunity
+        EODDS  # equalized odds
+        CUAE   # conditional use accuracy equality
+
     cdef struct FairnessBound:
         bint feasible       # some completion meets epsilon
         int64_t min_errors  # minimum errors on the uncaptured samples (if feasible)
 
-    # Unfairness of complete counts (same arithmetic as fairlist.metrics).
+    # Unfairness of complete counts (same arithmetic as fairlist.metrics): two groups, or f.k.
     double unfairness(Metric m, const GroupConfusion& prot, const GroupConfusion& unprot)
+    double unfairness(Metric m, const Fixed& f)
     # Minimum errors on the uncaptured samples over the fair completions (DESIGN.md §3), exact
     # (declared without its work_budget argument, which then takes the exact default).
     FairnessBound fairness_lower_bound(
         Metric m, double epsilon, const GroupConfusion& fixed_prot,
         const GroupConfusion& fixed_unprot, const Uncaptured& u_prot,
         const Uncaptured& u_unprot)
+    # The same relaxation over f.k >= 2 groups with real-valued completions (u: f.k entries).
+    FairnessBound group_fairness_lower_bound(Metric m, double epsilon, const Fixed& fixed,
+                                             const Uncaptured* u)
 
 
 cdef extern from "fairlist/queue.hpp" namespace "fairlist" nogil:
@@ -76,6 +92,7 @@ cdef extern from "fairlist/queue.hpp" namespace "fairlist" nogil:
         CURIOSITY            # best-first by lower bound / normalized support (CORELS)
         DFS                  # depth-first
         OBJECTIVE            # best-first by objective
+        BFS_OBJECTIVE_AWARE_LOWEST  # breadth-first; within a depth, lower objective first (ref. code)
 
 
 cdef extern from "fairlist/search.hpp" namespace "fairlist" nogil:
@@ -145,6 +162,8 @@ cdef extern from "fairlist/search.hpp" namespace "fairlist" nogil:
         double beam_seconds
         int64_t certified_length       # no list of at most this many rules beats the result
         double seconds
+        int64_t n_rows                 # distinct weighted rows searched over
+        int64_t n_classes              # classes of identical antecedent bits
 
     cdef struct Progress:
         int64_t nodes_expanded
@@ -164,16 +183,17 @@ cdef extern from "fairlist/search.hpp" namespace "fairlist" nogil:
         vector[uint32_t] antecedents   # rule k's antecedent index
         vector[uint8_t] predictions    # rule k's prediction
         int default_prediction
-        int64_t errors
+        int64_t errors                 # weight of the misclassified samples (integer units)
         double objective               # inf without a solution
         double lower_bound
         Stats stats
 
     cdef cppclass Search:
-        # rules: (m, words_for(n)) words; labels, protected_group: words_for(n) words
-        Search(const word_t* rules, const word_t* labels, const word_t* protected_group,
-               size_t n_samples, size_t n_antecedents, const ProblemSpec& problem,
-               const Config& config) except +
+        # rules: (m, words_for(n)) words; labels: words_for(n) words; groups: n codes in
+        # [0, n_groups); weights: n integer weights (total <= 2^31) or NULL for unit weights
+        Search(const word_t* rules, const word_t* labels, const int32_t* groups,
+               const int64_t* weights, size_t n_samples, size_t n_antecedents, int n_groups,
+               const ProblemSpec& problem, const Config& config) except +
         bint set_initial(const vector[uint32_t]& antecedents, const vector[uint8_t]& predictions,
                          int default_prediction) except +
         SearchResult run() except +

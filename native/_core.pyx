@@ -3,7 +3,7 @@
 
 import numpy as np
 
-from libc.stdint cimport int64_t, uint8_t, uint32_t, uint64_t
+from libc.stdint cimport int32_t, int64_t, uint8_t, uint32_t, uint64_t
 from libcpp.vector cimport vector
 
 # The C++ declarations come from _core.pxd (this module's own .pxd, so its `cpdef enum`s are
@@ -90,9 +90,14 @@ cdef class BranchAndBound:
     ----------
     rules : uint64 array, shape (m, words_for(n))
         Bit-packed antecedents (``pack_matrix``).
-    labels, protected : uint64 array, shape (words_for(n),)
-        Bit-packed labels and protected-group membership (``pack_bits``).
+    labels : uint64 array, shape (words_for(n),)
+        Bit-packed labels (``pack_bits``).
+    groups : int32 array, shape (n,)
+        Group codes ``0 .. n_groups-1`` (two groups: 0 is the protected one).
+    weights : int64 array of shape (n,), or None
+        Integer sample weights (>= 0, total <= 2**31); None for unit weights.
     n_samples : int
+    n_groups : int
     problem : dict
         Every field of ``fairlist::ProblemSpec`` (``_core.pxd``): metric (a :class:`Metric` or
         its value), constrained, epsilon, lam.
@@ -105,20 +110,26 @@ cdef class BranchAndBound:
     cdef bint started
 
     def __cinit__(self, const uint64_t[:, ::1] rules, const uint64_t[::1] labels,
-                  const uint64_t[::1] protected, size_t n_samples, dict problem, dict config):
+                  const int32_t[::1] groups, const int64_t[::1] weights, size_t n_samples,
+                  int n_groups, dict problem, dict config):
         cdef size_t nw = words_for(n_samples)
-        if labels.shape[0] != nw or protected.shape[0] != nw:
-            raise ValueError(f"labels/protected must have {nw} words for {n_samples} samples")
+        if labels.shape[0] != nw:
+            raise ValueError(f"labels must have {nw} words for {n_samples} samples")
+        if groups.shape[0] != n_samples or (weights is not None and weights.shape[0] != n_samples):
+            raise ValueError(f"groups and weights must have {n_samples} entries")
         if rules.shape[0] and rules.shape[1] != nw:
             raise ValueError(f"rules must have {nw} words per antecedent, got {rules.shape[1]}")
         # Dicts to structs: every field is required (a missing one raises ValueError naming it).
         cdef ProblemSpec spec = problem
         cdef Config c = config
         cdef const uint64_t* rules_ptr = NULL
+        cdef const int64_t* weights_ptr = NULL
         if rules.shape[0]:
             rules_ptr = &rules[0, 0]
-        self.search = new Search(rules_ptr, &labels[0], &protected[0], n_samples,
-                                 rules.shape[0], spec, c)
+        if weights is not None:
+            weights_ptr = &weights[0]
+        self.search = new Search(rules_ptr, &labels[0], &groups[0], weights_ptr, n_samples,
+                                 rules.shape[0], n_groups, spec, c)
         self.started = False
 
     def __dealloc__(self):

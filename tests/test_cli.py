@@ -243,6 +243,19 @@ def test_require_optimal_exits_5_when_a_limit_stopped_the_search(tmp_path, monke
     assert doc["status"] == "feasible" and doc["gap"] == pytest.approx(doc["objective"])
 
 
+def test_fit_stops_at_the_gap_tolerance_and_says_so(tmp_path):
+    data = tmp_path / "d.csv"
+    binary_csv(data, n=300)
+    args = ["fit", str(data), *FIT[1:], "--engine", "cpsat", "--max-length", "3", "--lam", "0.001"]
+    exact = json.loads(runner.invoke(app, [*args, "--json"]).stdout)
+    assert exact["status"] == "optimal" and exact["stop_reason"] == "completed"
+    loose = runner.invoke(app, [*args, "--gap-tolerance", "0.5"])
+    assert loose.exit_code == 0, loose.output
+    assert "feasible (gap_limit)" in loose.stdout and "within the gap tolerance" in loose.stdout
+    doc = json.loads(runner.invoke(app, [*args, "--gap-tolerance", "0.5", "--json"]).stdout)
+    assert doc["lower_bound"] <= exact["objective"] + 1e-9 and 0 < doc["gap"] <= 0.5
+
+
 def test_errors_under_json_are_a_json_object_with_the_exit_code(tmp_path):
     result = runner.invoke(app, ["fit", str(tmp_path / "missing.csv"), "--json"])
     assert result.exit_code == 1
@@ -323,6 +336,42 @@ def test_pareto_exact_front_as_json(tmp_path):
     assert doc["kind"] == "training" and doc["settings"]["complete"]
     unf = [p["unfairness"] for p in doc["front"]]
     assert unf == sorted(unf)
+
+
+def test_an_interrupted_pareto_sweep_writes_the_partial_front_and_exits_130(
+    tmp_path, monkeypatch
+):
+    import dataclasses
+
+    from fairlist.pareto import FitSettings
+    from fairlist.solvers import Status, StopReason
+
+    solver = FitSettings.solver
+    calls = {"n": 0}
+
+    class InterruptedOnSecond:
+        def __init__(self, inner):
+            self.inner = inner
+
+        def solve(self, problem):
+            calls["n"] += 1
+            result = self.inner.solve(problem)
+            if calls["n"] < 2:
+                return result
+            return dataclasses.replace(
+                result, status=Status.FEASIBLE, stop_reason=StopReason.INTERRUPTED
+            )
+
+    monkeypatch.setattr(FitSettings, "solver", lambda self, p: InterruptedOnSecond(solver(self, p)))
+    data, out = tmp_path / "d.csv", tmp_path / "f.csv"
+    binary_csv(data)
+    result = runner.invoke(
+        app, ["pareto", str(data), *FIT[1:], "--exact", "--max-length", "2", "--lam", "0.01",
+              "--output", str(out)],
+    )  # fmt: skip
+    assert result.exit_code == EXIT_INTERRUPTED, result.output
+    assert calls["n"] == 2 and "partial" in result.stdout
+    assert len(pd.read_csv(out)) == 1  # the one certified point; the cut solve is not on it
 
 
 def test_verify_reports_agreement(tmp_path):

@@ -149,6 +149,25 @@ def test_zero_constant_denominator_rate_is_zero_for_equal_opportunity():
     assert not np.any(pred & (y == 1))
 
 
+def test_a_gap_tolerance_stops_within_the_gap_of_the_true_optimum():
+    """CP-SAT calls a solve stopped by absolute_gap_limit OPTIMAL: the engine reports it as
+    feasible, stop reason gap_limit, with a lower bound that still bounds the optimum."""
+    rng = np.random.default_rng(0)
+    stopped_by_gap = 0
+    for _ in range(12):
+        problem = random_problem(rng, n=200, m=10, metric="SP", epsilon=0.1, lam=0.001)
+        optimum = reference_solve(problem, 3).objective
+        result = CPSatSolver(max_length=3).solve(problem.replace(limits=Limits(gap_tolerance=0.05)))
+        assert result.lower_bound <= optimum + 1e-9 <= result.objective + 2e-9
+        assert result.objective - result.lower_bound <= 0.05 + 1e-9
+        if result.stop_reason is StopReason.GAP_LIMIT:
+            stopped_by_gap += 1
+            assert result.status is Status.FEASIBLE
+        else:
+            assert result.status is Status.OPTIMAL and result.objective == pytest.approx(optimum)
+    assert stopped_by_gap > 0  # the case this test is about happened
+
+
 def test_infeasible_problem_is_reported_infeasible_without_rule_list():
     rng = np.random.default_rng(11)
     for _ in range(40):
@@ -236,6 +255,22 @@ def test_identical_samples_are_aggregated_into_weighted_patterns():
     assert weights.sum() == 200
     assert weights[:, 0, :].sum() == problem.protected.sum()
     assert weights[:, :, 1].sum() == problem.y.sum()
+
+
+def test_patterns_sum_integer_weights_per_group_and_label_and_drop_weight_zero():
+    rng = np.random.default_rng(10)
+    X = (rng.random((120, 3)) < 0.5).astype(np.uint8)
+    groups, y = rng.integers(0, 4, 120), rng.integers(0, 2, 120)
+    groups[:4] = np.arange(4)
+    w = rng.integers(0, 3, 120) * 0.5  # halves: integers 0, 1, 2
+    w[:4] = 1.0
+    problem = Problem(X, y, groups, sample_weight=w)
+    patterns, weights = aggregate(problem)
+    assert weights.shape == (len(patterns), 4, 2)
+    assert len(patterns) == len(np.unique(X[w > 0], axis=0))
+    for g in range(4):
+        for label in (0, 1):
+            assert weights[:, g, label].sum() == 2 * w[(groups == g) & (y == label)].sum()
 
 
 def test_cap_that_cannot_be_encoded_exactly_never_claims_optimality():
@@ -406,3 +441,23 @@ def test_lambda_fraction_reads_the_decimal_the_user_wrote():
     assert lambda_fraction(0.0) == 0
     assert lambda_fraction(1 / 3) == Fraction(1, 3)
     assert lambda_fraction(0.000125) == Fraction(1, 8000)
+
+
+def test_progress_reports_better_solutions_and_bounds_in_the_problems_units():
+    problem = random_problem(np.random.default_rng(3), n=80, m=6, metric="SP", epsilon=0.1,
+                             lam=0.01, max_length=3)  # fmt: skip
+    seen = []
+    result = CPSatSolver(progress=seen.append).solve(problem)
+    assert result.status is Status.OPTIMAL and seen
+    best = [s["best_objective"] for s in seen]
+    assert best == sorted(best, reverse=True)  # never worse
+    assert best[-1] == pytest.approx(result.objective, abs=1e-12)
+    assert all(s["lower_bound"] <= result.objective + 1e-12 for s in seen)
+
+
+def test_a_long_model_left_without_max_length_warns():
+    from fairlist.solvers.cpsat import LongModelWarning
+
+    problem = random_problem(np.random.default_rng(4), n=40, m=8, lam=0.001)
+    with pytest.warns(LongModelWarning, match="max_length"):
+        CPSatSolver(time_limit=1.0).solve(problem)

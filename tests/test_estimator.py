@@ -252,6 +252,7 @@ def test_load_refuses_a_document_that_is_not_a_model(tmp_path):
         ("engine", "gurobi"),
         ("time_limit", 0),
         ("max_nodes", 0),
+        ("gap_tolerance", -0.01),
         ("random_state", 0.5),
         ("engine_options", ["a"]),
     ],
@@ -566,16 +567,8 @@ class _GroupsAndThresholds(FairRuleListClassifier):
         return super()._binary_input(self._threshold(X))
 
 
-_WEIGHTED = "the cpsat engine does not solve weighted problems yet (issue 14)"
 _ADAPTER_FAILURES = {
     "check_dtype_object": "fits on strings, which are not binary antecedents",
-    **dict.fromkeys(
-        ["check_sample_weights_pandas_series", "check_sample_weights_not_an_array",
-         "check_sample_weights_list", "check_sample_weights_shape",
-         "check_sample_weights_not_overwritten", "check_sample_weight_equivalence_on_dense_data",
-         "check_sample_weights_invariance"],
-        _WEIGHTED,
-    ),
 }
 
 

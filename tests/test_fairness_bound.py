@@ -11,6 +11,7 @@ of the completions, evaluated with numpy using exactly the arithmetic of ``fairl
 from __future__ import annotations
 
 import itertools
+import math
 
 import numpy as np
 import pytest
@@ -324,3 +325,241 @@ def test_exact_reference_solvers_agree_with_brute_force():
             assert _exact(metric, eps, fixed_p, fixed_u, u_p, u_u) == brute_force(
                 metric, eps, fixed_p, fixed_u, u_p, u_u
             )
+
+
+# ---------------------------------------------------------------------------------------------
+# The bound over k groups (real-valued relaxation, fairness_bound_groups.cpp): valid against
+# enumeration of every integer completion, exact for its relaxation against a linear program.
+def _rates_k(metric, counts):
+    """Each group's rates that ``metric`` compares, for arrays of counts: counts[g] = (tp, fp,
+    tn, fn) of group g (arrays); the same operations as fairlist.metrics."""
+    names = {
+        Metric.STATISTICAL_PARITY: ("sel",),
+        Metric.PREDICTIVE_PARITY: ("ppv",),
+        Metric.PREDICTIVE_EQUALITY: ("fpr",),
+        Metric.EQUAL_OPPORTUNITY: ("tpr",),
+        Metric.EQUALIZED_ODDS: ("tpr", "fpr"),
+        Metric.CONDITIONAL_USE_ACCURACY_EQUALITY: ("ppv", "npv"),
+    }[metric]
+
+    def rate(name, tp, fp, tn, fn):
+        return {
+            "sel": lambda: _rate(tp + fp, tp + fp + tn + fn),
+            "tpr": lambda: _rate(tp, tp + fn),
+            "fpr": lambda: _rate(fp, fp + tn),
+            "ppv": lambda: _rate(tp, tp + fp),
+            "npv": lambda: _rate(tn, tn + fn),
+        }[name]()
+
+    total = 0.0
+    for name in names:
+        values = np.stack([rate(name, *c) for c in counts])
+        total = total + (values.max(axis=0) - values.min(axis=0))
+    return total
+
+
+def brute_force_groups(metric, epsilon, fixed, uncaptured):
+    """Minimum errors over every integer completion of k groups with a fair result, or None."""
+    axes = []
+    for a, b in uncaptured:
+        axes += [np.arange(a + 1), np.arange(b + 1)]
+    grid = np.meshgrid(*axes, indexing="ij")
+    counts, cost = [], 0
+    for g, ((tp, fp, tn, fn), (a, b)) in enumerate(zip(fixed, uncaptured, strict=True)):
+        x1, x0 = grid[2 * g].ravel(), grid[2 * g + 1].ravel()
+        counts.append((tp + x1, fp + x0, tn + b - x0, fn + a - x1))
+        cost = cost + (a - x1) + x0
+    fair = _rates_k(metric, counts) <= epsilon + FEASIBILITY_TOL
+    return int(cost[fair].min()) if fair.any() else None
+
+
+def call_group_bound(metric, epsilon, fixed, uncaptured):
+    feasible, errors = bound.group_fairness_lower_bound(int(metric), epsilon, fixed, uncaptured)
+    return errors if feasible else None
+
+
+def _random_groups(rng, k, hi, uhi):
+    def counts(n, top):
+        return tuple(int(v) for v in rng.integers(0, top + 1, n) * (rng.random(n) > 0.2))
+
+    return [counts(4, hi) for _ in range(k)], [counts(2, uhi) for _ in range(k)]
+
+
+@pytest.mark.parametrize("k", [2, 3, 4, 5])
+@pytest.mark.parametrize("metric", METRICS, ids=lambda m: m.short_name)
+def test_group_unfairness_is_bit_identical_to_python(metric, k):
+    rng = np.random.default_rng(3000 + 10 * int(metric) + k)
+    for _ in range(400):
+        hi = int(rng.choice([2, 5, 50, 5000]))
+        groups = [
+            tuple(int(v) for v in rng.integers(0, hi, 4) * (rng.random(4) > 0.25)) for _ in range(k)
+        ]
+        counts = ConfusionCounts(*(GroupCounts(*c) for c in groups))
+        expected = unfairness_from_counts(counts, metric)
+        assert bound.group_unfairness(int(metric), groups) == expected, (metric, groups)
+        if k == 2:
+            assert bound.unfairness(int(metric), *groups) == expected
+
+
+@pytest.mark.parametrize("metric", METRICS, ids=lambda m: m.short_name)
+def test_group_bound_never_exceeds_brute_force(metric):
+    """The bound is valid: never above the fewest errors of a fair integer completion, and
+    "infeasible" only when no completion is fair (k = 2, 3, 4 small groups, epsilon 0 and at
+    attained levels included)."""
+    rng = np.random.default_rng(4000 + int(metric))
+    checked = tight = 0
+    for case in range(150):
+        k = (2, 3, 3, 4)[case % 4]
+        fixed, uncaptured = _random_groups(rng, k, 6, 3 if k < 4 else 2)
+        epsilons = {0.0, 0.05, 0.2, float(rng.random() * 0.5), 3.0}
+        for eps in epsilons:
+            expected = brute_force_groups(metric, eps, fixed, uncaptured)
+            got = call_group_bound(metric, eps, fixed, uncaptured)
+            context = (metric, eps, fixed, uncaptured, got, expected)
+            if expected is None:
+                continue  # the relaxation may still be feasible
+            assert got is not None and got <= expected, context
+            tight += got == expected
+            checked += 1
+    assert checked > 150
+    assert tight > checked // 3  # and it is not trivial
+
+
+def _lp_window(metric, epsilon, fixed, uncaptured):
+    """The real-valued relaxation of SP / PE / EOpp / EOdds as a linear program (scipy): the
+    variables x1_g, x0_g and the windows' bottoms; None when infeasible."""
+    from scipy.optimize import linprog
+
+    k = len(fixed)
+    cap = epsilon + FEASIBILITY_TOL
+    parts = {
+        Metric.STATISTICAL_PARITY: ["sel"],
+        Metric.PREDICTIVE_EQUALITY: ["fpr"],
+        Metric.EQUAL_OPPORTUNITY: ["tpr"],
+        Metric.EQUALIZED_ODDS: ["tpr", "fpr"],
+    }[metric]
+    # variables: x1_0, x0_0, ..., x1_{k-1}, x0_{k-1}, then per part its bottom t_p and width e_p
+    nv = 2 * k + 2 * len(parts)
+    c = np.zeros(nv)
+    bounds = []
+    for g, (a, b) in enumerate(uncaptured):
+        c[2 * g], c[2 * g + 1] = -1.0, 1.0  # cost (a - x1) + x0, constant a dropped
+        bounds += [(0, a), (0, b)]
+    bounds += [(None, None), (0, None)] * len(parts)
+    rows, rhs = [], []
+    for p, part in enumerate(parts):
+        t, e = 2 * k + 2 * p, 2 * k + 2 * p + 1
+        for g, ((tp, fp, tn, fn), (a, b)) in enumerate(zip(fixed, uncaptured, strict=True)):
+            # rate = (base + coef . x) / d must lie in [t, t + e]
+            coef = np.zeros(nv)
+            if part == "sel":
+                d, base = tp + fp + tn + fn + a + b, tp + fp
+                coef[2 * g] = coef[2 * g + 1] = 1.0
+            elif part == "tpr":
+                d, base = tp + fn + a, tp
+                coef[2 * g] = 1.0
+            else:
+                d, base = fp + tn + b, fp
+                coef[2 * g + 1] = 1.0
+            if d == 0:  # rate 0 whatever happens: 0 in [t, t + e]
+                lo, hi = np.zeros(nv), np.zeros(nv)
+                lo[t] = 1.0
+                rows.append(lo)
+                rhs.append(0.0)
+                hi[t], hi[e] = -1.0, -1.0
+                rows.append(hi)
+                rhs.append(0.0)
+                continue
+            lo = -coef.copy()  # base + x >= t d
+            lo[t] = d
+            rows.append(lo)
+            rhs.append(base)
+            hi = coef.copy()  # base + x <= (t + e) d
+            hi[t], hi[e] = -d, -d
+            rows.append(hi)
+            rhs.append(-base)
+    width = np.zeros(nv)
+    width[[2 * k + 2 * p + 1 for p in range(len(parts))]] = 1.0
+    rows.append(width)
+    rhs.append(cap)
+    res = linprog(c, A_ub=np.array(rows), b_ub=np.array(rhs), bounds=bounds, method="highs")
+    if res.status == 2:
+        return None
+    assert res.status == 0, res.message
+    return res.fun + sum(a for a, _ in uncaptured)
+
+
+LINEAR = [
+    Metric.STATISTICAL_PARITY, Metric.PREDICTIVE_EQUALITY, Metric.EQUAL_OPPORTUNITY,
+    Metric.EQUALIZED_ODDS,
+]  # fmt: skip
+
+
+@pytest.mark.parametrize("metric", LINEAR, ids=lambda m: m.short_name)
+def test_group_bound_is_exact_for_its_relaxation(metric):
+    """SP, PE, EOpp, EOdds: the bound is the real-valued relaxation's optimum, rounded up."""
+    check_against_lp(metric, 30, 5000)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("metric", LINEAR, ids=lambda m: m.short_name)
+def test_group_bound_is_exact_for_its_relaxation_on_many_more_cases(metric):
+    check_against_lp(metric, 400, 5500)
+
+
+def check_against_lp(metric, n_cases, seed):
+    rng = np.random.default_rng(seed + int(metric))
+    for case in range(n_cases):
+        k = int(rng.integers(2, 7))
+        big = case % 2 == 0
+        fixed, uncaptured = _random_groups(rng, k, 400 if big else 8, 300 if big else 6)
+        for eps in (0.0, 0.03, float(rng.random() * 0.3)):
+            lp = _lp_window(metric, eps, fixed, uncaptured)
+            got = call_group_bound(metric, eps, fixed, uncaptured)
+            context = (metric, eps, fixed, uncaptured, got, lp)
+            if lp is None:
+                assert got is None, context
+                continue
+            assert got is not None, context
+            # ceil of the optimum, up to the LP solver's tolerance at an integer optimum
+            assert math.ceil(lp - 1e-6) <= got <= math.ceil(lp + 1e-6), context
+
+
+def test_group_bound_is_weaker_than_the_exact_two_group_bound():
+    """With two groups the integer program (fairness_lower_bound) is at least as strong."""
+    rng = np.random.default_rng(6000)
+    for _ in range(300):
+        fixed, uncaptured = _random_groups(rng, 2, 30, 20)
+        metric = METRICS[int(rng.integers(6))]
+        eps = float(rng.choice([0.0, 0.02, 0.1, rng.random() * 0.4]))
+        exact = call_bound(metric, eps, fixed[0], fixed[1], uncaptured[0], uncaptured[1])
+        relaxed = call_group_bound(metric, eps, fixed, uncaptured)
+        if relaxed is None:
+            assert exact is None
+        elif exact is not None:
+            assert relaxed <= exact
+
+
+def test_group_bound_scales_with_weights():
+    """Counts may be sums of large integer weights: the bound scales with them (no scan over
+    counts), here a thousandfold."""
+    fixed = [(30, 5, 40, 10), (10, 2, 60, 20), (5, 20, 30, 5)]
+    uncaptured = [(20, 30), (25, 10), (10, 15)]
+    for metric in METRICS:
+        small = call_group_bound(metric, 0.02, fixed, uncaptured)
+        big = call_group_bound(
+            metric, 0.02, [tuple(1000 * v for v in c) for c in fixed],
+            [tuple(1000 * v for v in u) for u in uncaptured],
+        )
+        assert (small is None) == (big is None), metric
+        if small is not None:
+            assert 1000 * (small - 1) <= big <= 1000 * small, (metric, small, big)
+
+
+def test_group_bound_rejects_bad_arguments():
+    with pytest.raises(ValueError, match="groups"):
+        bound.group_fairness_lower_bound(1, 0.1, [(0, 0, 0, 0)], [(0, 0)])
+    with pytest.raises(ValueError, match="uncaptured"):
+        bound.group_fairness_lower_bound(1, 0.1, [(0, 0, 0, 0)] * 3, [(0, 0)] * 2)
+    with pytest.raises(ValueError, match="epsilon"):
+        bound.group_fairness_lower_bound(1, -1.0, [(0, 0, 0, 0)] * 3, [(0, 0)] * 3)

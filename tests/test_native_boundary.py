@@ -21,8 +21,8 @@ from fairlist.solvers.bnb import POLICIES, BnBSolver
 
 NATIVE = Path(__file__).resolve().parents[1] / "native"
 HEADERS = {
-    "GroupConfusion": "fairness_bound.hpp",
-    "Uncaptured": "fairness_bound.hpp",
+    "GroupConfusion": "counts.hpp",
+    "Uncaptured": "counts.hpp",
     "FairnessBound": "fairness_bound.hpp",
     "ProblemSpec": "search.hpp",
     "Config": "search.hpp",
@@ -84,10 +84,11 @@ def small_search_args():
     rng = np.random.default_rng(0)
     X = (rng.random((40, 4)) < 0.5).astype(np.uint8)
     y = (rng.random(40) < 0.5).astype(np.uint8)
-    g = (rng.random(40) < 0.5).astype(np.uint8)
+    groups = rng.integers(0, 3, 40).astype(np.int32)
+    weights = rng.integers(1, 4, 40).astype(np.int64)
     problem = {"metric": Metric.STATISTICAL_PARITY, "constrained": True, "epsilon": 0.1,
                "lam": 0.01}
-    return _core.pack_matrix(X), _core.pack_bits(y), _core.pack_bits(g), 40, problem
+    return _core.pack_matrix(X), _core.pack_bits(y), groups, weights, 40, 3, problem
 
 
 @pytest.mark.parametrize("field", ["beam_width", "policy", "seed", "wide_map_counts"])
@@ -99,10 +100,10 @@ def test_a_missing_config_field_is_named(field):
 
 
 def test_a_missing_problem_field_is_named():
-    *arrays, n, problem = small_search_args()
+    *arrays, problem = small_search_args()
     del problem["lam"]
     with pytest.raises(ValueError, match="'lam'"):
-        _core.BranchAndBound(*arrays, n, problem, BnBSolver()._config(Limits(), None))
+        _core.BranchAndBound(*arrays, problem, BnBSolver()._config(Limits(), None))
 
 
 def test_the_result_comes_back_with_the_cpp_enums():
@@ -132,6 +133,30 @@ def test_statuses_and_stop_reasons_have_the_cpp_names():
 
 def test_policies_are_the_cpp_ones_by_name():
     assert list(POLICIES) == [
-        "bfs", "bfs_objective_aware", "lower_bound", "curiosity", "dfs", "objective"
-    ]
+        "bfs", "bfs_objective_aware", "lower_bound", "curiosity", "dfs", "objective",
+        "bfs_objective_aware_lowest",
+    ]  # fmt: skip
     assert list(POLICIES.values()) == list(_core.Policy)
+
+
+def test_the_core_refuses_bad_groups_and_weights():
+    """The C++ checks of the data the binding hands over (fairlist.solvers.bnb never sends
+    such data; the messages name what is wrong)."""
+    rules, labels, groups, weights, n, k, problem = small_search_args()
+    config = BnBSolver()._config(Limits(), None)
+    bad = groups.copy()
+    bad[3] = 3
+    with pytest.raises(ValueError, match="group code"):
+        _core.BranchAndBound(rules, labels, bad, weights, n, k, problem, config)
+    with pytest.raises(ValueError, match="number of groups"):
+        _core.BranchAndBound(rules, labels, groups, weights, n, 65, problem, config)
+    negative = weights.copy()
+    negative[0] = -1
+    with pytest.raises(ValueError, match="negative"):
+        _core.BranchAndBound(rules, labels, groups, negative, n, k, problem, config)
+    with pytest.raises(ValueError, match="2\\^31"):
+        _core.BranchAndBound(rules, labels, groups, weights * 2**27, n, k, problem, config)
+    with pytest.raises(ValueError, match="every sample weight is 0"):
+        _core.BranchAndBound(rules, labels, groups, weights * 0, n, k, problem, config)
+    with pytest.raises(ValueError, match="40 entries"):
+        _core.BranchAndBound(rules, labels, groups[:-1], weights, n, k, problem, config)

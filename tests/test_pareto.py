@@ -259,3 +259,136 @@ def test_pareto_result_axes_follow_the_kind():
     tr = ParetoResult(empty, empty, "training", Metric.STATISTICAL_PARITY)
     assert (cv.x, cv.y) == ("test_unfairness", "test_error")
     assert (tr.x, tr.y) == ("unfairness", "error")
+
+
+# --------------------------------------------------------------------------- outputs (compact)
+def test_csv_holds_one_line_rule_lists_and_json_the_names_once(tmp_path):
+    X, y, g = data()
+    X = X.rename(columns={c: f"antecedent_with_a_long_name_{c}" for c in X.columns})
+    res = training_front(X, y, g, metric="SP", lam=0.01, max_length=2)
+    res.to_csv(tmp_path / "front.csv")
+    front = pd.read_csv(tmp_path / "front.csv", keep_default_na=False)
+    for text in front["rule_list"]:
+        assert "\n" not in text and text.startswith(("if [", "["))
+        assert text.count("antecedent_with_a_long_name") <= 2  # its own rules, not every name
+    assert "rule_list" in front and "gap" in front and "status" in front
+    doc = json.loads(res.to_json())
+    assert doc["feature_names"] == list(X.columns)
+    lists = [p["rule_list"] for p in doc["points"] if p["rule_list"] is not None]
+    assert lists and all("feature_names" not in r for r in lists)
+    from fairlist.rulelist import RuleList
+
+    assert isinstance(RuleList.from_dict(lists[0]), RuleList)
+
+
+def test_rule_list_text_reads_like_the_paper():
+    from fairlist.pareto import rule_list_text
+    from fairlist.rulelist import Rule, RuleList
+
+    rl = RuleList([Rule("priors:>3", 1), Rule("age:18-20", 1)], 0, ("no", "yes"))
+    expected = "if [priors:>3] then [yes] else if [age:18-20] then [yes] else [no]"
+    assert rule_list_text(rl) == expected
+    assert rule_list_text(rl.to_dict(), labels=("n", "y")).endswith("else [n]")
+    assert rule_list_text(RuleList([], 1, ("no", "yes"))) == "[yes]"
+    assert rule_list_text(None) == ""
+
+
+# --------------------------------------------------------------------------- Ctrl-C
+def _interrupt_on(call: int, monkeypatch):
+    """Make the ``call``-th solve of a sweep come back as Ctrl-C leaves it (stop reason
+    interrupted, the best list so far); count the solves."""
+    import dataclasses
+
+    from fairlist.pareto import FitSettings
+    from fairlist.solvers import Status, StopReason
+
+    calls = {"n": 0}
+    original = FitSettings.solver
+
+    class Interrupted:
+        def __init__(self, inner):
+            self.inner = inner
+
+        def solve(self, problem):
+            calls["n"] += 1
+            result = self.inner.solve(problem)
+            if calls["n"] == call:
+                status = Status.FEASIBLE if result.rule_list is not None else Status.UNKNOWN
+                return dataclasses.replace(
+                    result, status=status, stop_reason=StopReason.INTERRUPTED
+                )
+            return result
+
+    monkeypatch.setattr(FitSettings, "solver", lambda self, p: Interrupted(original(self, p)))
+    return calls
+
+
+def test_ctrl_c_stops_the_training_front_and_keeps_it_exact(monkeypatch):
+    X, y, g = data()
+    full = training_front(X, y, g, metric="SP", lam=0.01, max_length=2)
+    calls = _interrupt_on(3, monkeypatch)
+    res = training_front(X, y, g, metric="SP", lam=0.01, max_length=2)
+    assert calls["n"] == 3  # the sweep stopped at the interrupted solve
+    assert res.partial and res.settings["partial"] and not res.settings["complete"]
+    assert list(res.points["status"]) == ["optimal", "optimal", "interrupted"]
+    # the interrupted (uncertified) point is never on the front; the others are the exact ones
+    assert "interrupted" not in set(res.front["status"])
+    assert len(res.front) == 2
+    # the two solves done are the two least fair points of the full front
+    cols = ["unfairness", "objective"]
+    pd.testing.assert_frame_equal(res.front[cols], full.front[cols].tail(2).reset_index(drop=True))
+    assert not full.partial
+
+
+def test_ctrl_c_stops_the_whole_cross_validated_sweep(monkeypatch):
+    X, y, g = data(n=120)
+    kw = dict(metric="SP", epsilons=[0.05, 0.5], cv=2, policies=("bfs",), lam=0.01,
+              max_length=2, reuse_unconstrained=False, n_jobs=1)  # fmt: skip
+    calls = _interrupt_on(3, monkeypatch)
+    res = cross_validated_front(X, y, g, **kw)
+    assert calls["n"] == 3  # nothing ran after the interrupted fit
+    assert res.partial
+    assert list(res.points["status"]) == ["optimal", "optimal", "interrupted", "not_run"]
+    # only the cap whose folds all finished makes a point
+    assert list(res.front["epsilon"]) == [0.05]
+
+
+def test_a_real_ctrl_c_during_a_solve_returns_a_partial_front():
+    import _thread
+    import threading
+
+    rng = np.random.default_rng(5)
+    n, m = 3000, 40
+    X = (rng.random((n, m)) < 0.3).astype(np.uint8)
+    g = rng.random(n) < 0.5
+    y = (rng.random(n) < 0.5).astype(int)  # noise: a search that does not end soon
+    timer = threading.Timer(0.5, _thread.interrupt_main)
+    timer.start()
+    try:
+        res = training_front(X, y, g, metric="SP", lam=1e-4, max_nodes=50_000_000)
+    finally:
+        timer.cancel()
+    assert res.partial
+    assert res.points.empty or res.points["status"].iloc[-1] == "interrupted"
+    assert res.front.empty or "interrupted" not in set(res.front["status"])
+
+
+# --------------------------------------------------------------------------- run_tasks
+def _square(offset, k):
+    return offset + k * k
+
+
+def test_run_tasks_reports_every_result_and_the_efficiency():
+    from fairlist.pareto import run_tasks
+
+    seen = {}
+    report = run_tasks(_square, [(k,) for k in range(6)], (100,), n_jobs=2,
+                       backend="threading", on_result=lambda i, out, s: seen.update({i: out}))
+    assert seen == {k: 100 + k * k for k in range(6)}
+    assert report.done == report.total == 6 and not report.interrupted
+    assert report.workers == 2 and 0 < report.efficiency
+    assert "parallel efficiency" in report.summary()
+    # a False from on_result stops the run
+    report = run_tasks(_square, [(k,) for k in range(6)], (0,), n_jobs=1,
+                       on_result=lambda i, out, s: i < 2)  # fmt: skip
+    assert report.interrupted and report.done == 3

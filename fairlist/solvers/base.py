@@ -60,18 +60,27 @@ class StopReason(str, enum.Enum):
 
 @dataclass(frozen=True)
 class Limits:
-    """When to stop searching. ``None`` means no limit."""
+    """When to stop searching. ``None`` means no limit.
+
+    ``gap_tolerance`` stops the search once the best list's objective is within that much
+    (absolute, in objective units) of the proved lower bound: the result is then ``feasible``
+    with stop reason ``gap_limit``, and ``objective - lower_bound <= gap_tolerance`` is a
+    certificate that no list is better by more than the tolerance (GOSDT's and CP-SAT's
+    ``absolute_gap_limit``). 0 or None searches on to a certificate or another limit.
+    """
 
     max_nodes: int | None = None  # trie size (the paper uses 4,000,000)
     time_limit: float | None = None  # seconds
     # Memory of the search structures; None: the engine's default (bnb: three quarters of the
     # physical memory, see bnb.default_memory_limit_mb; cpsat: none).
     memory_limit_mb: float | None = None
+    gap_tolerance: float | None = None  # objective - lower bound at which to stop
 
     PARAMETER_CONSTRAINTS: ClassVar[dict[str, list]] = {
         "max_nodes": [None, Interval(numbers.Integral, 1, None, closed="left")],
         "time_limit": [None, Interval(numbers.Real, 0, None, closed="neither")],
         "memory_limit_mb": [None, Interval(numbers.Real, 0, None, closed="neither")],
+        "gap_tolerance": [None, Interval(numbers.Real, 0, None, closed="left")],
     }
 
     def __post_init__(self) -> None:
@@ -328,6 +337,8 @@ class Problem:
     def replace(self, **changes: Any) -> Problem:
         """A copy with some fields changed (validated again)."""
         values = {f.name: getattr(self, f.name) for f in fields(self)}
+        if self.n_groups == 2:  # codes 0/1 would read as a mask (1 protected): swapped groups
+            values["groups"] = self.groups == 0
         values.update(changes)
         return Problem(**values)
 

@@ -9,9 +9,40 @@ re-checks the returned rule list with :meth:`Problem.evaluate`.
 Search spaces: ``"full"`` (default) lets every rule and the default predict either label, which
 is exact for the constrained problem; ``majority_only=True`` restricts every prediction to a
 label at least as frequent as the other among the samples it classifies (CORELS' space; both
-labels on a tie): faster, but under a cap its optimum can be worse than the full one. Without a
-cap both spaces have the same optimum (a minority label only adds errors), so the engine then
-searches the majority half whatever ``majority_only`` says and still reports ``"full"``.
+labels on a tie; by weight with sample weights): faster, but under a cap its optimum can be
+worse than the full one. Without a cap both spaces have the same optimum (a minority label only
+adds errors), so the engine then searches the majority half whatever ``majority_only`` says and
+still reports ``"full"``.
+
+Groups and sample weights. The core takes any number of groups from 2 to 64 (each rate's gap is
+its largest minus its smallest value over the groups) and integer sample weights, and searches
+the distinct weighted rows (identical antecedents, group and label merged; COMPAS's 5,273 rows
+are 550). Sample weights become integers (:func:`engine_weights`), in the spirit of the CP-SAT
+engine:
+
+* *exact*: each weight is read as the fraction of denominator at most 10**6 nearest to it when
+  that fraction lies within 2**-50 (relative) of the float (integers; the decimals a user writes,
+  such as 0.3; simple ratios such as 1/3); all are multiplied by the least common multiple of the
+  denominators and divided by the greatest common divisor of the results, which is used when
+  their total stays at most 2**31. The search then solves the weighted problem for these fractions
+  exactly (integer weights are duplicated rows, a weight of 0 a dropped row, equal weights no
+  weights at all), and statuses mean what they mean without weights. :meth:`Problem.evaluate`
+  sums the floats, within 2**-50 of the fractions: objectives agree to ~1e-15, and a fairness
+  decision could differ only for a list whose unfairness lies within ~1e-14 of
+  ``epsilon + FEASIBILITY_TOL``, the order of the rounding of the floats themselves.
+* *rounded* (any other weights, or a total beyond 2**31): each weight ``w`` is rounded to a
+  multiple of ``2**-j``, ``j`` the largest that keeps the integer total at most 2**31; ``rho`` is
+  the largest relative rounding error of a positive weight. Every weighted count then moves by a
+  factor in ``[1 - rho, 1 + rho]``, every rate (a part of a sum over a sum) by at most
+  ``2 rho / (1 - rho)``, every gap by twice that, so the search runs with the cap lowered by
+  ``4 rho / (1 - rho)`` per gap of the metric: every list it returns is fair for the true
+  weights. That search is no longer the problem, so the status is never better than
+  ``feasible`` (``unknown`` instead of ``infeasible``, and at once when the lowered cap is
+  negative, as with ``epsilon = 0``); the lower bound is 0 under a cap and, without one, the
+  search's bound times ``(1 - rho) / (1 + rho)`` (every objective moves by at most that factor).
+  ``Result.stats`` says which case applied: ``weights_exact``, ``weight_scale`` (integer units
+  per unit of weight), ``weight_rho``; also ``n_groups``, ``weighted``, and ``n_rows`` (distinct
+  weighted rows searched). The returned list is always re-evaluated with the true weights.
 """
 
 from __future__ import annotations
@@ -22,28 +53,40 @@ import os
 import threading
 import warnings
 from collections.abc import Callable
+from dataclasses import dataclass
+from fractions import Fraction
 from typing import Any, ClassVar
 
 import numpy as np
 
 from .._core import BranchAndBound, Policy, pack_bits, pack_matrix
 from .._params import BOOLEAN, InstanceOf, Interval, Options, Satisfies, validate_params
+from ..errors import DataError
+from ..metrics import METRIC_RATES
 from ..rulelist import RuleList
-from .base import (
-    Limits,
-    Problem,
-    Result,
-    Status,
-    StopReason,
-    check_problem,
-    check_two_groups_unweighted,
-)
+from .base import Limits, Problem, Result, Status, StopReason, check_problem
 
-__all__ = ["BnBSolver", "POLICIES", "default_memory_limit_mb", "distinct_columns"]
+__all__ = [
+    "BnBSolver",
+    "EngineWeights",
+    "MAX_GROUPS",
+    "POLICIES",
+    "default_memory_limit_mb",
+    "distinct_columns",
+    "engine_weights",
+]
+
+#: Most groups the C++ core handles (``kMaxGroups`` in ``native/include/fairlist/counts.hpp``).
+MAX_GROUPS = 64
+#: The integer sample weights add up to at most this (32-bit counts in the core's trie and map;
+#: the CP-SAT engine's limit too).
+WEIGHT_LIMIT = 2**31
+_WEIGHT_MAX_DENOMINATOR = 10**6
+_WEIGHT_READ_TOL = 2.0**-50  # a weight is read as a fraction this close to it (relative)
 
 #: Search policies: name -> ``fairlist._core.Policy`` (the C++ ``fairlist::Policy``, documented
 #: in ``native/include/fairlist/queue.hpp``): "bfs", "bfs_objective_aware", "lower_bound",
-#: "curiosity", "dfs", "objective".
+#: "curiosity", "dfs", "objective", "bfs_objective_aware_lowest".
 POLICIES = {policy.name.lower(): policy for policy in Policy}
 
 
@@ -98,12 +141,85 @@ def distinct_columns(X: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     return np.asarray(kept, dtype=np.intp), position
 
 
+@dataclass(frozen=True)
+class EngineWeights:
+    """The sample weights as the integers the search counts with (see the module docstring).
+
+    ``values[i] / scale`` is sample ``i``'s weight: exactly when ``exact`` (the fraction its float
+    is read as), else within a relative error of ``rho``. ``values`` is None for unit weights
+    (every sample weighs the same).
+    """
+
+    values: np.ndarray | None  # (n,) int64, or None
+    scale: float  # integer units per unit of weight
+    exact: bool
+    rho: float  # largest relative error |values[i] / scale - w[i]| / w[i]; 0 when exact
+
+    def cap_margin(self, n_gaps: int) -> float:
+        """How much lower the search's cap is than the user's, for a metric of ``n_gaps`` gaps:
+        every gap moves by at most ``4 rho / (1 - rho)`` when the weights are rounded."""
+        if self.rho == 0:
+            return 0.0
+        return math.inf if self.rho >= 1 else n_gaps * 4 * self.rho / (1 - self.rho)
+
+
+def _weight_fraction(w: float) -> Fraction | None:
+    """The fraction of denominator <= 10**6 nearest to ``w`` if it lies within 2**-50 of it
+    (relative), else None."""
+    exact = Fraction(w)
+    f = exact.limit_denominator(_WEIGHT_MAX_DENOMINATOR)
+    return f if abs(f - exact) <= _WEIGHT_READ_TOL * exact else None
+
+
+def engine_weights(problem: Problem) -> EngineWeights:
+    """``problem``'s sample weights as integers: read exactly when they fit, else rounded."""
+    if problem.sample_weight is None:
+        return EngineWeights(None, 1.0, True, 0.0)
+    w = problem.sample_weight
+    distinct, inverse = np.unique(w, return_inverse=True)
+    fractions = []
+    for v in distinct:  # stops at the first weight that is no simple fraction
+        fractions.append(_weight_fraction(float(v)))
+        if fractions[-1] is None:
+            break
+    else:
+        den = math.lcm(*(f.denominator for f in fractions))
+        ints = [int(f * den) for f in fractions]
+        common = math.gcd(*ints)
+        counts = np.bincount(inverse.ravel(), minlength=len(distinct))
+        if sum(v // common * int(c) for v, c in zip(ints, counts, strict=True)) <= WEIGHT_LIMIT:
+            reduced = np.array([v // common for v in ints], dtype=np.int64)
+            values = None if np.all(reduced[counts > 0] == 1) else reduced[inverse.ravel()]
+            return EngineWeights(values, float(Fraction(den, common)), True, 0.0)
+    # Rounded to multiples of 2**-j, j the largest that keeps the total below the limit.
+    j = math.floor(math.log2(WEIGHT_LIMIT / (float(w.sum()) + len(w))))
+    while np.rint(np.ldexp(w, j)).sum() > WEIGHT_LIMIT:  # rarely more than once
+        j -= 1
+    x = np.ldexp(w, j)  # exact: a power-of-two scaling
+    rounded = np.rint(x)
+    positive = x > 0
+    # |rint(x) - x| is exact and the division rounds once: bumped to a sure upper bound
+    error = float((np.abs(rounded[positive] - x[positive]) / x[positive]).max())
+    rho = min(1.0, error * (1 + 1e-12))
+    values = rounded.astype(np.int64)
+    common = math.gcd(*np.unique(values).tolist()) or 1
+    return EngineWeights(values // common, math.ldexp(1.0, j) / common, False, rho)
+
+
+def gap_tolerance(solver: float, limits: float | None) -> float:
+    """The engine's gap tolerance: the smaller positive one of the solver's and the limits'
+    (0: none), so that the certified gap meets both requests."""
+    positive = [float(t) for t in (solver, limits) if t is not None and t > 0]
+    return min(positive) if positive else 0.0
+
+
 class BnBSolver:
     """Exact fairness-constrained branch-and-bound (``engine="bnb"``).
 
     Parameters
     ----------
-    policy : {"bfs", "bfs_objective_aware", "lower_bound", "curiosity", "dfs", "objective"}
+    policy : {"bfs", "bfs_objective_aware", "lower_bound", "curiosity", "dfs", "objective", \
+            "bfs_objective_aware_lowest"}
         Order in which prefixes are expanded. Every policy returns an optimal rule list when the
         search completes; they differ in how fast good rule lists are found under limits.
     majority_only : bool
@@ -113,12 +229,15 @@ use_fairness_bound, use_class_bound, use_permutation_map, use_support_bounds, \
 use_terminal_solver : bool
         Switch each bound off (for tests and ablations). The support bounds are applied only
         without a fairness cap; the permutation map is keyed safely when there is one. The
-        class bound is the fairness bound strengthened by the classes of identical samples
-        (linear relaxation; statistical parity, predictive equality, equal opportunity and
-        equalized odds). The terminal solver (under a length cap, and in each phase of length
-        deepening) finishes every prefix two rules short of the cap by counting, per remaining
-        antecedent and pair of antecedents, instead of storing and expanding its children: the
-        same lists are evaluated, the deepest level of the trie is never stored.
+        fairness bound is exact for its integer relaxation with two groups and unit weights,
+        and the real-valued relaxation over every group otherwise. The class bound is the
+        fairness bound strengthened by the classes of identical samples (linear relaxation,
+        one pair of groups at a time; statistical parity, predictive equality, equal
+        opportunity and equalized odds). The terminal solver (under a length cap, and in each
+        phase of length deepening) finishes every prefix two rules short of the cap by
+        counting, per remaining antecedent and pair of antecedents, instead of storing and
+        expanding its children: the same lists are evaluated, the deepest level of the trie is
+        never stored.
     seed : int or None
         None or 0: ties between equal priorities are broken by insertion order; another value
         breaks them by a seeded hash. The search is deterministic for a given input and seed.
@@ -145,7 +264,8 @@ use_terminal_solver : bool
         Stop as soon as the best list's objective is within this of the global lower bound
         (absolute, in objective units): status ``feasible``, stop reason ``gap_limit``, and
         ``Result.lower_bound`` certifies the gap (``objective - lower_bound <= gap_tolerance``).
-        0 (the default) searches on to a certificate or a limit.
+        0 (the default) searches on to a certificate or a limit. ``Limits.gap_tolerance``,
+        where set, applies too: the search stops at the smaller of the two positive ones.
     initial : RuleList or None
         A warm start (for example from the CP-SAT engine). It is ignored with a warning when it
         is unfair on the problem, longer than ``max_length``, or outside the searched space.
@@ -245,7 +365,7 @@ use_terminal_solver : bool
             wide_map_counts=False,  # 32-bit map counts on small data: a test-only switch
             beam_width=int(self.beam_width),
             deepen_length=int(self.deepen_length),
-            gap_tolerance=float(self.gap_tolerance),
+            gap_tolerance=gap_tolerance(self.gap_tolerance, limits.gap_tolerance),
         )
         return config
 
@@ -254,51 +374,98 @@ use_terminal_solver : bool
         """Search ``problem`` and return the best fair rule list with its certificate."""
         check_problem(problem)
         self._validate()
-        check_two_groups_unweighted(problem, self.name)
+        if problem.n_groups > MAX_GROUPS:
+            raise DataError(
+                f"the branch-and-bound handles at most {MAX_GROUPS} groups; this problem has "
+                f"{problem.n_groups} (fairlist.groups.merge_small_groups merges the small ones)"
+            )
+        weights = engine_weights(problem)
+        space = "majority" if self.majority_only else "full"
+        stats: dict[str, Any] = {
+            "n_groups": problem.n_groups,
+            "weighted": problem.sample_weight is not None,
+            "weight_scale": weights.scale,
+            "weights_exact": weights.exact,
+            "weight_rho": weights.rho,
+        }
+        epsilon = 0.0 if problem.epsilon is None else float(problem.epsilon)
+        if problem.constrained:
+            epsilon -= weights.cap_margin(len(METRIC_RATES[problem.metric]))
+            if not epsilon >= 0:  # rounded weights: no list can be shown fair
+                return Result(
+                    status=Status.UNKNOWN, rule_list=None, objective=math.inf,
+                    accuracy=math.nan, unfairness=math.nan, lower_bound=0.0,
+                    stop_reason=StopReason.COMPLETED, engine=self.name, search_space=space,
+                    stats=stats,
+                )  # fmt: skip
         kept, representative = distinct_columns(problem.X)
         search = BranchAndBound(
             pack_matrix(np.ascontiguousarray(problem.X[:, kept])),
             pack_bits(problem.y),
-            pack_bits(problem.protected.astype(np.uint8)),
+            np.ascontiguousarray(problem.groups, dtype=np.int32),
+            weights.values,
             problem.n_samples,
+            problem.n_groups,
             {
                 "metric": int(problem.metric),
                 "constrained": problem.constrained,
-                "epsilon": 0.0 if problem.epsilon is None else float(problem.epsilon),
+                "epsilon": epsilon,
                 "lam": problem.lam,
             },
             self._config(problem.limits, problem.max_length),
         )
-        warm_start = self._offer_initial(search, problem, representative, self.initial)
+        warm_start = self._offer_initial(
+            search, problem, representative, self.initial, weights.exact
+        )
         raw = self._run(search)
-        stats = dict(raw["stats"])
+        stats.update(raw["stats"])
         stats["warm_start"] = warm_start
         stats["duplicate_antecedents"] = problem.n_antecedents - len(kept)
-        space = "majority" if self.majority_only else "full"
         status = Status[raw["status"].name]
         stop = StopReason[raw["stop_reason"].name]
+        lower = raw["lower_bound"]
+        if not weights.exact:  # certificates hold for the rounded weights only
+            status = {Status.OPTIMAL: Status.FEASIBLE, Status.INFEASIBLE: Status.UNKNOWN}.get(
+                status, status
+            )
+            shrink = (1 - weights.rho) / (1 + weights.rho)
+            lower = lower * shrink if not problem.constrained else 0.0
         if not raw["has_solution"]:
             return Result(
                 status=status, rule_list=None, objective=math.inf, accuracy=math.nan,
-                unfairness=math.nan, lower_bound=raw["lower_bound"], stop_reason=stop,
+                unfairness=math.nan, lower_bound=lower, stop_reason=stop,
                 engine=self.name, search_space=space, stats=stats,
-            )
+            )  # fmt: skip
         antecedents = [int(kept[j]) for j in raw["antecedents"]]
         rule_list = problem.rule_list(antecedents, raw["predictions"], raw["default_prediction"])
         ev = problem.evaluate(rule_list)
-        if not ev.fair or ev.errors != raw["errors"] or abs(ev.objective - raw["objective"]) > 1e-9:
-            raise RuntimeError(
-                f"the branch-and-bound returned {rule_list!r} with {raw['errors']} errors and "
-                f"objective {raw['objective']!r}, but Problem.evaluate finds fair={ev.fair} "
-                f"(unfairness {ev.unfairness!r}, epsilon {problem.epsilon!r}), {ev.errors} errors, "
-                f"objective {ev.objective!r}; this is a bug in fairlist.solvers.bnb"
-            )
-        lower = raw["lower_bound"] if status is not Status.OPTIMAL else ev.objective
+        self._check(problem, weights, rule_list, raw, ev)
+        if status is Status.OPTIMAL:
+            lower = ev.objective
         return Result(
             status=status, rule_list=rule_list, objective=ev.objective, accuracy=ev.accuracy,
             unfairness=ev.unfairness, lower_bound=min(lower, ev.objective), stop_reason=stop,
             engine=self.name, search_space=space, stats=stats,
-        )
+        )  # fmt: skip
+
+    @staticmethod
+    def _check(problem: Problem, weights: EngineWeights, rule_list: RuleList, raw, ev) -> None:
+        """The engine's list, re-evaluated in Python, must be fair with the errors and (exact
+        weights) the objective the engine reported; anything else is a bug."""
+        wrong = rule_list.predict(problem.X).astype(bool) != problem.y.astype(bool)
+        values = weights.values
+        errors = int(np.count_nonzero(wrong) if values is None else values[wrong].sum())
+        agree = errors == raw["errors"]
+        if weights.exact:
+            agree = agree and abs(ev.objective - raw["objective"]) <= 1e-9
+        if not ev.fair or not agree:
+            raise RuntimeError(
+                f"the branch-and-bound returned {rule_list!r} with {raw['errors']} errors (in "
+                f"units of 1/{weights.scale!r}) and objective {raw['objective']!r}, but "
+                f"re-evaluated it is fair={ev.fair} (unfairness {ev.unfairness!r}, epsilon "
+                f"{problem.epsilon!r}) with {errors} errors and objective {ev.objective!r}; "
+                "this is a bug in fairlist.solvers.bnb"
+            )
 
     def _offer_initial(
         self,
@@ -306,6 +473,7 @@ use_terminal_solver : bool
         problem: Problem,
         representative: np.ndarray,
         initial: RuleList | None,
+        weights_exact: bool = True,
     ) -> str:
         """Hands a warm start to the search; returns what happened to it (warns when it is
         ignored)."""
@@ -330,7 +498,10 @@ use_terminal_solver : bool
             return ignored("two of its rules have identical antecedents")
         predictions = [r.prediction for r in initial.rules]
         if not search.set_initial(indices, predictions, initial.default):
-            return ignored("it is longer than max_length or outside the majority-label space")
+            why = "it is longer than max_length or outside the majority-label space"
+            if not weights_exact:
+                why += ", or unfair with the rounded sample weights"
+            return ignored(why)
         return "used"
 
     def _run(self, search: Any) -> dict[str, Any]:

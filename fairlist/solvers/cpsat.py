@@ -5,10 +5,37 @@ Model (see ``DESIGN.md`` §4; :func:`build_model` builds it in the numbered sect
 1. Data
     Samples with the same antecedent bits are captured by the same rule and predicted alike, so
     they are aggregated first into *patterns* ``p`` (distinct rows of ``X``) with integer weights
-    ``w[p, g, y]`` = number of samples of pattern ``p``, group ``g`` (0 = protected,
-    1 = unprotected) and label ``y``. ``S[p]`` = the antecedents pattern ``p`` satisfies.
-    ``K`` = the maximum length (positions ``k = 0 .. K-1``), ``M`` = number of antecedents,
-    ``N`` = number of samples.
+    ``w[p, g, y]`` = the summed (integer) sample weight of the samples of pattern ``p``, group
+    ``g`` (``0 .. G-1``; with two groups 0 is the protected one) and label ``y`` — their number
+    without sample weights. ``S[p]`` = the antecedents pattern ``p`` satisfies. ``K`` = the
+    maximum length (positions ``k = 0 .. K-1``), ``M`` = number of antecedents, ``W`` = the
+    total weight (``N``, the number of samples, without sample weights).
+
+    Sample weights become integers (:func:`integer_weights`) in one of two ways:
+
+    * *exact*: each weight is read as the fraction of denominator <= 10**6 nearest to it, when
+      that fraction lies within 2**-50 (relative) of the float: integers, the decimal the user
+      wrote (``0.3``, also when computed as ``3 * 0.1``), simple ratios (``1/3``). All are
+      multiplied by the lcm of their denominators and divided by the gcd of the results; this
+      is used when the total stays <= 2**31. The model is then the weighted problem for these
+      fractions, exactly (integer weights are duplicated rows, a weight of 0 a dropped row).
+      :meth:`Problem.evaluate` uses the floats, which differ by at most 2**-50 (relative): the
+      objectives agree to ~1e-15, and a fairness decision could differ only for a list whose
+      unfairness lies within ~1e-14 of ``epsilon + FEASIBILITY_TOL`` — the order of the float
+      rounding ``Problem.evaluate`` makes anyway. Statuses are as without weights.
+    * *rounded* (any other weights, or a total beyond 2**31): weights are rounded to
+      multiples of ``2**-j``, ``j`` the largest that keeps the integer total <= 2**31 (2**24
+      for PP and CUAE, whose products of counts grow fast); ``rho`` = the largest relative
+      rounding error of a positive weight. Every weighted count then moves by a factor in
+      ``[1 - rho, 1 + rho]``, every rate ``num / den`` (``num`` a part of ``den``) by at most
+      ``2 rho / (1 - rho)`` and every gap by twice that, so the cap is lowered by
+      ``4 rho / (1 - rho)`` per rate (section 5): every list the model accepts is fair for the
+      true weights. The model is not the problem any more, so the status is never better than
+      ``feasible`` (``unknown`` instead of ``infeasible``) and the lower bound is 0;
+      ``stats["weights_exact"]`` is False. (With ``epsilon = 0`` the lowered cap is negative:
+      status ``unknown``.) Integer or decimal weights avoid this.
+
+    The model's size and numbers grow with ``W`` as the unweighted model's grow with ``N``.
 
 2. Variables
     ``use[k, j]``  position ``k`` holds antecedent ``j``;
@@ -31,46 +58,65 @@ Model (see ``DESIGN.md`` §4; :func:`build_model` builds it in the numbered sect
     ``cap[p, k] => pos[p] == pred[k]``, ``cap[p, K] => pos[p] == default``.
     Dominance cuts (each removes only lists that a shorter list with the same predictions,
     hence the same fairness and no larger objective, replaces): a used position captures at
-    least one pattern; the last rule predicts unlike the default.
+    least one pattern (samples of weight 0 are no pattern: they change no count); the last
+    rule predicts unlike the default.
     The searched space:
 
     * full (default): symmetry cut — adjacent rules with the same prediction can swap without
       changing any prediction, so they are kept in increasing antecedent order
       (``index[k]`` = the antecedent at position ``k``, ``M`` when unused; ``same[k]`` =
       positions ``k`` and ``k + 1`` predict alike);
-    * majority (``majority_only``): each prediction is a majority label of the samples its rule
-      (or the default) classifies; ties allow both.
+    * majority (``majority_only``): each prediction is a majority label (by weight) of the
+      samples its rule (or the default) classifies; ties allow both.
 
 5. Constraints: fairness
     On the per-group confusion counts ``TP[g] = sum_p w[p, g, 1] pos[p]``,
     ``FP[g] = sum_p w[p, g, 0] pos[p]`` (``FN``, ``TN`` follow). The cap ``E = epsilon +
     FEASIBILITY_TOL`` (added in floating point, exactly as :func:`fairlist.metrics.is_fair`
-    does, then read as an exact fraction). A rate with a zero denominator is 0.
+    does, then read as an exact fraction; at most the number of rates, since each gap is at
+    most 1; lowered for rounded weights, section 1). A rate with a zero denominator is 0.
+    Each rate's gap is its largest minus its smallest value over the groups, which is the
+    largest difference of a pair of groups: ``gap <= c`` is ``rate_g - rate_h <= c`` for every
+    pair, and a sum of two gaps ``<= E`` is the same for every pair of pairs (one per rate).
+    Every pair is multiplied out by its own denominators: an lcm over all ``G`` groups
+    overflows 64 bits quickly (COMPAS's six races: the lcm of their label counts is ~7e17).
+    With two groups there is one pair, and the constraints are the paper's.
 
     * Linear caps — SP, PE, EOpp, EOdds: every rate is ``num / den`` with a *constant*
-      denominator (group size, label count per group). With ``D`` the lcm of the non-zero
-      denominators, ``D * gap = |num_0 * D/den_0 - num_1 * D/den_1|`` is linear and integral (a
-      zero denominator gives coefficient 0, i.e. rate 0), and ``sum of gaps <= E`` becomes
-      ``sum_i gap_d[i] <= floor(E * D)`` — exact.
+      denominator (group weight, label weight per group). For a pair ``g < h`` with ``D`` the
+      lcm of their non-zero denominators, ``D (rate_g - rate_h) = num_g D/den_g - num_h
+      D/den_h`` is linear and integral (a zero denominator gives coefficient 0, i.e. rate 0).
+      SP, PE, EOpp: ``-floor(E D) <= D (rate_g - rate_h) <= floor(E D)`` — exact. With more
+      than two groups each numerator is first a variable ``count[i, g]`` (it enters ``G - 1``
+      pairs). EOdds: ``gap[i, g, h] >= |D (rate_g - rate_h)|`` for both rates, in units of
+      the lcm of *all* the denominators when it fits in 2**61 (then ``gap_T + gap_F <=
+      floor(E D)``), else each in its own pair's units, and for every TPR pair and FPR pair
+      ``(L/D_T) gap_T + (L/D_F) gap_F <= floor(E L)``, ``L = lcm(D_T, D_F)`` — exact, unless
+      ``L`` exceeds 2**61 (then the coefficients are rounded up: conservative, see below).
     * Ratio caps — PP, CUAE: the denominators are variables. ``zero[i, g] <=> den[i, g] = 0``
       and ``dden[i, g] = den[i, g] + zero[i, g] >= 1``, so that ``num / dden`` is the rate under
       the zero-denominator convention (the numerator is 0 then). Products by
-      ``add_multiplication_equality``: ``gap[i] >= |num[i,0] dden[i,1] - num[i,1] dden[i,0]|``
-      with ``prod[i] = dden[i,0] dden[i,1]``; PP: ``q gap <= p prod``; CUAE: ``q (gap[0]
-      prod[1] + gap[1] prod[0]) <= p prod[0] prod[1]``, where ``p / q`` is the largest fraction
-      ``<= E`` whose denominator is at most the largest possible reduced denominator ``B`` of
-      an attainable unfairness. No attainable value lies in ``(p/q, E]``, so this is exact.
-      When ``q B`` would overflow 64-bit integers (CUAE beyond about 800 samples) ``q`` is
-      capped instead: the model is then *conservative* (every list it accepts is fair, a few
-      fair ones may be cut), ``stats["epsilon_exact"]`` is False and the status is never
-      better than ``feasible``.
+      ``add_multiplication_equality``, for each pair ``g < h``: ``gap[i, g, h] >= |num[i,g]
+      dden[i,h] - num[i,h] dden[i,g]|`` with ``prod[i, g, h] = dden[i,g] dden[i,h]``; PP: ``q
+      gap <= p prod`` for every pair; CUAE, for every PPV pair ``a`` and NPV pair ``b``: ``q
+      (gap_a prod_b + gap_b prod_a) <= p prod_a prod_b`` — where ``p / q`` is the largest
+      fraction ``<= E`` whose denominator is at most the largest possible reduced denominator
+      ``B`` of an attainable value of the left-hand side over the right. No attainable value
+      lies in ``(p/q, E]``, so this is exact. When ``q B`` would overflow 64-bit integers
+      (two-group CUAE beyond about 800 samples) ``q`` is capped instead; when a CUAE product
+      itself would, each of the two gaps is capped at ``E / 2`` instead.
+
+    A capped ``q``, rounded-up coefficients or ``E / 2`` make the model *conservative* (every
+    list it accepts is fair, a few fair ones may be cut): ``stats["epsilon_exact"]`` is False
+    and the status is never better than ``feasible``.
 
 6. Objective
-    ``errors / N + lam * length`` with ``lam = a / b`` read exactly from its shortest decimal
-    representation (``0.01`` is ``1/100``; a value with more than 9 significant decimals is
-    approximated with denominator <= 10**9): minimise the integer ``b * errors + a * N *
-    length`` (divided by their gcd), which orders rule lists exactly as the true objective does,
-    ties included. The reported objective is always recomputed by :meth:`Problem.evaluate`.
+    ``errors / W + lam * length`` (``errors`` = the integer weight of the misclassified
+    samples) with ``lam = a / b`` read exactly from its shortest decimal representation
+    (``0.01`` is ``1/100``; a value with more than 9 significant decimals is approximated with
+    denominator <= 10**9): minimise the integer ``b * errors + a * W * length`` (divided by
+    their gcd), which orders rule lists exactly as the true objective does, ties included. The
+    reported objective is always recomputed by :meth:`Problem.evaluate`.
 
 7. Hint (optional)
     :meth:`CPSatModel.add_hint` sets every variable from a rule list put in the canonical form
@@ -78,26 +124,31 @@ Model (see ``DESIGN.md`` §4; :func:`build_model` builds it in the numbered sect
 
 Maximum length
     CP-SAT needs a bound ``K``: ``problem.max_length`` if set, else the ``max_length`` option,
-    else the exact bound implied by the best fair constant rule list (objective ``U``; a list of
-    ``K`` rules costs at least ``lam K``, so ``K <= U / lam``), else ``M`` (antecedents are
-    distinct). ``stats["max_length_source"]`` says which one applied.
+    else the exact bound implied by the best fair constant rule list (objective ``U``, in the
+    model's integer weights; a list of ``K`` rules costs at least ``lam K``, so ``K <= U /
+    lam``), else ``M`` (antecedents are distinct). ``stats["max_length_source"]`` says which
+    one applied.
 
 Solving
     :class:`CPSatSolver` sets ``num_workers`` (default :data:`DEFAULT_NUM_WORKERS`, one worker:
     a solve that is not cut short by a limit returns the same rule list on every machine) and
     ``random_seed`` explicitly. Every rule list returned is re-evaluated with
     :meth:`Problem.evaluate`; a disagreement with the model (unfair list, different errors)
-    raises ``RuntimeError``, since it would be a bug. The stop reason is read from CP-SAT's
-    status, the Ctrl-C this module catches, and the limits and wall time (see
-    :func:`stop_reason`).
+    raises ``RuntimeError``, since it would be a bug (with sample weights the errors are
+    compared up to the floats' rounding, and not at all when the weights were rounded). The
+    stop reason is read from CP-SAT's status, the Ctrl-C this module catches, and the limits
+    and wall time (see :func:`stop_reason`).
 """
 
 from __future__ import annotations
 
+import itertools
 import math
 import numbers
 import threading
 import time
+import warnings
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any, ClassVar
@@ -105,8 +156,9 @@ from typing import Any, ClassVar
 import numpy as np
 from ortools.sat.python import cp_model
 
-from .._params import BOOLEAN, InstanceOf, Interval, validate_params
-from ..metrics import FEASIBILITY_TOL, Metric
+from .._params import BOOLEAN, InstanceOf, Interval, Satisfies, validate_params
+from ..errors import InvalidParameterError
+from ..metrics import FEASIBILITY_TOL, METRIC_RATES, Metric
 from ..rulelist import RuleList
 from .base import (
     MAX_LENGTH,
@@ -116,12 +168,11 @@ from .base import (
     Status,
     StopReason,
     check_problem,
-    check_two_groups_unweighted,
 )
 
 __all__ = [
-    "CPSatSolver", "CPSatModel", "DEFAULT_NUM_WORKERS", "build_model", "floor_fraction",
-    "lambda_fraction", "stop_reason",
+    "CPSatSolver", "CPSatModel", "DEFAULT_NUM_WORKERS", "LongModelWarning", "build_model",
+    "floor_fraction", "lambda_fraction", "stop_reason",
 ]
 
 #: CP-SAT search workers when the caller does not say: one, so that a solve that completes
@@ -130,6 +181,12 @@ DEFAULT_NUM_WORKERS = 1
 
 _INT_LIMIT = 2**61  # keep every product and linear bound well inside int64
 _LAM_MAX_DENOMINATOR = 10**9
+#: Sample weights are counted in integers whose total is at most this (see the docstring, 1).
+_WEIGHT_LIMIT = 2**31
+#: The total of rounded weights: smaller for PP and CUAE, whose products of counts grow fast.
+_ROUNDED_TOTAL = {"linear": _WEIGHT_LIMIT, "ratio": 2**24}
+_WEIGHT_MAX_DENOMINATOR = 10**6
+_WEIGHT_READ_TOL = 2.0**-50  # a weight is read as a fraction this close to it (relative)
 _LINEAR_METRICS = (
     Metric.STATISTICAL_PARITY, Metric.PREDICTIVE_EQUALITY,
     Metric.EQUAL_OPPORTUNITY, Metric.EQUALIZED_ODDS,
@@ -177,33 +234,110 @@ def lambda_fraction(lam: float) -> Fraction:
 
 
 # ---------------------------------------------------------------------------- 1. data
-def aggregate(problem: Problem) -> tuple[np.ndarray, np.ndarray]:
-    """Distinct antecedent rows and, per row, the sample counts per (group, label)."""
-    patterns, inverse = np.unique(problem.X, axis=0, return_inverse=True)
+@dataclass(frozen=True)
+class IntegerWeights:
+    """The sample weights as the integers the model counts with (see the module docstring).
+
+    ``values[i] / scale`` is sample ``i``'s weight: exactly when ``exact`` (the fraction its
+    float is read as, within 2**-50 of it), else within a relative error of ``rho``
+    (``values[i]`` is 0 only for a weight of 0, unless ``rho`` is 1).
+    """
+
+    values: np.ndarray  # (n,) int64
+    scale: Fraction
+    exact: bool
+    rho: Fraction  # largest relative error |values[i] / scale - w[i]| / w[i]; 0 when exact
+
+    @property
+    def total(self) -> int:
+        return int(self.values.sum())
+
+
+def _weight_fraction(w: float) -> Fraction | None:
+    """The fraction of denominator <= 10**6 closest to ``w`` if it lies within a few units in
+    the last place of ``w`` (0.3, 3 * 0.1 and 1 / 3 read as 3/10, 3/10, 1/3), else None."""
+    f = Fraction(w).limit_denominator(_WEIGHT_MAX_DENOMINATOR)
+    return f if abs(f - Fraction(w)) <= _WEIGHT_READ_TOL * Fraction(w) else None
+
+
+def integer_weights(problem: Problem) -> IntegerWeights:
+    """``problem``'s sample weights as integers: read exactly if they fit, else rounded."""
+    if problem.sample_weight is None:
+        return IntegerWeights(np.ones(problem.n_samples, np.int64), Fraction(1), True, Fraction(0))
+    w = problem.sample_weight
+    distinct, inverse = np.unique(w, return_inverse=True)
+    fractions = []
+    for v in distinct:  # stops at the first weight that is no simple fraction
+        fractions.append(_weight_fraction(float(v)))
+        if fractions[-1] is None:
+            break
+    else:
+        den = math.lcm(*(f.denominator for f in fractions))
+        ints = [int(f * den) for f in fractions]
+        common = math.gcd(*ints)
+        counts = np.bincount(inverse, minlength=len(distinct))
+        if sum(v // common * int(c) for v, c in zip(ints, counts, strict=True)) <= _WEIGHT_LIMIT:
+            values = np.array([v // common for v in ints], dtype=np.int64)[inverse]
+            return IntegerWeights(values, Fraction(den, common), True, Fraction(0))
+    kind = "linear" if problem.metric in _LINEAR_METRICS else "ratio"
+    return _rounded_weights(w, _ROUNDED_TOTAL[kind])
+
+
+def _rounded_weights(w: np.ndarray, limit: int) -> IntegerWeights:
+    """Weights rounded to multiples of 2**-j, j the largest keeping their total <= limit."""
+    j = math.floor(math.log2(limit / (float(w.sum()) + len(w))))
+    while np.rint(np.ldexp(w, j)).sum() > limit:  # rarely more than once
+        j -= 1
+    x = np.ldexp(w, j)  # exact: a power-of-two scaling
+    rounded = np.rint(x)
+    positive = x > 0
+    # |rint(x) - x| is exact, the division rounds once: bumped to a sure upper bound
+    errors = np.abs(rounded[positive] - x[positive]) / x[positive]
+    rho = min(Fraction(1), Fraction(float(errors.max()) * (1 + 1e-12)))
+    values = rounded.astype(np.int64)
+    common = math.gcd(*np.unique(values).tolist())
+    return IntegerWeights(values // common, Fraction(2) ** j / common, False, rho)
+
+
+def aggregate(
+    problem: Problem, weights: IntegerWeights | None = None
+) -> tuple[np.ndarray, np.ndarray]:
+    """Distinct antecedent rows and, per row, the summed integer weights per (group, label).
+
+    Samples of weight 0 are left out: they change no count (a rule that captures only such
+    samples is dropped by the dominance cuts, which is safe: it changes nothing but the length).
+    """
+    weights = integer_weights(problem) if weights is None else weights
+    keep = weights.values > 0
+    patterns, inverse = np.unique(problem.X[keep], axis=0, return_inverse=True)
     inverse = np.asarray(inverse).reshape(-1)
-    weights = np.zeros((len(patterns), 2, 2), dtype=np.int64)
-    group = np.where(problem.protected, 0, 1)
-    np.add.at(weights, (inverse, group, problem.y.astype(np.int64)), 1)
-    return patterns, weights
+    counts = np.zeros((len(patterns), problem.n_groups, 2), dtype=np.int64)
+    np.add.at(
+        counts,
+        (inverse, problem.groups[keep], problem.y[keep].astype(np.int64)),
+        weights.values[keep],
+    )
+    return patterns, counts
 
 
 @dataclass(frozen=True)
 class ModelData:
     """Section 1: the aggregated data the model is written on (see the module docstring)."""
 
-    patterns: np.ndarray  # (P, M) uint8: the distinct antecedent rows
-    weights: np.ndarray  # (P, 2, 2) int64: samples per (pattern, group, label); group 0 protected
+    patterns: np.ndarray  # (P, M) uint8: the distinct antecedent rows (of positive weight)
+    weights: np.ndarray  # (P, G, 2) int64: summed integer weights per (pattern, group, label)
     sat_sets: list[list[int]]  # S[p]: the antecedents pattern p satisfies
     max_length: int  # K
-    n_samples: int  # N
+    sample_weights: IntegerWeights  # how the sample weights became integers
 
     @classmethod
     def of(cls, problem: Problem, max_length: int) -> ModelData:
         """``problem`` aggregated, for lists of at most ``max_length`` rules (capped at M)."""
-        patterns, weights = aggregate(problem)
+        sample_weights = integer_weights(problem)
+        patterns, weights = aggregate(problem, sample_weights)
         sat_sets = [np.flatnonzero(row).tolist() for row in patterns]
-        K = min(int(max_length), patterns.shape[1])
-        return cls(patterns, weights, sat_sets, K, problem.n_samples)
+        K = min(int(max_length), problem.n_antecedents)
+        return cls(patterns, weights, sat_sets, K, sample_weights)
 
     @property
     def n_patterns(self) -> int:
@@ -214,18 +348,27 @@ class ModelData:
         return self.patterns.shape[1]
 
     @property
+    def n_groups(self) -> int:
+        return self.weights.shape[1]
+
+    @property
+    def total_weight(self) -> int:
+        """W: the summed integer weights (N without sample weights)."""
+        return int(self.weights.sum())
+
+    @property
     def group_sizes(self) -> np.ndarray:
-        """Samples per group."""
+        """Summed weights per group."""
         return self.weights.sum(axis=(0, 2))
 
     @property
     def positives(self) -> np.ndarray:
-        """Samples with label 1 per group."""
+        """Summed weights of the samples with label 1, per group."""
         return self.weights[:, :, 1].sum(axis=0)
 
     @property
     def negatives(self) -> np.ndarray:
-        """Samples with label 0 per group."""
+        """Summed weights of the samples with label 0, per group."""
         return self.weights[:, :, 0].sum(axis=0)
 
     def reaches_rules(self, p: int) -> bool:
@@ -343,119 +486,261 @@ def _add_order_symmetry(model: cp_model.CpModel, data: ModelData, x: ModelVariab
 
 
 # ---------------------------------------------------------------------------- 5. fairness
-def _add_fairness_cap(
-    model: cp_model.CpModel, data: ModelData, x: ModelVariables, problem: Problem
-) -> bool:
-    """Unfairness <= epsilon; False when the cap had to be made conservative (not exact)."""
+def fairness_cap(problem: Problem, weights: IntegerWeights) -> Fraction | None:
+    """The cap ``E`` the model puts on the unfairness of its integer-weighted counts.
+
+    ``epsilon + FEASIBILITY_TOL`` (the float sum :func:`fairlist.metrics.is_fair` compares to,
+    read as an exact fraction), at most the number of rates (each gap is at most 1). With
+    rounded weights it is lowered by the largest change the rounding can make to the
+    unfairness, so that every list the model accepts is fair for the true weights.
+    """
     if problem.epsilon is None:
+        return None
+    n_rates = len(METRIC_RATES[problem.metric])
+    cap = min(Fraction(problem.epsilon + FEASIBILITY_TOL), Fraction(n_rates))
+    if not weights.exact:
+        rho = weights.rho
+        if rho >= 1:
+            return Fraction(-1)  # a positive weight rounded to 0: nothing can be certified
+        # each weighted sum moves by a factor within [1 - rho, 1 + rho], so each rate
+        # num / den (num a part of den) by at most 2 rho / (1 - rho), each gap by twice that
+        cap -= n_rates * 4 * rho / (1 - rho)
+    return cap
+
+
+def _add_fairness_cap(
+    model: cp_model.CpModel, data: ModelData, x: ModelVariables, metric: Metric,
+    cap_e: Fraction | None,
+) -> bool:
+    """Unfairness <= cap_e; False when the cap had to be made conservative (not exact)."""
+    if cap_e is None:
         return True
-    cap_e = Fraction(problem.epsilon + FEASIBILITY_TOL)  # the float sum is_fair compares to
+    if cap_e < 0:
+        model.add_bool_or([])  # no rule list has a negative unfairness
+        return True
+    groups = range(data.n_groups)
 
     def count(g: int, y: int) -> cp_model.LinearExpr:
-        """Samples of group g and label y predicted positive."""
+        """Weight of the samples of group g and label y predicted positive."""
         w = data.weights
         return sum(int(w[p, g, y]) * x.pos[p] for p in range(data.n_patterns) if w[p, g, y])
 
-    tp = [count(g, 1) for g in (0, 1)]
-    fp = [count(g, 0) for g in (0, 1)]
+    tp = [count(g, 1) for g in groups]
+    fp = [count(g, 0) for g in groups]
     n_group = data.group_sizes
-    if problem.metric in _LINEAR_METRICS:
+    if metric in _LINEAR_METRICS:
         # rates num[g] / den[g] with constant denominators
         terms = {
-            Metric.STATISTICAL_PARITY: [([tp[g] + fp[g] for g in (0, 1)], n_group)],
+            Metric.STATISTICAL_PARITY: [([tp[g] + fp[g] for g in groups], n_group)],
             Metric.PREDICTIVE_EQUALITY: [(fp, data.negatives)],
             Metric.EQUAL_OPPORTUNITY: [(tp, data.positives)],
             Metric.EQUALIZED_ODDS: [(tp, data.positives), (fp, data.negatives)],
-        }[problem.metric]
-        _add_linear_cap(model, terms, cap_e)
-        return True
+        }[metric]
+        return _add_linear_cap(model, terms, cap_e)
     # rates num / den with variable denominators: i = 0 PPV, i = 1 NPV
-    ratios = [([tp[g] for g in (0, 1)], [tp[g] + fp[g] for g in (0, 1)])]
-    if problem.metric is Metric.CONDITIONAL_USE_ACCURACY_EQUALITY:
-        tn = [int(data.negatives[g]) - fp[g] for g in (0, 1)]
-        negs = [int(n_group[g]) - tp[g] - fp[g] for g in (0, 1)]
+    ratios = [(tp, [tp[g] + fp[g] for g in groups])]
+    if metric is Metric.CONDITIONAL_USE_ACCURACY_EQUALITY:
+        tn = [int(data.negatives[g]) - fp[g] for g in groups]
+        negs = [int(n_group[g]) - tp[g] - fp[g] for g in groups]
         ratios.append((tn, negs))
     return _add_ratio_cap(model, ratios, n_group, cap_e)
 
 
-def _add_linear_cap(model: cp_model.CpModel, terms: list, cap_e: Fraction) -> None:
-    """SP, PE, EOpp, EOdds: sum over ``terms`` of |num[0]/den[0] - num[1]/den[1]| <= cap_e."""
+# -- linear caps
+def _add_linear_cap(model: cp_model.CpModel, terms: list, cap_e: Fraction) -> bool:
+    """SP, PE, EOpp, EOdds: the sum over ``terms`` (rates num[g] / den[g]) of the largest minus
+    the smallest rate over the groups <= cap_e; False if inexact.
+
+    Largest minus smallest is the largest difference of a pair, so each pair is written out,
+    multiplied by the lcm of its two denominators (an lcm over all the groups can overflow 64
+    bits with many groups or with weights). EOdds adds a TPR gap to an FPR gap: both in units
+    of the lcm of all the denominators when it fits, else each in its pair's units.
+    """
+    k = len(terms[0][1])
+    if k > 2:  # each count enters k - 1 pairs: written once, as a variable
+        terms = [(_count_vars(model, i, num, den), den) for i, (num, den) in enumerate(terms)]
+    if len(terms) == 1:
+        num, den = terms[0]
+        for g, h in itertools.combinations(range(k), 2):
+            diff, scale = _pair_difference(num, den, g, h)  # scale * (rate_g - rate_h)
+            limit = math.floor(cap_e * scale)
+            model.add(diff <= limit)  # rate_g - rate_h <= E
+            model.add(-diff <= limit)  # rate_h - rate_g <= E
+        return True
+    # EOdds: gap_T + gap_F <= cap_e for every pair of TPR groups and every pair of FPR groups
     dens = [int(d) for _, den in terms for d in den if d > 0]
-    lcm = math.lcm(*dens) if dens else 1
-    limit = math.floor(cap_e * lcm)
-    diffs = []
-    for num, den in terms:
-        coef = [lcm // int(den[g]) if den[g] > 0 else 0 for g in (0, 1)]
-        diffs.append(coef[0] * num[0] - coef[1] * num[1])  # = lcm * (rate_0 - rate_1)
-    if len(diffs) == 1:
-        model.add(diffs[0] <= limit)
-        model.add(-diffs[0] <= limit)
-        return
-    # gap_d[i]: lcm * |rate gap| of term i
-    gap_d = [model.new_int_var(0, lcm, f"gap_d[{i}]") for i in range(len(diffs))]
-    for g_var, diff in zip(gap_d, diffs, strict=True):
-        model.add(g_var >= diff)
-        model.add(g_var >= -diff)
-    model.add(sum(gap_d) <= limit)
+    common = math.lcm(*dens) if dens else 1
+    unit = common if common <= _INT_LIMIT else None
+    exact = True
+    gaps = [_pair_gaps(model, i, num, den, unit) for i, (num, den) in enumerate(terms)]
+    for (gap_t, unit_t), (gap_f, unit_f) in itertools.product(gaps[0], gaps[1]):
+        # TPR gap of one pair + FPR gap of another <= E
+        exact &= _add_gap_sum(model, (gap_t, gap_f), (unit_t, unit_f), cap_e)
+    return exact
 
 
+def _count_vars(model: cp_model.CpModel, i: int, num: list, den: Any) -> list[cp_model.IntVar]:
+    """Each numerator ``num[g]`` as a variable ``count[i, g]`` (domain ``0 .. den[g]``)."""
+    counts = []
+    for g, expr in enumerate(num):
+        # count[i, g]: the numerator of rate i in group g
+        var = model.new_int_var(0, int(den[g]), f"count[{i},{g}]")
+        model.add(var == expr)  # its definition
+        counts.append(var)
+    return counts
+
+
+def _pair_difference(
+    num: list, den: Any, g: int, h: int, scale: int | None = None
+) -> tuple[Any, int]:
+    """``(D * (rate_g - rate_h), D)``; D is ``scale`` (a multiple of the denominators) or the
+    lcm of the non-zero ``den[g]``, ``den[h]``.
+
+    A zero denominator gets coefficient 0: its rate is 0.
+    """
+    if scale is None:
+        dens = [int(den[u]) for u in (g, h) if den[u] > 0]
+        scale = math.lcm(*dens) if dens else 1
+    coef = [scale // int(den[u]) if den[u] > 0 else 0 for u in (g, h)]
+    return coef[0] * num[g] - coef[1] * num[h], scale
+
+
+def _pair_gaps(
+    model: cp_model.CpModel, i: int, num: list, den: Any, unit: int | None
+) -> list[tuple[cp_model.IntVar, int]]:
+    """For every pair g < h: ``gap[i, g, h] >= D |rate_g - rate_h|`` and its unit ``D``
+    (``unit``, else the pair's lcm)."""
+    gaps = []
+    for g, h in itertools.combinations(range(len(num)), 2):
+        diff, scale = _pair_difference(num, den, g, h, unit)
+        # gap[i, g, h]: |rate_g - rate_h| of rate i, in units of 1 / scale
+        gap = model.new_int_var(0, scale, f"gap[{i},{g},{h}]")
+        model.add(gap >= diff)  # gap >= |diff|
+        model.add(gap >= -diff)
+        gaps.append((gap, scale))
+    return gaps
+
+
+def _add_gap_sum(
+    model: cp_model.CpModel, gaps: tuple, units: tuple[int, int], cap_e: Fraction
+) -> bool:
+    """``gaps[0] / units[0] + gaps[1] / units[1] <= cap_e``; False if made conservative."""
+    scale = math.lcm(*units)
+    if scale <= _INT_LIMIT:  # exact: both in units of 1 / lcm
+        coef = [scale // u for u in units]
+        model.add(coef[0] * gaps[0] + coef[1] * gaps[1] <= math.floor(cap_e * scale))
+        return True
+    # conservative: coefficients rounded up (units are <= 2**60, so no term exceeds 2**61)
+    scale = _INT_LIMIT // 2
+    coef = [-(-scale // u) for u in units]
+    model.add(coef[0] * gaps[0] + coef[1] * gaps[1] <= math.floor(cap_e * scale))
+    return False
+
+
+# -- ratio caps
 def _add_ratio_cap(
     model: cp_model.CpModel, ratios: list, n_group: np.ndarray, cap_e: Fraction
 ) -> bool:
-    """PP (one ratio), CUAE (two): the rate gaps, cross-multiplied, <= cap_e; False if inexact."""
-    top = [int(n_group[g]) for g in (0, 1)]
-    gaps, prods = [], []
-    for i, (num, den) in enumerate(ratios):
-        gap, prod = _ratio_gap(model, i, num, den, top)
-        gaps.append(gap)
-        prods.append(prod)
+    """PP (one ratio), CUAE (two): for every pair of groups (CUAE: every pair of PPV groups
+    and every pair of NPV groups) the rate gaps, cross-multiplied, <= cap_e; False if inexact."""
+    top = [max(1, int(t)) for t in n_group]  # largest denominator per group
+    gaps = [_ratio_gaps(model, i, num, den, top) for i, (num, den) in enumerate(ratios)]
+    exact = True
     if len(ratios) == 1:
-        reach = top[0] * top[1]  # largest reduced denominator of gap/prod
-        magnitude = reach  # largest value of gap and prod
-        lhs, rhs = gaps[0], prods[0]
-    else:
-        split = [max(t, (t // 2) * ((t + 1) // 2)) for t in top]
-        reach = split[0] * split[1]  # prod[0] * prod[1] <= reach
-        magnitude = 2 * reach
-        # weighted[i]: gap[i] * prod[1 - i]; both: prod[0] * prod[1]
-        weighted = [model.new_int_var(0, reach, f"weighted[{i}]") for i in (0, 1)]
-        model.add_multiplication_equality(weighted[0], [gaps[0], prods[1]])
-        model.add_multiplication_equality(weighted[1], [gaps[1], prods[0]])
-        both = model.new_int_var(1, reach, "both")
-        model.add_multiplication_equality(both, [prods[0], prods[1]])
-        lhs, rhs = weighted[0] + weighted[1], both
-    q_max = max(1, _INT_LIMIT // (4 * magnitude))
-    bound = floor_fraction(cap_e, min(reach, q_max))
-    model.add(bound.denominator * lhs <= bound.numerator * rhs)
-    return q_max >= reach
+        for (g, h), (gap, prod) in gaps[0].items():
+            reach = top[g] * top[h]  # largest reduced denominator of gap / prod
+            exact &= _add_fraction_cap(model, gap, prod, reach, reach, cap_e)
+        return exact
+    halves: set = set()  # pairs already capped at cap_e / 2 (the conservative fallback)
+    for pair_p, pair_n in itertools.product(gaps[0], gaps[1]):
+        exact &= _add_two_ratio_cap(model, (pair_p, pair_n), gaps, top, cap_e, halves)
+    return exact
 
 
-def _ratio_gap(
+def _ratio_gaps(
     model: cp_model.CpModel, i: int, num: list, den: list, top: list[int]
-) -> tuple[cp_model.IntVar, cp_model.IntVar]:
-    """``gap[i] >= |rate_0 - rate_1| * prod[i]`` and ``prod[i]`` for the rate ``num / den``."""
+) -> dict[tuple[int, int], tuple[cp_model.IntVar, cp_model.IntVar]]:
+    """For the rate ``num / den`` and each pair ``g < h``: ``gap[i, g, h] >= |rate_g - rate_h|
+    * prod[i, g, h]`` and ``prod[i, g, h] = dden[i, g] * dden[i, h]``."""
+    k = len(top)
+    pairs = list(itertools.combinations(range(k), 2))
     # num_v[i, g]: numerator of rate i in group g
-    num_v = [model.new_int_var(0, top[g], f"num[{i},{g}]") for g in (0, 1)]
+    num_v = [model.new_int_var(0, top[g], f"num[{i},{g}]") for g in range(k)]
     # zero[i, g]: the denominator of rate i in group g is 0 (the rate is 0)
-    zero = [model.new_bool_var(f"zero[{i},{g}]") for g in (0, 1)]
+    zero = [model.new_bool_var(f"zero[{i},{g}]") for g in range(k)]
     # dden[i, g]: that denominator, or 1 when it is 0
-    dden = [model.new_int_var(1, top[g], f"dden[{i},{g}]") for g in (0, 1)]
-    # cross[i, g]: num[i, g] * dden[i, 1 - g]
-    cross = [model.new_int_var(0, top[0] * top[1], f"cross[{i},{g}]") for g in (0, 1)]
-    for g in (0, 1):
-        model.add(num_v[g] == num[g])
+    dden = [model.new_int_var(1, top[g], f"dden[{i},{g}]") for g in range(k)]
+    # cross[i, g, h]: num[i, g] * dden[i, h]
+    cross = {}
+    for g, h in pairs:
+        for a, b in ((g, h), (h, g)):
+            cross[a, b] = model.new_int_var(0, top[g] * top[h], f"cross[{i},{a},{b}]")
+    for g in range(k):
+        model.add(num_v[g] == num[g])  # definitions of num, zero, dden
         model.add(den[g] == 0).only_enforce_if(zero[g])
         model.add(den[g] >= 1).only_enforce_if(~zero[g])
         model.add(dden[g] == den[g] + zero[g])
-        model.add_multiplication_equality(cross[g], [num_v[g], dden[1 - g]])
-    # prod[i]: dden[i, 0] * dden[i, 1]
-    prod = model.new_int_var(1, top[0] * top[1], f"prod[{i}]")
-    model.add_multiplication_equality(prod, [dden[0], dden[1]])
-    # gap[i]: |rate gap| * prod[i]
-    gap = model.new_int_var(0, top[0] * top[1], f"gap[{i}]")
-    model.add(gap >= cross[0] - cross[1])
-    model.add(gap >= cross[1] - cross[0])
-    return gap, prod
+        for h in range(k):
+            if h != g:  # definition of cross[i, g, h]
+                model.add_multiplication_equality(cross[g, h], [num_v[g], dden[h]])
+    gaps = {}
+    for g, h in pairs:
+        # prod[i, g, h]: dden[i, g] * dden[i, h]
+        prod = model.new_int_var(1, top[g] * top[h], f"prod[{i},{g},{h}]")
+        model.add_multiplication_equality(prod, [dden[g], dden[h]])
+        # gap[i, g, h]: |rate_g - rate_h| * prod[i, g, h]
+        gap = model.new_int_var(0, top[g] * top[h], f"gap[{i},{g},{h}]")
+        model.add(gap >= cross[g, h] - cross[h, g])  # gap >= |cross difference|
+        model.add(gap >= cross[h, g] - cross[g, h])
+        gaps[g, h] = gap, prod
+    return gaps
+
+
+def _add_two_ratio_cap(
+    model: cp_model.CpModel, pairs: tuple, gaps: list, top: list[int], cap_e: Fraction,
+    halves: set,
+) -> bool:
+    """CUAE for PPV groups ``pairs[0]`` and NPV groups ``pairs[1]``: ``gap[0] / prod[0] +
+    gap[1] / prod[1] <= cap_e``, cross-multiplied; False if inexact."""
+    (gap_p, prod_p), (gap_n, prod_n) = gaps[0][pairs[0]], gaps[1][pairs[1]]
+    # prod_p * prod_n <= reach: a group in both pairs has dden_P + dden_N <= its size + 1
+    reach = 1
+    for u in set(pairs[0]) | set(pairs[1]):
+        t = top[u]
+        reach *= max(t, (t // 2) * ((t + 1) // 2)) if u in pairs[0] and u in pairs[1] else t
+    if 4 * 2 * reach > _INT_LIMIT:
+        # the products would overflow: conservative, each gap <= cap_e / 2
+        for i, (pair, gap, prod) in enumerate(((pairs[0], gap_p, prod_p),
+                                               (pairs[1], gap_n, prod_n))):
+            if (i, pair) not in halves:
+                halves.add((i, pair))
+                _add_fraction_cap(model, gap, prod, top[pair[0]] * top[pair[1]],
+                                  top[pair[0]] * top[pair[1]], cap_e / 2)
+        return False
+    name = f"{pairs[0][0]},{pairs[0][1]},{pairs[1][0]},{pairs[1][1]}"
+    # weighted[i, ...]: gap of rate i times the other rate's prod; both[...]: prod_p * prod_n
+    weighted = [model.new_int_var(0, reach, f"weighted[{i},{name}]") for i in (0, 1)]
+    model.add_multiplication_equality(weighted[0], [gap_p, prod_n])
+    model.add_multiplication_equality(weighted[1], [gap_n, prod_p])
+    both = model.new_int_var(1, reach, f"both[{name}]")
+    model.add_multiplication_equality(both, [prod_p, prod_n])
+    # (weighted[0] + weighted[1]) / both = gap_P + gap_N <= E
+    return _add_fraction_cap(model, weighted[0] + weighted[1], both, reach, 2 * reach, cap_e)
+
+
+def _add_fraction_cap(
+    model: cp_model.CpModel, lhs: Any, rhs: Any, reach: int, magnitude: int, cap_e: Fraction
+) -> bool:
+    """``lhs / rhs <= cap_e`` as ``q lhs <= p rhs``; False if inexact (see the docstring, 5).
+
+    ``p / q`` is the largest fraction <= cap_e with ``q <= reach``, the largest reduced
+    denominator of an attainable ``lhs / rhs`` (``magnitude`` bounds lhs and rhs), so that the
+    constraint is exact; ``q`` is capped when ``q * magnitude`` would overflow.
+    """
+    q_max = max(1, _INT_LIMIT // (4 * magnitude))
+    bound = floor_fraction(cap_e, min(reach, q_max))
+    model.add(bound.denominator * lhs <= bound.numerator * rhs)  # lhs / rhs <= p / q
+    return q_max >= reach
 
 
 # ---------------------------------------------------------------------------- 6. objective
@@ -463,10 +748,10 @@ def _ratio_gap(
 class Objective:
     """Section 6: the model minimises ``err_coef * errors + len_coef * length``."""
 
-    errors: cp_model.LinearExpr  # number of misclassified samples
+    errors: cp_model.LinearExpr  # integer weight of the misclassified samples
     err_coef: int
     len_coef: int
-    scale: int  # objective / scale = errors / N + lam * length
+    scale: int  # objective / scale = errors / W + lam * length
     lam: Fraction  # the length penalty as read by lambda_fraction
 
 
@@ -474,8 +759,8 @@ def _add_objective(
     model: cp_model.CpModel, data: ModelData, x: ModelVariables, lam_value: float
 ) -> Objective:
     lam = lambda_fraction(lam_value)
-    n = data.n_samples
-    n_err = data.weights[:, :, :].sum(axis=1)  # (P, 2): samples per pattern and label
+    n = data.total_weight
+    n_err = data.weights[:, :, :].sum(axis=1)  # (P, 2): weight per pattern and label
     errors = sum(
         int(n_err[p, 1]) - int(n_err[p, 1]) * x.pos[p] + int(n_err[p, 0]) * x.pos[p]
         for p in range(data.n_patterns)
@@ -484,6 +769,11 @@ def _add_objective(
     err_coef, len_coef = lam.denominator, lam.numerator * n
     common = math.gcd(err_coef, len_coef) if len_coef else err_coef
     err_coef, len_coef = err_coef // common, len_coef // common
+    if err_coef * n + len_coef * data.max_length > _INT_LIMIT:
+        raise InvalidParameterError(
+            f"lam={lam_value!r} with max_length {data.max_length} and a total weight of {n} "
+            "overflows CP-SAT's 64-bit objective; use a lam with fewer significant digits"
+        )
     model.minimize(err_coef * errors + len_coef * length)
     return Objective(errors, err_coef, len_coef, n * lam.denominator // common, lam)
 
@@ -505,6 +795,12 @@ class CPSatModel:
     @property
     def max_length(self) -> int:
         return self.data.max_length
+
+    @property
+    def exact(self) -> bool:
+        """Whether the model is the problem itself: exact cap and exact sample weights, so that
+        its optimum (or infeasibility) is the problem's."""
+        return self.epsilon_exact and self.data.sample_weights.exact
 
     def add_hint(self, rule_list: RuleList) -> bool:
         """Hint every variable from ``rule_list`` (a complete assignment); True if it fits.
@@ -619,17 +915,23 @@ def build_model(
     else:
         _add_order_symmetry(model, data, x)
     # 5. Constraints: fairness
-    epsilon_exact = _add_fairness_cap(model, data, x, problem)
+    cap_e = fairness_cap(problem, data.sample_weights)
+    epsilon_exact = _add_fairness_cap(model, data, x, problem.metric, cap_e)
     # 6. Objective
     objective = _add_objective(model, data, x, problem.lam)
 
     proto = model.proto
     stats = {
+        "n_groups": data.n_groups,
         "n_patterns": data.n_patterns,
         "n_points": int(np.count_nonzero(data.weights)),
         "n_variables": len(proto.variables),
         "n_constraints": len(proto.constraints),
         "hinted": False,
+        "weights_exact": data.sample_weights.exact,
+        "weight_scale": str(data.sample_weights.scale),
+        "weight_rounding": str(data.sample_weights.rho),
+        "epsilon_model": None if cap_e is None else str(cap_e),
     }
     built = CPSatModel(
         model, data, x, objective, epsilon_exact, bool(majority_only),
@@ -642,13 +944,18 @@ def build_model(
 
 
 def _best_constant_objective(problem: Problem) -> Fraction | None:
-    """errors / N of the best fair constant rule list (no rules), None if neither is fair."""
-    best = None
-    for q in (0, 1):
-        ev = problem.evaluate(RuleList((), q, problem.labels, problem.feature_names))
-        if ev.fair and (best is None or ev.errors < best):
-            best = ev.errors
-    return None if best is None else Fraction(best, problem.n_samples)
+    """errors / W of the best fair constant rule list (no rules), None if neither is fair.
+
+    Errors and W are the model's integer weights (:func:`integer_weights`).
+    """
+    weights = integer_weights(problem)
+    positive = int(weights.values[problem.y == 1].sum())
+    errors = {0: positive, 1: weights.total - positive}  # predict 0: the positives are wrong
+    fair = [
+        q for q in (0, 1)
+        if problem.evaluate(RuleList((), q, problem.labels, problem.feature_names)).fair
+    ]
+    return min((Fraction(errors[q], weights.total) for q in fair), default=None)
 
 
 def resolve_max_length(problem: Problem, max_length: int | None) -> tuple[int, str]:
@@ -666,6 +973,20 @@ def resolve_max_length(problem: Problem, max_length: int | None) -> tuple[int, s
 
 
 # ---------------------------------------------------------------------------- solving
+def _errors_agree(problem: Problem, built: CPSatModel, errors: float, model_errors: int) -> bool:
+    """Whether Problem.evaluate's errors are the model's: equal without sample weights, equal
+    up to the floats' rounding with exact weights (rounded weights: not compared)."""
+    weights = built.data.sample_weights
+    if problem.sample_weight is None:
+        return errors == model_errors
+    if not weights.exact:
+        return True
+    return math.isclose(
+        errors, float(model_errors / weights.scale), rel_tol=1e-9,
+        abs_tol=1e-12 * problem.total_weight,
+    )
+
+
 _STATUS = {
     cp_model.OPTIMAL: Status.OPTIMAL,
     cp_model.FEASIBLE: Status.FEASIBLE,
@@ -678,7 +999,11 @@ _STATUS = {
 _TIME_LIMIT_FRACTION = 0.5
 
 
-def solve_interruptibly(solver: cp_model.CpSolver, model: cp_model.CpModel) -> tuple[Any, bool]:
+def solve_interruptibly(
+    solver: cp_model.CpSolver,
+    model: cp_model.CpModel,
+    callback: cp_model.CpSolverSolutionCallback | None = None,
+) -> tuple[Any, bool]:
     """CP-SAT's status on ``model`` and whether Ctrl-C stopped the search.
 
     In the main thread the solve runs in a helper thread while the main thread waits, so that
@@ -687,13 +1012,13 @@ def solve_interruptibly(solver: cp_model.CpSolver, model: cp_model.CpModel) -> t
     ``solver.parameters.catch_sigint_signal`` should be False, or CP-SAT takes Ctrl-C itself.
     """
     if threading.current_thread() is not threading.main_thread():
-        return solver.solve(model), False
+        return solver.solve(model, callback), False
     outcome: dict[str, Any] = {}
     done = threading.Event()
 
     def run() -> None:
         try:
-            outcome["status"] = solver.solve(model)
+            outcome["status"] = solver.solve(model, callback)
         except BaseException as exc:  # handed to the caller below
             outcome["error"] = exc
         finally:
@@ -749,6 +1074,46 @@ def stop_reason(
     return StopReason.TIME_LIMIT
 
 
+#: Without a max_length, a bound above this many rules gets a LongModelWarning.
+LONG_MODEL = 6
+
+
+class LongModelWarning(UserWarning):
+    """CP-SAT was left to model long lists (no max_length): the model is large and slow."""
+
+
+class _ProgressReporter(cp_model.CpSolverSolutionCallback):
+    """Hands the search's progress to a callback, as the branch-and-bound's progress does:
+    ``{"best_objective", "lower_bound", "solutions", "seconds"}`` in the problem's units, at
+    every better solution and every better bound (at most every ``interval`` seconds for the
+    bounds)."""
+
+    def __init__(self, progress: Any, scale: int, interval: float) -> None:
+        super().__init__()
+        self.progress, self.scale, self.interval = progress, scale, interval
+        self.best, self.bound, self.solutions = math.inf, -math.inf, 0
+        self.start = time.perf_counter()
+        self.last = -math.inf
+
+    def report(self) -> None:
+        self.last = time.perf_counter()
+        self.progress({
+            "best_objective": self.best, "lower_bound": self.bound,
+            "solutions": self.solutions, "seconds": self.last - self.start,
+        })  # fmt: skip
+
+    def on_solution_callback(self) -> None:
+        self.solutions += 1
+        self.best = self.objective_value / self.scale
+        self.bound = max(self.bound, self.best_objective_bound / self.scale)
+        self.report()
+
+    def on_bound(self, bound: float) -> None:
+        self.bound = max(self.bound, bound / self.scale)
+        if time.perf_counter() - self.last >= self.interval:
+            self.report()
+
+
 class CPSatSolver:
     """Exact fair rule lists with OR-Tools CP-SAT (``engine="cpsat"``).
 
@@ -777,6 +1142,11 @@ class CPSatSolver:
     majority_only : bool
         Search CORELS' majority-label space (``search_space="majority"``), the space of the
         branch-and-bound's ``majority_only=True``; the default is the full space.
+    progress : callable or None
+        Called with a dict (best_objective, lower_bound, solutions, seconds) at every better
+        solution and, at most every ``progress_interval`` seconds, at every better bound (as
+        the branch-and-bound's progress; the command line shows it).
+    progress_interval : float
 
     Notes
     -----
@@ -806,6 +1176,8 @@ class CPSatSolver:
         log_progress: bool = False,
         hint: RuleList | None = None,
         majority_only: bool = False,
+        progress: Callable[[dict[str, Any]], None] | None = None,
+        progress_interval: float = 0.5,
     ) -> None:
         self.max_length = max_length
         self.time_limit = time_limit
@@ -814,6 +1186,8 @@ class CPSatSolver:
         self.log_progress = log_progress
         self.hint = hint
         self.majority_only = majority_only
+        self.progress = progress
+        self.progress_interval = progress_interval
 
     PARAMETER_CONSTRAINTS: ClassVar[dict[str, list]] = {
         "max_length": MAX_LENGTH,
@@ -823,6 +1197,8 @@ class CPSatSolver:
         "log_progress": [BOOLEAN],
         "hint": [None, InstanceOf(RuleList)],
         "majority_only": [BOOLEAN],
+        "progress": [None, Satisfies(callable, "a callable")],
+        "progress_interval": [Interval(numbers.Real, 0, math.inf, closed="neither")],
     }
 
     def _validate(self) -> None:
@@ -832,14 +1208,27 @@ class CPSatSolver:
         """Solve ``problem``; see :class:`fairlist.solvers.Result`."""
         check_problem(problem)
         self._validate()
-        check_two_groups_unweighted(problem, self.name)
         start = time.perf_counter()
         K, source = resolve_max_length(problem, self.max_length)
+        if source in ("lambda_bound", "n_antecedents") and K > LONG_MODEL:
+            warnings.warn(
+                f"CP-SAT models lists of up to {K} rules (the bound {source} implies) over "
+                f"{problem.n_antecedents} antecedents: a large model that may find no list "
+                "within the time limit; give max_length (2-4 is typical) for a fast one",
+                LongModelWarning,
+                stacklevel=2,
+            )
         built = build_model(problem, K, self.hint, bool(self.majority_only))
         build_seconds = time.perf_counter() - start
 
-        solver = self._new_solver(problem)
-        code, interrupted = solve_interruptibly(solver, built.model)
+        solver = self._new_solver(problem, built.objective.scale)
+        reporter = None
+        if self.progress is not None:
+            reporter = _ProgressReporter(
+                self.progress, built.objective.scale, float(self.progress_interval)
+            )
+            solver.best_bound_callback = reporter.on_bound
+        code, interrupted = solve_interruptibly(solver, built.model, reporter)
         if code == cp_model.MODEL_INVALID:
             raise RuntimeError(f"CP-SAT rejected the model: {built.model.validate()}")
         time_limit = self._time_limit(problem)
@@ -862,8 +1251,13 @@ class CPSatSolver:
             seconds=time.perf_counter() - start,
         )
         status = _STATUS[code]
-        if not built.epsilon_exact:
-            # The model's cap is conservative: its optimum/infeasibility proves nothing.
+        if code == cp_model.OPTIMAL and solver.objective_value - solver.best_objective_bound >= 0.5:
+            # CP-SAT calls a solve stopped by absolute_gap_limit OPTIMAL; the objective is an
+            # integer in the model's units, so a difference of 1 is an open gap.
+            status, stop = Status.FEASIBLE, StopReason.GAP_LIMIT
+        if not built.exact:
+            # The model's cap is conservative, or its weights rounded: its optimum and its
+            # infeasibility prove nothing about the problem.
             status = {Status.OPTIMAL: Status.FEASIBLE, Status.INFEASIBLE: Status.UNKNOWN}.get(
                 status, status
             )
@@ -872,10 +1266,13 @@ class CPSatSolver:
     def _time_limit(self, problem: Problem) -> float | None:
         return self.time_limit if self.time_limit is not None else problem.limits.time_limit
 
-    def _new_solver(self, problem: Problem) -> cp_model.CpSolver:
-        """A CP-SAT solver with this engine's parameters and ``problem``'s limits."""
+    def _new_solver(self, problem: Problem, scale: int) -> cp_model.CpSolver:
+        """A CP-SAT solver with this engine's parameters and ``problem``'s limits (``scale``:
+        the model's objective units per unit of the problem's objective)."""
         solver = cp_model.CpSolver()
         params = solver.parameters
+        if problem.limits.gap_tolerance:
+            params.absolute_gap_limit = float(problem.limits.gap_tolerance) * scale
         time_limit = self._time_limit(problem)
         if time_limit is not None:
             params.max_time_in_seconds = float(time_limit)
@@ -903,7 +1300,7 @@ class CPSatSolver:
         if status in (Status.INFEASIBLE, Status.UNKNOWN):
             bound = math.inf
             if status is Status.UNKNOWN:
-                bound = solver.best_objective_bound / scale if built.epsilon_exact else 0.0
+                bound = solver.best_objective_bound / scale if built.exact else 0.0
             return Result(
                 status=status, rule_list=None, objective=math.inf, accuracy=math.nan,
                 unfairness=math.nan, lower_bound=bound, stop_reason=stop, engine=self.name,
@@ -914,15 +1311,18 @@ class CPSatSolver:
         rule_list = problem.rule_list(antecedents, predictions, dflt)
         ev = problem.evaluate(rule_list)
         model_errors = int(round(solver.value(built.objective.errors)))
-        if not ev.fair or ev.errors != model_errors or ev.length != len(antecedents):
+        if not ev.fair or not _errors_agree(problem, built, ev.errors, model_errors) or (
+            ev.length != len(antecedents)
+        ):
             raise RuntimeError(
                 f"CP-SAT model disagrees with Problem.evaluate on {rule_list!r}: fair={ev.fair} "
                 f"(unfairness {ev.unfairness!r}, epsilon {problem.epsilon!r}), errors "
-                f"{ev.errors} vs model {model_errors}; this is a bug in fairlist.solvers.cpsat"
+                f"{ev.errors} vs model {model_errors} (in units of 1/"
+                f"{built.data.sample_weights.scale}); this is a bug in fairlist.solvers.cpsat"
             )
         if status is Status.OPTIMAL:
             lower = ev.objective
-        elif built.epsilon_exact:
+        elif built.exact:
             lower = min(ev.objective, solver.best_objective_bound / scale)
         else:
             lower = 0.0

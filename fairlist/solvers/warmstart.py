@@ -11,6 +11,10 @@ incumbent quality against model size. It uses CP-SAT's default number of workers
 (:data:`~fairlist.solvers.cpsat.DEFAULT_NUM_WORKERS`, one) unless told otherwise; on a machine
 with many cores, more workers (CP-SAT's parallel portfolio) may find a better incumbent in the
 same time.
+
+Any problem CP-SAT solves has an incumbent here: two or more groups, sample weights (with
+weights CP-SAT cannot read exactly its list is still fair, see :mod:`fairlist.solvers.cpsat`).
+:func:`solve_with_warm_start` also needs the branch-and-bound to accept the problem.
 """
 
 from __future__ import annotations

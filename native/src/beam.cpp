@@ -44,7 +44,6 @@ void Search::run_beam() {
     if (width == 0 || limit == 0) return;
     const std::size_t nw = data_.n_words();
     const std::size_t m = data_.n_antecedents();
-    const word_t* const* masks = data_.capture_masks();
     constexpr double kInf = std::numeric_limits<double>::infinity();
 
     // The beam: prefix b has rules [b * limit, b * limit + length - 1).
@@ -53,7 +52,8 @@ void Search::run_beam() {
     std::vector<Candidate> heap;  // the best candidates so far, worst on top
     std::vector<word_t> free(nw);
     std::vector<std::uint8_t> used(m, 0);
-    std::int64_t out[kCaptureMasks + 1];
+    SplitCounts captured;
+    std::int64_t forced;
 
     for (std::size_t length = 1; length <= limit; ++length) {
         heap.clear();
@@ -70,28 +70,27 @@ void Search::run_beam() {
             path_.assign(rb, rb + length - 1);
             for (std::uint32_t j = 0; j < m; ++j) {
                 if (used[j]) continue;
-                count_captured(data_.rule(j), free.data(), masks, nw, out);
-                if (out[0] == 0) continue;
-                const SplitCounts captured = RuleData::split(out);
+                data_.count(data_.rule(j), free.data(), &captured, &forced);
+                if (captured.total() == 0) continue;
                 const SplitCounts u = minus(prefix.free, captured);
                 for (int q = 0; q < 2; ++q) {
                     if (!label_allowed(captured, q, majority_labels_)) continue;
                     Fixed f = prefix.fixed;
-                    add_predicted(f.g, captured, q);
+                    add_predicted(f, captured, q);
                     const std::int64_t err = prefix.errors + captured.label(1 - q);
                     const std::uint32_t rule = j << 1 | static_cast<std::uint32_t>(q);
                     double best_fair = kInf, least_excess = kInf;
                     for (int d = 0; d < 2; ++d) {
                         if (!label_allowed(u, d, majority_labels_)) continue;
                         Fixed full = f;
-                        add_predicted(full.g, u, d);
+                        add_predicted(full, u, d);
                         const std::int64_t e = err + u.label(1 - d);
                         const double obj = objective(e, length);
                         if (fair(full)) {
                             best_fair = std::min(best_fair, obj);
                             offer_incumbent(e, length, full, rule, d);
                         } else {
-                            const double unf = unfairness(problem_.metric, full.g[0], full.g[1]);
+                            const double unf = unfairness(problem_.metric, full);
                             least_excess = std::min(least_excess, obj + unf - problem_.epsilon);
                         }
                     }

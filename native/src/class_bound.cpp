@@ -10,79 +10,101 @@ namespace {
 
 constexpr double kCapMargin = 1e-9;    // added to epsilon (beyond kFeasibilityTol)
 constexpr double kGapSlack = 1e-10;    // remaining gap regarded as covered (rounding)
-constexpr double kCostMargin = 1e-6;   // subtracted before rounding the LP optimum up
+constexpr double kCostMargin = 1e-6;   // subtracted before rounding the LP optimum up, plus
+constexpr double kCostRelMargin = 1e-12;  // this times the total weight (sums of large weights)
+
+inline bool has(const word_t* set, std::size_t e) {
+    return (set[e / kWordBits] >> (e % kWordBits)) & 1U;
+}
 
 }  // namespace
 
 ClassFairnessBound::ClassFairnessBound(const RuleData& data, Metric metric, double epsilon)
-    : data_(data), cap_(epsilon + kFeasibilityTol + kCapMargin) {
+    : data_(data),
+      cap_(epsilon + kFeasibilityTol + kCapMargin),
+      cost_margin_(kCostMargin + kCostRelMargin * static_cast<double>(data.total_weight())) {
     const std::size_t nc = data.n_classes();
     majority_positive_.resize(nc);
     cost_.resize(nc);
     positive_mask_.assign(data.n_class_words(), 0);
     for (std::size_t e = 0; e < nc; ++e) {
-        const SplitCounts& c = data.class_counts(e);
-        const std::int64_t pos = c.label(1), neg = c.label(0);
+        const std::int64_t pos = data.class_label(e, 1), neg = data.class_label(e, 0);
         majority_positive_[e] = pos > neg ? 1 : 0;
         cost_[e] = static_cast<double>(pos > neg ? pos - neg : neg - pos);
         if (pos > neg) positive_mask_[e / kWordBits] |= word_t{1} << (e % kWordBits);
     }
-    double a[2][2], b[2][2];
-    switch (metric) {
-        case Metric::SP:
-            rate_gap(true, true, a);
-            add_gap(a);
-            break;
-        case Metric::PE:
-            rate_gap(true, false, a);
-            add_gap(a);
-            break;
-        case Metric::EOPP:
-            rate_gap(false, true, a);
-            add_gap(a);
-            break;
-        case Metric::EODDS: {
-            rate_gap(false, true, a);  // TPR gap
-            rate_gap(true, false, b);  // FPR gap
-            double sum[2][2], diff[2][2];
-            for (int g = 0; g < 2; ++g) {
-                for (int y = 0; y < 2; ++y) {
-                    sum[g][y] = a[g][y] + b[g][y];
-                    diff[g][y] = a[g][y] - b[g][y];
+    const int k = data.n_groups();
+    for (int ga = 0; ga < k; ++ga) {
+        for (int gb = ga + 1; gb < k; ++gb) {
+            // The rates of the pair, signed + for ga and - for gb (a[0][y]: ga's, a[1][y]: gb's).
+            double a[2][2], b[2][2];
+            auto rate_pair = [&](bool label0, bool label1, double out[2][2]) {
+                rate_coef(ga, label0, label1, out[0]);
+                rate_coef(gb, label0, label1, out[1]);
+                out[1][0] = -out[1][0];
+                out[1][1] = -out[1][1];
+            };
+            switch (metric) {
+                case Metric::SP:
+                    rate_pair(true, true, a);
+                    add_gap(ga, gb, a);
+                    break;
+                case Metric::PE:
+                    rate_pair(true, false, a);
+                    add_gap(ga, gb, a);
+                    break;
+                case Metric::EOPP:
+                    rate_pair(false, true, a);
+                    add_gap(ga, gb, a);
+                    break;
+                case Metric::EODDS: {
+                    rate_pair(false, true, a);  // TPR gap
+                    rate_pair(true, false, b);  // FPR gap
+                    double sum[2][2], diff[2][2];
+                    for (int s = 0; s < 2; ++s) {
+                        for (int y = 0; y < 2; ++y) {
+                            sum[s][y] = a[s][y] + b[s][y];
+                            diff[s][y] = a[s][y] - b[s][y];
+                        }
+                    }
+                    add_gap(ga, gb, sum);
+                    add_gap(ga, gb, diff);
+                    break;
                 }
+                default:
+                    return;  // PP, CUAE: not linear
             }
-            add_gap(sum);
-            add_gap(diff);
-            break;
         }
-        default:
-            break;  // PP, CUAE: not linear
     }
 }
 
-void ClassFairnessBound::rate_gap(bool label0, bool label1, double coef[2][2]) const {
+void ClassFairnessBound::rate_coef(int g, bool label0, bool label1, double inv[2]) const {
     const SplitCounts& t = data_.totals();
-    const bool counted[2] = {label0, label1};
-    for (int g = 0; g < 2; ++g) {
-        const std::int64_t den = (label0 ? t.c[g][0] : 0) + (label1 ? t.c[g][1] : 0);
-        const double inv = den ? 1.0 / static_cast<double>(den) : 0.0;
-        for (int y = 0; y < 2; ++y) coef[g][y] = counted[y] ? (g == 0 ? inv : -inv) : 0.0;
-    }
+    const std::int64_t den = (label0 ? t.c[g][0] : 0) + (label1 ? t.c[g][1] : 0);
+    const double v = den ? 1.0 / static_cast<double>(den) : 0.0;
+    inv[0] = label0 ? v : 0.0;
+    inv[1] = label1 ? v : 0.0;
 }
 
-void ClassFairnessBound::add_gap(const double coef[2][2]) {
-    if (gaps_.size() >= 2) throw std::logic_error("class bound: at most two gaps");
+void ClassFairnessBound::add_gap(int ga, int gb, const double coef[2][2]) {
     Gap gap;
-    for (int g = 0; g < 2; ++g) {
-        for (int y = 0; y < 2; ++y) gap.coef[g][y] = coef[g][y];
+    gap.groups[0] = ga;
+    gap.groups[1] = gb;
+    for (int s = 0; s < 2; ++s) {
+        for (int y = 0; y < 2; ++y) gap.coef[s][y] = coef[s][y];
     }
+    gaps_.push_back(std::move(gap));
+}
+
+void ClassFairnessBound::build(Gap& gap) const {
     const std::size_t nc = data_.n_classes();
     gap.w.resize(nc);
     for (std::size_t e = 0; e < nc; ++e) {
-        const SplitCounts& c = data_.class_counts(e);
         double w = 0.0;
-        for (int g = 0; g < 2; ++g) {
-            for (int y = 0; y < 2; ++y) w += gap.coef[g][y] * static_cast<double>(c.c[g][y]);
+        for (int s = 0; s < 2; ++s) {
+            for (int y = 0; y < 2; ++y) {
+                w += gap.coef[s][y] * static_cast<double>(data_.class_count(e, gap.groups[s], y));
+            }
         }
         gap.w[e] = w;
         if (w == 0.0) continue;
@@ -96,50 +118,53 @@ void ClassFairnessBound::add_gap(const double coef[2][2]) {
     };
     std::sort(gap.down.begin(), gap.down.end(), cheaper);
     std::sort(gap.up.begin(), gap.up.end(), cheaper);
-    gaps_.push_back(std::move(gap));
+    gap.built = true;
 }
 
 void ClassFairnessBound::prepare(const word_t* class_free) {
-    for (std::size_t k = 0; k < gaps_.size(); ++k) {
-        const Gap& gap = gaps_[k];
-        const std::vector<std::uint32_t>* orders[2] = {&gap.down, &gap.up};
-        for (int d = 0; d < 2; ++d) {
-            std::vector<Move>& out = prepared_[k][d];
-            out.clear();
-            for (const std::uint32_t e : *orders[d]) {
-                if ((class_free[e / kWordBits] >> (e % kWordBits)) & 1U) {
-                    out.push_back(Move{std::fabs(gap.w[e]), cost_[e], e});
-                }
-            }
+    class_free_ = class_free;
+    ++epoch_;
+}
+
+void ClassFairnessBound::prepare_gap(Gap& gap) const {
+    if (!gap.built) build(gap);
+    const std::vector<std::uint32_t>* orders[2] = {&gap.down, &gap.up};
+    for (int d = 0; d < 2; ++d) {
+        std::vector<Move>& out = gap.moves[d];
+        out.clear();
+        for (const std::uint32_t e : *orders[d]) {
+            if (has(class_free_, e)) out.push_back(Move{std::fabs(gap.w[e]), cost_[e], e});
         }
     }
+    gap.prepared_for = epoch_;
 }
 
 SplitCounts ClassFairnessBound::majority_positive(const word_t* classes) const {
-    SplitCounts positive;
+    const int k = data_.n_groups();
+    SplitCounts positive(k);
     const std::size_t cw = data_.n_class_words();
     for (std::size_t i = 0; i < cw; ++i) {
         word_t x = classes[i] & positive_mask_[i];
         while (x) {
             const std::size_t e = i * kWordBits + static_cast<std::size_t>(__builtin_ctzll(x));
             x &= x - 1;
-            const SplitCounts& c = data_.class_counts(e);
-            for (int g = 0; g < 2; ++g) {
-                positive.c[g][0] += c.c[g][0];
-                positive.c[g][1] += c.c[g][1];
+            for (int g = 0; g < k; ++g) {
+                positive.add(g, 0, data_.class_count(e, g, 0));
+                positive.add(g, 1, data_.class_count(e, g, 1));
             }
         }
     }
     return positive;
 }
 
-bool ClassFairnessBound::bound(const GroupConfusion fixed[2], const word_t* class_free,
+bool ClassFairnessBound::bound(const Fixed& fixed, const word_t* class_free,
                                const word_t* class_rule, const SplitCounts& free_positive,
-                               std::int64_t forced, std::int64_t* errors) const {
+                               std::int64_t forced, std::int64_t* errors) {
     *errors = forced;
     if (gaps_.empty()) return true;
-    // Counts of the uncaptured samples the majority labelling predicts positive: those of the
+    // Weights of the uncaptured samples the majority labelling predicts positive: those of the
     // prefix minus those the new rule captures.
+    const int k = data_.n_groups();
     const std::size_t cw = data_.n_class_words();
     SplitCounts positive = free_positive;
     for (std::size_t i = 0; i < cw; ++i) {
@@ -147,35 +172,35 @@ bool ClassFairnessBound::bound(const GroupConfusion fixed[2], const word_t* clas
         while (x) {
             const std::size_t e = i * kWordBits + static_cast<std::size_t>(__builtin_ctzll(x));
             x &= x - 1;
-            const SplitCounts& c = data_.class_counts(e);
-            for (int g = 0; g < 2; ++g) {
-                positive.c[g][0] -= c.c[g][0];
-                positive.c[g][1] -= c.c[g][1];
+            for (int g = 0; g < k; ++g) {
+                positive.c[g][0] -= data_.class_count(e, g, 0);
+                positive.c[g][1] -= data_.class_count(e, g, 1);
             }
         }
     }
     double worst_extra = 0.0;
-    for (std::size_t k = 0; k < gaps_.size(); ++k) {
-        const Gap& gap = gaps_[k];
+    for (Gap& gap : gaps_) {
         double s = 0.0;
-        for (int g = 0; g < 2; ++g) {
+        for (int side = 0; side < 2; ++side) {
             // Positive predictions per label: the prefix's, then the majority labelling's.
-            s += gap.coef[g][0] * static_cast<double>(fixed[g].fp + positive.c[g][0]) +
-                 gap.coef[g][1] * static_cast<double>(fixed[g].tp + positive.c[g][1]);
+            const int g = gap.groups[side];
+            s += gap.coef[side][0] * static_cast<double>(fixed.g[g].fp + positive.c[g][0]) +
+                 gap.coef[side][1] * static_cast<double>(fixed.g[g].tp + positive.c[g][1]);
         }
         double need;
-        const std::vector<Move>* moves;
+        int direction;
         if (s > cap_) {
             need = s - cap_;
-            moves = &prepared_[k][0];
+            direction = 0;
         } else if (s < -cap_) {
             need = -cap_ - s;
-            moves = &prepared_[k][1];
+            direction = 1;
         } else {
             continue;
         }
+        if (gap.prepared_for != epoch_) prepare_gap(gap);
         double extra = 0.0;
-        for (const Move& m : *moves) {
+        for (const Move& m : gap.moves[direction]) {
             if ((class_rule[m.e / kWordBits] >> (m.e % kWordBits)) & 1U) continue;  // captured
             if (m.w >= need) {
                 extra += m.cost * (need / m.w);
@@ -188,7 +213,7 @@ bool ClassFairnessBound::bound(const GroupConfusion fixed[2], const word_t* clas
         if (need > kGapSlack) return false;
         worst_extra = std::max(worst_extra, extra);
     }
-    const double rounded = std::ceil(worst_extra - kCostMargin);
+    const double rounded = std::ceil(worst_extra - cost_margin_);
     if (rounded > 0) *errors = forced + static_cast<std::int64_t>(rounded);
     return true;
 }

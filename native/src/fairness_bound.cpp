@@ -471,6 +471,48 @@ double unfairness(Metric m, const GroupConfusion& p, const GroupConfusion& u) {
     }
 }
 
+namespace {
+
+// Largest minus smallest of one rate over the groups; rate(g) the rate of group g.
+template <class Rate>
+inline double gap(int k, Rate rate) {
+    double lo = rate(0), hi = lo;
+    for (int g = 1; g < k; ++g) {
+        const double r = rate(g);
+        lo = std::min(lo, r);
+        hi = std::max(hi, r);
+    }
+    return hi - lo;
+}
+
+}  // namespace
+
+double unfairness(Metric m, const Fixed& f) {
+    const GroupConfusion* c = f.g;
+    auto positive_rate = [c](int g) {
+        return rate(c[g].tp + c[g].fp, c[g].tp + c[g].fp + c[g].tn + c[g].fn);
+    };
+    auto tpr = [c](int g) { return rate(c[g].tp, c[g].tp + c[g].fn); };
+    auto fpr = [c](int g) { return rate(c[g].fp, c[g].fp + c[g].tn); };
+    auto ppv = [c](int g) { return rate(c[g].tp, c[g].tp + c[g].fp); };
+    auto npv = [c](int g) { return rate(c[g].tn, c[g].tn + c[g].fn); };
+    switch (m) {
+        case Metric::SP:
+            return gap(f.k, positive_rate);
+        case Metric::PP:
+            return gap(f.k, ppv);
+        case Metric::PE:
+            return gap(f.k, fpr);
+        case Metric::EOPP:
+            return gap(f.k, tpr);
+        case Metric::EODDS:
+            return gap(f.k, tpr) + gap(f.k, fpr);
+        case Metric::CUAE:
+        default:
+            return gap(f.k, ppv) + gap(f.k, npv);
+    }
+}
+
 // cp, cu: the counts of the captured samples of the protected and unprotected groups; up, uu:
 // their uncaptured samples.
 FairnessBound fairness_lower_bound(Metric m, double epsilon, const GroupConfusion& cp,

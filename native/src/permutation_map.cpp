@@ -9,8 +9,8 @@ namespace {
 constexpr std::size_t kFirstCapacity = 64;  // slots per shard at the start
 }
 
-PermutationMap::PermutationMap(int n_key, bool wide)
-    : n_key_(n_key), width_(wide ? 2 : 1), store_errors_(n_key < kMaxKey), stride_(0),
+PermutationMap::PermutationMap(int n_key, bool wide, bool store_errors)
+    : n_key_(n_key), width_(wide ? 2 : 1), store_errors_(store_errors), stride_(0),
       shards_(std::size_t{1} << kShardBits) {
     if (n_key < 0 || n_key > kMaxKey) throw std::invalid_argument("permutation map: bad key size");
     stride_ = 4 + static_cast<std::size_t>((n_key + (store_errors_ ? 1 : 0)) * width_);

@@ -19,24 +19,23 @@ std::uint64_t mix64(std::uint64_t z) {
     return z ^ (z >> 31);
 }
 
-Uncaptured uncaptured(const SplitCounts& s, int g) { return Uncaptured{s.c[g][1], s.c[g][0]}; }
-
 }  // namespace
 
-Search::Search(const word_t* rules, const word_t* labels, const word_t* protected_group,
-               std::size_t n_samples, std::size_t n_antecedents, const ProblemSpec& problem,
-               const Config& config)
-    : data_(rules, labels, protected_group, n_samples, n_antecedents),
+Search::Search(const word_t* rules, const word_t* labels, const std::int32_t* groups,
+               const std::int64_t* weights, std::size_t n_samples, std::size_t n_antecedents,
+               int n_groups, const ProblemSpec& problem, const Config& config)
+    : data_(rules, labels, groups, weights, n_samples, n_antecedents, n_groups),
       problem_(problem),
       config_(config),
-      n_(static_cast<double>(n_samples)),
+      n_(static_cast<double>(data_.total_weight())),
       trie_(!config.use_permutation_map),
       queue_(queue_order(config), config.policy == Policy::DFS, config.seed),
-      pmap_(key_size(problem), config.wide_map_counts || n_samples >= (std::size_t{1} << 16)),
+      pmap_(new_map()),
       class_bound_(data_, problem.metric, problem.epsilon),
       use_class_bound_(problem.constrained && config.use_class_bound && class_bound_.active()),
       use_sample_bound_(problem.constrained && config.use_fairness_bound &&
                         !(use_class_bound_ && problem.epsilon > 0.0)),
+      exact_two_groups_(n_groups == 2 && data_.unit_weights()),
       majority_labels_(config.majority_only || !problem.constrained),
       best_objective_(kInf),
       p_best_(kInf) {
@@ -53,19 +52,21 @@ Search::Search(const word_t* rules, const word_t* labels, const word_t* protecte
     const int metric = static_cast<int>(problem.metric);
     if (metric < 1 || metric > 6) throw std::invalid_argument("unknown metric");
     const int policy = static_cast<int>(config.policy);
-    if (policy < 0 || policy > 5) throw std::invalid_argument("unknown policy");
+    if (policy < 0 || policy > 6) throw std::invalid_argument("unknown policy");
     // A list never has more rules than antecedents.
     max_length_ = n_antecedents;
     if (config.max_length >= 0) {
         max_length_ = std::min<std::size_t>(max_length_, static_cast<std::size_t>(config.max_length));
     }
+    stats_.n_rows = static_cast<std::int64_t>(data_.n_rows());
+    stats_.n_classes = static_cast<std::int64_t>(data_.n_classes());
     free_.resize(data_.n_words());
     class_free_.resize(data_.n_class_words());
     class_none_.assign(data_.n_class_words(), 0);
     child_classes_.resize(data_.n_class_words());
     other_classes_.resize(data_.n_class_words());
     in_prefix_.assign(n_antecedents, 0);
-    if (config.use_terminal_solver && n_antecedents <= kMaxTerminalAntecedents) {
+    if (config.use_terminal_solver && terminal_applies()) {
         pair_counts_ = std::make_unique<PairCounts>(data_);
         terminal_bound_ =
             std::make_unique<ClassFairnessBound>(data_, problem.metric, problem.epsilon);
@@ -82,68 +83,71 @@ NodeQueue::Order Search::queue_order(const Config& config) {
     return NodeQueue::Order::HEAP;
 }
 
-int Search::key_size(const ProblemSpec& problem) {
-    if (!problem.constrained) return 0;
-    switch (problem.metric) {
+int Search::key_size() const {
+    if (!problem_.constrained) return 0;
+    switch (problem_.metric) {
         case Metric::SP:
         case Metric::PE:
         case Metric::EOPP:
-            return 2;
+            return data_.n_groups();
         default:
-            return 4;
+            return 2 * data_.n_groups();
     }
+}
+
+PermutationMap Search::new_map() const {
+    // Counts (and errors) reach the total weight; the errors are stored unless the key holds
+    // the true and false positives of every group.
+    return PermutationMap(key_size(),
+                          config_.wide_map_counts || data_.total_weight() >= (std::int64_t{1} << 16),
+                          key_size() < 2 * data_.n_groups());
 }
 
 int Search::key_counts(const Fixed& f, std::uint32_t* out) const {
     if (!problem_.constrained) return 0;
+    const int k = f.k;
     auto put = [&](int i, std::int64_t v) { out[i] = static_cast<std::uint32_t>(v); };
     switch (problem_.metric) {
         case Metric::SP:  // positive rate: (tp + fp) / group size
-            put(0, f.g[0].tp + f.g[0].fp);
-            put(1, f.g[1].tp + f.g[1].fp);
-            return 2;
+            for (int g = 0; g < k; ++g) put(g, f.g[g].tp + f.g[g].fp);
+            return k;
         case Metric::PE:  // false positive rate: fp / group negatives
-            put(0, f.g[0].fp);
-            put(1, f.g[1].fp);
-            return 2;
+            for (int g = 0; g < k; ++g) put(g, f.g[g].fp);
+            return k;
         case Metric::EOPP:  // true positive rate: tp / group positives
-            put(0, f.g[0].tp);
-            put(1, f.g[1].tp);
-            return 2;
+            for (int g = 0; g < k; ++g) put(g, f.g[g].tp);
+            return k;
         default:  // every count matters (with the captured set, tp and fp fix tn and fn)
-            put(0, f.g[0].tp);
-            put(1, f.g[0].fp);
-            put(2, f.g[1].tp);
-            put(3, f.g[1].fp);
-            return 4;
+            for (int g = 0; g < k; ++g) {
+                put(2 * g, f.g[g].tp);
+                put(2 * g + 1, f.g[g].fp);
+            }
+            return 2 * k;
     }
 }
 
 bool Search::fair(const Fixed& f) const {
-    return !problem_.constrained ||
-           is_fair(unfairness(problem_.metric, f.g[0], f.g[1]), problem_.epsilon);
+    return !problem_.constrained || is_fair(unfairness(problem_.metric, f), problem_.epsilon);
 }
 
 bool Search::walk_prefix(const std::uint32_t* rules, std::size_t n, word_t* free, Walk* walk,
                          bool majority_only) const {
     const std::size_t nw = data_.n_words();
-    const word_t* const* masks = data_.capture_masks();
-    std::int64_t out[kCaptureMasks + 1];
     std::copy(data_.all(), data_.all() + nw, free);
-    *walk = Walk{};
+    walk->fixed = Fixed(data_.n_groups());
+    walk->errors = 0;
+    SplitCounts s;
+    std::int64_t forced;
     for (std::size_t k = 0; k < n; ++k) {
         const word_t* r = data_.rule(rules[k] >> 1);
         const int q = static_cast<int>(rules[k] & 1U);
-        count_captured(r, free, masks, nw, out);
-        const SplitCounts s = RuleData::split(out);
+        data_.count(r, free, &s, &forced);
         if (!label_allowed(s, q, majority_only)) return false;
-        add_predicted(walk->fixed.g, s, q);
+        add_predicted(walk->fixed, s, q);
         walk->errors += s.label(1 - q);
         for (std::size_t i = 0; i < nw; ++i) free[i] &= ~r[i];
     }
-    count_captured(data_.all(), free, masks, nw, out);
-    walk->free = RuleData::split(out);
-    walk->forced_free = out[4];
+    data_.count(data_.all(), free, &walk->free, &walk->forced_free);
     return true;
 }
 
@@ -177,7 +181,7 @@ bool Search::set_initial(const std::vector<std::uint32_t>& antecedents,
         !label_allowed(w.free, default_prediction, config_.majority_only)) {
         return false;
     }
-    add_predicted(w.fixed.g, w.free, default_prediction);
+    add_predicted(w.fixed, w.free, default_prediction);
     const std::int64_t errors = w.errors + w.free.label(1 - default_prediction);
     if (!fair(w.fixed)) return false;
     const double obj = objective(errors, rules.size());
@@ -219,6 +223,9 @@ double Search::priority(std::int64_t lb_errors, std::int64_t leaf_errors, std::s
         case Policy::BFS_OBJECTIVE_AWARE:
             // Same depth: the objective differs by the errors only; more errors pop first.
             return static_cast<double>(depth) + 0.5 * (1.0 - static_cast<double>(leaf_errors) / n_);
+        case Policy::BFS_OBJECTIVE_AWARE_LOWEST:
+            // The reference code's order: same depth, fewer errors (lower objective) pop first.
+            return static_cast<double>(depth) + 0.5 * static_cast<double>(leaf_errors) / n_;
         case Policy::LOWER_BOUND:
             return objective(lb_errors, depth);
         case Policy::CURIOSITY:
@@ -242,7 +249,7 @@ void Search::evaluate_child(std::uint32_t parent, std::size_t depth, std::uint32
         return;
     }
     Fixed f = prefix.fixed;
-    add_predicted(f.g, captured, q);
+    add_predicted(f, captured, q);
     const std::int64_t errors = prefix.errors + captured.label(1 - q);
     const SplitCounts u = minus(prefix.free, captured);
     const std::uint32_t rule = j << 1 | static_cast<std::uint32_t>(q);
@@ -276,7 +283,7 @@ void Search::evaluate_child(std::uint32_t parent, std::size_t depth, std::uint32
         return;
     }
     const std::int64_t lb_errors = b.errors();
-    const std::int64_t n_captured = static_cast<std::int64_t>(data_.n_samples()) - u.total();
+    const std::int64_t n_captured = data_.total_weight() - u.total();
     // The hook of the terminal solver (terminal.hpp): a child two rules short of the length cap
     // is finished by counting at once, never queued.
     const bool finish = finishes_by_counting(k);
@@ -299,7 +306,7 @@ inline std::int64_t Search::offer_leaves(const Fixed& f, std::int64_t errors,
         leaf_errors = std::min(leaf_errors, e);
         if (objective(e, k) < best_objective_) {
             Fixed full = f;
-            add_predicted(full.g, u, d);
+            add_predicted(full, u, d);
             offer_incumbent(e, k, full, rule, d);
         }
     }
@@ -309,13 +316,13 @@ inline std::int64_t Search::offer_leaves(const Fixed& f, std::int64_t errors,
 // The class bound (class_bound.hpp), then the per-sample fairness bound (fairness_bound.hpp):
 // each relaxes the completions of the child; when none is fair the child goes, otherwise the
 // fewest errors a fair one makes on the uncaptured samples bound those of every completion.
-inline bool Search::fairness_bounds(const ClassFairnessBound* bound, const word_t* classes,
+inline bool Search::fairness_bounds(ClassFairnessBound* bound, const word_t* classes,
                                     const SplitCounts& positive, const Fixed& f, std::uint32_t j,
                                     const SplitCounts& u, std::int64_t forced_free,
                                     ErrorBound* b) {
     if (use_class_bound_) {
         std::int64_t cb;
-        if (!bound->bound(f.g, classes, data_.class_rule(j), positive, forced_free, &cb)) {
+        if (!bound->bound(f, classes, data_.class_rule(j), positive, forced_free, &cb)) {
             ++stats_.pruned_infeasible;
             ++stats_.pruned_class_bound;
             return false;
@@ -329,9 +336,7 @@ inline bool Search::fairness_bounds(const ClassFairnessBound* bound, const word_
     }
     if (use_sample_bound_) {
         ++stats_.fairness_bound_calls;
-        const FairnessBound fb =
-            fairness_lower_bound(problem_.metric, problem_.epsilon, f.g[0], f.g[1],
-                                 uncaptured(u, 0), uncaptured(u, 1), kSearchWorkBudget);
+        const FairnessBound fb = sample_bound(f, u, kSearchWorkBudget);
         if (!fb.feasible) {
             ++stats_.pruned_infeasible;
             return false;
@@ -344,6 +349,17 @@ inline bool Search::fairness_bounds(const ClassFairnessBound* bound, const word_
         b->rest = std::max(b->rest, fb.min_errors);
     }
     return true;
+}
+
+FairnessBound Search::sample_bound(const Fixed& f, const SplitCounts& u,
+                                   std::int64_t work_budget) const {
+    if (exact_two_groups_) {
+        return fairness_lower_bound(problem_.metric, problem_.epsilon, f.g[0], f.g[1],
+                                    u.uncaptured(0), u.uncaptured(1), work_budget);
+    }
+    Uncaptured free[kMaxGroups];
+    for (int g = 0; g < u.k; ++g) free[g] = u.uncaptured(g);
+    return group_fairness_lower_bound(problem_.metric, problem_.epsilon, f, free);
 }
 
 inline std::uint64_t Search::map_hash(std::uint32_t j, const std::uint32_t* counts, int n_counts) {
@@ -438,7 +454,7 @@ std::size_t Search::load_prefix(std::uint32_t index, Walk* prefix) {
     return path_.size();
 }
 
-bool Search::bound_child(const ClassFairnessBound* cb, const word_t* classes,
+bool Search::bound_child(ClassFairnessBound* cb, const word_t* classes,
                          const SplitCounts& positive, const Fixed& f, std::uint32_t j,
                          const SplitCounts& u, std::int64_t forced_free, ErrorBound* b) {
     return fairness_bounds(cb, classes, positive, f, j, u, forced_free, b);
@@ -451,14 +467,13 @@ void Search::expand(std::uint32_t index) {
     terminal_counted_ = Trie::kNone;
     for (const std::uint32_t rule : path_) in_prefix_[rule >> 1] = 1;
 
-    const std::size_t nw = data_.n_words();
-    std::int64_t out[kCaptureMasks + 1];
+    SplitCounts captured;
+    std::int64_t forced_captured;
     for (std::uint32_t j = 0; j < data_.n_antecedents(); ++j) {
         if (in_prefix_[j]) continue;
-        count_captured(data_.rule(j), free_.data(), data_.capture_masks(), nw, out);
-        if (out[0] == 0) continue;  // captures nothing new: never useful
-        const SplitCounts captured = RuleData::split(out);
-        const std::int64_t forced_child = prefix.forced_free - out[4];
+        data_.count(data_.rule(j), free_.data(), &captured, &forced_captured);
+        if (captured.total() == 0) continue;  // captures nothing new: never useful
+        const std::int64_t forced_child = prefix.forced_free - forced_captured;
         for (int q = 0; q < 2; ++q) {
             if (!label_allowed(captured, q, majority_labels_)) continue;
             evaluate_child(index, depth, j, q, captured, forced_child, prefix);
@@ -515,14 +530,12 @@ StopReason Search::search_tree(std::int64_t* root_errors, std::size_t* peak_memo
     std::int64_t root_rest = config_.use_equivalent_points ? data_.n_forced_errors() : 0;
     if (problem_.constrained && config_.use_fairness_bound) {
         ++stats_.fairness_bound_calls;
-        const FairnessBound fb = fairness_lower_bound(problem_.metric, problem_.epsilon,
-                                                      GroupConfusion{}, GroupConfusion{},
-                                                      uncaptured(totals, 0), uncaptured(totals, 1));
+        const FairnessBound fb = sample_bound(Fixed(data_.n_groups()), totals, kExactWorkBudget);
         root_feasible = fb.feasible;
         if (fb.feasible) root_rest = std::max(root_rest, fb.min_errors);
         if (fb.feasible && use_class_bound_) {
             std::int64_t cb;
-            GroupConfusion none[2];
+            const Fixed none(data_.n_groups());
             class_bound_.prepare(data_.class_all());
             if (class_bound_.bound(none, data_.class_all(), class_none_.data(),
                                    class_bound_.majority_positive(data_.class_all()),
@@ -539,7 +552,7 @@ StopReason Search::search_tree(std::int64_t* root_errors, std::size_t* peak_memo
     }
     const std::uint32_t root = trie_.add(Trie::kNone, 0, static_cast<std::int32_t>(root_rest));
     root_errors_ = root_rest;
-    tracked_.reset(objective(static_cast<std::int64_t>(data_.n_samples()), max_length_ + 1));
+    tracked_.reset(objective(data_.total_weight(), max_length_ + 1));
     if (root_feasible) {
         queue_.push(0.0, root);
         tracked_.push(queued_bound(root_rest, 0));
@@ -608,8 +621,7 @@ StopReason Search::search_tree(std::int64_t* root_errors, std::size_t* peak_memo
 void Search::reset_tree() {
     trie_ = Trie(!config_.use_permutation_map);
     queue_ = NodeQueue(queue_order(config_), config_.policy == Policy::DFS, config_.seed);
-    pmap_ = PermutationMap(key_size(problem_),
-                           config_.wide_map_counts || data_.n_samples() >= (std::size_t{1} << 16));
+    pmap_ = new_map();
 }
 
 SearchResult Search::run() {
@@ -622,8 +634,8 @@ SearchResult Search::run() {
     path_.clear();
     for (int d = 0; d < 2; ++d) {
         if (!label_allowed(totals, d, majority_labels_)) continue;
-        Fixed f;
-        add_predicted(f.g, totals, d);
+        Fixed f(data_.n_groups());
+        add_predicted(f, totals, d);
         offer_incumbent(totals.label(1 - d), 0, f, 0, d);
     }
     run_beam();

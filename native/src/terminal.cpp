@@ -14,11 +14,15 @@ namespace fairlist {
 
 namespace {
 
+// The terminal solver runs with two groups only (Search::terminal_applies), so every count
+// here has k = 2.
 inline void accumulate(SplitCounts& into, const SplitCounts& s) {
     for (int g = 0; g < 2; ++g) {
         into.c[g][0] += s.c[g][0];
         into.c[g][1] += s.c[g][1];
     }
+    into.n[0] += s.n[0];
+    into.n[1] += s.n[1];
 }
 
 }  // namespace
@@ -36,8 +40,14 @@ PairCounts::PairCounts(const RuleData& data) : data_(data), m_(data.n_antecedent
             }
         }
         offsets_.push_back(static_cast<std::uint32_t>(features_.size()));
-        const SplitCounts& c = data.class_counts(e);
-        class_forced_.push_back(std::min(c.label(0), c.label(1)));
+        // Weights of the class by (group, label); the sums over any set of classes stay below
+        // the total weight, which Search::terminal_applies keeps within 32 bits.
+        SplitCounts c(2);
+        for (int g = 0; g < 2; ++g) {
+            for (int y = 0; y < 2; ++y) c.add(g, y, data.class_count(e, g, y));
+        }
+        class_counts_.push_back(c);
+        class_forced_.push_back(std::min(data.class_label(e, 0), data.class_label(e, 1)));
         class_quad_.push_back(Quad{{static_cast<std::int32_t>(c.c[0][0]),
                                     static_cast<std::int32_t>(c.c[0][1]),
                                     static_cast<std::int32_t>(c.c[1][0]),
@@ -48,22 +58,23 @@ PairCounts::PairCounts(const RuleData& data) : data_(data), m_(data.n_antecedent
     for (Table* t : {&base_, &other_}) {
         t->classes.assign(data.n_class_words(), 0);
         t->pair.assign(m_ * m_, Quad{});
-        t->single.assign(m_, SplitCounts{});
+        t->single.assign(m_, SplitCounts(2));
         t->forced.assign(m_, 0);
         t->stamp.assign(m_, 0);  // epoch 0: every (zero) row valid
     }
-    single_.assign(m_, SplitCounts{});
+    single_.assign(m_, SplitCounts(2));
+    single4_.assign(m_, Four{});
     forced_.assign(m_, 0);
     label_[0].assign(m_, 0);
     label_[1].assign(m_, 0);
 }
 
 SplitCounts PairCounts::split(const Quad& q) {
-    SplitCounts s;
-    s.c[0][0] = q.v[0];
-    s.c[0][1] = q.v[1];
-    s.c[1][0] = q.v[2];
-    s.c[1][1] = q.v[3];
+    SplitCounts s(2);
+    s.add(0, 0, q.v[0]);
+    s.add(0, 1, q.v[1]);
+    s.add(1, 0, q.v[2]);
+    s.add(1, 1, q.v[3]);
     return s;
 }
 
@@ -84,12 +95,12 @@ void PairCounts::count_singles(Table& t, const word_t* classes) {
     }
     const std::size_t cw = data_.n_class_words();
     std::copy(classes, classes + cw, t.classes.begin());
-    std::fill(t.single.begin(), t.single.end(), SplitCounts{});
+    std::fill(t.single.begin(), t.single.end(), SplitCounts(2));
     std::fill(t.forced.begin(), t.forced.end(), 0);
     for (std::size_t w = 0; w < cw; ++w) {
         for (word_t x = classes[w]; x; x &= x - 1) {
             const std::size_t e = w * kWordBits + static_cast<std::size_t>(__builtin_ctzll(x));
-            const SplitCounts& c = data_.class_counts(e);
+            const SplitCounts& c = class_counts_[e];
             const std::int64_t f = class_forced_[e];
             for (std::uint32_t k = offsets_[e]; k < offsets_[e + 1]; ++k) {
                 accumulate(t.single[features_[k]], c);
@@ -132,6 +143,7 @@ void PairCounts::make_view() {
             f -= minus_->forced[j];
         }
         single_[j] = s;
+        single4_[j] = Four{{s.c[0][0], s.c[0][1], s.c[1][0], s.c[1][1]}};
         forced_[j] = f;
         label_[0][j] = s.label(0);
         label_[1][j] = s.label(1);
@@ -188,9 +200,9 @@ std::size_t PairCounts::scan_gainers(std::uint32_t i, const std::vector<std::uin
         if (j == i) continue;
         ++examined;
         // b by (group, label), Quad index 2 g + y.
-        const SplitCounts& s = single_[j];
-        std::int64_t b[4] = {s.c[0][0] - plus[j].v[0], s.c[0][1] - plus[j].v[1],
-                             s.c[1][0] - plus[j].v[2], s.c[1][1] - plus[j].v[3]};
+        const Four& s = single4_[j];
+        std::int64_t b[4] = {s.v[0] - plus[j].v[0], s.v[1] - plus[j].v[1],
+                             s.v[2] - plus[j].v[2], s.v[3] - plus[j].v[3]};
         if (minus != nullptr) {
             for (int k = 0; k < 4; ++k) b[k] += minus[j].v[k];
         }
@@ -340,13 +352,13 @@ void Search::enumerate_completions(const Finish& p) {
             const std::uint32_t rule = i << 1 | static_cast<std::uint32_t>(q1);
             e1[q1] = p.errors + a.label(1 - q1);
             f1[q1] = p.fixed;
-            add_predicted(f1[q1].g, a, q1);
+            add_predicted(f1[q1], a, q1);
             for (int d = 0; d < 2; ++d) {  // P + (i, q1) + default d
                 if (!label_allowed(rest1, d, maj)) continue;
                 const std::int64_t e = e1[q1] + rest1.label(1 - d);
                 if (!(objective(e, k1) < best_objective_)) continue;
                 Fixed full = f1[q1];
-                add_predicted(full.g, rest1, d);
+                add_predicted(full, rest1, d);
                 offer_incumbent(e, k1, full, rule, d);
             }
             if (rest1.total() == 0) continue;
@@ -421,8 +433,8 @@ void Search::enumerate_completions(const Finish& p) {
                     const std::int64_t e = e1[q1] + rest1.label(q2) - gain;
                     if (!(objective(e, k2) < best_objective_)) continue;
                     Fixed full = f1[q1];
-                    add_predicted(full.g, b, q2);
-                    add_predicted(full.g, rest, d);
+                    add_predicted(full, b, q2);
+                    add_predicted(full, rest, d);
                     path_.push_back(i << 1 | static_cast<std::uint32_t>(q1));
                     offer_incumbent(e, k2, full, j << 1 | static_cast<std::uint32_t>(q2), d);
                     path_.pop_back();

@@ -2,7 +2,9 @@
 //
 // Notation: a prefix P of K rules captures the samples C(P); U(P) are the others.  Every rule
 // list that starts with P (a "completion": P plus more rules plus a default) predicts exactly as
-// P on C(P); only the predictions on U(P) are still open.  objective = errors / n + lam * length.
+// P on C(P); only the predictions on U(P) are still open.  objective = errors / n + lam * length,
+// where with sample weights "errors" is the weight of the misclassified samples and n the total
+// weight: every argument below holds word for word with counts read as sums of weights.
 //
 // * Hierarchical lower bound.  Every completion makes at least the errors of P on C(P) and has
 //   at least K rules.  It bounds the objective only, so the constraint does not affect it.  A
@@ -14,8 +16,9 @@
 // * Maximum useful length.  A list of length L costs at least lam * L: if lam * L >= best it
 //   cannot improve.  Objective-only.
 // * Equivalent points.  Samples with identical antecedent bits are classified alike by every
-//   rule list, so each class of such samples in U(P) contributes min(#positives, #negatives)
-//   errors to every completion.  Objective-only; it combines with the fairness bound by max.
+//   rule list, so each class of such samples in U(P) contributes min(weight of its positives,
+//   weight of its negatives) errors to every completion.  Objective-only; it combines with the
+//   fairness bound by max.
 // * Fairness lower bound (fairness_bound.hpp).  Relaxes the completions of P to "any prediction
 //   on each uncaptured sample": if no such relaxed completion is fair, no completion is and P is
 //   pruned; otherwise its minimum errors bound the errors on U(P) of every fair completion.
@@ -40,21 +43,22 @@ inline bool label_allowed(const SplitCounts& s, int q, bool majority_only) {
     return !majority_only || s.label(q) >= s.label(1 - q);
 }
 
-// Adds the confusion counts of samples s predicted q to both groups of f.
-inline void add_predicted(GroupConfusion f[2], const SplitCounts& s, int q) {
-    for (int g = 0; g < 2; ++g) {
+// Adds the confusion counts of samples s predicted q to every group of f.
+inline void add_predicted(Fixed& f, const SplitCounts& s, int q) {
+    for (int g = 0; g < s.k; ++g) {
         if (q) {
-            f[g].tp += s.c[g][1];
-            f[g].fp += s.c[g][0];
+            f.g[g].tp += s.c[g][1];
+            f.g[g].fp += s.c[g][0];
         } else {
-            f[g].fn += s.c[g][1];
-            f[g].tn += s.c[g][0];
+            f.g[g].fn += s.c[g][1];
+            f.g[g].tn += s.c[g][0];
         }
     }
 }
 
 // The accurate-support bound: a rule predicting q on samples s is useful only if it predicts
-// correctly at least lam * n of them (strictly fewer: deleting the rule is strictly better).
+// correctly at least lam * n of them (strictly fewer: deleting the rule is strictly better); n is
+// the total weight.
 inline bool support_too_small(const SplitCounts& s, int q, double lam, double n) {
     return static_cast<double>(s.label(q)) < lam * n;
 }

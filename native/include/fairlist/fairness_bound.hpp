@@ -6,19 +6,18 @@
 // group g and label y predicted positive. It is solved exactly with respect to the canonical
 // double-precision check is_fair(unfairness(completed counts), epsilon), with no allocation
 // and no external solver (see fairness_bound.cpp for the algorithm per metric).
+//
+// With more than two groups, or sample weights, the search uses group_fairness_lower_bound instead: the
+// same relaxation over every group, solved for real-valued x (see fairness_bound_groups.cpp).
 #pragma once
 #include <cstdint>
+
+#include "fairlist/counts.hpp"
 
 namespace fairlist {
 
 // Values equal to fairlist.metrics.Metric.
 enum class Metric : int { SP = 1, PP = 2, PE = 3, EOPP = 4, EODDS = 5, CUAE = 6 };
-
-// Confusion counts of one group.
-struct GroupConfusion { std::int64_t tp = 0, fp = 0, tn = 0, fn = 0; };
-
-// Uncaptured (not yet classified) samples of one group, by true label.
-struct Uncaptured { std::int64_t pos = 0, neg = 0; };
 
 constexpr double kFeasibilityTol = 1e-9;
 
@@ -26,6 +25,12 @@ constexpr double kFeasibilityTol = 1e-9;
 // (rate = num/den or 0 if den == 0; gap = |rate_prot - rate_unprot|; EOdds = gapTPR + gapFPR;
 //  CUAE = gapPPV + gapNPV). Must be bit-identical to the Python value.
 double unfairness(Metric m, const GroupConfusion& prot, const GroupConfusion& unprot);
+
+// Unfairness over the k = f.k groups: each rate's gap is its largest minus its smallest value
+// over the groups (EOdds: gapTPR + gapFPR; CUAE: gapPPV + gapNPV), the arithmetic of
+// fairlist.metrics.unfairness_from_counts.  With two groups it equals the function above bit for
+// bit (max - min of two doubles is |a - b| exactly).
+double unfairness(Metric m, const Fixed& f);
 
 // value <= epsilon + kFeasibilityTol
 inline bool is_fair(double value, double epsilon) { return value <= epsilon + kFeasibilityTol; }
@@ -48,5 +53,15 @@ FairnessBound fairness_lower_bound(Metric m, double epsilon,
                                    const GroupConfusion& fixed_prot, const GroupConfusion& fixed_unprot,
                                    const Uncaptured& u_prot, const Uncaptured& u_unprot,
                                    std::int64_t work_budget = kExactWorkBudget);
+
+// The relaxation above over k >= 2 groups, with x[g][y] real in [0, u[g][y]] (counts may be sums
+// of sample weights): the minimum errors on the uncaptured samples over the completions whose
+// unfairness is at most epsilon (+ kFeasibilityTol), rounded up, or "infeasible".  Valid for the
+// integer problem (every completion is a point of the relaxation); exact for the real-valued
+// relaxation for SP, PE, EOpp, EOdds and PP, a valid lower bound of it for CUAE; O(k log k)
+// (CUAE: O(k) times a fixed number of windows).  fairness_bound_groups.cpp gives the argument
+// per metric.  fixed.k groups; u[g] the uncaptured samples of group g.
+FairnessBound group_fairness_lower_bound(Metric m, double epsilon, const Fixed& fixed,
+                                         const Uncaptured* u);
 
 }  // namespace fairlist

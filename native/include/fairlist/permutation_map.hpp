@@ -8,8 +8,8 @@
 // (group, label) makes it exact again: equal keys mean equal confusion counts on the captured
 // samples, hence completions with the same unfairness.  Sharper still, only the counts the metric
 // depends on are needed (the positives per group for statistical parity, the false positives per
-// group for predictive equality, the true positives per group for equal opportunity; all four
-// for the others): completions then have the same unfairness and the same errors on the
+// group for predictive equality, the true positives per group for equal opportunity; both of
+// those per group for the others): completions then have the same unfairness and the same errors on the
 // uncaptured samples.
 //
 // The key is the captured *samples*, not the antecedent set (CORELS' key): prefixes with
@@ -31,9 +31,12 @@
 // (the trie keeps every node a map entry names).  The 32 stored hash bits choose the slot (so the
 // table can grow without the sets) and make that walk rare on a mismatch; the counts are compared
 // exactly, so the map is exact whatever the hash collisions.  When every count fits in 16 bits
-// (fewer than 65,536 samples) a count takes one cell, otherwise two.  With all four counts in
-// the key (equalized odds, predictive parity, conditional use accuracy) the errors are a function
-// of the key and the captured set, so they are not stored and an equal key always dominates.
+// (a total weight below 65,536: the number of samples without weights) a count takes one cell,
+// otherwise two (every count is a sum of integer weights, at most 2^31).  The key holds the counts
+// the metric depends on in every group (k of them, or 2k); with the true and false positives of
+// every group (equalized odds, predictive parity, conditional use accuracy) the errors are a
+// function of the key and the captured set, so they are not stored and an equal key always
+// dominates.
 //
 // The table is cut into 64 shards chosen by the hash's top bits, each grown by half when its load
 // passes 3/4: growing copies one shard at a time (no moment with the whole old and new tables
@@ -47,15 +50,18 @@
 #include <cstdint>
 #include <vector>
 
+#include "fairlist/counts.hpp"
+
 namespace fairlist {
 
 class PermutationMap {
  public:
     static constexpr std::uint32_t kEmpty = 0xffffffffU;
-    static constexpr int kMaxKey = 4;
+    static constexpr int kMaxKey = 2 * kMaxGroups;  // a true and a false positive count per group
 
-    // n_key: key counts per entry (at most kMaxKey); wide: counts (and errors) may reach 2^16.
-    PermutationMap(int n_key, bool wide);
+    // n_key: key counts per entry (at most kMaxKey); wide: counts (and errors) may reach 2^16;
+    // store_errors: false when the key counts determine the errors on the captured samples.
+    PermutationMap(int n_key, bool wide, bool store_errors);
 
     // The entry with this hash whose key counts equal key[0..n_key) and whose node same_set
     // accepts, or an invalid Slot.

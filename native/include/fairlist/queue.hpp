@@ -27,6 +27,7 @@ enum class Policy : int {
     CURIOSITY = 3,            // best-first by lower bound / normalized support (CORELS)
     DFS = 4,                  // depth-first
     OBJECTIVE = 5,            // best-first by objective
+    BFS_OBJECTIVE_AWARE_LOWEST = 6,  // as BFS_OBJECTIVE_AWARE, lower objective first (ref. code)
 };
 
 struct QueueEntry {

@@ -1,6 +1,20 @@
-// The training data as the search sees it: bit-packed antecedents, labels, groups, and the
-// per-sample masks prepared once (protected, positive, protected-and-positive, and the
-// equivalent-points "forced error" samples).
+// The training data as the search sees it: distinct weighted rows, bit-packed antecedents over
+// them, and the equivalence classes of identical antecedent bits.
+//
+// Rows.  Samples with identical antecedent bits, group and label are classified alike by every
+// rule list and weigh in every count as one sample of their summed weight, so the search runs
+// over these distinct weighted rows (samples of weight 0 dropped): the paper's COMPAS file,
+// 5,273 samples, becomes 550 rows.  A set of rows is a bit set over them, and the counts the
+// search needs of a set x (a rule's newly captured rows) are weighted sums per (group, label):
+// the rows are laid out by (group, label, forced error) "cell", each cell starting on a word
+// boundary, so every word belongs to one cell, and the weight of x within a word is
+//     sum_b 2^b popcount(x & plane_b)
+// over the bit planes of the weights of its rows (plane_b: the rows whose weight has bit b set).
+// Within a cell the heaviest rows come first, so most words need one or two planes.  Counts are
+// exact integers whatever the weights; without weights they are sample counts.
+//
+// Classes.  Rows with identical antecedent bits form an equivalence class (a class holds the
+// rows of several groups and labels): every rule list predicts one label for the whole class.
 #pragma once
 
 #include <cstddef>
@@ -8,83 +22,81 @@
 #include <vector>
 
 #include "fairlist/bitset.hpp"
+#include "fairlist/counts.hpp"
 
 namespace fairlist {
 
-// Confusion-free counts of a sample set split by (group, label):
-// c[g][y] with g = 0 protected, 1 unprotected and y the true label.
-struct SplitCounts {
-    std::int64_t c[2][2] = {{0, 0}, {0, 0}};
-
-    std::int64_t total() const { return c[0][0] + c[0][1] + c[1][0] + c[1][1]; }
-    std::int64_t label(int y) const { return c[0][y] + c[1][y]; }
-};
-
-inline SplitCounts minus(const SplitCounts& a, const SplitCounts& b) {
-    SplitCounts r;
-    for (int g = 0; g < 2; ++g) {
-        for (int y = 0; y < 2; ++y) r.c[g][y] = a.c[g][y] - b.c[g][y];
-    }
-    return r;
-}
-
 class RuleData {
  public:
-    // rules: m x words_for(n) words (antecedent j's samples at rules + j * n_words);
-    // labels, protected_group: words_for(n) words each. The data are copied.
-    RuleData(const word_t* rules, const word_t* labels, const word_t* protected_group,
-             std::size_t n_samples, std::size_t n_antecedents);
-    // capture_masks() points into the members: not copyable, not movable.
-    RuleData(const RuleData&) = delete;
-    RuleData& operator=(const RuleData&) = delete;
+    // rules: m x words_for(n) words over the samples (antecedent j's samples at
+    // rules + j * words_for(n)); labels: words_for(n) words; groups: n codes in [0, n_groups);
+    // weights: n integer weights >= 0 (not all 0), or nullptr for unit weights.  Everything is
+    // copied.  Throws std::invalid_argument on bad input.
+    RuleData(const word_t* rules, const word_t* labels, const std::int32_t* groups,
+             const std::int64_t* weights, std::size_t n_samples, std::size_t n_antecedents,
+             int n_groups);
 
-    std::size_t n_samples() const { return n_; }
+    std::size_t n_samples() const { return n_samples_; }
     std::size_t n_antecedents() const { return m_; }
-    std::size_t n_words() const { return nw_; }
+    int n_groups() const { return k_; }
+    // Whether every sample weighs 1 or 0 (counts are numbers of samples).
+    bool unit_weights() const { return unit_; }
+    // Sum of the weights (the number of samples without weights): the objective's denominator.
+    std::int64_t total_weight() const { return totals_.total(); }
 
+    // Distinct weighted rows; row sets have n_words() words (bits past the rows are zero).
+    std::size_t n_rows() const { return n_rows_; }
+    std::size_t n_words() const { return nw_; }
     const word_t* rule(std::size_t j) const { return rules_.data() + j * nw_; }
     const word_t* all() const { return all_.data(); }
-    // Number of samples that are errors whatever the rule list (the "forced errors" mask): in
-    // every class of samples with identical antecedent bits, the ones carrying the minority
-    // label (ties: the positives).
+
+    // The rows of rule & free: *s gets their weight per (group, label), *forced the weight of
+    // the forced-error rows among them (see n_forced_errors).  The search's innermost loop.
+    // (Out of line, compiled for the popcnt instruction where the processor has it.)
+    void count(const word_t* rule, const word_t* free, SplitCounts* s, std::int64_t* forced) const;
+
+    // Weight of the errors every rule list makes (the "forced errors"): in every class, the
+    // rows carrying its minority label by weight (ties: the positives).
     std::int64_t n_forced_errors() const { return n_forced_; }
 
-    // Equivalence classes: samples with identical antecedent bits (every rule list classifies
-    // them alike).  Class-level bit sets have words_for(n_classes()) words.
+    // Equivalence classes: rows with identical antecedent bits.  Class-level bit sets have
+    // words_for(n_classes()) words.
     std::size_t n_classes() const { return n_classes_; }
     std::size_t n_class_words() const { return cw_; }
     const word_t* class_rule(std::size_t j) const { return class_rules_.data() + j * cw_; }
     const word_t* class_all() const { return class_all_.data(); }
-    // Samples of class e in group g (0 protected) with label y.
-    const SplitCounts& class_counts(std::size_t e) const { return class_counts_[e]; }
+    // Weight of the samples of class e in group g with label y.
+    std::int64_t class_count(std::size_t e, int g, int y) const {
+        return class_counts_[(e * static_cast<std::size_t>(k_) + static_cast<std::size_t>(g)) * 2 +
+                             static_cast<std::size_t>(y)];
+    }
+    // Weight of class e per label.
+    std::int64_t class_label(std::size_t e, int y) const { return class_labels_[2 * e + y]; }
 
-    // Counts of all samples per (group, label).
+    // Weights of all samples per (group, label).
     const SplitCounts& totals() const { return totals_; }
 
-    // Splits the counts of out[] produced by count_captured with the masks of capture_masks().
-    static SplitCounts split(const std::int64_t out[kCaptureMasks + 1]) {
-        SplitCounts s;
-        const std::int64_t total = out[0], prot = out[1], pos = out[2], prot_pos = out[3];
-        s.c[0][1] = prot_pos;
-        s.c[0][0] = prot - prot_pos;
-        s.c[1][1] = pos - prot_pos;
-        s.c[1][0] = total - prot - pos + prot_pos;
-        return s;
-    }
-    // masks for count_captured: protected, positive, protected-positive, forced errors.
-    const word_t* const* capture_masks() const { return masks_; }
-
  private:
-    std::size_t n_, m_, nw_;
-    std::vector<word_t> rules_, all_, labels_, prot_, prot_pos_, forced_;
-    const word_t* masks_[kCaptureMasks];
+    // What one word of a row set holds: its cell and the bit planes of its rows' weights.
+    struct Word {
+        std::uint32_t offset;  // planes_[offset .. offset + planes)
+        std::uint16_t group;
+        std::uint8_t label;
+        std::uint8_t forced;   // the cell's rows are forced errors
+        int planes;
+    };
+
+    std::size_t n_samples_, m_;
+    int k_;
+    bool unit_ = true;
+    std::size_t n_rows_ = 0, nw_ = 0;
+    std::vector<word_t> rules_, all_, planes_;
+    std::vector<Word> words_;
     std::int64_t n_forced_ = 0;
     SplitCounts totals_;
     std::size_t n_classes_ = 0, cw_ = 0;
     std::vector<word_t> class_rules_, class_all_;
-    std::vector<SplitCounts> class_counts_;
-
-    void compute_classes();
+    std::vector<std::int64_t> class_counts_, class_labels_;
 };
 
 }  // namespace fairlist

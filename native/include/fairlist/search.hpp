@@ -18,6 +18,14 @@
 // lower bound (fairness_bound.hpp), and — only where safe — the support bounds (no constraint)
 // and the permutation map (keyed by the captured samples, plus the per-(group, label) positive
 // predictions on them when a constraint is active).
+//
+// Groups and weights.  The sensitive attribute has k >= 2 groups (codes 0 .. k-1; with two,
+// 0 is the protected one) and each sample an integer weight (fairlist.solvers.bnb turns real
+// weights into integers); every count is a sum of weights, the objective is weighted errors over
+// the total weight plus lam times the length, and the search runs over the distinct weighted rows
+// (rule_data.hpp).  With two groups and unit weights the fairness bound is the exact integer one
+// of fairness_bound.cpp; otherwise its real-valued relaxation over every group
+// (fairness_bound_groups.cpp).
 #pragma once
 
 #include <algorithm>
@@ -126,6 +134,8 @@ struct Stats {
     // space when the status is optimal).
     std::int64_t certified_length = 0;
     double seconds = 0.0;
+    std::int64_t n_rows = 0;     // distinct weighted rows searched over (rule_data.hpp)
+    std::int64_t n_classes = 0;  // classes of identical antecedent bits
 };
 
 // A snapshot of a running search (safe to take from another thread).
@@ -150,19 +160,21 @@ struct SearchResult {
     std::vector<std::uint32_t> antecedents;  // rule k's antecedent index
     std::vector<std::uint8_t> predictions;   // rule k's prediction (0/1)
     int default_prediction = 0;
-    std::int64_t errors = 0;
-    double objective = 0.0;    // errors / n + lam * length (+inf without a solution)
+    std::int64_t errors = 0;   // weight of the misclassified samples (integer weights' units)
+    double objective = 0.0;    // errors / total weight + lam * length (+inf without a solution)
     double lower_bound = 0.0;  // proved lower bound on the optimum (== objective if optimal)
     Stats stats;
 };
 
 class Search {
  public:
-    // rules: n_antecedents x words_for(n_samples) words; labels, protected_group:
-    // words_for(n_samples) words (protected = bit set).  Everything is copied.
-    Search(const word_t* rules, const word_t* labels, const word_t* protected_group,
-           std::size_t n_samples, std::size_t n_antecedents, const ProblemSpec& problem,
-           const Config& config);
+    // rules: n_antecedents x words_for(n_samples) words; labels: words_for(n_samples) words;
+    // groups: n_samples codes in [0, n_groups) (two groups: 0 protected); weights: n_samples
+    // integer weights >= 0 adding up to at most 2^31, or nullptr for unit weights.  Everything
+    // is copied.
+    Search(const word_t* rules, const word_t* labels, const std::int32_t* groups,
+           const std::int64_t* weights, std::size_t n_samples, std::size_t n_antecedents,
+           int n_groups, const ProblemSpec& problem, const Config& config);
     Search(const Search&) = delete;
     Search& operator=(const Search&) = delete;
 
@@ -180,10 +192,8 @@ class Search {
     Progress progress() const noexcept;
 
  private:
-    // Per-group confusion counts of the samples a prefix captures.
-    struct Fixed {
-        GroupConfusion g[2];  // 0: protected, 1: unprotected
-    };
+    // Per-group confusion counts of the samples a prefix captures (counts.hpp).
+    using Fixed = fairlist::Fixed;
     // A prefix walked from the root (walk_prefix).
     struct Walk {
         Fixed fixed;                   // confusion counts of the samples it captures
@@ -204,7 +214,7 @@ class Search {
     // The permutation-map key of a child: the counts of key_counts() and the hash of those and
     // of its uncaptured classes (child_classes_).
     struct MapKey {
-        std::uint32_t counts[PermutationMap::kMaxKey];
+        std::uint32_t counts[PermutationMap::kMaxKey];  // the first key_counts() used
         std::uint64_t hash = 0;
     };
 
@@ -215,7 +225,7 @@ class Search {
     // Lists shorter than this are known not to beat the incumbent (length deepening), so a
     // prefix's completions of interest have at least this many rules.
     std::size_t min_length_ = 0;
-    double n_;                // number of samples as a double
+    double n_;                // total weight (the number of samples without weights)
     Trie trie_;
     NodeQueue queue_;
     PermutationMap pmap_;
@@ -250,13 +260,29 @@ class Search {
     // Above this many antecedents the pair counts (2 tables of 16 bytes a pair, both orders)
     // would pass 32 MiB: the search then expands every prefix.
     static constexpr std::size_t kMaxTerminalAntecedents = 1024;
+    // Whether the terminal solver can run on these data; where it cannot, Config's
+    // use_terminal_solver is ignored and every prefix is expanded (exact either way):
+    //  * at most kMaxTerminalAntecedents antecedents;
+    //  * two groups: its counts, pair rows and fairness screen are laid out for (group, label)
+    //    in 2 x 2 (Quad, SecondRuleScreen, ClassFairnessBound::gap_coef of the one pair);
+    //  * a total weight below 2^31: a pair count is a sum of weights of distinct samples, kept
+    //    in 32 bits (Quad), so it cannot overflow.
+    bool terminal_applies() const {
+        return data_.n_antecedents() <= kMaxTerminalAntecedents && data_.n_groups() == 2 &&
+               data_.total_weight() <= std::int64_t{0x7fffffff};
+    }
     bool use_class_bound_;  // constrained, switched on, and the metric is handled
     // The per-sample fairness bound on each child: constrained and switched on, and not
     // redundant with the class bound.  With the class bound active and epsilon > 0 it is
     // skipped: on COMPAS (SP, EOdds at 0.05, 4M nodes) it pruned nothing the class bound had
-    // not, while costing 15-25% of the time.  At epsilon = 0 integrality matters (the class
-    // bound is a linear relaxation), so both run.
+    // not, while costing 15-25% of the time; over the six races and the twelve race x sex groups
+    // (SP, EOpp, EOdds at 0.02-0.1, 300,000 nodes) it changed no lower bound, at 10% of the
+    // time.  At epsilon = 0 integrality matters (the class bound is a linear relaxation), so
+    // both run.
     bool use_sample_bound_;
+    // Two groups and unit weights: the exact integer fairness bound (fairness_bound.cpp);
+    // otherwise the real-valued one over k groups (fairness_bound_groups.cpp).
+    bool exact_two_groups_;
     // Predictions keep to majority labels: majority_only, or no constraint (see the top).
     bool majority_labels_;
     Stats stats_;
@@ -303,7 +329,9 @@ class Search {
     bool fair(const Fixed& f) const;
     // The permutation map's key counts: what the metric's value depends on among the captured
     // samples' confusion counts, given the captured set (none without a constraint).
-    static int key_size(const ProblemSpec& problem);
+    int key_size() const;
+    // An empty permutation map for this problem.
+    PermutationMap new_map() const;
     static NodeQueue::Order queue_order(const Config& config);
     int key_counts(const Fixed& f, std::uint32_t* out) const;
     void offer_incumbent(std::int64_t errors, std::size_t length, const Fixed& counts,
@@ -375,14 +403,17 @@ class Search {
     // Offers the fair lists "child + default" as incumbents; returns their fewest errors.
     std::int64_t offer_leaves(const Fixed& f, std::int64_t errors, const SplitCounts& u,
                               std::size_t k, std::uint32_t rule);
+    // The fairness lower bound of fairness_bound.hpp on completions of fixed counts f with
+    // uncaptured samples u: the exact two-group one or the k-group one (exact_two_groups_).
+    FairnessBound sample_bound(const Fixed& f, const SplitCounts& u, std::int64_t work_budget) const;
     // The fairness bounds of child j of a prefix whose uncaptured classes are `classes` (the
     // class bound `cb` prepared for them, `positive` its majority_positive): false when one
     // prunes the child, else raises b->rest.
-    bool fairness_bounds(const ClassFairnessBound* cb, const word_t* classes,
+    bool fairness_bounds(ClassFairnessBound* cb, const word_t* classes,
                          const SplitCounts& positive, const Fixed& f, std::uint32_t j,
                          const SplitCounts& u, std::int64_t forced_free, ErrorBound* b);
     // The same, out of line, for the terminal solver.
-    bool bound_child(const ClassFairnessBound* cb, const word_t* classes,
+    bool bound_child(ClassFairnessBound* cb, const word_t* classes,
                      const SplitCounts& positive, const Fixed& f, std::uint32_t j,
                      const SplitCounts& u, std::int64_t forced_free, ErrorBound* b);
     // Fills child_classes_ for child j, hashes them with the key counts, prefetches the slot.

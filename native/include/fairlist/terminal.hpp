@@ -112,7 +112,8 @@ class PairCounts {
 
  private:
     // The counts of one class or pair in 16 bytes (one vector addition): (group, label)
-    // 00, 01, 10, 11.  32 bits suffice: the search has fewer than 2^31 samples.
+    // 00, 01, 10, 11.  32 bits suffice: Search::terminal_applies requires a total weight below
+    // 2^31, and every count here is a sum of weights of distinct samples.
     struct alignas(16) Quad {
         std::int32_t v[4];
     };
@@ -135,7 +136,8 @@ class PairCounts {
     // The antecedents each class satisfies, ascending: class e's are
     // features_[offsets_[e] .. offsets_[e + 1]).
     std::vector<std::uint32_t> offsets_, features_;
-    std::vector<Quad> class_quad_;            // each class's counts
+    std::vector<SplitCounts> class_counts_;   // each class's counts (k = 2)
+    std::vector<Quad> class_quad_;            // the same in 32 bits
     std::vector<std::int64_t> class_forced_;  // min(pos, neg) of each class
     std::vector<std::int64_t> class_cost_;    // d_e^2
     Table base_, other_;
@@ -143,6 +145,12 @@ class PairCounts {
     const Table* minus_ = nullptr;  // minus minus_'s, when not null
     std::vector<std::uint32_t> active_;
     std::vector<SplitCounts> single_;  // the view's (plus_ - minus_)
+    // The same, packed (group, label) 00, 01, 10, 11 for the scan of gainers (a SplitCounts has
+    // room for kMaxGroups groups: a row of them would spread over a kilobyte per antecedent).
+    struct Four {
+        std::int64_t v[4];
+    };
+    std::vector<Four> single4_;
     std::vector<std::int64_t> forced_;
     std::vector<std::int64_t> label_[2];  // single_[j].label(y)
     const Quad* plus_row_ = nullptr;   // set_row's

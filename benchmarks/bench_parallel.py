@@ -1,0 +1,98 @@
+"""Parallel efficiency of the cross-validated sweep: the same fits on 1, 2, ... workers.
+
+    python benchmarks/bench_parallel.py --workers 1,2            # what a 2-core machine shows
+    python benchmarks/bench_parallel.py --workers 1,4,8,16       # the issue's measurement
+
+The issue's case by default: COMPAS (``load_compas``), statistical parity, 16 caps x 5 folds,
+one policy (bfs), 300,000 trie nodes a fit, 80 fits, no reuse of unconstrained fits. For each
+worker count it runs the fits through :func:`fairlist.pareto.run_tasks` (the code path of
+``cross_validated_front`` and of the study: the data memory-mapped once for the process
+workers, completions unordered) and prints the wall time, the speedup over the first count,
+and the parallel efficiency (the fits' own time over workers x wall time). It then measures
+what limits scaling: the start-up of fresh workers and the cost of one task that does nothing
+but receive the shared data. Every count must give the same fits (checked).
+"""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+
+import numpy as np
+
+from fairlist.datasets import load_compas
+from fairlist.metrics import Metric
+from fairlist.pareto import (
+    FitSettings,
+    SweepData,
+    fit_fold,
+    fold_assignment,
+    run_tasks,
+)
+from fairlist.solvers import Problem
+
+
+def _nothing(data: SweepData, settings: FitSettings, epsilon, policy, fold) -> int:
+    """A task that only receives the shared data: its cost is the dispatch overhead."""
+    return int(data.fold[0]) + fold
+
+
+def sweep(data, settings, tasks, workers: int, fn=fit_fold):
+    """Run the tasks on ``workers`` processes; the results in task order and the report."""
+    results = [None] * len(tasks)
+
+    def keep(i, out, seconds):
+        results[i] = out
+
+    report = run_tasks(fn, tasks, (data, settings), n_jobs=workers, backend="loky",
+                       on_result=keep)  # fmt: skip
+    return results, report
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--workers", default="1,2", help="comma-separated worker counts")
+    parser.add_argument("--n-epsilons", type=int, default=16)
+    parser.add_argument("--cv", type=int, default=5)
+    parser.add_argument("--max-nodes", type=int, default=300_000)
+    parser.add_argument("--policy", default="bfs")
+    parser.add_argument("--metric", default="SP")
+    parser.add_argument("--data-home", type=Path, default=None)
+    args = parser.parse_args()
+
+    ds = load_compas(data_home=args.data_home)
+    problem = Problem.from_data(ds.X, ds.y, ds.protected_mask, labels=ds.labels)
+    fold = fold_assignment(problem.y, problem.protected, args.cv, 0)
+    data = SweepData(problem.X, problem.y, problem.protected, fold, problem.feature_names,
+                     problem.labels)  # fmt: skip
+    settings = FitSettings(Metric.parse(args.metric), 0.001, None, "bnb", args.max_nodes,
+                           None, 80.0 * args.max_nodes / 2**20)  # fmt: skip
+    epsilons = np.linspace(0.0, 0.3, args.n_epsilons)
+    tasks = [(float(e), args.policy, k) for e in epsilons for k in range(args.cv)]
+    print(f"COMPAS {args.metric}, {len(epsilons)} caps x {args.cv} folds, policy "
+          f"{args.policy}, {args.max_nodes:,} nodes a fit: {len(tasks)} fits")  # fmt: skip
+
+    reference, base = None, None
+    for workers in (int(w) for w in args.workers.split(",")):
+        results, report = sweep(data, settings, tasks, workers)
+        fits = [(r["objective"], r["test_error"], r["test_unfairness"]) for r in results]
+        if reference is None:
+            reference, base = fits, report.wall_seconds
+        same = "identical fits" if fits == reference else "DIFFERENT FITS"
+        print(f"{workers:3d} worker(s): {report.wall_seconds:7.1f} s wall, "
+              f"{report.busy_seconds:7.1f} s of fits, speedup {base / report.wall_seconds:5.2f}, "
+              f"parallel efficiency {100 * report.efficiency:5.1f}%  ({same})")  # fmt: skip
+
+        # what limits scaling: worker start-up and the cost of a task that does nothing
+        from joblib.externals.loky import get_reusable_executor
+
+        get_reusable_executor().shutdown(wait=True)  # fresh workers, as a new sweep gets
+        _, cold = sweep(data, settings, tasks[:workers], workers, _nothing)
+        _, warm = sweep(data, settings, tasks, workers, _nothing)
+        per_task = 1000 * warm.wall_seconds * workers / len(tasks)
+        print(f"      start-up of {workers} fresh worker(s): {cold.wall_seconds:.2f} s; an "
+              f"empty task with the data: {per_task:.1f} ms of a worker")  # fmt: skip
+
+
+if __name__ == "__main__":
+    main()
