@@ -13,13 +13,11 @@ from __future__ import annotations
 
 import functools
 import math
-import warnings
 
 import numpy as np
 import pytest
 from reference import random_group_problem, random_problem, reference_solve
 
-from fairlist.groups import SmallGroupWarning
 from fairlist.metrics import Metric
 from fairlist.solvers import Limits, Problem, Status, StopReason
 from fairlist.solvers.bnb import BnBSolver
@@ -146,8 +144,9 @@ def test_terminal_solver_switches_itself_off_when_weights_could_overflow_its_cou
         problem = random_problem(rng, n=40, m=6, metric=metric, epsilon=0.1, lam=0.0,
                                  max_length=3)  # fmt: skip
         small = rng.integers(1, 4, size=problem.n_samples).astype(float)
-        ran += BnBSolver().solve(problem.replace(sample_weight=small)).stats[
-            "terminal_prefixes"] > 0
+        ran += (
+            BnBSolver().solve(problem.replace(sample_weight=small)).stats["terminal_prefixes"] > 0
+        )
         w = rng.integers(1, 4, size=problem.n_samples) * 2**24
         w[0] = 1  # no common factor to divide out
         w[-1] += 2**31 - w.sum()

@@ -1,0 +1,185 @@
+"""Issue 16's certificate targets on the paper's COMPAS data: the engine without the terminal
+solver (``use_terminal_solver=False``, main's behaviour) beside the engine with it, one run.
+
+Each case runs twice, off then on, each in its own process pinned to one core, under the same
+budget: a trie of at most ``--max-nodes`` nodes and ``--time-limit`` seconds (the terminal
+solver stores almost no trie, so the time limit is what bounds its runs). Printed per run:
+status, objective, lower bound at exit, gap (objective - lower bound), nodes expanded, peak
+trie, seconds of search (wall, as the solver reports them), CPU seconds of the solve (user
+time: the figure to compare on a shared machine), bytes per stored node (the search
+structures' peak bytes over the peak trie; with a tiny trie this is dominated by fixed
+tables), and per case the ratios off/on of CPU seconds, expansions and peak trie, and gap on /
+gap off.
+
+The cases (issue 16's targets; ``--cases`` picks by name):
+
+    sp_L4      SP <= 0.05, lambda 0.005, at most 4 rules, best-first by lower bound
+    sp_L5      the same, at most 5 rules
+    sp_01      SP <= 0.05, lambda 0.01, no cap, best-first by lower bound
+    t01_*      the benchmark table's constrained cases at lambda 0.01 (SP, EOpp, EOdds at
+               0.05 and 0.01), breadth-first as benchmarks/bench_bnb.py
+    t005_*     the same at lambda 0.005 (the target: the gap at exit halved)
+    none_001   unconstrained, lambda 0.001, breadth-first
+
+The terminal solver acts only under a length cap (and in the phases of length deepening): in
+the cases without a cap both runs search alike, which the ratios show.
+
+    python benchmarks/bench_certify.py                          # every case, ~15 min
+    python benchmarks/bench_certify.py --cases sp_L4 sp_L5 --time-limit 300
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import resource
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+DATA = ROOT.parent / "shared" / "data" / "faircorels" / "compas_rules_full.csv"
+
+# name: (metric, epsilon, lambda, max_length, policy)
+CASES: dict[str, tuple[str, float | None, float, int | None, str]] = {
+    "sp_L4": ("SP", 0.05, 0.005, 4, "lower_bound"),
+    "sp_L5": ("SP", 0.05, 0.005, 5, "lower_bound"),
+    "sp_01": ("SP", 0.05, 0.01, None, "lower_bound"),
+    **{
+        f"t{tag}_{m}_{str(e)[2:]}": (m, e, lam, None, "bfs")
+        for tag, lam in (("01", 0.01), ("005", 0.005))
+        for m in ("SP", "EOpp", "EOdds")
+        for e in (0.05, 0.01)
+    },
+    "none_001": ("SP", None, 0.001, None, "bfs"),
+}
+
+
+def run_one(args: argparse.Namespace) -> None:
+    """Child process: one solve on one core, one JSON line on stdout."""
+    if hasattr(os, "sched_setaffinity"):
+        os.sched_setaffinity(0, {sorted(os.sched_getaffinity(0))[-1]})
+    import numpy as np
+    import pandas as pd
+
+    from fairlist.metrics import Metric
+    from fairlist.solvers import Limits, Problem
+    from fairlist.solvers.bnb import BnBSolver
+
+    metric, eps, lam, max_length, policy = CASES[args.one]
+    frame = pd.read_csv(args.data)
+    problem = Problem(
+        frame.iloc[:, 2:-1].to_numpy(np.uint8),
+        frame.iloc[:, -1].to_numpy(np.uint8),
+        frame.iloc[:, 0].to_numpy(bool),
+        metric=Metric.parse(metric),
+        epsilon=eps,
+        lam=lam,
+        max_length=max_length,
+        feature_names=list(frame.columns[2:-1]),
+        limits=Limits(max_nodes=args.max_nodes, time_limit=args.time_limit),
+    )
+    before = resource.getrusage(resource.RUSAGE_SELF)
+    result = BnBSolver(policy=policy, use_terminal_solver=args.terminal == "on").solve(problem)
+    after = resource.getrusage(resource.RUSAGE_SELF)
+    s = result.stats
+    json.dump(
+        {
+            "status": str(result.status),
+            "stop": str(result.stop_reason),
+            "objective": result.objective,
+            "lower_bound": result.lower_bound,
+            "user_seconds": after.ru_utime - before.ru_utime,
+            **{
+                k: s[k]
+                for k in (
+                    "nodes_expanded",
+                    "peak_trie_size",
+                    "seconds",
+                    "peak_memory_bytes",
+                    "terminal_prefixes",
+                )
+            },  # fmt: skip
+        },
+        sys.stdout,
+    )
+
+
+def run(args: argparse.Namespace, case: str, terminal: str) -> dict:
+    cmd = [sys.executable, __file__, "--one", case, "--terminal", terminal, "--data",
+           str(args.data), "--max-nodes", str(args.max_nodes), "--time-limit",
+           str(args.time_limit)]  # fmt: skip
+    return json.loads(subprocess.run(cmd, check=True, capture_output=True, text=True).stdout)
+
+
+def row(case: str, terminal: str, r: dict) -> str:
+    gap = r["objective"] - r["lower_bound"]
+    per_node = r["peak_memory_bytes"] / max(r["peak_trie_size"], 1)
+    return (
+        f"{case:<11} {terminal:<4} {r['status']:<9} {r['stop']:<11} {r['objective']:>9.6f} "
+        f"{r['lower_bound']:>9.6f} {gap:>9.6f} {r['nodes_expanded']:>11,} "
+        f"{r['peak_trie_size']:>10,} {r['seconds']:>8.2f} {r['user_seconds']:>8.2f} "
+        f"{per_node:>8.0f}"
+    )
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--data", type=Path, default=DATA)
+    ap.add_argument(
+        "--cases",
+        nargs="+",
+        default=list(CASES),
+        choices=list(CASES),
+        metavar="CASE",
+        help=f"some of: {' '.join(CASES)}",
+    )
+    ap.add_argument(
+        "--max-nodes", type=int, default=4_000_000, help="trie budget per run (issue 16: 4,000,000)"
+    )
+    ap.add_argument("--time-limit", type=float, default=30.0, help="seconds per run")
+    ap.add_argument("--one", help=argparse.SUPPRESS)
+    ap.add_argument("--terminal", choices=("on", "off"), help=argparse.SUPPRESS)
+    args = ap.parse_args()
+    if args.one:
+        run_one(args)
+        return
+    if not args.data.exists():
+        raise SystemExit(f"data file not found: {args.data}")
+    print(
+        f"load average {os.getloadavg()[0]:.2f}; data {args.data.name}; per run: trie budget "
+        f"{args.max_nodes:,} nodes, "
+        f"{args.time_limit:g} s, one core; terminal solver off (main) then on"
+    )
+    print(
+        f"{'case':<11} {'term':<4} {'status':<9} {'stop':<11} {'objective':>9} "
+        f"{'lower_bd':>9} {'gap':>9} {'expanded':>11} {'peak_trie':>10} {'seconds':>8} "
+        f"{'cpu_s':>8} {'B/node':>8}"
+    )
+    for case in args.cases:
+        metric, eps, lam, max_length, policy = CASES[case]
+        print(
+            f"# {case}: {metric} <= {eps}, lambda {lam}, "
+            f"{'no cap' if max_length is None else f'at most {max_length} rules'}, {policy}",
+            flush=True,
+        )
+        off = run(args, case, "off")
+        print(row(case, "off", off), flush=True)
+        on = run(args, case, "on")
+        print(row(case, "on", on), flush=True)
+        gap_off = off["objective"] - off["lower_bound"]
+        gap_on = on["objective"] - on["lower_bound"]
+        cpu = off["user_seconds"] / max(on["user_seconds"], 1e-9)
+        print(
+            f"{'':<11} off/on: cpu seconds x{cpu:.2f}, "
+            f"expanded x{off['nodes_expanded'] / max(on['nodes_expanded'], 1):.2f}, "
+            f"peak trie x{off['peak_trie_size'] / max(on['peak_trie_size'], 1):.1f}; "
+            f"gap on/off {gap_on / gap_off if gap_off > 0 else float('nan'):.2f}; "
+            f"terminal prefixes {on['terminal_prefixes']:,}",
+            flush=True,
+        )
+
+
+if __name__ == "__main__":
+    main()
