@@ -86,7 +86,9 @@ struct Config {
     bool use_permutation_map = true;    // safe permutation map (see permutation_map.hpp)
     bool use_support_bounds = true;     // accurate-support bound (only without a constraint)
     // Under a length cap, finish each prefix two rules short of it by counting (terminal.hpp)
-    // instead of expanding it and its children; the same lists are evaluated.
+    // instead of expanding it and its children; the same lists are evaluated.  Ignored where
+    // Search::terminal_applies() is false (more than two groups, a total weight of 2^31 or
+    // more, more than 1,024 antecedents).
     bool use_terminal_solver = true;
     std::int64_t max_nodes = 0;         // stop when the trie holds this many nodes; 0: none
     double time_limit = 0.0;            // seconds; <= 0: none
