@@ -54,7 +54,6 @@ import threading
 import warnings
 from collections.abc import Callable
 from dataclasses import dataclass
-from fractions import Fraction
 from typing import Any, ClassVar
 
 import numpy as np
@@ -65,6 +64,7 @@ from ..errors import DataError
 from ..metrics import METRIC_RATES
 from ..rulelist import RuleList
 from .base import Limits, Problem, Result, Status, StopReason, check_problem
+from .weights import WEIGHT_LIMIT, exact_weights, rounded_weights
 
 __all__ = [
     "BnBSolver",
@@ -78,11 +78,6 @@ __all__ = [
 
 #: Most groups the C++ core handles (``kMaxGroups`` in ``native/include/fairlist/counts.hpp``).
 MAX_GROUPS = 64
-#: The integer sample weights add up to at most this (32-bit counts in the core's trie and map;
-#: the CP-SAT engine's limit too).
-WEIGHT_LIMIT = 2**31
-_WEIGHT_MAX_DENOMINATOR = 10**6
-_WEIGHT_READ_TOL = 2.0**-50  # a weight is read as a fraction this close to it (relative)
 
 #: Search policies: name -> ``fairlist._core.Policy`` (the C++ ``fairlist::Policy``, documented
 #: in ``native/include/fairlist/queue.hpp``): "bfs", "bfs_objective_aware", "lower_bound",
@@ -163,47 +158,15 @@ class EngineWeights:
         return math.inf if self.rho >= 1 else n_gaps * 4 * self.rho / (1 - self.rho)
 
 
-def _weight_fraction(w: float) -> Fraction | None:
-    """The fraction of denominator <= 10**6 nearest to ``w`` if it lies within 2**-50 of it
-    (relative), else None."""
-    exact = Fraction(w)
-    f = exact.limit_denominator(_WEIGHT_MAX_DENOMINATOR)
-    return f if abs(f - exact) <= _WEIGHT_READ_TOL * exact else None
-
-
 def engine_weights(problem: Problem) -> EngineWeights:
-    """``problem``'s sample weights as integers: read exactly when they fit, else rounded."""
+    """``problem``'s sample weights as integers: read exactly when they fit, else rounded
+    (:mod:`fairlist.solvers.weights`); equal weights are no weights at all."""
     if problem.sample_weight is None:
         return EngineWeights(None, 1.0, True, 0.0)
     w = problem.sample_weight
-    distinct, inverse = np.unique(w, return_inverse=True)
-    fractions = []
-    for v in distinct:  # stops at the first weight that is no simple fraction
-        fractions.append(_weight_fraction(float(v)))
-        if fractions[-1] is None:
-            break
-    else:
-        den = math.lcm(*(f.denominator for f in fractions))
-        ints = [int(f * den) for f in fractions]
-        common = math.gcd(*ints)
-        counts = np.bincount(inverse.ravel(), minlength=len(distinct))
-        if sum(v // common * int(c) for v, c in zip(ints, counts, strict=True)) <= WEIGHT_LIMIT:
-            reduced = np.array([v // common for v in ints], dtype=np.int64)
-            values = None if np.all(reduced[counts > 0] == 1) else reduced[inverse.ravel()]
-            return EngineWeights(values, float(Fraction(den, common)), True, 0.0)
-    # Rounded to multiples of 2**-j, j the largest that keeps the total below the limit.
-    j = math.floor(math.log2(WEIGHT_LIMIT / (float(w.sum()) + len(w))))
-    while np.rint(np.ldexp(w, j)).sum() > WEIGHT_LIMIT:  # rarely more than once
-        j -= 1
-    x = np.ldexp(w, j)  # exact: a power-of-two scaling
-    rounded = np.rint(x)
-    positive = x > 0
-    # |rint(x) - x| is exact and the division rounds once: bumped to a sure upper bound
-    error = float((np.abs(rounded[positive] - x[positive]) / x[positive]).max())
-    rho = min(1.0, error * (1 + 1e-12))
-    values = rounded.astype(np.int64)
-    common = math.gcd(*np.unique(values).tolist()) or 1
-    return EngineWeights(values // common, math.ldexp(1.0, j) / common, False, rho)
+    read = exact_weights(w, WEIGHT_LIMIT) or rounded_weights(w, WEIGHT_LIMIT)
+    values = None if read.exact and np.all(read.values == 1) else read.values
+    return EngineWeights(values, float(read.scale), read.exact, float(read.rho))
 
 
 def gap_tolerance(solver: float, limits: float | None) -> float:

@@ -169,6 +169,7 @@ from .base import (
     StopReason,
     check_problem,
 )
+from .weights import WEIGHT_LIMIT, IntegerWeights, exact_weights, rounded_weights
 
 __all__ = [
     "CPSatSolver", "CPSatModel", "DEFAULT_NUM_WORKERS", "LongModelWarning", "build_model",
@@ -181,12 +182,8 @@ DEFAULT_NUM_WORKERS = 1
 
 _INT_LIMIT = 2**61  # keep every product and linear bound well inside int64
 _LAM_MAX_DENOMINATOR = 10**9
-#: Sample weights are counted in integers whose total is at most this (see the docstring, 1).
-_WEIGHT_LIMIT = 2**31
 #: The total of rounded weights: smaller for PP and CUAE, whose products of counts grow fast.
-_ROUNDED_TOTAL = {"linear": _WEIGHT_LIMIT, "ratio": 2**24}
-_WEIGHT_MAX_DENOMINATOR = 10**6
-_WEIGHT_READ_TOL = 2.0**-50  # a weight is read as a fraction this close to it (relative)
+_ROUNDED_TOTAL = {"linear": WEIGHT_LIMIT, "ratio": 2**24}
 _LINEAR_METRICS = (
     Metric.STATISTICAL_PARITY, Metric.PREDICTIVE_EQUALITY,
     Metric.EQUAL_OPPORTUNITY, Metric.EQUALIZED_ODDS,
@@ -234,69 +231,13 @@ def lambda_fraction(lam: float) -> Fraction:
 
 
 # ---------------------------------------------------------------------------- 1. data
-@dataclass(frozen=True)
-class IntegerWeights:
-    """The sample weights as the integers the model counts with (see the module docstring).
-
-    ``values[i] / scale`` is sample ``i``'s weight: exactly when ``exact`` (the fraction its
-    float is read as, within 2**-50 of it), else within a relative error of ``rho``
-    (``values[i]`` is 0 only for a weight of 0, unless ``rho`` is 1).
-    """
-
-    values: np.ndarray  # (n,) int64
-    scale: Fraction
-    exact: bool
-    rho: Fraction  # largest relative error |values[i] / scale - w[i]| / w[i]; 0 when exact
-
-    @property
-    def total(self) -> int:
-        return int(self.values.sum())
-
-
-def _weight_fraction(w: float) -> Fraction | None:
-    """The fraction of denominator <= 10**6 closest to ``w`` if it lies within a few units in
-    the last place of ``w`` (0.3, 3 * 0.1 and 1 / 3 read as 3/10, 3/10, 1/3), else None."""
-    f = Fraction(w).limit_denominator(_WEIGHT_MAX_DENOMINATOR)
-    return f if abs(f - Fraction(w)) <= _WEIGHT_READ_TOL * Fraction(w) else None
-
-
 def integer_weights(problem: Problem) -> IntegerWeights:
     """``problem``'s sample weights as integers: read exactly if they fit, else rounded."""
     if problem.sample_weight is None:
         return IntegerWeights(np.ones(problem.n_samples, np.int64), Fraction(1), True, Fraction(0))
     w = problem.sample_weight
-    distinct, inverse = np.unique(w, return_inverse=True)
-    fractions = []
-    for v in distinct:  # stops at the first weight that is no simple fraction
-        fractions.append(_weight_fraction(float(v)))
-        if fractions[-1] is None:
-            break
-    else:
-        den = math.lcm(*(f.denominator for f in fractions))
-        ints = [int(f * den) for f in fractions]
-        common = math.gcd(*ints)
-        counts = np.bincount(inverse, minlength=len(distinct))
-        if sum(v // common * int(c) for v, c in zip(ints, counts, strict=True)) <= _WEIGHT_LIMIT:
-            values = np.array([v // common for v in ints], dtype=np.int64)[inverse]
-            return IntegerWeights(values, Fraction(den, common), True, Fraction(0))
     kind = "linear" if problem.metric in _LINEAR_METRICS else "ratio"
-    return _rounded_weights(w, _ROUNDED_TOTAL[kind])
-
-
-def _rounded_weights(w: np.ndarray, limit: int) -> IntegerWeights:
-    """Weights rounded to multiples of 2**-j, j the largest keeping their total <= limit."""
-    j = math.floor(math.log2(limit / (float(w.sum()) + len(w))))
-    while np.rint(np.ldexp(w, j)).sum() > limit:  # rarely more than once
-        j -= 1
-    x = np.ldexp(w, j)  # exact: a power-of-two scaling
-    rounded = np.rint(x)
-    positive = x > 0
-    # |rint(x) - x| is exact, the division rounds once: bumped to a sure upper bound
-    errors = np.abs(rounded[positive] - x[positive]) / x[positive]
-    rho = min(Fraction(1), Fraction(float(errors.max()) * (1 + 1e-12)))
-    values = rounded.astype(np.int64)
-    common = math.gcd(*np.unique(values).tolist())
-    return IntegerWeights(values // common, Fraction(2) ** j / common, False, rho)
+    return exact_weights(w) or rounded_weights(w, _ROUNDED_TOTAL[kind])
 
 
 def aggregate(
