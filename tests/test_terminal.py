@@ -136,7 +136,7 @@ def test_terminal_solver_switches_itself_off_with_more_than_two_groups():
 
 def test_terminal_solver_switches_itself_off_when_weights_could_overflow_its_counts():
     """Pair counts are 32-bit sums of weights: at a total weight of 2^31 (the engine's
-    largest, fairlist.solvers.bnb.WEIGHT_LIMIT) the search expands every prefix instead, and
+    largest, fairlist.solvers.weights.WEIGHT_LIMIT) the search expands every prefix instead, and
     stays exact."""
     rng = np.random.default_rng(13)
     ran = 0
