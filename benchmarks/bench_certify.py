@@ -22,10 +22,12 @@ The cases (issue 16's targets; ``--cases`` picks by name):
     none_001   unconstrained, lambda 0.001, breadth-first
 
 The terminal solver acts only under a length cap (and in the phases of length deepening): in
-the cases without a cap both runs search alike, which the ratios show.
+the cases without a cap both runs search alike, which the ratios show, unless
+``--deepen-length N`` makes both runs certify the lists of at most 1..N rules first.
 
     python benchmarks/bench_certify.py                          # every case, under 15 min
     python benchmarks/bench_certify.py --cases sp_L4 sp_L5 --time-limit 300
+    python benchmarks/bench_certify.py --cases sp_01 t005_SP_05 --deepen-length 4
 """
 
 from __future__ import annotations
@@ -84,7 +86,9 @@ def run_one(args: argparse.Namespace) -> None:
         limits=Limits(max_nodes=args.max_nodes, time_limit=args.time_limit),
     )
     before = resource.getrusage(resource.RUSAGE_SELF)
-    result = BnBSolver(policy=policy, use_terminal_solver=args.terminal == "on").solve(problem)
+    options = {"deepen_length": args.deepen_length} if max_length is None else {}
+    solver = BnBSolver(policy=policy, use_terminal_solver=args.terminal == "on", **options)
+    result = solver.solve(problem)
     after = resource.getrusage(resource.RUSAGE_SELF)
     s = result.stats
     json.dump(
@@ -112,7 +116,8 @@ def run_one(args: argparse.Namespace) -> None:
 def run(args: argparse.Namespace, case: str, terminal: str) -> dict:
     cmd = [sys.executable, __file__, "--one", case, "--terminal", terminal, "--data",
            str(args.data), "--max-nodes", str(args.max_nodes), "--time-limit",
-           str(args.time_limit * TIME_SCALE.get(case, 1.0))]  # fmt: skip
+           str(args.time_limit * TIME_SCALE.get(case, 1.0)), "--deepen-length",
+           str(args.deepen_length)]  # fmt: skip
     return json.loads(subprocess.run(cmd, check=True, capture_output=True, text=True).stdout)
 
 
@@ -142,6 +147,13 @@ def main() -> None:
         "--max-nodes", type=int, default=4_000_000, help="trie budget per run (issue 16: 4,000,000)"
     )
     ap.add_argument("--time-limit", type=float, default=20.0, help="seconds per run")
+    ap.add_argument(
+        "--deepen-length",
+        type=int,
+        default=0,
+        help="in the cases without a cap, both runs first certify the lists of at most "
+        "1..N rules (length deepening; the terminal solver acts in those phases)",
+    )
     ap.add_argument("--one", help=argparse.SUPPRESS)
     ap.add_argument("--terminal", choices=("on", "off"), help=argparse.SUPPRESS)
     args = ap.parse_args()
@@ -155,6 +167,7 @@ def main() -> None:
         f"{args.max_nodes:,} nodes, "
         f"{args.time_limit:g} s (sp_L4 x6, sp_L5 x3, sp_01 and none_001 x1.5), one core; "
         "terminal solver off (main) then on"
+        + (f"; no-cap cases deepened to {args.deepen_length} rules" if args.deepen_length else "")
     )
     print(
         f"{'case':<11} {'term':<4} {'status':<9} {'stop':<11} {'objective':>9} "
