@@ -502,4 +502,3 @@ use_terminal_solver : bool
         if "error" in outcome:
             raise outcome["error"]
         return outcome["result"]
-
