@@ -303,7 +303,7 @@ void Search::finish_child(std::uint32_t child, std::uint32_t j, const Fixed& f,
 //   errors = e1 + rest1.label(q2) - gain,   gain = b.label(q2) - b.label(1 - q2),
 //
 // where e1 counts the errors up to (i, q1).  Three cuts, each skipping only lists whose
-// objective is at least the incumbent's:
+// objective is at least the incumbent's, and a fourth skipping only unfair lists:
 //  * the bounds of evaluate_child on the child P + (i, q1) (equivalent points, the class and
 //    fairness bounds, with the child's length k2 = |P| + 2 and P's bound as a floor: every
 //    list here is a completion of that child and of P; see bounds.hpp);
@@ -311,7 +311,15 @@ void Search::finish_child(std::uint32_t child, std::uint32_t j, const Fixed& f,
 //    objective(e_max, k2) < best), i.e. gain >= need = e1 + rest1.label(q2) - e_max;
 //  * gain <= b.label(q2) <= single(j).label(q2) (b is part of j's samples), so with the
 //    antecedents sorted by single(j).label(q2), decreasing, the scan over j stops at the first
-//    whose count is below need: no later j can reach it.
+//    whose count is below need: no later j can reach it;
+//  * the fairness screen (SecondRuleScreen, with a constraint on SP, PE, EOpp or EOdds and two
+//    groups): the list's positive predictions per (group, label) are f1's plus b's (q2 = 1) or
+//    f1's plus rest1's minus b's (q2 = 0, the default predicting 1), so each linear gap of
+//    ClassFairnessBound::gap_coef is base + sign * (coef . b); the metric's unfairness is the
+//    largest |gap| (SP, PE, EOpp: the one rate gap; EOdds: |a| + |b| = max(|a + b|, |a - b|)),
+//    so a list with some |gap| above epsilon + kFeasibilityTol is unfair.  The screen's cap adds
+//    kScreenMargin (1e-7), far above the rounding of these sums of products (about 1e-14), so
+//    it skips no list that fair() would accept.  Switched off with the terminal solver.
 // Every list left is checked exactly: offer_incumbent compares its objective and calls fair().
 void Search::enumerate_completions(const Finish& p) {
     ++stats_.terminal_prefixes;
