@@ -14,16 +14,23 @@ adds sample weights: ``integer`` (positives weigh 2: exact), ``balanced`` (each 
 half: rounded, so the status is at best feasible, see ``fairlist.solvers.bnb``). The table then
 also prints the groups, distinct weighted rows and classes searched.
 
-With ``--reference`` it also runs the ``faircorels`` package (a black box, through
-``benchmarks/faircorels_reference.py``) with the same budget, in the interpreter named by the
-``FAIRCORELS_PYTHON`` environment variable (a separate virtual environment with the package's
-old pins), and prints both side by side; it says so when that interpreter is not available.
-The reference starts from the constant rule lists, so its time to fill the trie is compared with
-ours started the same way (an extra "no beam" row, ``beam_width=0``): a better warm start prunes
-more children, and then more expansions are needed to fill the same trie.
+``--like-for-like`` prints, for each case, rows that each say their settings: ours in CORELS'
+space (majority labels) and order (breadth-first) without warm start (``beam_width=0``), which
+is what the ``faircorels`` package searches; then ours in the full space (minority labels
+allowed) without and with the default beam-search warm start, which show what the larger space
+and the warm start buy. With ``--reference`` (which implies it) the package runs too, as a black
+box through ``benchmarks/faircorels_reference.py``, with the same budget and order, with its
+unfairness lower bound (``useUnfairnessLB``) off and, for SP and EOpp (the only metrics for
+which the package implements it), on; in the interpreter named by the ``FAIRCORELS_PYTHON``
+environment variable (a separate virtual environment with the package's old pins); it says so
+when that interpreter is not available. Each of our rows gives the reference's time (CPU
+seconds, so that a shared machine skews it less) and memory per trie node over ours (``t x``,
+``B x``). With its bound on the package spends 0.2-0.6 ms per trie node on COMPAS (15-40 minutes
+for 4,000,000 nodes): ``--reference-time-limit`` caps each of its runs, and the ratio is then
+per node of the smaller trie it reached.
 
     python benchmarks/bench_bnb.py                       # the table, about 5-10 minutes
-    python benchmarks/bench_bnb.py --lam 0.001 --cases none SP:0.05 --reference
+    python benchmarks/bench_bnb.py --lam 0.001 --reference --reference-time-limit 180  # 30 min
     python benchmarks/bench_bnb.py --lam 0.005 --max-length 4 --policy lower_bound
     python benchmarks/bench_bnb.py --groups race --cases SP:0.1 --lam 0.005 0.001
     python benchmarks/bench_bnb.py --groups race_sex --weights balanced --cases none SP:0.1
@@ -105,13 +112,13 @@ def run_one(args: argparse.Namespace) -> None:
     metric, eps = parse_case(args.one)
     problem = load_problem(args, metric, eps)
     rss_before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
-    start = time.perf_counter()
+    start, cpu_start = time.perf_counter(), cpu_seconds()
     options = {} if args.beam_width is None else {"beam_width": args.beam_width}
     if args.deepen_length:
         options["deepen_length"] = args.deepen_length
     solver = BnBSolver(policy=args.policy, majority_only=args.majority_only, **options)
     result = solver.solve(problem)
-    wall = time.perf_counter() - start
+    wall, cpu = time.perf_counter() - start, cpu_seconds() - cpu_start
     stats = result.stats
     json.dump(
         {
@@ -124,6 +131,7 @@ def run_one(args: argparse.Namespace) -> None:
             "peak_rss_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024,
             "rss_before_mb": rss_before,
             "wall_seconds": wall,
+            "cpu_seconds": cpu,
             **{k: stats[k] for k in (
                 "nodes_expanded", "children_evaluated", "peak_trie_size", "nodes_created",
                 "seconds", "peak_memory_bytes", "certified_length", "n_groups", "n_rows",
@@ -134,22 +142,29 @@ def run_one(args: argparse.Namespace) -> None:
     )
 
 
+def cpu_seconds() -> float:
+    usage = resource.getrusage(resource.RUSAGE_SELF)
+    return usage.ru_utime + usage.ru_stime
+
+
 def bytes_per_node(peak_rss_mb: float, before_mb: float, nodes: int) -> float:
     """Memory the solve added (peak RSS minus the RSS before it) per trie node."""
     return (peak_rss_mb - before_mb) * 2**20 / max(nodes, 1)
 
 
-def run_ours(args: argparse.Namespace, case: str, beam_width: int | None) -> dict:
+def run_ours(args: argparse.Namespace, case: str, **overrides) -> dict:
+    """One solve in a child process; ``overrides``: majority_only, beam_width."""
+    opts = {"majority_only": args.majority_only, "beam_width": args.beam_width, **overrides}
     cmd = [
         sys.executable, __file__, "--one", case, "--lam", str(args.lam), "--data", str(args.data),
         "--max-nodes", str(args.max_nodes), "--policy", args.policy, "--groups", args.groups,
         "--weights", args.weights, "--raw", str(args.raw),
     ]
-    if beam_width is not None:
-        cmd += ["--beam-width", str(beam_width)]
+    if opts["beam_width"] is not None:
+        cmd += ["--beam-width", str(opts["beam_width"])]
     if args.time_limit:
         cmd += ["--time-limit", str(args.time_limit)]
-    if args.majority_only:
+    if opts["majority_only"]:
         cmd.append("--majority-only")
     if args.max_length is not None:
         cmd += ["--max-length", str(args.max_length)]
@@ -159,21 +174,73 @@ def run_ours(args: argparse.Namespace, case: str, beam_width: int | None) -> dic
     return json.loads(out)
 
 
-def run_reference(args: argparse.Namespace, case: str, python: str) -> dict | None:
+def run_reference(args: argparse.Namespace, case: str, python: str, lb: bool) -> dict | None:
+    """The package on one case (``lb``: its unfairness lower bound on), in our row's keys."""
     metric, eps = parse_case(case)
     cmd = [
         python, str(ROOT / "benchmarks" / "faircorels_reference.py"), str(args.data),
         # faircorels numbers the metrics as fairlist.metrics.Metric does (1 SP ... 6 CUAE).
         "--metric", str(int(metric)), "--lam", str(args.lam),
-        "--max-nodes", str(args.max_nodes),
+        "--max-nodes", str(args.max_nodes), "--policy", args.policy,
     ]
     if eps is not None:
         cmd += ["--max-unfairness", str(eps)]
+    if lb:
+        cmd.append("--unfairness-lb")
+    if args.reference_time_limit:
+        cmd += ["--time-limit", str(args.reference_time_limit)]
     proc = subprocess.run(cmd, capture_output=True, text=True)
     if proc.returncode != 0:
         print(f"  reference failed on {case}: {proc.stderr.strip().splitlines()[-1:]}")
         return None
-    return json.loads(proc.stdout)
+    ref = json.loads(proc.stdout)
+    return {**ref, "peak_trie_size": ref["trie_nodes"], "rss_before_mb": ref["rss_before_fit_mb"],
+            "wall_seconds": ref["seconds"]}
+
+
+#: Our like-for-like rows: (settings, run_ours overrides). The first is the package's space.
+OURS = (
+    ("ours majority bfs no-beam", {"majority_only": True, "beam_width": 0}),
+    ("ours full bfs no-beam", {"majority_only": False, "beam_width": 0}),
+    ("ours full bfs beam (default)", {"majority_only": False, "beam_width": None}),
+)
+#: The metrics for which faircorels 1.0 implements useUnfairnessLB (its CP filtering).
+REFERENCE_LB = (Metric.STATISTICAL_PARITY, Metric.EQUAL_OPPORTUNITY)
+
+
+def like_for_like(args: argparse.Namespace, reference_python: str | None) -> None:
+    """For each case, our rows and the reference's, with the reference's time and memory per
+    trie node over ours (``t`` and ``B``), against its runs with the lower bound off and on."""
+    print(f"{'lam':>6} {'case':<10} {'settings':<29} {'stop':<10} {'objective':>9} "
+          f"{'lower_bd':>8} {'expanded':>9} {'trie':>9} {'cpu_s':>7} {'wall_s':>7} "
+          f"{'us/node':>7} {'B/node':>6}  vs LB off      vs LB on")
+    for case in args.cases:
+        ours = [(label, run_ours(args, case, **opts)) for label, opts in OURS]
+        refs = []
+        if reference_python:
+            metric, eps = parse_case(case)
+            for lb in (False, True):
+                if lb and (eps is None or metric not in REFERENCE_LB):
+                    continue
+                ref = run_reference(args, case, reference_python, lb)
+                if ref:
+                    refs.append((f"faircorels bfs LB {'on' if lb else 'off'}", ref))
+        for label, r in [ours[0], *refs, *ours[1:]]:
+            per_node = per_trie_node(r)
+            ratios = "" if label.startswith("faircorels") else "".join(
+                f"  t x{ref_t / per_node[0]:<4.1f} B x{ref_b / per_node[1]:<4.1f}"
+                for ref_t, ref_b in (per_trie_node(ref) for _, ref in refs)
+            )
+            print(f"{args.lam:>6} {case:<10} {label:<29} {r['stop']:<10} {r['objective']:>9.6f} "
+                  f"{r['lower_bound']:>8.4f} {r['nodes_expanded']:>9,} {r['peak_trie_size']:>9,} "
+                  f"{r['cpu_seconds']:>7.1f} {r['wall_seconds']:>7.1f} "
+                  f"{per_node[0] * 1e6:>7.2f} {per_node[1]:>6.0f}{ratios}", flush=True)
+
+
+def per_trie_node(r: dict) -> tuple[float, float]:
+    """CPU seconds and bytes (the RSS the solve added) per trie node."""
+    return (r["cpu_seconds"] / max(r["peak_trie_size"], 1),
+            bytes_per_node(r["peak_rss_mb"], r["rss_before_mb"], r["peak_trie_size"]))
 
 
 def main() -> None:
@@ -197,15 +264,23 @@ def main() -> None:
                     help="width of the warm-start beam search (default: the solver's)")
     ap.add_argument("--deepen-length", type=int, default=0,
                     help="certify the lists of at most 1..N rules first (length deepening)")
-    ap.add_argument("--reference", action="store_true", help="also run the faircorels package")
+    ap.add_argument("--like-for-like", action="store_true",
+                    help="per case: ours in the package's space and order without warm start, "
+                         "then the full space without and with it")
+    ap.add_argument("--reference", action="store_true",
+                    help="also run the faircorels package (implies --like-for-like)")
+    ap.add_argument("--reference-time-limit", type=float, default=None,
+                    help="CPU seconds per reference run (its trie is then smaller)")
     ap.add_argument("--one", help=argparse.SUPPRESS)
     args = ap.parse_args()
     if args.one:
         args.lam = args.lam[0]
         run_one(args)
         return
-    if args.reference and args.max_length is not None:
-        ap.error("--reference runs without a length cap: drop --max-length")
+    args.like_for_like |= args.reference
+    if args.like_for_like and (args.max_length is not None or args.deepen_length
+                               or args.policy != "bfs"):
+        ap.error("--like-for-like runs breadth-first without a length cap or deepening")
     if args.reference and (args.groups != "paper" or args.weights != "none"):
         ap.error("--reference runs the paper's two groups without weights")
     source = args.data if args.groups == "paper" else args.raw
@@ -221,7 +296,8 @@ def main() -> None:
                   "package; see benchmarks/faircorels_reference.py)")
             reference_python = None
 
-    space = "majority" if args.majority_only else "full"
+    space = ("per row" if args.like_for_like else
+             "majority" if args.majority_only else "full")
     print(f"data {source.name} ({args.groups} groups, weights {args.weights}), policy "
           f"{args.policy}, {space} search space, trie budget {args.max_nodes:,} nodes"
           + ("" if args.max_length is None else f", at most {args.max_length} rules"))
@@ -232,29 +308,13 @@ def main() -> None:
                  f" {'groups':>6} {'rows':>5} {'classes':>7}"))
     for lam in args.lam:
         args.lam = lam
+        if args.like_for_like:
+            like_for_like(args, reference_python)
+            continue
         print(header)
         for case in args.cases:
-            r = run_ours(args, case, args.beam_width)
+            r = run_ours(args, case)
             print_row(lam, case, r, groups=args.groups != "paper" or args.weights != "none")
-            if reference_python:
-                # The reference starts from the constant lists: the fill time is compared with
-                # ours started the same way (no beam search), the objective with both.
-                cold = run_ours(args, case, 0)
-                print_row("", "  no beam", cold)
-                ref = run_reference(args, case, reference_python)
-                if ref:
-                    per_node = bytes_per_node(cold["peak_rss_mb"], cold["rss_before_mb"],
-                                              cold["peak_trie_size"])
-                    ref_per_node = bytes_per_node(
-                        ref["peak_rss_mb"], ref["rss_before_fit_mb"], args.max_nodes
-                    )
-                    print(f"{'':>6} {'faircorels':<11} {'-':<9} {ref['objective']:>9.6f} "
-                          f"{'-':>9} {'-':>9} {'-':>11} {args.max_nodes:>9,} "
-                          f"{ref['seconds']:>8.2f} {'-':>9} {ref['seconds']:>7.2f} "
-                          f"{ref['peak_rss_mb']:>7.0f} {ref_per_node:>6.0f} {'-':>5}   "
-                          f"fill time x{ref['seconds'] / cold['wall_seconds']:.1f} "
-                          f"(x{ref['seconds'] / r['wall_seconds']:.1f} with the beam), "
-                          f"bytes per node x{ref_per_node / per_node:.1f}", flush=True)
 
 
 def print_row(lam: float | str, case: str, r: dict, groups: bool = False) -> None:

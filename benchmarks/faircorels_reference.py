@@ -4,7 +4,9 @@ This script is meant to run in a *separate* virtual environment holding ``fairco
 old pins: setuptools<60, numpy<2, cython<3, joblib, tqdm, scikit-learn<1.6, pandas, installed
 with ``pip install --no-build-isolation faircorels``). It never imports fairlist. It prints one
 JSON object with the run's figures, so that ``bench_bnb.py`` can call it through
-``subprocess`` and put both engines side by side.
+``subprocess`` and put both engines side by side. The package reports its trie size, nodes
+expanded and lower bound (the smallest in its queue) only on stdout ("progress" verbosity): the
+fit's stdout is captured at the file-descriptor level and those lines are read back.
 
     $FAIRCORELS_PYTHON benchmarks/faircorels_reference.py DATA.csv --metric 1 \
         --max-unfairness 0.05 --lam 0.001 --max-nodes 4000000
@@ -13,9 +15,13 @@ JSON object with the run's figures, so that ``bench_bnb.py`` can call it through
 from __future__ import annotations
 
 import argparse
+import ctypes
 import json
+import os
+import re
 import resource
 import sys
+import tempfile
 import time
 
 import numpy as np
@@ -36,6 +42,7 @@ def main() -> None:
     ap.add_argument("--map-type", default="prefix")
     ap.add_argument("--unfairness-lb", action="store_true",
                     help="turn on the package's CP-based unfairness bound (SP and EOpp only)")
+    ap.add_argument("--time-limit", type=float, default=None, help="CPU seconds for the fit")
     args = ap.parse_args()
 
     import pandas as pd
@@ -52,7 +59,7 @@ def main() -> None:
         n_iter=args.max_nodes,
         map_type=args.map_type,
         policy=args.policy,
-        verbosity=[],
+        verbosity=["progress"],
         max_card=1,  # the antecedents are given: mine nothing more
         min_support=0.0,
         fairness=args.metric,
@@ -64,19 +71,46 @@ def main() -> None:
     )
     # The process's peak RSS before the search: the interpreter, the package and the data.
     rss_before_kib = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
-    start = time.perf_counter()
-    clf.fit(X, y, features=list(frame.columns[2:-1]), prediction_name=frame.columns[-1])
-    seconds = time.perf_counter() - start
+    start, cpu_start = time.perf_counter(), time.process_time()
+    with tempfile.TemporaryFile("w+") as log:
+        saved = os.dup(1)
+        os.dup2(log.fileno(), 1)
+        try:
+            clf.fit(X, y, features=list(frame.columns[2:-1]), prediction_name=frame.columns[-1],
+                    time_limit=args.time_limit)
+        finally:
+            ctypes.CDLL(None).fflush(None)  # the package's printf buffer, into the log
+            os.dup2(saved, 1)
+        seconds, cpu = time.perf_counter() - start, time.process_time() - cpu_start
+        log.seek(0)
+        text = log.read()
     pred = np.asarray(clf.predict(X)).astype(int)
     length = len(clf.rl_.rules) - 1
     errors = int(np.sum(pred != y))
     peak_kib = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    objective = errors / len(y) + args.lam * length
+    if "Exited because queue empty" in text:
+        stop = "optimal"
+    elif args.time_limit is not None and cpu >= args.time_limit:
+        stop = "time_limit"
+    else:
+        stop = "node_limit"
+    # The package prints its trie size after freeing the queue's lazily deleted nodes: below
+    # the peak, which is the budget when the budget stopped it.
+    trie = int(read(text, r"final num_nodes: (\d+)"))
+    queue_bound = float(read(text, r"minimum lower bound in queue: (\S+)"))  # 1.0: queue empty
     json.dump(
         {
+            "status": "optimal" if stop == "optimal" else "feasible",
+            "stop": stop,
+            "trie_nodes": args.max_nodes if stop == "node_limit" else trie,
+            "nodes_expanded": int(read(text, r"final num_evaluated: (\d+)")),
+            "lower_bound": min(objective, queue_bound),
             "seconds": seconds,
+            "cpu_seconds": cpu,
             "peak_rss_mb": peak_kib / 1024,
             "rss_before_fit_mb": rss_before_kib / 1024,
-            "objective": errors / len(y) + args.lam * length,
+            "objective": objective,
             "accuracy": 1 - errors / len(y),
             "length": length,
             "predictions": pred.tolist(),
@@ -84,6 +118,13 @@ def main() -> None:
         },
         sys.stdout,
     )
+
+
+def read(text: str, pattern: str) -> str:
+    match = re.search(pattern, text)
+    if match is None:
+        raise SystemExit(f"faircorels printed no {pattern!r}: {text[-500:]!r}")
+    return match.group(1)
 
 
 if __name__ == "__main__":
