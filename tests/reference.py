@@ -13,6 +13,7 @@ engines but the :class:`Problem` it reads and the tolerance ``FEASIBILITY_TOL`` 
 
 from __future__ import annotations
 
+import math
 import warnings
 from dataclasses import dataclass
 
@@ -21,7 +22,7 @@ import numpy as np
 from fairlist.groups import SmallGroupWarning
 from fairlist.metrics import FEASIBILITY_TOL
 from fairlist.rulelist import RuleList
-from fairlist.solvers import Problem
+from fairlist.solvers import Problem, Result, Status
 
 # The rates each metric compares, written out again (not fairlist.metrics.METRIC_RATES).
 _RATES = {
@@ -255,3 +256,20 @@ def published_problem(source, rows=None, antecedents=None, **kwargs) -> Problem:
         feature_names=list(data.columns[cols]),
         **kwargs,
     )
+
+
+def assert_certifies(problem: Problem, ref: ReferenceResult, result: Result, context) -> None:
+    """``result`` is the certificate brute force ``ref`` gives: infeasible when no list meets
+    the cap, else optimal with the same objective, a lower bound equal to it, and a fair list
+    of at most ``problem.max_length`` rules whose evaluation agrees."""
+    if math.isinf(ref.objective):
+        assert result.status is Status.INFEASIBLE, context
+        assert result.rule_list is None, context
+        return
+    assert result.status is Status.OPTIMAL, context
+    assert abs(result.objective - ref.objective) <= 1e-9, (context, result.objective, ref.objective)
+    assert result.lower_bound == result.objective, context
+    ev = problem.evaluate(result.rule_list)
+    assert ev.fair, context
+    assert abs(ev.objective - result.objective) <= 1e-9, context
+    assert result.rule_list.length <= problem.max_length, context

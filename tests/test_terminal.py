@@ -16,7 +16,7 @@ import math
 
 import numpy as np
 import pytest
-from reference import random_group_problem, random_problem, reference_solve
+from reference import assert_certifies, random_group_problem, random_problem, reference_solve
 
 from fairlist.metrics import Metric
 from fairlist.solvers import Limits, Problem, Status, StopReason
@@ -55,19 +55,6 @@ def solve_both(problem: Problem, **options):
     return [BnBSolver(use_terminal_solver=t, **options).solve(problem) for t in (True, False)]
 
 
-def assert_exact(problem: Problem, ref, result, context) -> None:
-    if math.isinf(ref.objective):
-        assert result.status is Status.INFEASIBLE, context
-        return
-    assert result.status is Status.OPTIMAL, context
-    assert abs(result.objective - ref.objective) <= 1e-9, (context, result.objective, ref.objective)
-    assert result.lower_bound == result.objective, context
-    ev = problem.evaluate(result.rule_list)
-    assert ev.fair, context
-    assert abs(ev.objective - result.objective) <= 1e-9, context
-    assert result.rule_list.length <= problem.max_length, context
-
-
 # ---------------------------------------------------------------------------- two groups
 @pytest.mark.parametrize("majority_only", [False, True], ids=["full", "majority"])
 @pytest.mark.parametrize("chunk", range(4))
@@ -78,7 +65,7 @@ def test_terminal_solver_on_and_off_equal_brute_force(chunk, majority_only):
         ref = reference(seed, majority_only)
         on, off = solve_both(problem, majority_only=majority_only)
         for result, terminal in ((on, True), (off, False)):
-            assert_exact(problem, ref, result, (seed, majority_only, terminal))
+            assert_certifies(problem, ref, result, (seed, majority_only, terminal))
         assert off.stats["terminal_prefixes"] == 0
         ran += on.stats["terminal_prefixes"] > 0
     assert ran > 0  # the solver ran (it finishes the root when the cap is 2)
@@ -90,7 +77,7 @@ def test_terminal_solver_in_every_deepening_phase_equals_brute_force(deepen_leng
         problem = instance(seed)
         ref = reference(seed, False)
         for result in solve_both(problem, deepen_length=deepen_length):
-            assert_exact(problem, ref, result, (seed, deepen_length))
+            assert_certifies(problem, ref, result, (seed, deepen_length))
 
 
 @pytest.mark.parametrize("policy", ["bfs", "lower_bound", "dfs", "bfs_objective_aware_lowest"])
@@ -98,7 +85,7 @@ def test_terminal_solver_under_every_kind_of_policy(policy):
     for seed in range(1, 72, 7):
         problem = instance(seed)
         for result in solve_both(problem, policy=policy, beam_width=0):
-            assert_exact(problem, reference(seed, False), result, (seed, policy))
+            assert_certifies(problem, reference(seed, False), result, (seed, policy))
 
 
 def test_terminal_solver_runs_with_integer_weights_and_equals_duplicated_rows():
@@ -131,7 +118,7 @@ def test_terminal_solver_switches_itself_off_with_more_than_two_groups():
         ref = reference_solve(problem, 3)
         for result in solve_both(problem):
             assert result.stats["terminal_prefixes"] == 0
-            assert_exact(problem, ref, result, i)
+            assert_certifies(problem, ref, result, i)
 
 
 def test_terminal_solver_switches_itself_off_when_weights_could_overflow_its_counts():
@@ -156,7 +143,7 @@ def test_terminal_solver_switches_itself_off_when_weights_could_overflow_its_cou
         for result in solve_both(huge):
             assert result.stats["weights_exact"]
             assert result.stats["terminal_prefixes"] == 0
-            assert_exact(huge, ref, result, metric)
+            assert_certifies(huge, ref, result, metric)
     assert ran > 0
 
 
@@ -210,7 +197,7 @@ def test_terminal_solver_on_larger_instances_equals_brute_force(metric):
             ref = reference_solve(problem, problem.max_length, majority_only=majority_only)
             for result in solve_both(problem, majority_only=majority_only,
                                      deepen_length=i % 3):  # fmt: skip
-                assert_exact(problem, ref, result, (i, majority_only))
+                assert_certifies(problem, ref, result, (i, majority_only))
 
 
 @pytest.mark.slow
