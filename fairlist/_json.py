@@ -10,7 +10,7 @@ from typing import Any
 
 import numpy as np
 
-__all__ = ["jsonable", "dumps", "read_json"]
+__all__ = ["jsonable", "dumps", "read_json", "invalid_json"]
 
 
 def jsonable(value: Any) -> Any:
@@ -45,8 +45,12 @@ def dumps(doc: Any, **kwargs: Any) -> str:
     return json.dumps(jsonable(doc), **kwargs)
 
 
-def read_json(path: str | Path, what: str = "file") -> Any:
-    """The JSON document in ``path``; a missing file or invalid JSON is an error naming it."""
+def read_json(path: str | Path, what: str = "file", error: type | None = None) -> Any:
+    """The JSON document in ``path``; a missing file or invalid JSON is an error naming it.
+
+    Invalid JSON raises ``error`` (default :class:`~fairlist.errors.DataError`) as one line,
+    ``PATH is not valid JSON (line L, column C): reason``.
+    """
     from .errors import DataError
 
     path = Path(path)
@@ -55,4 +59,15 @@ def read_json(path: str | Path, what: str = "file") -> Any:
     try:
         return json.loads(path.read_text(encoding="utf-8"))
     except json.JSONDecodeError as exc:
-        raise DataError(f"{path} is not valid JSON: {exc}") from None
+        raise (error or DataError)(invalid_json(path, exc)) from None
+    except RecursionError:
+        raise (error or DataError)(f"{path} is not valid JSON here: nested too deeply") from None
+    except UnicodeDecodeError as exc:
+        raise (error or DataError)(
+            f"{path} is not valid JSON: not UTF-8 text ({exc.reason} at byte {exc.start})"
+        ) from None
+
+
+def invalid_json(name: Any, exc: json.JSONDecodeError) -> str:
+    """The one-line message for a JSON text that does not parse: where, and why."""
+    return f"{name} is not valid JSON (line {exc.lineno}, column {exc.colno}): {exc.msg}"

@@ -34,7 +34,7 @@ from typing import Annotated, Any, Optional
 import numpy as np
 import typer
 
-from ._json import dumps, jsonable, read_json
+from ._json import dumps, jsonable
 from ._validation import is_binary_table
 from ._version import __version__
 from .datasets import GROUPS
@@ -757,17 +757,18 @@ def show(
     as_json: JsonOpt = False,
 ) -> None:
     """Print a saved rule list (or a saved model's rule list and training figures)."""
-    from .estimator import MODEL_FORMAT, FairRuleListClassifier
+    from .estimator import FairRuleListClassifier
+    from .model_file import RULE_LIST_FORMAT, read_document
     from .rulelist import RuleList
 
-    with _errors(as_json):
-        doc = read_json(model)
+    with _errors(as_json):  # the checks of `predict` (and of `load`): a model shown is usable
+        doc = read_document(model)
         training = None
-        if isinstance(doc, dict) and doc.get("format") == MODEL_FORMAT:
-            clf = FairRuleListClassifier.from_dict(doc)
-            rule_list, training = clf.rule_list_, doc["training"]
+        if isinstance(doc, dict) and doc.get("format") == RULE_LIST_FORMAT:
+            rule_list = RuleList.from_dict(doc, source=model)
         else:
-            rule_list = RuleList.from_dict(doc)
+            clf = FairRuleListClassifier.from_dict(doc, source=model)
+            rule_list, training = clf.rule_list_, clf.to_dict()["training"]
     if as_json:
         _emit_json({"rule_list": rule_list.to_dict(), "text": str(rule_list),
                     "training": training})  # fmt: skip

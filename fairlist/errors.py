@@ -15,6 +15,7 @@ __all__ = [
     "InvalidParameterError",
     "DataError",
     "MissingColumnError",
+    "ModelFileError",
     "InfeasibleError",
 ]
 
@@ -40,6 +41,12 @@ class MissingColumnError(DataError, KeyError):
 
     def __str__(self) -> str:  # KeyError would print the message in quotes
         return str(self.args[0]) if self.args else ""
+
+
+class ModelFileError(DataError):
+    """A saved model or rule list cannot be read: not JSON, another format, a newer version, or
+    a field that breaks the schema (the message names the file and the field's JSON path; see
+    :mod:`fairlist.model_file`)."""
 
 
 class InfeasibleError(FairlistError, ValueError):

@@ -34,7 +34,7 @@ from sklearn.exceptions import ConvergenceWarning
 from sklearn.utils.multiclass import check_classification_targets, type_of_target
 from sklearn.utils.validation import check_is_fitted
 
-from ._json import dumps, jsonable, read_json
+from ._json import dumps, jsonable
 from ._params import InstanceOf, Interval, Options, Satisfies, validate_params
 from ._validation import as_binary, encode_labels, is_binary_table
 from ._version import __version__
@@ -42,7 +42,8 @@ from .binarize import Binarizer
 from .errors import DataError, InfeasibleError, InvalidParameterError, MissingColumnError
 from .metrics import Metric, check_sample_weight
 from .metrics import protected_mask as sensitive_mask
-from .rulelist import RuleList
+from .model_file import MODEL_FORMAT, MODEL_VERSION, check_model, read_document
+from .rulelist import Rule, RuleList
 from .solvers import (
     ENGINE_NAMES,
     ENGINES,
@@ -71,9 +72,6 @@ __all__ = [
     "sensitive_mask",
     "MODEL_FORMAT",
 ]
-
-MODEL_FORMAT = "fairlist.classifier"
-MODEL_VERSION = 2  # 2: the fitted binarizer and the sensitive columns (1 is still read)
 
 #: The default budget: the paper's trie size, and a time limit as a safety net (see fit's
 #: ``time_limit``; both engines stop at the first limit reached, with their best list and gap).
@@ -584,51 +582,61 @@ class FairRuleListClassifier(ClassifierMixin, BaseEstimator):
         Path(path).write_text(text + "\n", encoding="utf-8")
 
     @classmethod
-    def from_dict(cls, doc: Mapping[str, Any]) -> FairRuleListClassifier:
-        """Rebuild a fitted model from :meth:`to_dict`'s document."""
-        if not isinstance(doc, Mapping) or doc.get("format") != MODEL_FORMAT:
-            found = doc.get("format") if isinstance(doc, Mapping) else type(doc).__name__
-            raise DataError(
-                f"not a fairlist model: 'format' is {found!r}, expected {MODEL_FORMAT!r}"
-            )
-        if doc.get("version") not in (1, MODEL_VERSION):
-            raise DataError(
-                f"model document version {doc.get('version')!r} is not supported (this fairlist "
-                f"reads versions 1 to {MODEL_VERSION})"
-            )
-        valid = set(cls().get_params())
-        params = {k: v for k, v in doc["params"].items() if k in valid}
+    def from_dict(
+        cls, doc: Mapping[str, Any], *, source: str | Path | None = None
+    ) -> FairRuleListClassifier:
+        """Rebuild a fitted model from :meth:`to_dict`'s document.
+
+        The document is checked against the model schema first
+        (:func:`fairlist.model_file.check_model`): every field, the lengths that must agree,
+        two classes, a version this fairlist reads. ``source`` names the file in messages.
+
+        Raises
+        ------
+        ModelFileError
+            Naming the file and the JSON path of the first field that breaks the schema.
+        """
+        doc = check_model(doc, source)
+        params = dict(doc["params"])
         if isinstance(params.get("binarizer"), Mapping):
             params["binarizer"] = Binarizer(**params["binarizer"]["Binarizer"])
         clf = cls(**params)
-        train = doc["training"]
         clf.classes_ = np.asarray(doc["classes"])
-        clf.n_features_in_ = int(doc["n_features_in"])
-        if "feature_names_in" in doc:
+        clf.n_features_in_ = doc["n_features_in"]
+        if doc["feature_names_in"] is not None:
             clf.feature_names_in_ = np.asarray(doc["feature_names_in"], dtype=object)
-        clf.rule_list_ = RuleList.from_dict(doc["rule_list"])
+        rl = doc["rule_list"]
+        clf.rule_list_ = RuleList(
+            [Rule(a, p) for a, p in rl["rules"]], rl["default"], rl["labels"], rl["feature_names"]
+        )
         clf._rule_n = np.asarray(doc["rule_n_samples"])  # ints, or sums of weights
         clf._rule_pos = np.asarray(doc["rule_n_positive"])
-        clf.sensitive_columns_ = list(doc.get("sensitive_columns", []))
-        groups = doc.get("groups") or {}
-        clf.group_names_ = tuple(groups.get("names", ("protected", "unprotected")))
-        clf._rule_group_n = np.asarray(
-            groups.get("rule_n_samples", np.zeros((len(clf._rule_n), 0)))
-        )
-        clf.group_rates_ = (
-            pd.DataFrame(groups["rates"]).set_index("group") if "rates" in groups else None
-        )
-        clf.binarizer_ = Binarizer.from_dict(doc["binarizer"]) if doc.get("binarizer") else None
+        clf.sensitive_columns_ = doc["sensitive_columns"]
+        groups = doc["groups"]
+        if groups is None:  # a version-1 model without them
+            clf.group_names_ = ("protected", "unprotected")
+            clf._rule_group_n = np.zeros((len(clf._rule_n), 0))
+            clf.group_rates_ = None
+        else:
+            clf.group_names_ = tuple(groups["names"])
+            clf._rule_group_n = np.asarray(groups["rule_n_samples"])
+            clf.group_rates_ = pd.DataFrame(groups["rates"]).set_index("group")
+        binarizer = doc["binarizer"]
+        clf.binarizer_ = None
+        if binarizer is not None:
+            binarizer = {k: v for k, v in binarizer.items() if k != "names_out"}
+            clf.binarizer_ = Binarizer.from_dict(binarizer)
+        train = doc["training"]
         clf.status_ = Status(train["status"])
         clf.objective_ = float(train["objective"])
         clf.lower_bound_ = float(train["lower_bound"])
         clf.gap_ = max(0.0, clf.objective_ - clf.lower_bound_)
-        clf.certified_length_ = train.get("certified_length")
+        clf.certified_length_ = train["certified_length"]
         clf.accuracy_ = float(train["accuracy"])
         clf.unfairness_ = float(train["unfairness"])
         clf.metric_ = Metric.parse(train["metric"])
-        clf.stats_ = dict(train.get("stats", {}))
-        clf.metadata_ = dict(doc.get("metadata", {}))
+        clf.stats_ = train["stats"]
+        clf.metadata_ = doc["metadata"]
         clf.result_ = Result(
             status=clf.status_,
             rule_list=clf.rule_list_,
@@ -638,15 +646,16 @@ class FairRuleListClassifier(ClassifierMixin, BaseEstimator):
             lower_bound=clf.lower_bound_,
             stop_reason=StopReason(train["stop_reason"]),
             engine=train["engine"],
-            search_space=train.get("search_space", "full"),
+            search_space=train["search_space"],
             stats=clf.stats_,
         )
         return clf
 
     @classmethod
     def load(cls, path: str | Path) -> FairRuleListClassifier:
-        """Read a model written by :meth:`save`."""
-        return cls.from_dict(read_json(path, "model file"))
+        """Read a model written by :meth:`save` (checked as :meth:`from_dict` does; the
+        messages name ``path``)."""
+        return cls.from_dict(read_document(path), source=path)
 
 
 def _group_rates(counts: Any) -> pd.DataFrame:

@@ -24,18 +24,20 @@ from typing import Any
 
 import numpy as np
 
+from ._json import invalid_json
 from ._validation import as_binary
-from .errors import DataError, InvalidParameterError, MissingColumnError
+from .errors import DataError, InvalidParameterError, MissingColumnError, ModelFileError
+from .model_file import RULE_LIST_FORMAT, RULE_LIST_VERSION, check_rule_list
 
 __all__ = ["Rule", "RuleList", "RuleListFormatError", "JSON_FORMAT", "JSON_VERSION"]
 
-JSON_FORMAT = "fairlist.rule_list"
-JSON_VERSION = 1
+JSON_FORMAT = RULE_LIST_FORMAT
+JSON_VERSION = RULE_LIST_VERSION
 CONJUNCTION = " && "
 NEGATION = "not "
 
 
-class RuleListFormatError(DataError):
+class RuleListFormatError(ModelFileError):
     """A JSON document is not a fairlist rule list (or is a malformed one)."""
 
 
@@ -222,49 +224,24 @@ class RuleList:
         return text
 
     @classmethod
-    def from_dict(cls, doc: Any) -> RuleList:
-        if not isinstance(doc, dict):
-            raise RuleListFormatError(f"expected a JSON object, got {type(doc).__name__}")
-        if doc.get("format") != JSON_FORMAT:
-            raise RuleListFormatError(
-                f"not a fairlist rule list: 'format' is {doc.get('format')!r}, "
-                f"expected {JSON_FORMAT!r}"
-            )
-        version = doc.get("version")
-        if version != JSON_VERSION:
-            raise RuleListFormatError(
-                f"rule-list document version {version!r} is not supported (this fairlist reads "
-                f"version {JSON_VERSION})"
-            )
-        for key in ("rules", "default"):
-            if key not in doc:
-                raise RuleListFormatError(f"rule-list document has no {key!r} field")
-        if not isinstance(doc["rules"], list):
-            raise RuleListFormatError("'rules' must be a list")
-        rules = []
-        for k, item in enumerate(doc["rules"]):
-            if not isinstance(item, dict) or set(item) != {"antecedent", "prediction"}:
-                raise RuleListFormatError(
-                    f"rules[{k}] must be an object with exactly 'antecedent' and 'prediction'"
-                )
-            try:
-                rules.append(Rule(item["antecedent"], item["prediction"]))
-            except ValueError as exc:
-                raise RuleListFormatError(f"rules[{k}]: {exc}") from None
-        try:
-            return cls(
-                rules,
-                doc["default"],
-                doc.get("labels", ("0", "1")),
-                doc.get("feature_names"),
-            )
-        except (TypeError, ValueError) as exc:
-            raise RuleListFormatError(str(exc)) from None
+    def from_dict(cls, doc: Any, *, source: str | Path | None = None) -> RuleList:
+        """The rule list of a :meth:`to_dict` document, checked against the rule-list schema
+        (:func:`fairlist.model_file.check_rule_list`; ``source`` names the file in messages).
+
+        Raises
+        ------
+        RuleListFormatError
+            Naming the file and the JSON path of the first field that breaks the schema.
+        """
+        checked = check_rule_list(doc, source, error=RuleListFormatError)
+        rules = [Rule(antecedent, prediction) for antecedent, prediction in checked["rules"]]
+        labels = checked["labels"] or ("0", "1")
+        return cls(rules, checked["default"], labels, checked["feature_names"])
 
     @classmethod
     def from_json(cls, source: str | Path) -> RuleList:
         """Load from a JSON string or a path to a JSON file."""
-        text = str(source)
+        text, path = str(source), None
         if isinstance(source, Path) or not text.lstrip().startswith(("{", "[")):
             path = Path(source)
             if not path.exists():
@@ -273,8 +250,8 @@ class RuleList:
         try:
             doc = json.loads(text)
         except json.JSONDecodeError as exc:
-            raise RuleListFormatError(f"not valid JSON: {exc}") from None
-        return cls.from_dict(doc)
+            raise RuleListFormatError(invalid_json(path or "the rule-list text", exc)) from None
+        return cls.from_dict(doc, source=path)
 
 
 def _resolve_column(frame: Any, name: str) -> np.ndarray:
