@@ -102,18 +102,18 @@ def test_json_round_trip_for_any_rules(rules, default):
         ("[1, 2]", "expected a JSON object"),
         ('{"format": "sklearn"}', "not a fairlist rule list"),
         ('{"format": "fairlist.rule_list", "version": 99, "rules": [], "default": 0}',
-         "version 99 is not supported"),
-        ('{"format": "fairlist.rule_list", "version": 1, "default": 0}', "no 'rules' field"),
+         "rule list version 99 is newer than this fairlist \\(1\\) reads; upgrade"),
+        ('{"format": "fairlist.rule_list", "version": 1, "default": 0}', "'rules' is missing"),
         ('{"format": "fairlist.rule_list", "version": 1, "rules": [{"antecedent": "a"}],'
-         ' "default": 0}', "rules\\[0\\] must be an object"),
+         ' "default": 0}', "'rules\\[0\\].prediction' is missing"),
         ('{"format": "fairlist.rule_list", "version": 1, "rules": [{"antecedent": "a",'
-         ' "prediction": 3}], "default": 0}', "prediction must be 0 or 1"),
+         ' "prediction": 3}], "default": 0}', "'rules\\[0\\].prediction' is a number \\(3\\), expected 0 or 1"),
         ('{"format": "fairlist.rule_list", "version": 1, "rules": [], "default": 2}',
-         "default must be 0 or 1"),
+         "'default' is a number \\(2\\), expected 0 or 1"),
         ('{"format": "fairlist.rule_list", "version": 1, "rules": [{"antecedent": "a",'
          ' "prediction": 1}, {"antecedent": "a", "prediction": 0}], "default": 0}',
          "appears twice"),
-        ("{not json", "not valid JSON"),
+        ("{not json", "the rule-list text is not valid JSON \\(line 1, column 2\\)"),
     ],
 )
 def test_malformed_documents_say_what_is_wrong(document, message):
