@@ -4,7 +4,6 @@ JSON path of the bad field; a file that is shown is one that predicts."""
 
 from __future__ import annotations
 
-import copy
 import json
 
 import numpy as np

@@ -107,7 +107,8 @@ def test_json_round_trip_for_any_rules(rules, default):
         ('{"format": "fairlist.rule_list", "version": 1, "rules": [{"antecedent": "a"}],'
          ' "default": 0}', "'rules\\[0\\].prediction' is missing"),
         ('{"format": "fairlist.rule_list", "version": 1, "rules": [{"antecedent": "a",'
-         ' "prediction": 3}], "default": 0}', "'rules\\[0\\].prediction' is a number \\(3\\), expected 0 or 1"),
+         ' "prediction": 3}], "default": 0}',
+         "'rules\\[0\\].prediction' is a number \\(3\\), expected 0 or 1"),
         ('{"format": "fairlist.rule_list", "version": 1, "rules": [], "default": 2}',
          "'default' is a number \\(2\\), expected 0 or 1"),
         ('{"format": "fairlist.rule_list", "version": 1, "rules": [{"antecedent": "a",'
