@@ -425,10 +425,18 @@ class FairRuleListClassifier(ClassifierMixin, BaseEstimator):
         check_is_fitted(self, "rule_list_")
         if isinstance(X, pd.DataFrame) and self.sensitive_columns_:
             X = X.drop(columns=[c for c in self.sensitive_columns_ if c in X.columns])
-        if self.binarizer_ is None:
-            X = _validate_data(self, X, dtype=None, reset=False)
+        raw = self.binarizer_ is not None
+        try:  # scikit-learn's checks of the columns (count, names), raised as a DataError
+            if raw:
+                X = _validate_data(self, X, reset=False, skip_check_array=True)
+            else:
+                X = _validate_data(self, X, dtype=None, reset=False)
+        except DataError:
+            raise
+        except ValueError as exc:
+            raise DataError(str(exc)) from exc
+        if not raw:
             return as_binary("X", X, 2, columns=self.rule_list_.feature_names)
-        X = _validate_data(self, X, reset=False, skip_check_array=True)
         return np.asarray(self.binarizer_.transform(X))
 
     def apply(self, X: Any) -> np.ndarray:
@@ -547,7 +555,9 @@ class FairRuleListClassifier(ClassifierMixin, BaseEstimator):
             "rule_n_samples": self._rule_n.tolist(),
             "rule_n_positive": self._rule_pos.tolist(),
             "sensitive_columns": list(self.sensitive_columns_),
-            "groups": {
+            "groups": None  # a version-1 model saved without them
+            if self.group_rates_ is None
+            else {
                 "names": list(self.group_names_),
                 "rule_n_samples": self._rule_group_n.tolist(),
                 "rates": self.group_rates_.reset_index().to_dict(orient="list"),

@@ -323,11 +323,8 @@ _MODEL_FIELDS = {
         ["feature_names_in", "metadata"],
     ),
 }  # fmt: skip
-_TRAINING_FIELDS = (
-    ["status", "objective", "lower_bound", "accuracy", "unfairness", "metric", "engine",
-     "search_space", "stop_reason", "stats"],
-    ["certified_length"],
-)  # fmt: skip
+_TRAINING_FIELDS = ["status", "objective", "lower_bound", "accuracy", "unfairness", "metric",
+                    "engine", "search_space", "stop_reason", "stats"]  # fmt: skip
 
 
 def check_model(doc: Any, source: str | Path | None = None) -> dict[str, Any]:
@@ -362,8 +359,9 @@ def check_model(doc: Any, source: str | Path | None = None) -> dict[str, Any]:
     if not sum(n) > 0:
         n_at.fail("adds up to 0, expected the training samples (a positive total)")
     _inputs(at, out, rl)
-    out["groups"] = _groups(at.child("groups"), n) if at.has("groups") else None
-    out["training"] = _training(at.child("training"), rl, n, pos)
+    groups_at = at.child("groups")  # null: a version-1 model that had none, saved again
+    out["groups"] = None if groups_at.value is None else _groups(groups_at, n)
+    out["training"] = _training(at.child("training"), rl, n, pos, version)
     out["metadata"] = dict(_free(at.child("metadata"))) if at.has("metadata") else {}
     return out
 
@@ -525,13 +523,14 @@ def _groups(at: _At, n: list) -> dict[str, Any]:
     return {"names": names, "rule_n_samples": counts, "rates": rates}
 
 
-def _training(at: _At, rl: dict[str, Any], n: list, pos: list) -> dict[str, Any]:
+def _training(at: _At, rl: dict[str, Any], n: list, pos: list, version: int) -> dict[str, Any]:
     """The training figures: status and certificate, objective and bound, accuracy (the one the
     counts give), unfairness, metric, engine statistics."""
     from .metrics import Metric
     from .solvers import StopReason
 
-    at.obj(*_TRAINING_FIELDS)
+    certified = ["certified_length"]  # since version 2
+    at.obj(_TRAINING_FIELDS + certified * (version > 1), certified * (version == 1))
     out: dict[str, Any] = {"status": at.child("status").choice(("optimal", "feasible"))}
     for name in ("objective", "lower_bound"):
         out[name] = at.child(name).number()
@@ -631,7 +630,8 @@ def _binarizer_params(at: _At, pairs: bool) -> dict[str, Any]:
     binarizer's document, as an object in the estimator's parameters)."""
     from .binarize import PARAMETER_CONSTRAINTS, Binarizer
 
-    at.obj([], list(Binarizer().get_params()))
+    names = list(Binarizer().get_params())  # a fitted one's transform reads them: all needed
+    at.obj(names if pairs else [], [] if pairs else names)
     params: dict[str, Any] = {}
     for name in at.value:
         p = at.child(name)
@@ -647,6 +647,7 @@ def _binarizer_params(at: _At, pairs: bool) -> dict[str, Any]:
             for e in p.items("a list of [column, cut points] pairs"):
                 column, cuts = e.items("a [column, cut points] pair", 2, "a column and its cuts")
                 params[name].append([_column_name(column), _increasing(cuts)])
+            _distinct(p, [column for column, _ in params[name]])
         elif name == "cut_points":
             if not isinstance(p.value, Mapping):
                 p.wrong("an object (column: cut points)")
