@@ -266,11 +266,13 @@ def check_rule_list(
     return _rule_list(_At(doc, "", _Doc(source, "rule-list document", error)))
 
 
-def _rule_list(at: _At, feature_names_required: bool = False) -> dict[str, Any]:
+def _rule_list(at: _At, in_model: bool = False) -> dict[str, Any]:
+    """A rule list; in a model it has feature names, and its antecedents are among them (a
+    model reads arrays by position; a bare rule list may compose ``a && b`` on a DataFrame)."""
     _format_and_version(at, RULE_LIST_FORMAT, (RULE_LIST_VERSION,), "rule list")
     required = ["format", "version", "rules", "default"]
     optional = ["labels", "feature_names"]
-    if feature_names_required:
+    if in_model:
         required, optional = required + optional, []
     at.obj(required, optional)
     rules, seen = [], {}
@@ -292,7 +294,7 @@ def _rule_list(at: _At, feature_names_required: bool = False) -> dict[str, Any]:
     if at.has("feature_names"):
         names_at = at.child("feature_names")
         feature_names = names_at.names()
-        known = set(feature_names)
+        known = set(feature_names) if in_model else {a for a, _ in rules}
         for k, (antecedent, _) in enumerate(rules):
             if antecedent not in known:
                 at.child("rules").items()[k].child("antecedent").fail(
@@ -343,7 +345,7 @@ def check_model(doc: Any, source: str | Path | None = None) -> dict[str, Any]:
     out["params"] = _params(at.child("params"))
     out["classes"] = classes = _classes(at.child("classes"))
     rl_at = at.child("rule_list")
-    out["rule_list"] = rl = _rule_list(rl_at, feature_names_required=True)
+    out["rule_list"] = rl = _rule_list(rl_at, in_model=True)
     if rl["labels"] != [str(c) for c in classes]:
         rl_at.child("labels").fail(
             f"is {rl['labels']!r}, expected the classes as text, {[str(c) for c in classes]!r}"

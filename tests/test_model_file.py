@@ -14,7 +14,7 @@ from typer.testing import CliRunner
 from fairlist.cli import app
 from fairlist.errors import DataError, ModelFileError
 from fairlist.estimator import FairRuleListClassifier
-from fairlist.rulelist import RuleList, RuleListFormatError
+from fairlist.rulelist import Rule, RuleList, RuleListFormatError
 
 runner = CliRunner()
 
@@ -394,3 +394,12 @@ def test_show_prints_what_predict_uses(files, tmp_path):
     assert training == json.loads(json.dumps(files["doc"]["training"]))
     predicted = runner.invoke(app, ["predict", str(path), str(files["folder"] / "d.csv")])
     assert predicted.exit_code == 0, predicted.output
+
+
+def test_a_bare_rule_list_may_test_a_conjunction_of_its_feature_names():
+    """On a DataFrame a rule list composes ``a && b`` from its columns, so a saved rule list
+    (unlike a model, which reads arrays by position) need not list it among its names."""
+    rl = RuleList([Rule("a && b", 1)], 0, feature_names=["a", "b"])
+    assert RuleList.from_dict(rl.to_dict()) == rl
+    frame = pd.DataFrame({"a": [1, 1, 0], "b": [1, 0, 1]})
+    assert RuleList.from_dict(rl.to_dict()).predict(frame).tolist() == [1, 0, 0]
