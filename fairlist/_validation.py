@@ -15,7 +15,36 @@ import pandas as pd
 
 from .errors import DataError
 
-__all__ = ["as_binary", "is_binary_table", "encode_labels"]
+__all__ = ["as_table", "as_binary", "is_binary_table", "check_labels", "encode_labels"]
+
+
+def as_table(name: str, values: Any) -> Any:
+    """``values`` unchanged, once checked to be a table: no two columns of a DataFrame share a
+    name, and the rows of a list have one length.
+
+    numpy's own message for a list of rows of different lengths names neither the argument nor
+    the row, and pandas would accept a table whose columns share a name (a label column given
+    twice becomes an antecedent); both are errors here, named.
+    """
+    if isinstance(values, pd.DataFrame):
+        repeated = values.columns[values.columns.duplicated()].unique().tolist()
+        if repeated:
+            raise DataError(
+                f"{name} has duplicate column names: {repeated}; every column needs its own name"
+            )
+        return values
+    if hasattr(values, "tocsr") or hasattr(values, "to_pandas"):  # sparse, polars, pyarrow
+        return values
+    try:
+        np.asarray(values)
+    except ValueError:  # rows of different lengths
+        lengths = [len(row) if hasattr(row, "__len__") else 1 for row in values]
+        bad = next((i for i, n in enumerate(lengths) if n != lengths[0]), 0)
+        raise DataError(
+            f"{name} is ragged: row {bad} has {lengths[bad]} values, row 0 has {lengths[0]}; "
+            "every row needs one value per column"
+        ) from None
+    return values
 
 
 def _not_binary(arr: np.ndarray) -> np.ndarray:
@@ -69,6 +98,31 @@ def is_binary_table(frame: pd.DataFrame) -> bool:
     return True
 
 
+def check_labels(y: Any, *, name: str = "y", n_rows: int | None = None) -> np.ndarray:
+    """``y`` as a 1-D array of ``n_rows`` labels, none missing (NaN or None, named by row).
+
+    The check scikit-learn's target checks lack: they call a None "Unknown label type" and a
+    NaN "Input y contains NaN", without the row.
+    """
+    try:
+        arr = np.asarray(y)
+    except ValueError:  # ragged
+        arr = np.asarray(y, dtype=object)
+    if arr.ndim != 1:
+        raise DataError(f"{name} must be one-dimensional, got shape {arr.shape}")
+    if n_rows is not None and arr.shape[0] != n_rows:
+        raise DataError(f"{name} has {arr.shape[0]} rows, X has {n_rows}")
+    if arr.shape[0] == 0:
+        raise DataError(f"{name} has no rows")
+    missing = pd.isna(arr)
+    if missing.any():
+        raise DataError(
+            f"{name} has {int(missing.sum())} missing label(s) (NaN/None), first at row "
+            f"{int(np.flatnonzero(missing)[0])}; every sample needs a label"
+        )
+    return arr
+
+
 def encode_labels(
     y: Any, *, name: str = "y", n_rows: int | None = None, require_two: bool = True
 ) -> tuple[np.ndarray, np.ndarray]:
@@ -82,18 +136,14 @@ def encode_labels(
     classes : ndarray of shape (2,) (or (1,))
     codes : ndarray of uint8, shape (n,)
     """
-    arr = np.asarray(y)
-    if arr.ndim != 1:
-        raise DataError(f"{name} must be one-dimensional, got shape {arr.shape}")
-    if n_rows is not None and arr.shape[0] != n_rows:
-        raise DataError(f"{name} has {arr.shape[0]} rows, X has {n_rows}")
-    missing = pd.isna(arr)
-    if missing.any():
+    arr = check_labels(y, name=name, n_rows=n_rows)
+    try:
+        classes, codes = np.unique(arr, return_inverse=True)
+    except TypeError:  # values of types that do not compare (1 and "a")
+        kinds = sorted({type(v).__name__ for v in arr.tolist()})
         raise DataError(
-            f"{name} has {int(missing.sum())} missing values (first at row "
-            f"{int(np.flatnonzero(missing)[0])})"
-        )
-    classes, codes = np.unique(arr, return_inverse=True)
+            f"{name} mixes labels of types {', '.join(kinds)}; give every label the same type"
+        ) from None
     if classes.size > 2:
         shown = ", ".join(repr(v) for v in classes[:5].tolist())
         raise DataError(

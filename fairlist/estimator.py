@@ -36,7 +36,7 @@ from sklearn.utils.validation import check_is_fitted
 
 from ._json import dumps, jsonable, read_json
 from ._params import InstanceOf, Interval, Options, Satisfies, validate_params
-from ._validation import as_binary, encode_labels, is_binary_table
+from ._validation import as_binary, as_table, check_labels, encode_labels, is_binary_table
 from ._version import __version__
 from .binarize import Binarizer
 from .errors import DataError, InfeasibleError, InvalidParameterError, MissingColumnError
@@ -295,7 +295,9 @@ class FairRuleListClassifier(ClassifierMixin, BaseEstimator):
         data-derived attributes)."""
         if sample_weight is not None:  # its own errors first, as scikit-learn's checks expect
             check_sample_weight(sample_weight, X.shape[0] if hasattr(X, "shape") else len(X))
-        X, groups, self.sensitive_columns_ = _split_sensitive(X, sensitive_features)
+        X, groups, self.sensitive_columns_ = _split_sensitive(as_table("X", X), sensitive_features)
+        if y is not None:  # a missing label named by its row, before scikit-learn's checks
+            check_labels(y, n_rows=X.shape[0] if hasattr(X, "shape") else len(X))
         self.binarizer_ = None
         if self._binarizes(X):
             X, y = _validate_data(self, X, y, skip_check_array=True)  # names and counts only
@@ -704,6 +706,9 @@ def _split_sensitive(X: Any, sensitive_features: Any) -> tuple[Any, Any, list[st
         names = list(s)
     if not names:
         return X, s, []
+    repeated = sorted({c for c in names if names.count(c) > 1})
+    if repeated:
+        raise DataError(f"sensitive_features names {repeated[0]!r} twice; name each column once")
     absent = [c for c in names if c not in X.columns]
     if absent:
         shown = ", ".join(map(repr, list(X.columns)[:10]))
