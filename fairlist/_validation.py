@@ -108,6 +108,8 @@ def check_labels(y: Any, *, name: str = "y", n_rows: int | None = None) -> np.nd
         arr = np.asarray(y)
     except ValueError:  # ragged
         arr = np.asarray(y, dtype=object)
+    if arr.dtype.kind in "US" and not isinstance(y, np.ndarray):
+        arr = np.asarray(y, dtype=object)  # numpy would turn a None or NaN, or a 0, into text
     if arr.ndim != 1:
         raise DataError(f"{name} must be one-dimensional, got shape {arr.shape}")
     if n_rows is not None and arr.shape[0] != n_rows:

@@ -234,7 +234,9 @@ def read_csv(path: Path) -> Any:
             raise DataError(f"{path.name} is empty: no header line")
         frame = pd.read_csv(path, encoding="utf-8-sig")
     except UnicodeDecodeError as exc:
-        raise DataError(f"{path.name} is not UTF-8 text ({exc.reason} at byte {exc.start})") from None
+        raise DataError(
+            f"{path.name} is not UTF-8 text ({exc.reason} at byte {exc.start})"
+        ) from None
     except (csv.Error, pd.errors.ParserError, pd.errors.EmptyDataError) as exc:
         first = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
         raise DataError(f"{path.name} is not a readable CSV file: {first}") from None
@@ -251,7 +253,7 @@ def read_csv(path: Path) -> Any:
             f"{path.name}: column {header.index('') + 1} of the header has no name; name every "
             "column (a CSV written by pandas with its index has one: write it with index=False)"
         )
-    if not isinstance(frame.index, pd.RangeIndex) or len(frame.columns) != len(header):
+    if not frame.index.equals(pd.RangeIndex(len(frame))) or len(frame.columns) != len(header):
         raise DataError(
             f"{path.name}: the data rows have more fields than the header ({len(header)} names)"
         )
@@ -268,7 +270,8 @@ def _check_roles(named: list[tuple[str, str | None]]) -> None:
         if column is None:
             continue
         if column in seen:
-            same = "twice" if seen[column] == option else f"as {seen[column]} and {option}"
+            first = seen[column]
+            same = f"twice as {option}" if first == option else f"as {first} and {option}"
             raise DataError(f"column {column!r} is given {same}; each column has one role")
         seen[column] = option
 
@@ -307,8 +310,8 @@ def load_table(
     if not path.exists():
         known = ", ".join(_dataset_names())
         raise FileNotFoundError(f"no file {data!r} and no built-in data set of that name ({known})")
-    named = [("--target", target), ("--weight", weight)]
-    named += [("--sensitive", c) for c in sensitive or ()]
+    named = [("--target", target), *(("--sensitive", c) for c in sensitive or ())]
+    named += [("--weight", weight)]
     _check_roles([*named, *(("--drop", c) for c in drop or ())])
     frame = read_csv(path)
     if not sensitive:
