@@ -154,7 +154,7 @@ def encode_labels(
         )
     if require_two and classes.size < 2:
         raise DataError(
-            f"{name} has 1 class ({classes[0].item()!r}) only; a classifier needs samples of two "
+            f"{name} has 1 class ({classes.tolist()[0]!r}) only; a classifier needs samples of two "
             "classes"
         )
     return classes, np.asarray(codes, dtype=np.uint8).reshape(-1)

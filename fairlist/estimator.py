@@ -296,7 +296,8 @@ class FairRuleListClassifier(ClassifierMixin, BaseEstimator):
         if sample_weight is not None:  # its own errors first, as scikit-learn's checks expect
             check_sample_weight(sample_weight, X.shape[0] if hasattr(X, "shape") else len(X))
         X, groups, self.sensitive_columns_ = _split_sensitive(as_table("X", X), sensitive_features)
-        if y is not None:  # a missing label named by its row, before scikit-learn's checks
+        if y is not None and getattr(y, "ndim", 1) == 1:  # a missing label named by its row,
+            # before scikit-learn's checks (they warn about a column vector and ravel it)
             check_labels(y, n_rows=X.shape[0] if hasattr(X, "shape") else len(X))
         self.binarizer_ = None
         if self._binarizes(X):

@@ -256,3 +256,8 @@ def test_no_antecedent_is_one_error_without_warnings(recwarn):
     assert "column 'a' has no cut point, column 'b' has no cut point" in message
     assert "column 'a' is 0/1 but for 0.5 at row 3" in message
     assert not [w for w in recwarn if "yields no antecedent" in str(w.message)]
+
+
+def test_a_single_text_class_given_as_a_list_is_named():
+    with pytest.raises(DataError, match=r"y has 1 class \('no'\) only"):
+        FairRuleListClassifier(max_nodes=100).fit(X4, ["no"] * 4, [0, 1, 0, 1])
