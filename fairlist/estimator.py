@@ -667,8 +667,13 @@ def _check_target(y: Any, n_rows: int) -> None:
     check_classification_targets(y)
     y_type = type_of_target(y, input_name="y")
     if y_type != "binary":
+        try:  # which values (scikit-learn's words first: its checks match them)
+            encode_labels(y, n_rows=n_rows)
+            detail = ""
+        except DataError as exc:
+            detail = f": {exc}"
         raise DataError(
-            f"Only binary classification is supported. The type of the target is {y_type}"
+            f"Only binary classification is supported. The type of the target is {y_type}{detail}"
         )
     encode_labels(y, n_rows=n_rows)
 

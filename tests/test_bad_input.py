@@ -261,3 +261,15 @@ def test_no_antecedent_is_one_error_without_warnings(recwarn):
 def test_a_single_text_class_given_as_a_list_is_named():
     with pytest.raises(DataError, match=r"y has 1 class \('no'\) only"):
         FairRuleListClassifier(max_nodes=100).fit(X4, ["no"] * 4, [0, 1, 0, 1])
+
+
+def test_a_third_class_is_named(tmp_path):
+    frame = table()
+    frame["y"] = frame["y"].map({0: "no", 1: "yes"})
+    frame.loc[5, "y"] = "maybe"
+    frame.to_csv(tmp_path / "d.csv", index=False)
+    one_error(
+        fit_cli(str(tmp_path / "d.csv"), "--target", "y", "--sensitive", "s"),
+        "Only binary classification is supported",
+        "y must be binary; it has 3 distinct values ('maybe', 'no', 'yes')",
+    )

@@ -26,10 +26,11 @@ FAST = ["--max-nodes", "2000", "--max-length", "2", "--time-limit", "5"]
 
 NAMES = ["a", "b", "y", "s", "w", "", "é", "1", "a.1", " a", "Unnamed: 0"]
 FLOATS = st.floats(-1e3, 1e3, allow_nan=False).map(repr)
+ODD = st.sampled_from(["nan", "inf", "-inf", ""])
 CELLS = {
     "binary": st.sampled_from(["0", "1"]),
     "int": st.integers(-3, 100).map(str),
-    "float": st.one_of(FLOATS, FLOATS, FLOATS, st.sampled_from(["nan", "inf", "-inf", ""])),
+    "float": FLOATS,
     "text": st.sampled_from(["x", "y z", "é", "NA", "True", "1", "0", "", "x,y"]),
     "bool": st.sampled_from(["True", "False"]),
     "mixed": st.one_of(st.sampled_from(["0", "1", "x", "", "inf"]), FLOATS),
@@ -40,28 +41,44 @@ GROUPS = [["F", "M", "X"], ["1", "0", "2"]]
 
 @st.composite
 def tables(draw):
-    """(header, rows, fit options): a CSV as written, and how ``fit`` is told to read it."""
-    n = draw(st.one_of(st.integers(0, 3), st.integers(4, 40)))
+    """(header, rows, fit options): a CSV as written, and how ``fit`` is told to read it.
+
+    Each way of being wrong is drawn on its own, one time in twelve, so that most tables fit and
+    the others err in one or a few ways at once."""
+
+    def odd() -> bool:
+        return draw(st.sampled_from([False] * 11 + [True]))
+
+    def column(cells) -> list[str]:
+        return draw(st.lists(cells, min_size=n, max_size=n))
+
+    def spoil(cells: list[str], bad) -> list[str]:
+        """``cells`` with one cell (if any) replaced by a draw of ``bad``, when odd."""
+        if cells and odd():
+            cells[draw(st.integers(0, len(cells) - 1))] = draw(bad)
+        return cells
+
+    n = draw(st.integers(0, 3)) if odd() else draw(st.integers(4, 40))
     columns = []  # (name, cells)
-    for _ in range(draw(st.integers(1, 4))):
-        kind = draw(st.sampled_from(sorted(CELLS)))
-        columns.append((draw(st.sampled_from(NAMES)), draw(st.lists(CELLS[kind], min_size=n,
-                                                                     max_size=n))))  # fmt: skip
-    labels = draw(st.sampled_from(LABELS))[: draw(st.integers(1, 3))]
-    label_cells = st.one_of(*[st.just(v) for v in labels], st.sampled_from(["", "nan"]))
-    y = draw(st.lists(st.sampled_from(labels) if draw(st.booleans()) else label_cells,
-                      min_size=n, max_size=n))  # fmt: skip
-    groups = draw(st.sampled_from(GROUPS))[: draw(st.integers(1, 3))]
-    s = draw(st.lists(st.sampled_from(groups), min_size=n, max_size=n))
-    target, sensitive = draw(st.sampled_from([("y", "s"), ("y", "y"), ("label", "s")]))
+    for j in range(draw(st.integers(1, 4))):
+        kind = draw(st.sampled_from(sorted(CELLS) if odd() else ["binary"] * 3 + ["int", "float"]))
+        name = draw(st.sampled_from(NAMES)) if odd() else f"f{j}"
+        columns.append((name, spoil(column(CELLS[kind]), ODD)))  # NaN, inf, an empty cell
+    labels = draw(st.sampled_from(LABELS))[: draw(st.sampled_from([1, 3])) if odd() else 2]
+    y = spoil(column(st.sampled_from(labels)), st.sampled_from(["", "nan", "NA"]))
+    groups = draw(st.sampled_from(GROUPS))[: draw(st.sampled_from([1, 3])) if odd() else 2]
+    s = spoil(column(st.sampled_from(groups)), st.sampled_from(["", "nan"]))
+    target, sensitive = draw(st.sampled_from([("y", "y"), ("label", "s")])) if odd() else ("y", "s")
+    n_features = len(columns)
     columns += [(target, y), (sensitive, s)]
     options = ["--target", target, "--sensitive", sensitive]
     if draw(st.booleans()):
-        weights = st.one_of(st.integers(0, 5).map(str), CELLS["float"], CELLS["text"])
-        columns.append(("wt", draw(st.lists(weights, min_size=n, max_size=n))))
+        bad = st.one_of(ODD, CELLS["text"], st.just("-1"))
+        columns.append(("wt", spoil(column(st.integers(1, 5).map(str)), bad)))
         options += ["--weight", "wt"]
     if draw(st.booleans()):
-        options += ["--drop", draw(st.sampled_from([name for name, _ in columns]))]
+        some = columns if odd() else columns[:n_features]  # a feature, or any column
+        options += ["--drop", draw(st.sampled_from([name for name, _ in some]))]
     order = draw(st.permutations(range(len(columns))))
     header = [columns[j][0] for j in order]
     rows = [[columns[j][1][i] for j in order] for i in range(n)]
@@ -132,8 +149,8 @@ def model(tmp_path_factory):
     rng = np.random.default_rng(0)
     n = 60
     a = rng.integers(0, 50, n)
-    frame = pd.DataFrame({"a": a, "c": rng.choice(["u", "v", "w"], n), "s": rng.choice(["F", "M"], n),
-                          "y": (a > 25).astype(int)})  # fmt: skip
+    frame = pd.DataFrame({"a": a, "c": rng.choice(["u", "v", "w"], n),
+                          "s": rng.choice(["F", "M"], n), "y": (a > 25).astype(int)})  # fmt: skip
     frame.to_csv(folder / "train.csv", index=False)
     path = folder / "m.json"
     result = runner.invoke(app, ["fit", str(folder / "train.csv"), "--target", "y",
