@@ -15,7 +15,14 @@ import pandas as pd
 
 from .errors import DataError
 
-__all__ = ["as_table", "as_binary", "is_binary_table", "check_labels", "encode_labels"]
+__all__ = ["named", "as_table", "as_binary", "is_binary_table", "check_labels", "encode_labels"]
+
+
+def named(name: str, values: Any) -> str:
+    """``name``, with the column's own name when ``values`` is a named column (a Series), so
+    that ``--target label`` on the command line reads ``y (column 'label')``."""
+    column = values.name if isinstance(values, pd.Series) else None
+    return name if column is None else f"{name} (column {column!r})"
 
 
 def as_table(name: str, values: Any) -> Any:
@@ -104,6 +111,7 @@ def check_labels(y: Any, *, name: str = "y", n_rows: int | None = None) -> np.nd
     The check scikit-learn's target checks lack: they call a None "Unknown label type" and a
     NaN "Input y contains NaN", without the row.
     """
+    name = named(name, y)
     try:
         arr = np.asarray(y)
     except ValueError:  # ragged

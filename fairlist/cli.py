@@ -329,7 +329,7 @@ def load_table(
     prot = _typed_value(groups_of, protected)
     weights = frame[weight] if weight is not None else None
     features = frame.drop(columns=[c for c in (target, weight, *sensitive, *(drop or ())) if c])
-    if is_binary_table(features):
+    if features.shape[1] and is_binary_table(features):  # (no column: the estimator says so)
         return Table(features.astype("uint8"), y, groups_of, prot, str(path), weight=weights)
     if not antecedents:
         raw = frame.drop(columns=[c for c in (target, weight, *(drop or ())) if c])

@@ -34,6 +34,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from ._validation import named
 from .errors import DataError, InvalidParameterError
 
 __all__ = [
@@ -77,6 +78,7 @@ def _as_table(sensitive_features: Any, n_samples: int | None) -> pd.DataFrame:
             "(fit(X, y, sensitive_features=s, protected=value))"
         )
     s = sensitive_features
+    name = named("sensitive_features", s)
     if isinstance(s, pd.Series):
         table = s.to_frame()
     elif isinstance(s, pd.DataFrame):
@@ -90,15 +92,15 @@ def _as_table(sensitive_features: Any, n_samples: int | None) -> pd.DataFrame:
             )
         table = pd.DataFrame(arr if arr.ndim == 2 else arr[:, None])
     if table.shape[1] == 0:
-        raise DataError("sensitive_features has no column")
+        raise DataError(f"{name} has no column")
     if table.shape[0] == 0:
-        raise DataError("sensitive_features has no rows")
+        raise DataError(f"{name} has no rows")
     if n_samples is not None and len(table) != n_samples:
-        raise DataError(f"sensitive_features has {len(table)} rows, X has {n_samples}")
+        raise DataError(f"{name} has {len(table)} rows, X has {n_samples}")
     missing = table.isna().to_numpy().any(axis=1)
     if missing.any():
         raise DataError(
-            f"sensitive_features has {int(missing.sum())} missing value(s) (NaN/None), first "
+            f"{name} has {int(missing.sum())} missing value(s) (NaN/None), first "
             f"at row {int(np.flatnonzero(missing)[0])}; every sample needs a group"
         )
     return table
@@ -151,8 +153,9 @@ def encode_groups(
     shown = ", ".join(repr(v) for v in values[:5]) + (", …" if len(values) > 5 else "")
     if len(values) < 2:
         raise DataError(
-            f"sensitive_features has a single group ({values[0]!r} for every sample); fairness "
-            "compares groups, so at least two must occur in the training data"
+            f"{named('sensitive_features', sensitive_features)} has a single group "
+            f"({values[0]!r} for every sample); fairness compares groups, so at least two must "
+            "occur in the training data"
         )
     if protected is not None:
         _check_protected(protected, table.shape[1])

@@ -116,8 +116,12 @@ def test_a_column_has_one_role(tmp_path, roles, message):
 @pytest.mark.parametrize(
     "column, cell, message",
     [
-        ("y", np.nan, "y has 1 missing label(s) (NaN/None), first at row 3"),
-        ("s", np.nan, "sensitive_features has 1 missing value(s) (NaN/None), first at row 3"),
+        ("y", np.nan, "y (column 'y') has 1 missing label(s) (NaN/None), first at row 3"),
+        (
+            "s",
+            np.nan,
+            "sensitive_features (column 's') has 1 missing value(s) (NaN/None), first at row 3",
+        ),
         ("a", np.inf, "column 'a' has 1 infinite value(s), first inf at row 3"),
         ("a", -np.inf, "column 'a' has 1 infinite value(s), first -inf at row 3"),
         ("a", np.nan, "column 'a' has 1 missing values (NaN or None, of 40 rows; first at row 3)"),
@@ -142,7 +146,7 @@ def test_a_bad_cell_is_named_by_column_and_row(tmp_path, column, cell, message):
         (-1.0, "1 negative values (first at row 0)"),
         (np.nan, "1 NaN values (first at row 0)"),
         (np.inf, "1 infinite values (first at row 0)"),
-        ("heavy", "sample_weight must hold numbers"),
+        ("heavy", "sample_weight (column 'w') must hold numbers, got dtype object; row 0 holds"),
     ],
 )
 def test_a_bad_weight_is_named(tmp_path, weights, message):
@@ -157,7 +161,10 @@ def test_a_bad_weight_is_named(tmp_path, weights, message):
 
 @pytest.mark.parametrize(
     "column, value, message",
-    [("y", 1, "y has 1 class (1) only"), ("s", 1, "sensitive_features has a single group")],
+    [
+        ("y", 1, "y (column 'y') has 1 class (1) only"),
+        ("s", 1, "sensitive_features (column 's') has a single group (1 for every sample)"),
+    ],
 )
 def test_a_single_class_or_group_is_named(tmp_path, column, value, message):
     frame = table()
@@ -271,5 +278,16 @@ def test_a_third_class_is_named(tmp_path):
     one_error(
         fit_cli(str(tmp_path / "d.csv"), "--target", "y", "--sensitive", "s"),
         "Only binary classification is supported",
-        "y must be binary; it has 3 distinct values ('maybe', 'no', 'yes')",
+        "y (column 'y') must be binary; it has 3 distinct values ('maybe', 'no', 'yes')",
     )
+
+
+def test_no_column_left_for_rules_is_named(tmp_path):
+    table().to_csv(tmp_path / "d.csv", index=False)
+    one_error(
+        fit_cli(str(tmp_path / "d.csv"), "--target", "y", "--sensitive", "s", "--drop", "a",
+                "--drop", "b"),
+        "X has no column once the sensitive columns are out",
+    )  # fmt: skip
+    with pytest.raises(DataError, match="X has no column at all"):
+        FairRuleListClassifier().fit(pd.DataFrame(index=range(4)), [0, 1, 1, 0], [0, 1, 0, 1])
