@@ -34,6 +34,12 @@ meaning of every antecedent. ``handle_missing="category"`` makes "missing" its o
 ``fit`` time sets none of the column's antecedents (so every negation of that column is true),
 with a :class:`UnseenCategoryWarning`.
 
+Infinite values are refused, at ``fit`` and at ``transform`` time, naming the column and the
+first row: an interval with an infinite bound (``a:>=inf``) is an antecedent no finite value sets.
+When no column yields an antecedent, ``fit`` raises one error giving each column's reason (a
+single value, or no cut point) instead of one warning a column; when the table is 0/1 but for
+a few cells (one 0.5, say: it makes its column numeric), the error names the first such cell.
+
 Performance
 -----------
 Everything is vectorised with numpy: MDLP works on the per-value class counts with cumulative
