@@ -305,7 +305,10 @@ class FairRuleListClassifier(ClassifierMixin, BaseEstimator):
         X, groups, self.sensitive_columns_ = _split_sensitive(as_table("X", X), sensitive_features)
         if len(getattr(X, "shape", ())) == 2 and X.shape[1] == 0:
             what = "once the sensitive columns are out" if self.sensitive_columns_ else "at all"
-            raise DataError(f"X has no column {what}: there is nothing to build rules from")
+            raise DataError(  # scikit-learn's words first: its checks match them
+                f"Found array with 0 feature(s) (shape={tuple(X.shape)}) while a minimum of 1 is "
+                f"required: X has no column {what}, nothing to build rules from"
+            )
         label = named("y", y)  # "y (column 'label')": the name is lost once y is an array
         if y is not None and getattr(y, "ndim", 1) == 1:  # a missing label named by its row,
             # before scikit-learn's checks (they warn about a column vector and ravel it)
