@@ -15,7 +15,43 @@ import pandas as pd
 
 from .errors import DataError
 
-__all__ = ["as_binary", "is_binary_table", "encode_labels"]
+__all__ = ["named", "as_table", "as_binary", "is_binary_table", "check_labels", "encode_labels"]
+
+
+def named(name: str, values: Any) -> str:
+    """``name``, with the column's own name when ``values`` is a named column (a Series), so
+    that ``--target label`` on the command line reads ``y (column 'label')``."""
+    column = values.name if isinstance(values, pd.Series) else None
+    return name if column is None else f"{name} (column {column!r})"
+
+
+def as_table(name: str, values: Any) -> Any:
+    """``values`` unchanged, once checked to be a table: no two columns of a DataFrame share a
+    name, and the rows of a list have one length.
+
+    numpy's own message for a list of rows of different lengths names neither the argument nor
+    the row, and pandas would accept a table whose columns share a name (a label column given
+    twice becomes an antecedent); both are errors here, named.
+    """
+    if isinstance(values, pd.DataFrame):
+        repeated = values.columns[values.columns.duplicated()].unique().tolist()
+        if repeated:
+            raise DataError(
+                f"{name} has duplicate column names: {repeated}; every column needs its own name"
+            )
+        return values
+    if hasattr(values, "tocsr") or hasattr(values, "to_pandas"):  # sparse, polars, pyarrow
+        return values
+    try:
+        np.asarray(values)
+    except ValueError:  # rows of different lengths
+        lengths = [len(row) if hasattr(row, "__len__") else 1 for row in values]
+        bad = next((i for i, n in enumerate(lengths) if n != lengths[0]), 0)
+        raise DataError(
+            f"{name} is ragged: row {bad} has {lengths[bad]} values, row 0 has {lengths[0]}; "
+            "every row needs one value per column"
+        ) from None
+    return values
 
 
 def _not_binary(arr: np.ndarray) -> np.ndarray:
@@ -69,6 +105,34 @@ def is_binary_table(frame: pd.DataFrame) -> bool:
     return True
 
 
+def check_labels(y: Any, *, name: str = "y", n_rows: int | None = None) -> np.ndarray:
+    """``y`` as a 1-D array of ``n_rows`` labels, none missing (NaN or None, named by row).
+
+    The check scikit-learn's target checks lack: they call a None "Unknown label type" and a
+    NaN "Input y contains NaN", without the row.
+    """
+    name = named(name, y)
+    try:
+        arr = np.asarray(y)
+    except ValueError:  # ragged
+        arr = np.asarray(y, dtype=object)
+    if arr.dtype.kind in "US" and not isinstance(y, np.ndarray):
+        arr = np.asarray(y, dtype=object)  # numpy would turn a None or NaN, or a 0, into text
+    if arr.ndim != 1:
+        raise DataError(f"{name} must be one-dimensional, got shape {arr.shape}")
+    if n_rows is not None and arr.shape[0] != n_rows:
+        raise DataError(f"{name} has {arr.shape[0]} rows, X has {n_rows}")
+    if arr.shape[0] == 0:
+        raise DataError(f"{name} has no rows")
+    missing = pd.isna(arr)
+    if missing.any():
+        raise DataError(
+            f"{name} has {int(missing.sum())} missing label(s) (NaN/None), first at row "
+            f"{int(np.flatnonzero(missing)[0])}; every sample needs a label"
+        )
+    return arr
+
+
 def encode_labels(
     y: Any, *, name: str = "y", n_rows: int | None = None, require_two: bool = True
 ) -> tuple[np.ndarray, np.ndarray]:
@@ -82,18 +146,14 @@ def encode_labels(
     classes : ndarray of shape (2,) (or (1,))
     codes : ndarray of uint8, shape (n,)
     """
-    arr = np.asarray(y)
-    if arr.ndim != 1:
-        raise DataError(f"{name} must be one-dimensional, got shape {arr.shape}")
-    if n_rows is not None and arr.shape[0] != n_rows:
-        raise DataError(f"{name} has {arr.shape[0]} rows, X has {n_rows}")
-    missing = pd.isna(arr)
-    if missing.any():
+    arr = check_labels(y, name=name, n_rows=n_rows)
+    try:
+        classes, codes = np.unique(arr, return_inverse=True)
+    except TypeError:  # values of types that do not compare (1 and "a")
+        kinds = sorted({type(v).__name__ for v in arr.tolist()})
         raise DataError(
-            f"{name} has {int(missing.sum())} missing values (first at row "
-            f"{int(np.flatnonzero(missing)[0])})"
-        )
-    classes, codes = np.unique(arr, return_inverse=True)
+            f"{name} mixes labels of types {', '.join(kinds)}; give every label the same type"
+        ) from None
     if classes.size > 2:
         shown = ", ".join(repr(v) for v in classes[:5].tolist())
         raise DataError(
@@ -102,7 +162,7 @@ def encode_labels(
         )
     if require_two and classes.size < 2:
         raise DataError(
-            f"{name} has 1 class ({classes[0].item()!r}) only; a classifier needs samples of two "
+            f"{name} has 1 class ({classes.tolist()[0]!r}) only; a classifier needs samples of two "
             "classes"
         )
     return classes, np.asarray(codes, dtype=np.uint8).reshape(-1)

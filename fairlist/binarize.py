@@ -34,6 +34,12 @@ meaning of every antecedent. ``handle_missing="category"`` makes "missing" its o
 ``fit`` time sets none of the column's antecedents (so every negation of that column is true),
 with a :class:`UnseenCategoryWarning`.
 
+Infinite values are refused, at ``fit`` and at ``transform`` time, naming the column and the
+first row: an interval with an infinite bound (``a:>=inf``) is an antecedent no finite value sets.
+When no column yields an antecedent, ``fit`` raises one error giving each column's reason (a
+single value, or no cut point) instead of one warning a column; when the table is 0/1 but for
+a few cells (one 0.5, say: it makes its column numeric), the error names the first such cell.
+
 Performance
 -----------
 Everything is vectorised with numpy: MDLP works on the per-value class counts with cumulative
@@ -57,7 +63,7 @@ from sklearn.utils.validation import check_is_fitted
 
 from ._json import jsonable
 from ._params import BOOLEAN, Interval, Options, Satisfies, validate_params
-from ._validation import encode_labels
+from ._validation import as_table, encode_labels
 from .errors import DataError, MissingColumnError
 
 __all__ = [
@@ -278,6 +284,7 @@ class _Column:
     cut_points: np.ndarray | None = None  # numeric: sorted cut points
     integer: bool = False  # numeric: integer-valued at fit time
     missing: bool = False  # "column:missing" is one of the antecedents (the last one)
+    unused: str = ""  # why the column yields no antecedent (then ``names`` is empty)
 
 
 def _is_numeric(series: pd.Series) -> bool:
@@ -286,13 +293,17 @@ def _is_numeric(series: pd.Series) -> bool:
     )
 
 
-def _finite(name: Hashable, values: np.ndarray) -> np.ndarray:
-    """``values`` (no NaN) or an error naming the column when one is infinite."""
+def _finite(name: Hashable, values: np.ndarray, rows: np.ndarray) -> np.ndarray:
+    """``values`` (no NaN; ``rows`` are their row numbers) or an error naming the column and
+    the first row when one is infinite: an interval with an infinite bound (``a:>=inf``) would
+    be an antecedent no finite value sets."""
     infinite = np.isinf(values)
     if infinite.any():
+        first = int(np.flatnonzero(infinite)[0])
         raise DataError(
-            f"column {name!r} has {int(infinite.sum())} infinite values (inf); an interval "
-            "needs finite values"
+            f"column {name!r} has {int(infinite.sum())} infinite value(s), first "
+            f"{float(values[first])!r} at row {int(rows[first])}; an interval needs finite values "
+            "(drop those rows or replace the values)"
         )
     return values
 
@@ -300,10 +311,10 @@ def _finite(name: Hashable, values: np.ndarray) -> np.ndarray:
 def _as_frame(X: Any) -> pd.DataFrame:
     """A DataFrame view of X (arrays get columns ``x0, x1, …`` as scikit-learn does)."""
     if isinstance(X, pd.DataFrame):
-        return X
+        return as_table("X", X)  # no two columns of one name
     if hasattr(X, "to_pandas"):  # polars, pyarrow
         return X.to_pandas()
-    arr = np.asarray(X)
+    arr = np.asarray(as_table("X", X))
     if arr.ndim != 2:
         raise DataError(f"X must be two-dimensional, got shape {arr.shape}")
     return pd.DataFrame(arr, columns=[f"x{i}" for i in range(arr.shape[1])])
@@ -454,9 +465,6 @@ class Binarizer(TransformerMixin, BaseEstimator):
             raise DataError("X has no rows")
         if frame.shape[1] == 0:
             raise DataError("X has no columns")
-        duplicated = frame.columns[frame.columns.duplicated()].unique().tolist()
-        if duplicated:
-            raise DataError(f"X has duplicate column names: {duplicated}")
         return frame
 
     def _sensitive_columns(self) -> list[Hashable]:
@@ -492,7 +500,7 @@ class Binarizer(TransformerMixin, BaseEstimator):
         if n_missing and self.handle_missing == "error":
             raise DataError(
                 f"column {name!r} has {n_missing} missing values (NaN or None, of {series.size} "
-                "rows); drop "
+                f"rows; first at row {int(np.flatnonzero(missing)[0])}); drop "
                 "or impute them, or pass handle_missing='category'"
             )
         present = series[~missing]
@@ -501,7 +509,7 @@ class Binarizer(TransformerMixin, BaseEstimator):
         if explicit and not _is_numeric(series):
             raise DataError(f"cut_points given for column {name!r}, which is not numeric")
         if (explicit or _is_numeric(series)) and not force_categorical:
-            values = _finite(name, present.to_numpy(dtype=float))
+            values = _finite(name, present.to_numpy(dtype=float), np.flatnonzero(~missing))
             integer = bool(values.size) and bool(np.all(np.floor(values) == values))
             if explicit:
                 cuts = np.asarray(self.cut_points[name], dtype=float)
@@ -538,12 +546,7 @@ class Binarizer(TransformerMixin, BaseEstimator):
             col.names.append(f"{name}:{MISSING}")
         if len(col.names) < 2:  # a single value, or a single interval: always true
             constant = series.nunique(dropna=False) < 2
-            why = "takes a single value" if constant else "has no cut point"
-            warnings.warn(
-                f"column {name!r} {why} at fit time; it yields no antecedent",
-                ConstantColumnWarning,
-                stacklevel=4,
-            )
+            col.unused = "takes a single value" if constant else "has no cut point"
             col.names = []
         if len(set(col.names)) != len(col.names):
             raise DataError(f"column {name!r} gives duplicate antecedent names: {col.names}")
@@ -580,19 +583,24 @@ class Binarizer(TransformerMixin, BaseEstimator):
         self.feature_names_in_ = np.asarray([str(c) for c in frame.columns], dtype=object)
         self.n_features_in_ = frame.shape[1]
 
-        self.columns_ = [
+        columns = [
             self._fit_column(name, frame[name], codes)
             for name in frame.columns
             if name not in self._sensitive_columns()
         ]
-        self.columns_ = [c for c in self.columns_ if c.names]
+        if not any(c.names for c in columns):
+            raise DataError(self._no_antecedent(frame, columns))
+        for col in columns:
+            if not col.names:
+                warnings.warn(
+                    f"column {col.name!r} {col.unused} at fit time; it yields no antecedent",
+                    ConstantColumnWarning,
+                    stacklevel=2,
+                )
+        self.columns_ = [c for c in columns if c.names]
         self.cut_points_ = {c.name: c.cut_points for c in self.columns_ if c.kind == "numeric"}
         self.categories_ = {c.name: c.categories for c in self.columns_ if c.kind == "categorical"}
         self.single_names_ = [n for c in self.columns_ for n in c.names]
-        if not self.single_names_:
-            raise DataError(
-                "no antecedent could be built: every column is the sensitive one or constant"
-            )
 
         singles = self._singles(frame, warn=False)  # (n, r) bool
         n = singles.shape[0]
@@ -643,6 +651,33 @@ class Binarizer(TransformerMixin, BaseEstimator):
         )
         return self
 
+    def _no_antecedent(self, frame: pd.DataFrame, columns: list[_Column]) -> str:
+        """Why fit built no antecedent: each column's reason, and the cell that kept a table of
+        0/1 columns from being read as antecedents (one 0.5 makes its column numeric, and MDLP
+        may find no cut worth making in any column)."""
+        if not columns:
+            return "no antecedent could be built: every column of X is a sensitive one"
+        reasons = ", ".join(f"column {c.name!r} {c.unused}" for c in columns)
+        message = f"no antecedent could be built: {reasons}"
+        if self.numeric == "mdlp" and any(c.unused == "has no cut point" for c in columns):
+            message += " (MDLP cuts only where the labels justify it; numeric='quantile' cuts "
+            message += "at quantiles)"
+        for col in columns:
+            values = frame[col.name]
+            if not _is_numeric(values):
+                continue
+            stray = ~values.isin([0, 1]).to_numpy()
+            if 0 < stray.sum() < stray.size / 2:
+                row = int(np.flatnonzero(stray)[0])
+                value = values.iloc[row]
+                value = value.item() if isinstance(value, np.generic) else value
+                message += (
+                    f"; column {col.name!r} is 0/1 but for {value!r} at row {row}: if the "
+                    "table holds antecedents, fix that cell"
+                )
+                break
+        return message
+
     def _output_names(self) -> np.ndarray:
         """Names of the output antecedents: kept singles, negations, conjunctions."""
         singles = self.single_names_
@@ -686,8 +721,16 @@ class Binarizer(TransformerMixin, BaseEstimator):
                     )
             n_values = width - int(col.missing)
             if col.kind == "numeric":
-                values = pd.to_numeric(series, errors="raise").to_numpy(dtype=float)
-                _finite(col.name, values[~missing])
+                numbers = pd.to_numeric(series, errors="coerce")
+                text = numbers.isna().to_numpy() & ~missing
+                if text.any():
+                    row = int(np.flatnonzero(text)[0])
+                    raise DataError(
+                        f"column {col.name!r} held numbers at fit time; row {row} holds "
+                        f"{series.iloc[row]!r}"
+                    )
+                values = numbers.to_numpy(dtype=float)
+                _finite(col.name, values[~missing], np.flatnonzero(~missing))
                 bins = np.searchsorted(col.cut_points, np.where(missing, 0.0, values), "right")
                 rows = np.flatnonzero(~missing)
                 out[rows, pos + bins[rows]] = True
@@ -729,9 +772,6 @@ class Binarizer(TransformerMixin, BaseEstimator):
         frame = _as_frame(X)
         if frame.shape[0] == 0:
             raise DataError("X has no rows")
-        duplicated = frame.columns[frame.columns.duplicated()].unique().tolist()
-        if duplicated:
-            raise DataError(f"X has duplicate column names: {duplicated}")
         absent = [c.name for c in self.columns_ if c.name not in frame.columns]
         if absent:
             raise MissingColumnError(f"X lacks the columns seen at fit time: {absent}")

@@ -213,6 +213,69 @@ def _typed_value(column: Any, text: str | None) -> Any:
         return text
 
 
+def read_csv(path: Path) -> Any:
+    """The CSV file ``path`` as a DataFrame, exactly as written, or a :class:`DataError` saying
+    what is wrong with the file.
+
+    pandas would quietly change some tables: it renames a repeated column name (a second ``y``
+    becomes ``y.1``, an antecedent, and the label leaks into the model), names an empty one
+    ``Unnamed: 1``, and turns the first field into the index when the rows have one more field
+    than the header. So the header is read here (the csv module, first non-blank line) and each
+    of those is an error, as are a file without rows and one that is not UTF-8 text.
+    """
+    import csv
+
+    import pandas as pd
+
+    try:
+        with open(path, newline="", encoding="utf-8-sig") as lines:
+            header = next((row for row in csv.reader(lines) if row), None)
+        if header is None:
+            raise DataError(f"{path.name} is empty: no header line")
+        frame = pd.read_csv(path, encoding="utf-8-sig")
+    except UnicodeDecodeError as exc:
+        raise DataError(
+            f"{path.name} is not UTF-8 text ({exc.reason} at byte {exc.start})"
+        ) from None
+    except (csv.Error, pd.errors.ParserError, pd.errors.EmptyDataError) as exc:
+        first = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
+        raise DataError(f"{path.name} is not a readable CSV file: {first}") from None
+    counts: dict[str, int] = {}
+    for name in header:
+        counts[name] = counts.get(name, 0) + 1
+    repeated = [name for name, count in counts.items() if count > 1]
+    if repeated:
+        raise DataError(
+            f"{path.name} has duplicate column names: {repeated}; every column needs its own name"
+        )
+    if "" in counts:
+        raise DataError(
+            f"{path.name}: column {header.index('') + 1} of the header has no name; name every "
+            "column (a CSV written by pandas with its index has one: write it with index=False)"
+        )
+    if not frame.index.equals(pd.RangeIndex(len(frame))) or len(frame.columns) != len(header):
+        raise DataError(
+            f"{path.name}: the data rows have more fields than the header ({len(header)} names)"
+        )
+    if len(frame) == 0:
+        raise DataError(f"{path.name} has no rows (only a header)")
+    return frame
+
+
+def _check_roles(named: list[tuple[str, str | None]]) -> None:
+    """Each column in one role only: a label that is also a group, a weight or dropped, or a
+    group given twice, would be learned from (or counted) twice."""
+    seen: dict[str, str] = {}
+    for option, column in named:
+        if column is None:
+            continue
+        if column in seen:
+            first = seen[column]
+            same = f"twice as {option}" if first == option else f"as {first} and {option}"
+            raise DataError(f"column {column!r} is given {same}; each column has one role")
+        seen[column] = option
+
+
 def load_table(
     data: str,
     target: str | None,
@@ -247,9 +310,10 @@ def load_table(
     if not path.exists():
         known = ", ".join(_dataset_names())
         raise FileNotFoundError(f"no file {data!r} and no built-in data set of that name ({known})")
-    frame = pd.read_csv(path)
-    named = [("--target", target), ("--weight", weight)]
-    named += [("--sensitive", c) for c in sensitive or ()]
+    named = [("--target", target), *(("--sensitive", c) for c in sensitive or ())]
+    named += [("--weight", weight)]
+    _check_roles([*named, *(("--drop", c) for c in drop or ())])
+    frame = read_csv(path)
     if not sensitive:
         raise DataError(f"--sensitive is required with a CSV file (a column of {path.name})")
     if target is None and need_target:
@@ -265,7 +329,7 @@ def load_table(
     prot = _typed_value(groups_of, protected)
     weights = frame[weight] if weight is not None else None
     features = frame.drop(columns=[c for c in (target, weight, *sensitive, *(drop or ())) if c])
-    if is_binary_table(features):
+    if features.shape[1] and is_binary_table(features):  # (no column: the estimator says so)
         return Table(features.astype("uint8"), y, groups_of, prot, str(path), weight=weights)
     if not antecedents:
         raw = frame.drop(columns=[c for c in (target, weight, *(drop or ())) if c])
@@ -493,7 +557,7 @@ def predict(
     with _errors(as_json):
         clf = FairRuleListClassifier.load(model)
         if Path(data).exists():
-            frame = pd.read_csv(data)
+            frame = read_csv(Path(data))
         elif data in _dataset_names():
             frame = load_table(data, None, None, None).X
         else:
@@ -537,7 +601,7 @@ def pareto(
             "sweep.",
         ),
     ] = False,
-    n_epsilons: Annotated[int, typer.Option(help="Grid size in [0, epsilon-max].")] = 60,
+    n_epsilons: Annotated[int, typer.Option(min=1, help="Grid size in [0, epsilon-max].")] = 60,
     epsilon_max: Annotated[float, typer.Option(help="Largest cap of the grid.")] = 1.0,
     cv: Annotated[
         Optional[int],

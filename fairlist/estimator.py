@@ -36,7 +36,14 @@ from sklearn.utils.validation import check_is_fitted
 
 from ._json import dumps, jsonable
 from ._params import InstanceOf, Interval, Options, Satisfies, validate_params
-from ._validation import as_binary, encode_labels, is_binary_table
+from ._validation import (
+    as_binary,
+    as_table,
+    check_labels,
+    encode_labels,
+    is_binary_table,
+    named,
+)
 from ._version import __version__
 from .binarize import Binarizer
 from .errors import DataError, InfeasibleError, InvalidParameterError, MissingColumnError
@@ -293,11 +300,21 @@ class FairRuleListClassifier(ClassifierMixin, BaseEstimator):
         data-derived attributes)."""
         if sample_weight is not None:  # its own errors first, as scikit-learn's checks expect
             check_sample_weight(sample_weight, X.shape[0] if hasattr(X, "shape") else len(X))
-        X, groups, self.sensitive_columns_ = _split_sensitive(X, sensitive_features)
+        X, groups, self.sensitive_columns_ = _split_sensitive(as_table("X", X), sensitive_features)
+        if len(getattr(X, "shape", ())) == 2 and X.shape[1] == 0:
+            what = "once the sensitive columns are out" if self.sensitive_columns_ else "at all"
+            raise DataError(  # scikit-learn's words first: its checks match them
+                f"Found array with 0 feature(s) (shape={tuple(X.shape)}) while a minimum of 1 is "
+                f"required: X has no column {what}, nothing to build rules from"
+            )
+        label = named("y", y)  # "y (column 'label')": the name is lost once y is an array
+        if y is not None and getattr(y, "ndim", 1) == 1:  # a missing label named by its row,
+            # before scikit-learn's checks (they warn about a column vector and ravel it)
+            check_labels(y, n_rows=X.shape[0] if hasattr(X, "shape") else len(X))
         self.binarizer_ = None
         if self._binarizes(X):
             X, y = _validate_data(self, X, y, skip_check_array=True)  # names and counts only
-            _check_target(y, len(X))  # before the binarizer learns from it
+            _check_target(y, len(X), label)  # before the binarizer learns from it
             binarizer = Binarizer() if self.binarizer == "auto" else clone(self.binarizer)
             if self.sensitive_columns_:
                 binarizer.set_params(sensitive=None)  # those columns are already out of X
@@ -311,7 +328,7 @@ class FairRuleListClassifier(ClassifierMixin, BaseEstimator):
                 if hasattr(self, "feature_names_in_")
                 else None
             )
-        _check_target(y, len(X))
+        _check_target(y, len(X), label)
         problem = Problem.from_data(
             X, y, groups, protected, sample_weight=sample_weight, feature_names=names,
             metric=self.metric, epsilon=self.epsilon, lam=self.lam, max_length=self.max_length,
@@ -678,15 +695,20 @@ def _group_rates(counts: Any) -> pd.DataFrame:
     )
 
 
-def _check_target(y: Any, n_rows: int) -> None:
+def _check_target(y: Any, n_rows: int, name: str = "y") -> None:
     """A binary classification target of ``n_rows`` labels, as scikit-learn words its errors."""
     check_classification_targets(y)
     y_type = type_of_target(y, input_name="y")
     if y_type != "binary":
+        try:  # which values (scikit-learn's words first: its checks match them)
+            encode_labels(y, name=name, n_rows=n_rows)
+            detail = ""
+        except DataError as exc:
+            detail = f": {exc}"
         raise DataError(
-            f"Only binary classification is supported. The type of the target is {y_type}"
+            f"Only binary classification is supported. The type of the target is {y_type}{detail}"
         )
-    encode_labels(y, n_rows=n_rows)
+    encode_labels(y, name=name, n_rows=n_rows)
 
 
 def _certified_length(problem: Problem, result: Result) -> int | None:
@@ -723,6 +745,9 @@ def _split_sensitive(X: Any, sensitive_features: Any) -> tuple[Any, Any, list[st
         names = list(s)
     if not names:
         return X, s, []
+    repeated = sorted({c for c in names if names.count(c) > 1})
+    if repeated:
+        raise DataError(f"sensitive_features names {repeated[0]!r} twice; name each column once")
     absent = [c for c in names if c not in X.columns]
     if absent:
         shown = ", ".join(map(repr, list(X.columns)[:10]))

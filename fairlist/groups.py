@@ -34,7 +34,8 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from .errors import DataError
+from ._validation import named
+from .errors import DataError, InvalidParameterError
 
 __all__ = [
     "Groups",
@@ -77,6 +78,7 @@ def _as_table(sensitive_features: Any, n_samples: int | None) -> pd.DataFrame:
             "(fit(X, y, sensitive_features=s, protected=value))"
         )
     s = sensitive_features
+    name = named("sensitive_features", s)
     if isinstance(s, pd.Series):
         table = s.to_frame()
     elif isinstance(s, pd.DataFrame):
@@ -90,13 +92,15 @@ def _as_table(sensitive_features: Any, n_samples: int | None) -> pd.DataFrame:
             )
         table = pd.DataFrame(arr if arr.ndim == 2 else arr[:, None])
     if table.shape[1] == 0:
-        raise DataError("sensitive_features has no column")
+        raise DataError(f"{name} has no column")
+    if table.shape[0] == 0:
+        raise DataError(f"{name} has no rows")
     if n_samples is not None and len(table) != n_samples:
-        raise DataError(f"sensitive_features has {len(table)} rows, X has {n_samples}")
+        raise DataError(f"{name} has {len(table)} rows, X has {n_samples}")
     missing = table.isna().to_numpy().any(axis=1)
     if missing.any():
         raise DataError(
-            f"sensitive_features has {int(missing.sum())} missing value(s) (NaN/None), first "
+            f"{name} has {int(missing.sum())} missing value(s) (NaN/None), first "
             f"at row {int(np.flatnonzero(missing)[0])}; every sample needs a group"
         )
     return table
@@ -136,6 +140,9 @@ def encode_groups(
     DataError
         Missing values, a wrong number of rows, a single group, or a ``protected`` value that
         does not occur (or covers every sample).
+    InvalidParameterError
+        ``protected`` is not one group (several values for one column, or a tuple whose length
+        is not the number of columns).
     """
     table = _as_table(sensitive_features, n_samples)
     if table.shape[1] == 1:
@@ -146,10 +153,12 @@ def encode_groups(
     shown = ", ".join(repr(v) for v in values[:5]) + (", …" if len(values) > 5 else "")
     if len(values) < 2:
         raise DataError(
-            f"sensitive_features has a single group ({values[0]!r} for every sample); fairness "
-            "compares groups, so at least two must occur in the training data"
+            f"{named('sensitive_features', sensitive_features)} has a single group "
+            f"({values[0]!r} for every sample); fairness compares groups, so at least two must "
+            "occur in the training data"
         )
     if protected is not None:
+        _check_protected(protected, table.shape[1])
         key = tuple(protected) if table.shape[1] > 1 and not isinstance(protected, tuple) else (
             protected
         )
@@ -176,6 +185,21 @@ def encode_groups(
     code = {v: i for i, v in enumerate(values)}
     codes = np.fromiter((code[v] for v in keys), dtype=np.int32, count=len(keys))
     return Groups(codes, tuple(_name(v) for v in values))
+
+
+def _check_protected(protected: Any, n_columns: int) -> None:
+    """``protected`` is one group: a scalar for one column, one value per column for several."""
+    several = isinstance(protected, (list, tuple, np.ndarray, pd.Series, set, frozenset, dict))
+    if n_columns == 1 and several:
+        raise InvalidParameterError(
+            f"protected={protected!r} must be a single value of sensitive_features (the one "
+            "group compared with all the others); omit it to compare every group"
+        )
+    if n_columns > 1 and (not several or len(protected) != n_columns):
+        raise InvalidParameterError(
+            f"protected={protected!r} must be a tuple of {n_columns} values, one per sensitive "
+            "column (the intersection compared with all the others)"
+        )
 
 
 def _name(value: Any) -> str:

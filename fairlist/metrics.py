@@ -29,7 +29,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from ._validation import as_binary
+from ._validation import as_binary, named
 from .errors import DataError, InvalidParameterError
 from .groups import encode_groups
 
@@ -322,18 +322,21 @@ def check_sample_weight(sample_weight: Any, n_samples: int) -> np.ndarray | None
     """
     if sample_weight is None:
         return None
+    name = named("sample_weight", sample_weight)
     w = np.asarray(sample_weight)
     if w.ndim != 1:
-        raise DataError(f"sample_weight must be one-dimensional, got shape {w.shape}")
+        raise DataError(f"{name} must be one-dimensional, got shape {w.shape}")
     if len(w) != n_samples:
-        raise DataError(f"sample_weight has {len(w)} values, X has {n_samples} rows")
+        raise DataError(f"{name} has {len(w)} values, X has {n_samples} rows")
     if w.dtype == bool or w.dtype.kind not in "iuf":
-        raise DataError(f"sample_weight must hold numbers, got dtype {w.dtype}")
+        text = pd.to_numeric(pd.Series(w), errors="coerce").isna().to_numpy() & ~pd.isna(w)
+        where = f"; row {int(np.flatnonzero(text)[0])} holds {w[text][0]!r}" if text.any() else ""
+        raise DataError(f"{name} must hold numbers, got dtype {w.dtype}{where}")
     w = w.astype(np.float64)
     for bad, what in ((np.isnan(w), "NaN"), (np.isinf(w), "infinite"), (w < 0, "negative")):
         if bad.any():
             raise DataError(
-                f"sample_weight has {int(bad.sum())} {what} values (first at row "
+                f"{name} has {int(bad.sum())} {what} values (first at row "
                 f"{int(np.flatnonzero(bad)[0])}); weights must be finite and >= 0"
             )
     if not w.any():

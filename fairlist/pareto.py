@@ -425,7 +425,12 @@ _COMMON_CONSTRAINTS = {
 }
 _CV_CONSTRAINTS = {
     **_COMMON_CONSTRAINTS,
-    "epsilons": [None, Satisfies(lambda v: all(e >= 0 for e in v), "a sequence of numbers >= 0")],
+    "epsilons": [
+        None,
+        Satisfies(
+            lambda v: len(v) > 0 and all(e >= 0 for e in v), "a non-empty sequence of numbers >= 0"
+        ),
+    ],
     "cv": [Interval(numbers.Integral, 2, None, closed="left")],
     "random_state": [Interval(numbers.Integral, None, None)],
 }

@@ -306,10 +306,12 @@ def test_numeric_column_without_a_cut_point_warns_and_yields_no_antecedent():
     assert b.single_names_ == ["c:u", "c:v"]
 
 
-def test_only_constant_columns_is_an_error():
+def test_only_constant_columns_is_one_error_naming_each_column(recwarn):
     df = pd.DataFrame({"a": [1, 1, 1], "b": ["x", "x", "x"]})
-    with pytest.warns(ConstantColumnWarning), pytest.raises(ValueError, match="no antecedent"):
+    with pytest.raises(ValueError, match="no antecedent") as info:
         Binarizer(numeric="quantile").fit(df)
+    assert "column 'a' takes a single value, column 'b' takes a single value" in str(info.value)
+    assert not [w for w in recwarn if issubclass(w.category, ConstantColumnWarning)]
 
 
 def test_all_nan_column_is_an_error_by_default_and_constant_as_a_category():

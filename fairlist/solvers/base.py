@@ -16,7 +16,7 @@ from typing import Any, ClassVar, Protocol, runtime_checkable
 import numpy as np
 
 from .._params import Interval, Satisfies, validate_params
-from .._validation import as_binary, encode_labels
+from .._validation import as_binary, as_table, encode_labels
 from ..errors import DataError, InvalidParameterError
 from ..groups import check_group_sizes, encode_groups
 from ..metrics import (
@@ -269,6 +269,7 @@ class Problem:
         >>> p.classes, p.y.tolist(), p.groups.tolist(), p.group_names
         (('no', 'yes'), [0, 1, 1, 0], [0, 0, 1, 1], ('a', 'b'))
         """
+        X = as_table("X", X)
         if feature_names is None and hasattr(X, "columns"):
             feature_names = [str(c) for c in X.columns]
         values = np.asarray(X)
