@@ -13,8 +13,15 @@ Exit codes:
 2     usage error (unknown option, missing argument; printed by Typer)
 3     no fair rule list: infeasible (proved) or none found before a limit
 4     ``verify``: the two engines disagree or did not both finish
-130   interrupted (Ctrl-C) before any result
+130   interrupted by Ctrl-C (SIGINT): the best result so far is printed and written
+      (``fit``'s model, status ``interrupted``; ``pareto``'s points, marked partial;
+      ``verify``'s engines, one not yet started reads ``not run``), or nothing when
+      the interrupt came before any result
+143   terminated by SIGTERM (a scheduler, a container, ``timeout``): as 130
 ====  =====================================================================
+
+SIGTERM is handled as Ctrl-C (:class:`fairlist.interrupts.InterruptSignals`, installed for the
+length of a command): one signal stops the whole command, worker processes included.
 
 Library errors are caught here only, and printed as one readable line.
 """
@@ -45,6 +52,7 @@ from .errors import (
     InvalidParameterError,
     MissingColumnError,
 )
+from .interrupts import InterruptSignals
 from .metrics import METRIC_RATES, Metric
 from .solvers import ENGINES
 from .solvers.bnb import POLICIES
@@ -64,7 +72,17 @@ app = typer.Typer(
 
 EXIT_OK, EXIT_ERROR, EXIT_USAGE, EXIT_INFEASIBLE, EXIT_DISAGREE = 0, 1, 2, 3, 4
 EXIT_NOT_CERTIFIED = 5  # fit --require-optimal: a limit stopped the search before a certificate
-EXIT_INTERRUPTED = 130
+EXIT_INTERRUPTED = 130  # 128 + SIGINT; after SIGTERM, 128 + 15 = 143 (_interrupted_code)
+EXIT_TERMINATED = 143
+
+#: The signals that stopped the command being run: SIGTERM is handled as Ctrl-C for the length
+#: of a command (the root callback installs the handlers and restores the previous ones after).
+_signals = InterruptSignals()
+
+
+def _interrupted_code() -> int:
+    """The exit status of an interrupted command: 130 after Ctrl-C, 143 after SIGTERM."""
+    return _signals.exit_code
 
 
 #: --engine, --metric and --policy choices, from the registries they name (a typo is a usage
@@ -89,12 +107,14 @@ def _version(value: bool) -> None:
 
 @app.callback()
 def _root(
+    ctx: typer.Context,
     version: Annotated[
         Optional[bool],
         typer.Option("--version", callback=_version, is_eager=True, help="Print the version."),
     ] = None,
 ) -> None:
     """Learn certifiably optimal fair rule lists."""
+    ctx.with_resource(_signals)  # SIGTERM as Ctrl-C until the command returns
 
 
 def fail(message: str, code: int = EXIT_ERROR, as_json: bool = False) -> None:
@@ -109,8 +129,9 @@ def fail(message: str, code: int = EXIT_ERROR, as_json: bool = False) -> None:
 @contextmanager
 def _errors(as_json: bool = False):
     """Turn the errors a user's input causes into one line and an exit code: 3 when nothing fair
-    exists, 130 on Ctrl-C, 1 otherwise; under ``--json`` the line is a JSON object on stdout
-    (``{"error": ..., "exit_code": ...}``). Anything else is a bug and keeps its traceback."""
+    exists, 130 on Ctrl-C (143 on SIGTERM), 1 otherwise; under ``--json`` the line is a JSON
+    object on stdout (``{"error": ..., "exit_code": ...}``). Anything else is a bug and keeps its
+    traceback."""
     try:
         with warnings.catch_warnings():
             warnings.showwarning = _show_warning
@@ -118,7 +139,7 @@ def _errors(as_json: bool = False):
     except InfeasibleError as exc:
         fail(str(exc), EXIT_INFEASIBLE, as_json)
     except KeyboardInterrupt:
-        fail("interrupted before any result", EXIT_INTERRUPTED, as_json)
+        fail("interrupted before any result", _interrupted_code(), as_json)
     except (FairlistError, OSError) as exc:
         fail(str(exc).splitlines()[0] if str(exc) else type(exc).__name__, EXIT_ERROR, as_json)
 
@@ -425,7 +446,7 @@ def fit(
     else:
         _print_fit(clf, epsilon, output)
     if str(stop) == "interrupted":
-        raise typer.Exit(EXIT_INTERRUPTED)
+        raise typer.Exit(_interrupted_code())
     if require_optimal and str(clf.status_) != "optimal":
         if not as_json:
             typer.secho(
@@ -616,7 +637,7 @@ def pareto(
     else:
         _print_front(result, output, json_output, plot)
     if result.partial:
-        raise typer.Exit(EXIT_INTERRUPTED)
+        raise typer.Exit(_interrupted_code())
 
 
 def _print_front(result: Any, output: Path, json_output: Path | None, plot: Path | None) -> None:
@@ -784,7 +805,14 @@ def show(
 
 
 def main() -> None:
-    app()
+    """The ``fairlist`` program. An interrupt outside a command's own handling (while it imports
+    its modules, say) ends in Typer's exit 130; after SIGTERM that becomes 143."""
+    try:
+        app()
+    except SystemExit as exc:
+        if exc.code == EXIT_INTERRUPTED and _signals.received:
+            raise SystemExit(_signals.exit_code) from None
+        raise
 
 
 if __name__ == "__main__":  # pragma: no cover
