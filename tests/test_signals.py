@@ -7,9 +7,12 @@ written, and that nothing of it is left running or in /dev/shm.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import pty
+import re
+import shutil
 import signal
 import subprocess
 import sys
@@ -28,6 +31,11 @@ LAUNCH = (
 #: Generous: the test machine may be loaded (start-up alone takes seconds there).
 START_TIMEOUT = 120.0
 STOP_TIMEOUT = 20.0
+#: The signals and their exit statuses; SIGINT's path is older and runs with the slow tests.
+SIGNALS = [
+    pytest.param(signal.SIGTERM, 143, id="SIGTERM"),
+    pytest.param(signal.SIGINT, 130, id="SIGINT", marks=pytest.mark.slow),
+]
 
 
 class Program:
@@ -69,23 +77,33 @@ class Program:
         try:
             return self.proc.wait(STOP_TIMEOUT)
         finally:
-            self.kill()
             self._reader.join(5)
 
-    def kill(self) -> None:
-        """Whatever of the session is left: killed (a failed test leaves nothing behind)."""
-        for pid in session_processes(self.proc.pid):
-            try:
-                os.kill(pid, signal.SIGKILL)
-            except ProcessLookupError:
-                pass
-        if self.proc.poll() is None:
-            self.proc.kill()
-            self.proc.wait()
+    def close(self) -> None:
+        """Whatever of the program is left is killed and removed (a failed test leaves nothing
+        behind): its processes, its resource trackers last (they clean up after the others),
+        then its /dev/shm entries."""
+        pid = self.proc.pid
+        for trackers in (False, True):
+            for p in session_processes(pid):
+                if is_resource_tracker(p) is trackers:
+                    with contextlib.suppress(ProcessLookupError):
+                        os.kill(p, signal.SIGKILL)
+            if self.proc.poll() is None:
+                self.proc.kill()
+                self.proc.wait()
+            deadline = time.monotonic() + 5
+            while not trackers and session_processes(pid) and time.monotonic() < deadline:
+                time.sleep(0.1)
+        for entry in shm_left(set(), pid):
+            path = Path("/dev/shm", entry)
+            shutil.rmtree(path) if path.is_dir() else path.unlink(missing_ok=True)
 
     @property
     def text(self) -> str:
-        return self.output.decode(errors="replace")
+        """The output without terminal escapes, its end (for an assertion's message)."""
+        text = re.sub(r"\x1b\[[0-9;?]*[A-Za-z]", "", self.output.decode(errors="replace"))
+        return text[-2000:]
 
 
 def session_processes(sid: int) -> list[int]:
@@ -110,17 +128,28 @@ def data_home(shared_data) -> dict[str, str]:
     return {"FAIRLIST_DATA_HOME": str(shared_data)}
 
 
-@pytest.mark.parametrize(
-    ("signum", "code"), [(signal.SIGTERM, 143), (signal.SIGINT, 130)], ids=["SIGTERM", "SIGINT"]
-)
-def test_a_signal_stops_fit_and_the_best_list_is_written(tmp_path, data_home, signum, code):
+@pytest.fixture
+def start(tmp_path, data_home):
+    """``start(args)``: a :class:`Program` in ``tmp_path``, closed after the test."""
+    started: list[Program] = []
+
+    def start(args: list[str]) -> Program:
+        started.append(Program(args, tmp_path, data_home))
+        return started[-1]
+
+    yield start
+    for program in started:
+        program.close()
+
+
+@pytest.mark.parametrize(("signum", "code"), SIGNALS)
+def test_a_signal_stops_fit_and_the_best_list_is_written(tmp_path, start, signum, code):
     from fairlist.estimator import FairRuleListClassifier
 
     model = tmp_path / "m.json"
-    fit = Program(
+    fit = start(
         ["fit", "compas", "--epsilon", "0.01", "--lam", "0.0001", "--max-nodes", "0",
-         "--time-limit", "0", "--output", str(model)],
-        tmp_path, data_home,
+         "--time-limit", "0", "--output", str(model)]
     )  # fmt: skip
     fit.wait_for(lambda: b"nodes" in fit.output)  # the search is under way
     assert fit.stop(signum) == code, fit.text
@@ -129,3 +158,78 @@ def test_a_signal_stops_fit_and_the_best_list_is_written(tmp_path, data_home, si
     assert doc["training"]["stop_reason"] == "interrupted"
     clf = FairRuleListClassifier.load(model)
     assert str(clf.status_) == "feasible" and clf.unfairness_ <= 0.01 + 1e-9
+
+
+# --------------------------------------------------------------------------- pareto --n-jobs 2
+def shm_entries() -> set[str]:
+    return set(os.listdir("/dev/shm")) if os.path.isdir("/dev/shm") else set()
+
+
+def shm_left(before: set[str], pid: int) -> list[str]:
+    """The /dev/shm entries the program ``pid`` created (joblib's memory-mapping folders, loky's
+    semaphores, both named after the creating process) that are still there."""
+    tags = (f"_{pid}_", f"-{pid}-")
+    return sorted(e for e in shm_entries() - before if any(t in e for t in tags))
+
+
+def gone(pid: int, before: set[str], timeout: float = 10.0) -> tuple[list[int], list[str]]:
+    """What of the program is still there after ``timeout`` seconds: live processes of its
+    session, its /dev/shm entries (a resource tracker may take a moment to end)."""
+    deadline = time.monotonic() + timeout
+    while True:
+        left = session_processes(pid), shm_left(before, pid)
+        if left == ([], []) or time.monotonic() > deadline:
+            return left
+        time.sleep(0.1)
+
+
+def command_line(pid: int) -> bytes:
+    try:
+        return Path(f"/proc/{pid}/cmdline").read_bytes()
+    except OSError:
+        return b""
+
+
+def is_resource_tracker(pid: int) -> bool:
+    return b"resource_tracker" in command_line(pid)
+
+
+def workers(pid: int) -> list[int]:
+    """The loky worker processes of session ``pid``."""
+    return [p for p in session_processes(pid) if b"LokyProcess" in command_line(p)]
+
+
+PARETO = ["pareto", "compas", "--n-jobs", "2", "--n-epsilons", "10", "--max-nodes", "300000"]
+
+
+@pytest.mark.parametrize(("signum", "code"), SIGNALS)
+def test_a_signal_stops_a_parallel_sweep_and_leaves_nothing_behind(tmp_path, start, signum, code):
+    before = shm_entries()
+    sweep = start([*PARETO, "--output", "f.csv", "--json-output", "f.json"])
+    sweep.wait_for(lambda: len(workers(sweep.proc.pid)) == 2)
+    time.sleep(0.5)  # the workers at work
+    status = sweep.stop(signum)
+    assert gone(sweep.proc.pid, before) == ([], []), sweep.text
+    assert status == code, sweep.text
+    doc = json.loads((tmp_path / "f.json").read_text())
+    assert doc["settings"]["partial"] and (tmp_path / "f.csv").exists()
+
+
+@pytest.mark.slow
+def test_a_parallel_sweep_that_completes_leaves_nothing_behind(tmp_path, start):
+    import numpy as np
+    import pandas as pd
+
+    rng = np.random.default_rng(0)
+    X = (rng.random((200, 5)) < 0.4).astype(int)
+    frame = pd.DataFrame(X, columns=list("abcde"))
+    frame["grp"] = (rng.random(200) < 0.5).astype(int)
+    frame["label"] = X[:, 0] | X[:, 1]
+    frame.to_csv(tmp_path / "d.csv", index=False)
+    before = shm_entries()
+    sweep = start(["pareto", "d.csv", "--target", "label", "--sensitive", "grp", "--n-jobs",
+                   "2", "--n-epsilons", "3", "--cv", "2", "--max-length", "2", "--output",
+                   "f.csv"])  # fmt: skip
+    assert sweep.proc.wait(START_TIMEOUT) == 0, sweep.text
+    assert gone(sweep.proc.pid, before) == ([], [])
+    assert len(pd.read_csv(tmp_path / "f.csv")) >= 1
