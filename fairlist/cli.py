@@ -697,7 +697,11 @@ def verify(
     majority_only: Annotated[bool, typer.Option(help="Search CORELS' majority space.")] = False,
     as_json: JsonOpt = False,
 ) -> None:
-    """Solve with both exact engines and check that they agree (exit 4 if not)."""
+    """Solve with both exact engines and check that they agree (exit 4 if not).
+
+    One Ctrl-C (or SIGTERM) stops the verification: the engine running reports its best so
+    far, one not yet started reads "not run", and the exit status is 130 (143).
+    """
     from .solvers import Problem
     from .verify import verify as run_verify
 
@@ -718,16 +722,23 @@ def verify(
             {
                 "agree": report.agree, "conclusive": report.conclusive,
                 "max_length": report.max_length, "message": report.message,
+                "interrupted": report.interrupted,
                 "bnb": _result_doc(report.bnb), "cpsat": _result_doc(report.cpsat),
             }
         )  # fmt: skip
     else:
         typer.echo(report.summary())
+    if report.interrupted:
+        raise typer.Exit(_interrupted_code())
     if not report.agree:
         raise typer.Exit(EXIT_DISAGREE)
 
 
 def _result_doc(result) -> dict[str, Any]:
+    """An engine's result for ``verify --json``; ``not_run`` for one an interrupt kept off."""
+    if result is None:
+        return {"status": "not_run", "objective": None, "lower_bound": None,
+                "unfairness": None, "rule_list": None}  # fmt: skip
     return {
         "status": str(result.status),
         "objective": result.objective,

@@ -392,10 +392,11 @@ def run_tasks(
         with parallel_config(**config):
             workers = max(1, int(effective_n_jobs(n_jobs)))
             runner = Parallel(return_as="generator_unordered")
-            outputs = runner(
-                delayed(_timed)(i, fn, (*shared, *task)) for i, task in enumerate(tasks)
-            )
-            try:
+            outputs = None
+            try:  # an interrupt while the workers start aborts them too
+                outputs = runner(
+                    delayed(_timed)(i, fn, (*shared, *task)) for i, task in enumerate(tasks)
+                )
                 for index, out, seconds in outputs:
                     done += 1
                     busy += seconds
@@ -405,7 +406,12 @@ def run_tasks(
             except KeyboardInterrupt:
                 interrupted = True
             finally:
-                outputs.close()  # cancels what has not run (joblib aborts the remaining tasks)
+                # Cancels what has not run: joblib aborts the remaining tasks, and after an
+                # interrupt or an error kills the process workers and removes their memory maps
+                # (/dev/shm); after a normal end loky keeps its workers for the next call (they
+                # end with the process).
+                if outputs is not None:
+                    outputs.close()
     return RunReport(len(tasks), done, time.perf_counter() - start, busy, workers, interrupted)
 
 

@@ -31,6 +31,8 @@ LAUNCH = (
 #: Generous: the test machine may be loaded (start-up alone takes seconds there).
 START_TIMEOUT = 120.0
 STOP_TIMEOUT = 20.0
+#: BLAS without threads: a program has one thread until an engine starts its search thread.
+ONE_THREAD = {name: "1" for name in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS")}
 #: The signals and their exit statuses; SIGINT's path is older and runs with the slow tests.
 SIGNALS = [
     pytest.param(signal.SIGTERM, 143, id="SIGTERM"),
@@ -48,7 +50,7 @@ class Program:
         self.proc = subprocess.Popen(
             [sys.executable, "-c", LAUNCH, *args], cwd=cwd, stdin=subprocess.DEVNULL,
             stdout=slave, stderr=slave, start_new_session=True,
-            env={**os.environ, "COLUMNS": "200", **(env or {})},
+            env={**os.environ, **ONE_THREAD, "COLUMNS": "200", **(env or {})},
         )  # fmt: skip
         os.close(slave)
         self._reader = threading.Thread(target=self._read, args=(master,), daemon=True)
@@ -71,9 +73,13 @@ class Program:
             assert time.monotonic() < deadline, f"not ready after {timeout} s: {self.text}"
             time.sleep(0.05)
 
-    def stop(self, signum: int) -> int:
-        """Send ``signum``; the exit status (waits at most STOP_TIMEOUT seconds)."""
-        self.proc.send_signal(signum)
+    def stop(self, signum: int, group: bool = False) -> int:
+        """Send ``signum`` to the program (to its whole process group with ``group``, as Ctrl-C
+        in a terminal or a job scheduler does); the exit status (waits STOP_TIMEOUT seconds)."""
+        if group:
+            os.killpg(self.proc.pid, signum)
+        else:
+            self.proc.send_signal(signum)
         try:
             return self.proc.wait(STOP_TIMEOUT)
         finally:
@@ -233,3 +239,128 @@ def test_a_parallel_sweep_that_completes_leaves_nothing_behind(tmp_path, start):
     assert sweep.proc.wait(START_TIMEOUT) == 0, sweep.text
     assert gone(sweep.proc.pid, before) == ([], [])
     assert len(pd.read_csv(tmp_path / "f.csv")) >= 1
+
+
+@pytest.mark.parametrize(("signum", "code"), SIGNALS)
+def test_a_signal_to_the_whole_process_group_stops_a_parallel_sweep_cleanly(
+    tmp_path, start, signum, code
+):
+    before = shm_entries()
+    sweep = start([*PARETO, "--output", "f.csv", "--json-output", "f.json"])
+    sweep.wait_for(lambda: len(workers(sweep.proc.pid)) == 2)
+    time.sleep(0.5)  # the workers at work
+    status = sweep.stop(signum, group=True)
+    assert gone(sweep.proc.pid, before) == ([], []), sweep.text
+    assert status == code, sweep.text
+    assert json.loads((tmp_path / "f.json").read_text())["settings"]["partial"]
+
+
+# --------------------------------------------------------------------------- verify
+def threads(pid: int) -> int:
+    try:
+        return len(os.listdir(f"/proc/{pid}/task"))
+    except OSError:
+        return 0
+
+
+@pytest.mark.parametrize(("signum", "code"), SIGNALS)
+def test_one_signal_stops_both_engines_of_verify(start, signum, code):
+    verify = start(["verify", "compas", "--lam", "0.0001"])
+    verify.wait_for(lambda: threads(verify.proc.pid) >= 2)  # the branch-and-bound is searching
+    assert verify.stop(signum) == code, verify.text  # within STOP_TIMEOUT: CP-SAT never started
+    assert "interrupted: bnb feasible (interrupted); cpsat not run" in verify.text
+    assert "not run (interrupted before it had a result)" in verify.text
+
+
+def _stub_engines(monkeypatch, bnb_stop, cpsat_effect):
+    """bnb returns a list with stop reason ``bnb_stop``; cpsat runs ``cpsat_effect`` (a stop
+    reason to return, or an exception to raise); the cpsat calls are counted."""
+    import dataclasses
+
+    from fairlist.solvers import Status, StopReason
+    from fairlist.solvers.bnb import BnBSolver
+    from fairlist.solvers.cpsat import CPSatSolver
+
+    real_bnb = BnBSolver.solve
+    calls = {"cpsat": 0}
+
+    def bnb(self, problem):
+        result = real_bnb(self, problem)
+        if bnb_stop is StopReason.COMPLETED:
+            return result
+        return dataclasses.replace(result, status=Status.FEASIBLE, stop_reason=bnb_stop)
+
+    def cpsat(self, problem):
+        calls["cpsat"] += 1
+        if isinstance(cpsat_effect, BaseException):
+            raise cpsat_effect
+        result = real_bnb(BnBSolver(), problem)
+        return dataclasses.replace(
+            result, engine="cpsat", status=Status.FEASIBLE, stop_reason=cpsat_effect
+        )
+
+    monkeypatch.setattr(BnBSolver, "solve", bnb)
+    monkeypatch.setattr(CPSatSolver, "solve", cpsat)
+    return calls
+
+
+def small_problem():
+    import numpy as np
+
+    from fairlist.solvers import Problem
+
+    rng = np.random.default_rng(1)
+    X = (rng.random((60, 4)) < 0.4).astype(np.uint8)
+    return Problem(X, X[:, 0] | X[:, 1], rng.random(60) < 0.5, lam=0.01)
+
+
+def test_verify_does_not_start_cpsat_after_an_interrupted_bnb(monkeypatch):
+    from fairlist.solvers import StopReason
+    from fairlist.verify import verify
+
+    calls = _stub_engines(monkeypatch, StopReason.INTERRUPTED, StopReason.COMPLETED)
+    report = verify(small_problem(), max_length=2)
+    assert calls["cpsat"] == 0
+    assert report.interrupted and not report.agree and not report.conclusive
+    assert report.bnb.stop_reason is StopReason.INTERRUPTED and report.cpsat is None
+    assert report.message == "interrupted: bnb feasible (interrupted); cpsat not run"
+    assert "[cpsat]\nnot run (interrupted before it had a result)" in report.summary()
+
+
+def test_verify_keeps_bnb_when_an_interrupt_comes_before_cpsat_has_a_result(monkeypatch):
+    from fairlist.interrupts import Terminated
+    from fairlist.solvers import Status, StopReason
+    from fairlist.verify import verify
+
+    _stub_engines(monkeypatch, StopReason.COMPLETED, Terminated())  # e.g. while CP-SAT builds
+    report = verify(small_problem(), max_length=2)
+    assert report.interrupted and report.bnb.status is Status.OPTIMAL and report.cpsat is None
+    assert report.message == "interrupted: bnb optimal (completed); cpsat not run"
+
+
+@pytest.mark.parametrize(("received", "code"), [([], 130), ([signal.SIGTERM], 143)])
+def test_verify_on_the_command_line_reports_each_engine_and_exits_130_or_143(
+    tmp_path, monkeypatch, received, code
+):
+    from typer.testing import CliRunner
+
+    from fairlist import cli
+    from fairlist.solvers import StopReason
+
+    _stub_engines(monkeypatch, StopReason.COMPLETED, StopReason.INTERRUPTED)
+    # as the handlers record a SIGTERM (a stub engine receives no signal)
+    monkeypatch.setattr(cli.InterruptSignals, "__enter__", lambda self: self)
+    monkeypatch.setattr(cli._signals, "received", received)
+    data = tmp_path / "d.csv"
+    rng = __import__("numpy").random.default_rng(0)
+    rows = (rng.random((80, 4)) < 0.4).astype(int)
+    lines = ["a,b,c,grp,label"] + [f"{a},{b},{c},{g},{a | b}" for a, b, c, g in rows]
+    data.write_text("\n".join(lines) + "\n")
+    result = CliRunner().invoke(
+        cli.app, ["verify", str(data), "--target", "label", "--sensitive", "grp",
+                  "--max-length", "2", "--json"],
+    )  # fmt: skip
+    assert result.exit_code == code, result.output
+    doc = json.loads(result.stdout)
+    assert doc["interrupted"] and doc["bnb"]["status"] == "optimal"
+    assert doc["cpsat"]["status"] == "feasible" and not doc["agree"]
