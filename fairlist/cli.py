@@ -586,7 +586,12 @@ def pareto(
     ] = None,
     as_json: JsonOpt = False,
 ) -> None:
-    """Trace the error/unfairness Pareto front; write CSV/JSON and a plot."""
+    """Trace the error/unfairness Pareto front; write CSV/JSON and a plot.
+
+    Ctrl-C (or SIGTERM) stops the sweep: the front of the fits done is written, every fit done
+    goes to the JSON (--json-output, else OUTPUT's name with .partial.json), and the exit
+    status is 130 (143).
+    """
     import numpy as np
 
     from .pareto import cross_validated_front, training_front
@@ -621,6 +626,8 @@ def pareto(
                     backend=backend.value if backend else None, progress=report, **common,
                 )  # fmt: skip
         result.to_csv(output)
+        if json_output is None and result.partial:  # the fits done are not lost: every point
+            json_output = output.with_name(output.stem + ".partial.json")
         if json_output is not None:
             result.to_json(json_output)
         if plot is not None:
@@ -652,7 +659,10 @@ def _print_front(result: Any, output: Path, json_output: Path | None, plot: Path
     if plot is not None:
         typer.echo(f"plot: {plot}")
     if result.partial:
-        typer.echo("interrupted: the front holds the fits done before Ctrl-C (partial)")
+        typer.echo(
+            f"interrupted: the front holds the fits done before the interrupt (partial); "
+            f"every fit done is in {json_output}"
+        )
 
 
 @contextmanager

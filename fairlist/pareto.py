@@ -632,8 +632,9 @@ def cross_validated_front(
         ``points``: one row per (epsilon, policy, fold) fit, with its ``status``, stop reason,
         lower bound and rule list; ``front``: the non-dominated (epsilon, policy) means, each
         with the per-fold rule lists (``rule_lists``). An (epsilon, policy) pair with an
-        infeasible, interrupted or unrun fold gives no point. After Ctrl-C, ``partial`` is True
-        and the front is of the pairs whose folds all finished.
+        infeasible, interrupted or unrun fold gives no point. After Ctrl-C, ``partial`` is True,
+        the front is of the pairs whose folds all finished, and ``points`` begins with the
+        unconstrained fits done (``epsilon`` NaN; see ``reuse_unconstrained``).
     """
     validate_params(
         "cross_validated_front", _CV_CONSTRAINTS,
@@ -688,7 +689,9 @@ def cross_validated_front(
         if progress is not None and tally["done"]:
             progress(tally["done"], total)
         finished = run(todo)
-    points = _cv_points(grid, rows)
+    # After an interrupt the unconstrained fits done are kept too (epsilon NaN; never a point
+    # of the front): when it came before the grid, they are all the work done.
+    points = _cv_points(grid, rows, first=[] if finished else first)
     settings_doc = dict(
         epsilons=eps_grid, cv=cv, policies=pols, engine=engine, lam=lam, max_length=max_length,
         max_nodes=max_nodes, time_limit=time_limit, memory_limit_mb=memory_limit_mb,
@@ -699,9 +702,14 @@ def cross_validated_front(
     return ParetoResult(points, _summarise(points), "cross_validation", m, settings_doc)
 
 
-def _cv_points(grid: list, rows: dict) -> pd.DataFrame:
-    """One row per grid fit, in grid order (unrun fits read ``not_run``)."""
-    records = []
+def _cv_points(grid: list, rows: dict, first: list = ()) -> pd.DataFrame:
+    """One row per grid fit, in grid order (unrun fits read ``not_run``), after the fits of
+    ``first`` (the unconstrained ones, epsilon NaN) that were done."""
+    records = [
+        {"epsilon": math.nan, "policy": pol, "fold": k, "reused": False, **rows[(None, pol, k)]}
+        for _, pol, k in first
+        if (None, pol, k) in rows
+    ]
     for e, pol, k in grid:
         row = rows.get((e, pol, k)) or _not_run()
         records.append({"epsilon": e, "policy": pol, "fold": k, "reused": False, **row})
@@ -717,7 +725,8 @@ def _summarise(points: pd.DataFrame) -> pd.DataFrame:
     """Mean over folds per (epsilon, policy); non-dominated pairs, sorted by unfairness."""
     cols = ["train_error", "train_unfairness", "test_error", "test_unfairness", "seconds"]
     groups = []
-    for (e, pol), grp in points.groupby(["epsilon", "policy"], dropna=False, sort=True):
+    capped = points[points["epsilon"].notna()]  # not the unconstrained fits of a partial sweep
+    for (e, pol), grp in capped.groupby(["epsilon", "policy"], dropna=False, sort=True):
         if grp["rule_list"].isna().any() or (grp["status"] == INTERRUPTED).any():
             continue  # an infeasible, interrupted or unrun fold: no mean to report
         row = {"epsilon": e, "policy": pol, "n_folds": len(grp)}

@@ -367,3 +367,83 @@ def test_verify_on_the_command_line_reports_each_engine_and_exits_130_or_143(
     doc = json.loads(result.stdout)
     assert doc["interrupted"] and doc["bnb"]["status"] == "optimal"
     assert doc["cpsat"]["status"] == "feasible" and not doc["agree"]
+
+
+# --------------------------------------------------------------------------- pareto, partial
+def _interrupt_solve(monkeypatch, call: int):
+    """The ``call``-th solve of a sweep comes back as Ctrl-C leaves it (stop reason
+    interrupted, the best list so far)."""
+    import dataclasses
+
+    from fairlist.pareto import FitSettings
+    from fairlist.solvers import StopReason
+
+    original, calls = FitSettings.solver, {"n": 0}
+
+    class Interrupted:
+        def __init__(self, inner):
+            self.inner = inner
+
+        def solve(self, problem):
+            calls["n"] += 1
+            result = self.inner.solve(problem)
+            if calls["n"] != call:
+                return result
+            return dataclasses.replace(result, stop_reason=StopReason.INTERRUPTED)
+
+    monkeypatch.setattr(FitSettings, "solver", lambda self, p: Interrupted(original(self, p)))
+
+
+def sweep_csv(path: Path) -> Path:
+    import numpy as np
+    import pandas as pd
+
+    rng = np.random.default_rng(0)
+    X = (rng.random((120, 4)) < 0.4).astype(int)
+    frame = pd.DataFrame(X, columns=list("abcd"))
+    frame["grp"] = (rng.random(120) < 0.5).astype(int)
+    frame["label"] = X[:, 0] | X[:, 1]
+    frame.to_csv(path, index=False)
+    return path
+
+
+def test_a_cross_validated_sweep_interrupted_before_the_grid_keeps_the_fits_done(
+    tmp_path, monkeypatch
+):
+    import pandas as pd
+
+    from fairlist.pareto import cross_validated_front
+
+    frame = pd.read_csv(sweep_csv(tmp_path / "d.csv"))
+    X, y, g = frame[list("abcd")], frame["label"], frame["grp"]
+    _interrupt_solve(monkeypatch, 2)  # the second unconstrained fit (of two folds)
+    res = cross_validated_front(X, y, g, epsilons=[0.05, 0.5], cv=2, policies=("bfs",),
+                                lam=0.01, max_length=2, n_jobs=1)  # fmt: skip
+    assert res.partial
+    first = res.points[res.points["epsilon"].isna()]
+    assert list(first["fold"]) == [0, 1]
+    assert list(first["status"]) == ["optimal", "interrupted"]
+    assert first["rule_list"].notna().all()  # the fits done, with their rule lists
+    assert res.front.empty or res.front["epsilon"].notna().all()
+
+
+def test_an_interrupted_sweep_writes_every_fit_done_to_json_and_exits_130(tmp_path, monkeypatch):
+    from typer.testing import CliRunner
+
+    from fairlist import cli
+
+    _interrupt_solve(monkeypatch, 2)
+    data = sweep_csv(tmp_path / "d.csv")
+    out = tmp_path / "f.csv"
+    result = CliRunner().invoke(
+        cli.app, ["pareto", str(data), "--target", "label", "--sensitive", "grp", "--cv", "2",
+                  "--n-epsilons", "2", "--policies", "bfs", "--max-length", "2", "--lam", "0.01",
+                  "--output", str(out)],
+    )  # fmt: skip
+    assert result.exit_code == 130, result.output
+    saved = tmp_path / "f.partial.json"
+    assert f"every fit done is in {saved}" in result.stdout
+    doc = json.loads(saved.read_text())
+    assert doc["settings"]["partial"] and out.exists()
+    unconstrained = [p["status"] for p in doc["points"] if p["epsilon"] is None]
+    assert unconstrained == ["optimal", "interrupted"]
