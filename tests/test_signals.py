@@ -129,6 +129,50 @@ def session_processes(sid: int) -> list[int]:
     return found
 
 
+# --------------------------------------------------------------------------- the handlers
+def test_under_interrupt_signals_sigterm_raises_terminated_and_is_recorded():
+    from fairlist.interrupts import InterruptSignals, Terminated
+
+    before = signal.getsignal(signal.SIGTERM)
+    with pytest.raises(Terminated) as caught, InterruptSignals() as signals:
+        os.kill(os.getpid(), signal.SIGTERM)
+        time.sleep(1)  # the handler runs at the next instruction; never reached
+    assert isinstance(caught.value, KeyboardInterrupt) and caught.value.signum == signal.SIGTERM
+    assert signals.received == [signal.SIGTERM] and signals.exit_code == 143
+    assert signal.getsignal(signal.SIGTERM) is before  # restored
+
+
+def test_interrupt_signals_leave_an_ignored_signal_ignored_and_record_sigint():
+    from fairlist.interrupts import InterruptSignals
+
+    previous = signal.signal(signal.SIGTERM, signal.SIG_IGN)  # as under nohup
+    previous_int = signal.signal(signal.SIGINT, signal.default_int_handler)  # as in a terminal
+    try:
+        with pytest.raises(KeyboardInterrupt), InterruptSignals() as signals:
+            assert signal.getsignal(signal.SIGTERM) is signal.SIG_IGN
+            signal.raise_signal(signal.SIGINT)
+            time.sleep(1)
+        assert signals.received == [signal.SIGINT] and signals.exit_code == 130
+    finally:
+        signal.signal(signal.SIGTERM, previous)
+        signal.signal(signal.SIGINT, previous_int)
+
+
+def test_interrupt_signals_do_nothing_outside_the_main_thread():
+    from fairlist.interrupts import InterruptSignals
+
+    handlers = []
+
+    def enter() -> None:
+        with InterruptSignals():
+            handlers.append(signal.getsignal(signal.SIGTERM))
+
+    thread = threading.Thread(target=enter)
+    thread.start()
+    thread.join()
+    assert handlers == [signal.getsignal(signal.SIGTERM)]
+
+
 @pytest.fixture
 def data_home(shared_data) -> dict[str, str]:
     return {"FAIRLIST_DATA_HOME": str(shared_data)}
@@ -447,3 +491,14 @@ def test_an_interrupted_sweep_writes_every_fit_done_to_json_and_exits_130(tmp_pa
     assert doc["settings"]["partial"] and out.exists()
     unconstrained = [p["status"] for p in doc["points"] if p["epsilon"] is None]
     assert unconstrained == ["optimal", "interrupted"]
+
+
+@pytest.mark.slow
+def test_sigterm_stops_the_exact_front_and_its_points_are_written(tmp_path, start):
+    sweep = start(["pareto", "compas", "--exact", "--lam", "0.0001", "--output", "f.csv"])
+    sweep.wait_for(lambda: b"fits" in sweep.output)  # its progress bar: the sweep has begun
+    time.sleep(1.0)
+    assert sweep.stop(signal.SIGTERM) == 143, sweep.text
+    doc = json.loads((tmp_path / "f.partial.json").read_text())
+    assert doc["kind"] == "training" and doc["settings"]["partial"]
+    assert (tmp_path / "f.csv").exists()
