@@ -33,7 +33,8 @@ START_TIMEOUT = 120.0
 STOP_TIMEOUT = 20.0
 #: BLAS without threads: a program has one thread until an engine starts its search thread.
 ONE_THREAD = {name: "1" for name in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS")}
-#: The signals and their exit statuses; SIGINT's path is older and runs with the slow tests.
+#: The signals and their exit statuses. A test that runs the program takes seconds (start-up on
+#: a loaded machine): SIGTERM's runs by default for fit and pareto, the others with the slow tests.
 SIGNALS = [
     pytest.param(signal.SIGTERM, 143, id="SIGTERM"),
     pytest.param(signal.SIGINT, 130, id="SIGINT", marks=pytest.mark.slow),
@@ -285,6 +286,7 @@ def test_a_parallel_sweep_that_completes_leaves_nothing_behind(tmp_path, start):
     assert len(pd.read_csv(tmp_path / "f.csv")) >= 1
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(("signum", "code"), SIGNALS)
 def test_a_signal_to_the_whole_process_group_stops_a_parallel_sweep_cleanly(
     tmp_path, start, signum, code
@@ -307,6 +309,7 @@ def threads(pid: int) -> int:
         return 0
 
 
+@pytest.mark.slow  # the library's and the command's paths: the stubbed tests below
 @pytest.mark.parametrize(("signum", "code"), SIGNALS)
 def test_one_signal_stops_both_engines_of_verify(start, signum, code):
     verify = start(["verify", "compas", "--lam", "0.0001"])
