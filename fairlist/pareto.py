@@ -42,6 +42,9 @@ done instead of running on. Such a fit is never a point of a front (its status r
 ``interrupted``; it is uncertified and was cut short by the user, not by the sweep's budget);
 fits never started read ``not_run``; ``settings["partial"]`` (and :attr:`ParetoResult.partial`)
 is True. A caller that wants the conventional exit status 130 checks ``result.partial``.
+SIGTERM takes the same path where :class:`fairlist.interrupts.InterruptSignals` is active (the
+command line's case; exit status 143). An interrupted parallel run kills its process workers
+and removes their memory maps from /dev/shm before returning (:func:`run_tasks`).
 
 Parallel runs (:func:`run_tasks`). Every fit is an independent task; the data go to the workers
 once — a read-only memory map shared by joblib's process workers (``loky``), or scattered to
@@ -375,7 +378,7 @@ def run_tasks(
     RunReport
         ``interrupted`` is True when Ctrl-C (``KeyboardInterrupt``) or ``on_result`` stopped
         the run; results delivered before that were all passed to ``on_result``, the tasks
-        still running are cancelled.
+        still running are cancelled (joblib kills the process workers running them).
     """
     from joblib import Parallel, delayed, effective_n_jobs, parallel_config
 
