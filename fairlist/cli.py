@@ -14,7 +14,7 @@ Exit codes:
 3     no fair rule list: infeasible (proved) or none found before a limit
 4     ``verify``: the two engines disagree or did not both finish
 130   interrupted by Ctrl-C (SIGINT): the best result so far is printed and written
-      (``fit``'s model, status ``interrupted``; ``pareto``'s points, marked partial;
+      (``fit``'s model, stop reason ``interrupted``; ``pareto``'s points, partial;
       ``verify``'s engines, one not yet started reads ``not run``), or nothing when
       the interrupt came before any result
 143   terminated by SIGTERM (a scheduler, a container, ``timeout``): as 130
@@ -72,8 +72,8 @@ app = typer.Typer(
 
 EXIT_OK, EXIT_ERROR, EXIT_USAGE, EXIT_INFEASIBLE, EXIT_DISAGREE = 0, 1, 2, 3, 4
 EXIT_NOT_CERTIFIED = 5  # fit --require-optimal: a limit stopped the search before a certificate
-EXIT_INTERRUPTED = 130  # 128 + SIGINT; after SIGTERM, 128 + 15 = 143 (_interrupted_code)
-EXIT_TERMINATED = 143
+EXIT_INTERRUPTED = 130  # 128 + SIGINT (Ctrl-C)
+EXIT_TERMINATED = 143  # 128 + SIGTERM
 
 #: The signals that stopped the command being run: SIGTERM is handled as Ctrl-C for the length
 #: of a command (the root callback installs the handlers and restores the previous ones after).
