@@ -13,6 +13,7 @@ Exit codes:
 2     usage error (unknown option, missing argument; printed by Typer)
 3     no fair rule list: infeasible (proved) or none found before a limit
 4     ``verify``: the two engines disagree or did not both finish
+5     ``fit --require-optimal``: a limit stopped the search before a certificate
 130   interrupted by Ctrl-C (SIGINT): the best result so far is printed and written
       (``fit``'s model, stop reason ``interrupted``; ``pareto``'s points, partial;
       ``verify``'s engines, one not yet started reads ``not run``), or nothing when
