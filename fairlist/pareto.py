@@ -59,6 +59,7 @@ import json
 import math
 import numbers
 import time
+import warnings
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -414,7 +415,9 @@ def run_tasks(
                 # (/dev/shm); after a normal end loky keeps its workers for the next call (they
                 # end with the process).
                 if outputs is not None:
-                    outputs.close()
+                    with warnings.catch_warnings():  # the cancelling is meant: no warning
+                        warnings.filterwarnings("ignore", "[0-9]+ tasks which were still being")
+                        outputs.close()
     return RunReport(len(tasks), done, time.perf_counter() - start, busy, workers, interrupted)
 
 

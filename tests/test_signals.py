@@ -18,6 +18,7 @@ import subprocess
 import sys
 import threading
 import time
+import warnings
 from pathlib import Path
 
 import pytest
@@ -505,3 +506,53 @@ def test_sigterm_stops_the_exact_front_and_its_points_are_written(tmp_path, star
     doc = json.loads((tmp_path / "f.partial.json").read_text())
     assert doc["kind"] == "training" and doc["settings"]["partial"]
     assert (tmp_path / "f.csv").exists()
+
+
+# --------------------------------------------------------------------------- run_tasks
+def _busy(seconds: float) -> float:
+    end = time.monotonic() + seconds
+    while time.monotonic() < end:
+        pass
+    return seconds
+
+
+def children(pid: int) -> list[int]:
+    """Live child processes of ``pid`` whose command line names a loky worker."""
+    found = []
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                stat = (entry / "stat").read_text()
+            except OSError:
+                continue
+            fields = stat[stat.rindex(")") + 2 :].split()
+            if (
+                int(fields[1]) == pid
+                and fields[0] != "Z"
+                and b"LokyProcess" in command_line(int(entry.name))
+            ):
+                found.append(int(entry.name))
+    return found
+
+
+@pytest.mark.slow
+def test_an_interrupted_parallel_run_kills_its_workers_and_their_memory_maps():
+    import numpy as np
+
+    from fairlist.pareto import run_tasks
+
+    before = shm_entries()
+    big = np.zeros(200_000)  # memory-mapped to the workers (above joblib's 64K)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # stopping on purpose cancels tasks without a warning
+        report = run_tasks(
+            sleepy_task, [(0.2,)] * 2 + [(5.0,)] * 6, (big,), n_jobs=2,
+            on_result=lambda i, out, s: False,
+        )  # fmt: skip
+    assert report.interrupted
+    assert children(os.getpid()) == []
+    assert shm_left(before, os.getpid()) == []
+
+
+def sleepy_task(data, seconds: float) -> float:
+    return _busy(seconds) + float(data[0])
