@@ -132,6 +132,14 @@ def session_processes(sid: int) -> list[int]:
 
 
 # --------------------------------------------------------------------------- the handlers
+#: The tests below signal their own process: only where Python can handle the signal.
+in_main_thread = pytest.mark.skipif(
+    threading.current_thread() is not threading.main_thread(),
+    reason="signal handlers are set in the main thread only",
+)
+
+
+@in_main_thread
 def test_under_interrupt_signals_sigterm_raises_terminated_and_is_recorded():
     from fairlist.interrupts import InterruptSignals, Terminated
 
@@ -144,6 +152,7 @@ def test_under_interrupt_signals_sigterm_raises_terminated_and_is_recorded():
     assert signal.getsignal(signal.SIGTERM) is before  # restored
 
 
+@in_main_thread
 def test_interrupt_signals_leave_an_ignored_signal_ignored_and_record_sigint():
     from fairlist.interrupts import InterruptSignals
 
