@@ -13,8 +13,16 @@ Exit codes:
 2     usage error (unknown option, missing argument; printed by Typer)
 3     no fair rule list: infeasible (proved) or none found before a limit
 4     ``verify``: the two engines disagree or did not both finish
-130   interrupted (Ctrl-C) before any result
+5     ``fit --require-optimal``: a limit stopped the search before a certificate
+130   interrupted by Ctrl-C (SIGINT): the best result so far is printed and written
+      (``fit``'s model, stop reason ``interrupted``; ``pareto``'s points, partial;
+      ``verify``'s engines, one not yet started reads ``not run``), or nothing when
+      the interrupt came before any result
+143   terminated by SIGTERM (a scheduler, a container, ``timeout``): as 130
 ====  =====================================================================
+
+SIGTERM is handled as Ctrl-C (:class:`fairlist.interrupts.InterruptSignals`, installed for the
+length of a command): one signal stops the whole command, worker processes included.
 
 Library errors are caught here only, and printed as one readable line.
 """
@@ -45,6 +53,7 @@ from .errors import (
     InvalidParameterError,
     MissingColumnError,
 )
+from .interrupts import InterruptSignals
 from .metrics import METRIC_RATES, Metric
 from .solvers import ENGINES
 from .solvers.bnb import POLICIES
@@ -64,7 +73,17 @@ app = typer.Typer(
 
 EXIT_OK, EXIT_ERROR, EXIT_USAGE, EXIT_INFEASIBLE, EXIT_DISAGREE = 0, 1, 2, 3, 4
 EXIT_NOT_CERTIFIED = 5  # fit --require-optimal: a limit stopped the search before a certificate
-EXIT_INTERRUPTED = 130
+EXIT_INTERRUPTED = 130  # 128 + SIGINT (Ctrl-C)
+EXIT_TERMINATED = 143  # 128 + SIGTERM
+
+#: The signals that stopped the command being run: SIGTERM is handled as Ctrl-C for the length
+#: of a command (the root callback installs the handlers and restores the previous ones after).
+_signals = InterruptSignals()
+
+
+def _interrupted_code() -> int:
+    """The exit status of an interrupted command: 130 after Ctrl-C, 143 after SIGTERM."""
+    return _signals.exit_code
 
 
 #: --engine, --metric and --policy choices, from the registries they name (a typo is a usage
@@ -89,12 +108,14 @@ def _version(value: bool) -> None:
 
 @app.callback()
 def _root(
+    ctx: typer.Context,
     version: Annotated[
         Optional[bool],
         typer.Option("--version", callback=_version, is_eager=True, help="Print the version."),
     ] = None,
 ) -> None:
     """Learn certifiably optimal fair rule lists."""
+    ctx.with_resource(_signals)  # SIGTERM as Ctrl-C until the command returns
 
 
 def fail(message: str, code: int = EXIT_ERROR, as_json: bool = False) -> None:
@@ -109,8 +130,9 @@ def fail(message: str, code: int = EXIT_ERROR, as_json: bool = False) -> None:
 @contextmanager
 def _errors(as_json: bool = False):
     """Turn the errors a user's input causes into one line and an exit code: 3 when nothing fair
-    exists, 130 on Ctrl-C, 1 otherwise; under ``--json`` the line is a JSON object on stdout
-    (``{"error": ..., "exit_code": ...}``). Anything else is a bug and keeps its traceback."""
+    exists, 130 on Ctrl-C (143 on SIGTERM), 1 otherwise; under ``--json`` the line is a JSON
+    object on stdout (``{"error": ..., "exit_code": ...}``). Anything else is a bug and keeps its
+    traceback."""
     try:
         with warnings.catch_warnings():
             warnings.showwarning = _show_warning
@@ -118,7 +140,7 @@ def _errors(as_json: bool = False):
     except InfeasibleError as exc:
         fail(str(exc), EXIT_INFEASIBLE, as_json)
     except KeyboardInterrupt:
-        fail("interrupted before any result", EXIT_INTERRUPTED, as_json)
+        fail("interrupted before any result", _interrupted_code(), as_json)
     except (FairlistError, OSError) as exc:
         fail(str(exc).splitlines()[0] if str(exc) else type(exc).__name__, EXIT_ERROR, as_json)
 
@@ -489,7 +511,7 @@ def fit(
     else:
         _print_fit(clf, epsilon, output)
     if str(stop) == "interrupted":
-        raise typer.Exit(EXIT_INTERRUPTED)
+        raise typer.Exit(_interrupted_code())
     if require_optimal and str(clf.status_) != "optimal":
         if not as_json:
             typer.secho(
@@ -629,7 +651,12 @@ def pareto(
     ] = None,
     as_json: JsonOpt = False,
 ) -> None:
-    """Trace the error/unfairness Pareto front; write CSV/JSON and a plot."""
+    """Trace the error/unfairness Pareto front; write CSV/JSON and a plot.
+
+    Ctrl-C (or SIGTERM) stops the sweep: the front of the fits done is written, every fit done
+    goes to the JSON (--json-output, else OUTPUT's name with .partial.json), and the exit
+    status is 130 (143).
+    """
     import numpy as np
 
     from .pareto import cross_validated_front, training_front
@@ -664,6 +691,8 @@ def pareto(
                     backend=backend.value if backend else None, progress=report, **common,
                 )  # fmt: skip
         result.to_csv(output)
+        if json_output is None and result.partial:  # the fits done are not lost: every point
+            json_output = output.with_name(output.stem + ".partial.json")
         if json_output is not None:
             result.to_json(json_output)
         if plot is not None:
@@ -680,7 +709,7 @@ def pareto(
     else:
         _print_front(result, output, json_output, plot)
     if result.partial:
-        raise typer.Exit(EXIT_INTERRUPTED)
+        raise typer.Exit(_interrupted_code())
 
 
 def _print_front(result: Any, output: Path, json_output: Path | None, plot: Path | None) -> None:
@@ -695,7 +724,10 @@ def _print_front(result: Any, output: Path, json_output: Path | None, plot: Path
     if plot is not None:
         typer.echo(f"plot: {plot}")
     if result.partial:
-        typer.echo("interrupted: the front holds the fits done before Ctrl-C (partial)")
+        typer.echo(
+            f"interrupted: the front holds the fits done before the interrupt (partial); "
+            f"every fit done is in {json_output}"
+        )
 
 
 @contextmanager
@@ -740,7 +772,11 @@ def verify(
     majority_only: Annotated[bool, typer.Option(help="Search CORELS' majority space.")] = False,
     as_json: JsonOpt = False,
 ) -> None:
-    """Solve with both exact engines and check that they agree (exit 4 if not)."""
+    """Solve with both exact engines and check that they agree (exit 4 if not).
+
+    One Ctrl-C (or SIGTERM) stops the verification: the engine running reports its best so
+    far, one not yet started reads "not run", and the exit status is 130 (143).
+    """
     from .solvers import Problem
     from .verify import verify as run_verify
 
@@ -761,16 +797,23 @@ def verify(
             {
                 "agree": report.agree, "conclusive": report.conclusive,
                 "max_length": report.max_length, "message": report.message,
+                "interrupted": report.interrupted,
                 "bnb": _result_doc(report.bnb), "cpsat": _result_doc(report.cpsat),
             }
         )  # fmt: skip
     else:
         typer.echo(report.summary())
+    if report.interrupted:
+        raise typer.Exit(_interrupted_code())
     if not report.agree:
         raise typer.Exit(EXIT_DISAGREE)
 
 
 def _result_doc(result) -> dict[str, Any]:
+    """An engine's result for ``verify --json``; ``not_run`` for one an interrupt kept off."""
+    if result is None:
+        return {"status": "not_run", "objective": None, "lower_bound": None,
+                "unfairness": None, "rule_list": None}  # fmt: skip
     return {
         "status": str(result.status),
         "objective": result.objective,
@@ -849,7 +892,14 @@ def show(
 
 
 def main() -> None:
-    app()
+    """The ``fairlist`` program. An interrupt outside a command's own handling (while it imports
+    its modules, say) ends in Typer's exit 130; after SIGTERM that becomes 143."""
+    try:
+        app()
+    except SystemExit as exc:
+        if exc.code == EXIT_INTERRUPTED and _signals.received:
+            raise SystemExit(_signals.exit_code) from None
+        raise
 
 
 if __name__ == "__main__":  # pragma: no cover

@@ -42,6 +42,9 @@ done instead of running on. Such a fit is never a point of a front (its status r
 ``interrupted``; it is uncertified and was cut short by the user, not by the sweep's budget);
 fits never started read ``not_run``; ``settings["partial"]`` (and :attr:`ParetoResult.partial`)
 is True. A caller that wants the conventional exit status 130 checks ``result.partial``.
+SIGTERM takes the same path where :class:`fairlist.interrupts.InterruptSignals` is active (the
+command line's case; exit status 143). An interrupted parallel run kills its process workers
+and removes their memory maps from /dev/shm before returning (:func:`run_tasks`).
 
 Parallel runs (:func:`run_tasks`). Every fit is an independent task; the data go to the workers
 once — a read-only memory map shared by joblib's process workers (``loky``), or scattered to
@@ -56,6 +59,7 @@ import json
 import math
 import numbers
 import time
+import warnings
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -375,7 +379,7 @@ def run_tasks(
     RunReport
         ``interrupted`` is True when Ctrl-C (``KeyboardInterrupt``) or ``on_result`` stopped
         the run; results delivered before that were all passed to ``on_result``, the tasks
-        still running are cancelled.
+        still running are cancelled (joblib kills the process workers running them).
     """
     from joblib import Parallel, delayed, effective_n_jobs, parallel_config
 
@@ -392,10 +396,11 @@ def run_tasks(
         with parallel_config(**config):
             workers = max(1, int(effective_n_jobs(n_jobs)))
             runner = Parallel(return_as="generator_unordered")
-            outputs = runner(
-                delayed(_timed)(i, fn, (*shared, *task)) for i, task in enumerate(tasks)
-            )
-            try:
+            outputs = None
+            try:  # an interrupt while the workers start aborts them too
+                outputs = runner(
+                    delayed(_timed)(i, fn, (*shared, *task)) for i, task in enumerate(tasks)
+                )
                 for index, out, seconds in outputs:
                     done += 1
                     busy += seconds
@@ -405,7 +410,14 @@ def run_tasks(
             except KeyboardInterrupt:
                 interrupted = True
             finally:
-                outputs.close()  # cancels what has not run (joblib aborts the remaining tasks)
+                # Cancels what has not run: joblib aborts the remaining tasks, and after an
+                # interrupt or an error kills the process workers and removes their memory maps
+                # (/dev/shm); after a normal end loky keeps its workers for the next call (they
+                # end with the process).
+                if outputs is not None:
+                    with warnings.catch_warnings():  # the cancelling is meant: no warning
+                        warnings.filterwarnings("ignore", "[0-9]+ tasks which were still being")
+                        outputs.close()
     return RunReport(len(tasks), done, time.perf_counter() - start, busy, workers, interrupted)
 
 
@@ -631,8 +643,9 @@ def cross_validated_front(
         ``points``: one row per (epsilon, policy, fold) fit, with its ``status``, stop reason,
         lower bound and rule list; ``front``: the non-dominated (epsilon, policy) means, each
         with the per-fold rule lists (``rule_lists``). An (epsilon, policy) pair with an
-        infeasible, interrupted or unrun fold gives no point. After Ctrl-C, ``partial`` is True
-        and the front is of the pairs whose folds all finished.
+        infeasible, interrupted or unrun fold gives no point. After Ctrl-C, ``partial`` is True,
+        the front is of the pairs whose folds all finished, and ``points`` begins with the
+        unconstrained fits done (``epsilon`` NaN; see ``reuse_unconstrained``).
     """
     validate_params(
         "cross_validated_front", _CV_CONSTRAINTS,
@@ -687,7 +700,9 @@ def cross_validated_front(
         if progress is not None and tally["done"]:
             progress(tally["done"], total)
         finished = run(todo)
-    points = _cv_points(grid, rows)
+    # After an interrupt the unconstrained fits done are kept too (epsilon NaN; never a point
+    # of the front): when it came before the grid, they are all the work done.
+    points = _cv_points(grid, rows, first=[] if finished else first)
     settings_doc = dict(
         epsilons=eps_grid, cv=cv, policies=pols, engine=engine, lam=lam, max_length=max_length,
         max_nodes=max_nodes, time_limit=time_limit, memory_limit_mb=memory_limit_mb,
@@ -698,9 +713,14 @@ def cross_validated_front(
     return ParetoResult(points, _summarise(points), "cross_validation", m, settings_doc)
 
 
-def _cv_points(grid: list, rows: dict) -> pd.DataFrame:
-    """One row per grid fit, in grid order (unrun fits read ``not_run``)."""
-    records = []
+def _cv_points(grid: list, rows: dict, first: list = ()) -> pd.DataFrame:
+    """One row per grid fit, in grid order (unrun fits read ``not_run``), after the fits of
+    ``first`` (the unconstrained ones, epsilon NaN) that were done."""
+    records = [
+        {"epsilon": math.nan, "policy": pol, "fold": k, "reused": False, **rows[(None, pol, k)]}
+        for _, pol, k in first
+        if (None, pol, k) in rows
+    ]
     for e, pol, k in grid:
         row = rows.get((e, pol, k)) or _not_run()
         records.append({"epsilon": e, "policy": pol, "fold": k, "reused": False, **row})
@@ -716,7 +736,8 @@ def _summarise(points: pd.DataFrame) -> pd.DataFrame:
     """Mean over folds per (epsilon, policy); non-dominated pairs, sorted by unfairness."""
     cols = ["train_error", "train_unfairness", "test_error", "test_unfairness", "seconds"]
     groups = []
-    for (e, pol), grp in points.groupby(["epsilon", "policy"], dropna=False, sort=True):
+    capped = points[points["epsilon"].notna()]  # not the unconstrained fits of a partial sweep
+    for (e, pol), grp in capped.groupby(["epsilon", "policy"], dropna=False, sort=True):
         if grp["rule_list"].isna().any() or (grp["status"] == INTERRUPTED).any():
             continue  # an infeasible, interrupted or unrun fold: no mean to report
         row = {"epsilon": e, "policy": pol, "n_folds": len(grp)}

@@ -25,7 +25,15 @@ from typing import Any
 from ._params import validate_params
 from .errors import InvalidParameterError
 from .solvers import ENGINES
-from .solvers.base import MAX_LENGTH, Limits, Problem, Result, Status, check_problem
+from .solvers.base import (
+    MAX_LENGTH,
+    Limits,
+    Problem,
+    Result,
+    Status,
+    StopReason,
+    check_problem,
+)
 from .solvers.cpsat import resolve_max_length
 
 __all__ = ["VerifyReport", "verify", "OBJECTIVE_TOL"]
@@ -46,34 +54,37 @@ class VerifyReport:
     conclusive : bool
         Both engines finished (statuses optimal or infeasible); when False, ``agree`` is False
         and ``message`` says which engine stopped on a limit.
-    bnb, cpsat : Result
-        Each engine's result, with its rule list.
+    bnb, cpsat : Result or None
+        Each engine's result, with its rule list; None for an engine that Ctrl-C kept from
+        running (or stopped before it had a result).
     max_length : int
         The length bound both engines searched.
     message : str
         One line for people.
+    interrupted : bool
+        Ctrl-C (or SIGTERM under :class:`~fairlist.interrupts.InterruptSignals`) stopped the
+        verification: the engine running then returned its best so far (stop reason
+        ``interrupted``) and the one not yet started did not run.
     """
 
     agree: bool
     conclusive: bool
-    bnb: Result
-    cpsat: Result
+    bnb: Result | None
+    cpsat: Result | None
     max_length: int
     message: str
+    interrupted: bool = False
 
     def summary(self) -> str:
         """A multi-line report: the verdict, then each engine's result."""
-        return "\n".join(
-            [
-                self.message,
-                "",
-                "[bnb]",
-                self.bnb.summary(),
-                "",
-                "[cpsat]",
-                self.cpsat.summary(),
-            ]
-        )
+        lines = [self.message]
+        for name, result in (("bnb", self.bnb), ("cpsat", self.cpsat)):
+            lines += ["", f"[{name}]", result.summary() if result is not None else NOT_RUN_TEXT]
+        return "\n".join(lines)
+
+
+#: What the report says of an engine that an interrupt kept from running.
+NOT_RUN_TEXT = "not run (interrupted before it had a result)"
 
 
 def _split_options(options: dict[str, Any]) -> tuple[dict[str, Any], dict[str, Any]]:
@@ -107,16 +118,16 @@ def _verdict(bnb: Result, cpsat: Result) -> tuple[bool, bool, str]:
                     return False, False, (
                         f"DISAGREE: {other.engine} found objective {other.objective!r} below "
                         f"{opt.engine}'s 'optimal' {opt.objective!r}"
-                    )
+                    )  # fmt: skip
             if opt.status is Status.INFEASIBLE and other.rule_list is not None:
                 return False, False, (
                     f"DISAGREE: {opt.engine} proved infeasibility but {other.engine} found a "
                     f"fair rule list"
-                )
+                )  # fmt: skip
         return False, False, (
             f"inconclusive: {' and '.join(waiting)} stopped before finishing "
             f"({', '.join(f'{r.engine} {r.status}, {r.stop_reason}' for r in (bnb, cpsat))})"
-        )
+        )  # fmt: skip
     if bnb.status is Status.INFEASIBLE and cpsat.status is Status.INFEASIBLE:
         return True, True, "agree: both engines prove that no rule list meets epsilon"
     if bnb.status is not cpsat.status:
@@ -127,7 +138,7 @@ def _verdict(bnb: Result, cpsat: Result) -> tuple[bool, bool, str]:
     return False, True, (
         f"DISAGREE: optimal objectives differ by {diff:.3g} "
         f"(bnb {bnb.objective!r}, cpsat {cpsat.objective!r})"
-    )
+    )  # fmt: skip
 
 
 def verify(
@@ -174,11 +185,28 @@ def verify(
     if time_limit is not None:
         limits = Limits(limits.max_nodes, float(time_limit), limits.memory_limit_mb)
     same = problem.replace(max_length=K, limits=limits)
-    bnb = BnBSolver(**bnb_opts).solve(same)
-    cpsat = CPSatSolver(**cpsat_opts).solve(same)
+    # One Ctrl-C stops the verification: the engine it reaches returns its best so far (or,
+    # caught here, had none yet), and CP-SAT does not start after an interrupted bnb.
+    bnb: Result | None = None
+    cpsat: Result | None = None
+    try:
+        bnb = BnBSolver(**bnb_opts).solve(same)
+        if bnb.stop_reason is not StopReason.INTERRUPTED:
+            cpsat = CPSatSolver(**cpsat_opts).solve(same)
+    except KeyboardInterrupt:
+        pass
+    results = [r for r in (bnb, cpsat) if r is not None]
+    interrupted = any(r.stop_reason is StopReason.INTERRUPTED for r in results)
+    if bnb is None or cpsat is None:
+        had = "; ".join(
+            f"{name} {r.status} ({r.stop_reason})" if r is not None else f"{name} not run"
+            for name, r in (("bnb", bnb), ("cpsat", cpsat))
+        )
+        return VerifyReport(False, False, bnb, cpsat, K, f"interrupted: {had}", True)
     agree, conclusive, message = _verdict(bnb, cpsat)
     if not math.isfinite(bnb.objective) and not math.isfinite(cpsat.objective) and not agree:
         message += " (neither engine found a fair rule list)"
     return VerifyReport(
-        agree=agree, conclusive=conclusive, bnb=bnb, cpsat=cpsat, max_length=K, message=message
-    )
+        agree=agree, conclusive=conclusive, bnb=bnb, cpsat=cpsat, max_length=K, message=message,
+        interrupted=interrupted,
+    )  # fmt: skip
