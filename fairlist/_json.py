@@ -5,12 +5,14 @@ from __future__ import annotations
 import enum
 import json
 import math
+import os
+import tempfile
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 
-__all__ = ["jsonable", "dumps", "read_json", "invalid_json"]
+__all__ = ["jsonable", "dumps", "read_json", "invalid_json", "write_text"]
 
 
 def jsonable(value: Any) -> Any:
@@ -71,3 +73,23 @@ def read_json(path: str | Path, what: str = "file", error: type | None = None) -
 def invalid_json(name: Any, exc: json.JSONDecodeError) -> str:
     """The one-line message for a JSON text that does not parse: where, and why."""
     return f"{name} is not valid JSON (line {exc.lineno}, column {exc.colno}): {exc.msg}"
+
+
+_UMASK = os.umask(0)  # read once, at import (reading it means setting it)
+os.umask(_UMASK)
+
+
+def write_text(path: str | Path, text: str) -> None:
+    """Write ``text`` (UTF-8) to ``path`` atomically: into a temporary file beside it, then
+    renamed over it, so that a process stopped mid-write (a second Ctrl-C, SIGTERM, a full
+    disk) leaves the old file or the new one, never half of one."""
+    path = Path(path)
+    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent or ".")
+    try:
+        os.chmod(tmp, 0o666 & ~_UMASK)  # as open() would create it (mkstemp makes it 0600)
+        with os.fdopen(fd, "w", encoding="utf-8") as handle:
+            handle.write(text)
+        os.replace(tmp, path)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise

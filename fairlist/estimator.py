@@ -34,7 +34,7 @@ from sklearn.exceptions import ConvergenceWarning
 from sklearn.utils.multiclass import check_classification_targets, type_of_target
 from sklearn.utils.validation import check_is_fitted
 
-from ._json import dumps, jsonable
+from ._json import dumps, jsonable, write_text
 from ._params import InstanceOf, Interval, Options, Satisfies, validate_params
 from ._validation import (
     as_binary,
@@ -606,7 +606,7 @@ class FairRuleListClassifier(ClassifierMixin, BaseEstimator):
         """Write the fitted model as JSON: parameters, rule list, classes, training statistics
         and optional ``metadata`` (see :meth:`to_dict`)."""
         text = dumps(self.to_dict(metadata))
-        Path(path).write_text(text + "\n", encoding="utf-8")
+        write_text(path, text + "\n")
 
     @classmethod
     def from_dict(

@@ -68,7 +68,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from ._json import dumps, jsonable
+from ._json import dumps, jsonable, write_text
 from ._params import InstanceOf, Interval, Satisfies, validate_params
 from .errors import InvalidParameterError
 from .metrics import FEASIBILITY_TOL, Metric, unfairness
@@ -266,7 +266,7 @@ class ParetoResult:
         """The :meth:`to_dict` document as text; also written to ``path`` when given."""
         text = dumps(self.to_dict())
         if path is not None:
-            Path(path).write_text(text + "\n", encoding="utf-8")
+            write_text(path, text + "\n")
         return text
 
     def _table(self, table: str) -> pd.DataFrame:

@@ -24,7 +24,7 @@ from typing import Any
 
 import numpy as np
 
-from ._json import invalid_json
+from ._json import invalid_json, write_text
 from ._validation import as_binary
 from .errors import DataError, InvalidParameterError, MissingColumnError, ModelFileError
 from .model_file import RULE_LIST_FORMAT, RULE_LIST_VERSION, check_rule_list
@@ -220,7 +220,7 @@ class RuleList:
         """The versioned JSON document; also written to ``path`` when given."""
         text = json.dumps(self.to_dict(), indent=dump_kwargs.pop("indent", 2), **dump_kwargs)
         if path is not None:
-            Path(path).write_text(text + "\n", encoding="utf-8")
+            write_text(path, text + "\n")
         return text
 
     @classmethod

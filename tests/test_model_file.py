@@ -403,3 +403,20 @@ def test_a_bare_rule_list_may_test_a_conjunction_of_its_feature_names():
     assert RuleList.from_dict(rl.to_dict()) == rl
     frame = pd.DataFrame({"a": [1, 1, 0], "b": [1, 0, 1]})
     assert RuleList.from_dict(rl.to_dict()).predict(frame).tolist() == [1, 0, 0]
+
+
+def test_a_write_that_fails_midway_leaves_the_old_file_whole(tmp_path):
+    """Model, rule-list and front files are written atomically (a temporary file renamed over
+    the old one): a write stopped midway (here a text UTF-8 cannot encode; a second signal or a
+    full disk alike) leaves the previous file as it was and no temporary file behind."""
+    from fairlist._json import write_text
+
+    target = tmp_path / "model.json"
+    write_text(target, '{"old": true}\n')
+    plain = tmp_path / "plain.json"
+    plain.write_text("x", encoding="utf-8")
+    assert target.stat().st_mode == plain.stat().st_mode  # the permissions open() gives
+    with pytest.raises(UnicodeEncodeError):
+        write_text(target, '{"new": "\udcff"}\n')
+    assert target.read_text(encoding="utf-8") == '{"old": true}\n'
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["model.json", "plain.json"]
