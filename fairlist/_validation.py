@@ -15,7 +15,15 @@ import pandas as pd
 
 from .errors import DataError
 
-__all__ = ["named", "as_table", "as_binary", "is_binary_table", "check_labels", "encode_labels"]
+__all__ = [
+    "named",
+    "as_table",
+    "as_binary",
+    "is_binary_table",
+    "stray_binary_cell",
+    "check_labels",
+    "encode_labels",
+]
 
 
 def named(name: str, values: Any) -> str:
@@ -103,6 +111,28 @@ def is_binary_table(frame: pd.DataFrame) -> bool:
         if values.dtype.kind not in "iuf" or _not_binary(values.to_numpy()).any():
             return False
     return True
+
+
+def stray_binary_cell(frame: pd.DataFrame, *, alone: bool = False) -> tuple[Any, int, Any] | None:
+    """``(column, row, value)`` of the first cell that keeps a column of ``frame`` from being
+    0/1, in the first numeric column that is 0/1 in more than half of its cells; else None.
+    With ``alone``, only when that column is the one column of ``frame`` that is not 0/1.
+
+    One 0.5 or ``inf`` typed into a table of antecedents makes its column numeric, and the
+    table is then binarized as raw columns: this names the cell that did it.
+    """
+    for col in frame.columns:
+        if alone and not is_binary_table(frame.drop(columns=[col])):
+            continue
+        values = frame[col]
+        if values.dtype == bool or values.dtype.kind not in "iuf":
+            continue
+        stray = ~values.isin([0, 1]).to_numpy()
+        if 0 < stray.sum() < stray.size / 2:
+            row = int(np.flatnonzero(stray)[0])
+            value = values.iloc[row]
+            return col, row, value.item() if isinstance(value, np.generic) else value
+    return None
 
 
 def check_labels(y: Any, *, name: str = "y", n_rows: int | None = None) -> np.ndarray:

@@ -63,7 +63,7 @@ from sklearn.utils.validation import check_is_fitted
 
 from ._json import jsonable
 from ._params import BOOLEAN, Interval, Options, Satisfies, validate_params
-from ._validation import as_table, encode_labels
+from ._validation import as_table, encode_labels, stray_binary_cell
 from .errors import DataError, MissingColumnError
 
 __all__ = [
@@ -662,20 +662,12 @@ class Binarizer(TransformerMixin, BaseEstimator):
         if self.numeric == "mdlp" and any(c.unused == "has no cut point" for c in columns):
             message += " (MDLP cuts only where the labels justify it; numeric='quantile' cuts "
             message += "at quantiles)"
-        for col in columns:
-            values = frame[col.name]
-            if not _is_numeric(values):
-                continue
-            stray = ~values.isin([0, 1]).to_numpy()
-            if 0 < stray.sum() < stray.size / 2:
-                row = int(np.flatnonzero(stray)[0])
-                value = values.iloc[row]
-                value = value.item() if isinstance(value, np.generic) else value
-                message += (
-                    f"; column {col.name!r} is 0/1 but for {value!r} at row {row}: if the "
-                    "table holds antecedents, fix that cell"
-                )
-                break
+        stray = stray_binary_cell(frame[[c.name for c in columns]])
+        if stray is not None:
+            message += (
+                f"; column {stray[0]!r} is 0/1 but for {stray[2]!r} at row {stray[1]}: if the "
+                "table holds antecedents, fix that cell"
+            )
         return message
 
     def _output_names(self) -> np.ndarray:

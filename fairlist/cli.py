@@ -43,7 +43,7 @@ import numpy as np
 import typer
 
 from ._json import dumps, jsonable
-from ._validation import is_binary_table
+from ._validation import is_binary_table, stray_binary_cell
 from ._version import __version__
 from .datasets import GROUPS
 from .errors import (
@@ -353,6 +353,13 @@ def load_table(
     features = frame.drop(columns=[c for c in (target, weight, *sensitive, *(drop or ())) if c])
     if features.shape[1] and is_binary_table(features):  # (no column: the estimator says so)
         return Table(features.astype("uint8"), y, groups_of, prot, str(path), weight=weights)
+    stray = stray_binary_cell(features, alone=True)
+    if stray is not None and np.isfinite(stray[2]):  # (inf: the binarizer's error names it)
+        warnings.warn(
+            f"column {stray[0]!r} is 0/1 but for {stray[2]!r} at row {stray[1]}: the table is "
+            "read as raw columns and binarized (if it holds antecedents, fix that cell)",
+            stacklevel=2,
+        )
     if not antecedents:
         raw = frame.drop(columns=[c for c in (target, weight, *(drop or ())) if c])
         return Table(raw, y, groups_of, prot, f"{path} (raw columns)", list(sensitive), weights)

@@ -137,7 +137,31 @@ def test_a_bad_cell_is_named_by_column_and_row(tmp_path, column, cell, message):
     frame.to_csv(tmp_path / "d.csv", index=False)
     result = fit_cli(str(tmp_path / "d.csv"), "--target", "y", "--sensitive", "s")
     one_error(result, message)
-    assert "warning:" not in result.output  # one error, not a warning per column
+    warned = [line for line in result.output.splitlines() if line.startswith("warning:")]
+    # one error, not a warning per column (0.5: one warning that the table is read as raw)
+    assert warned == ([f"warning: {RAW_0_5}"] if cell == 0.5 else []), result.output
+
+
+RAW_0_5 = (
+    "column 'a' is 0/1 but for 0.5 at row 3: the table is read as raw columns and binarized (if "
+    "it holds antecedents, fix that cell)"
+)
+
+
+def test_a_stray_cell_in_a_table_of_antecedents_is_named_when_the_fit_goes_on(tmp_path):
+    """One 0.5 in a table of 0/1 antecedents makes it a raw table; when the binarizer finds cuts
+    the fit succeeds, and a warning names the cell that made the difference."""
+    frame = table().astype(float)
+    frame.loc[3, "a"] = 0.5
+    frame.to_csv(tmp_path / "d.csv", index=False)
+    result = fit_cli(str(tmp_path / "d.csv"), "--target", "y", "--sensitive", "s")
+    assert result.exit_code == 0, result.output
+    assert f"warning: {RAW_0_5}" in result.output.splitlines()
+    frame.loc[3, "a"] = 1.0
+    frame["c"] = np.linspace(0, 1, len(frame))  # a raw column: no warning
+    frame.to_csv(tmp_path / "r.csv", index=False)
+    result = fit_cli(str(tmp_path / "r.csv"), "--target", "y", "--sensitive", "s")
+    assert result.exit_code == 0 and "is 0/1 but for" not in result.output, result.output
 
 
 @pytest.mark.parametrize(
