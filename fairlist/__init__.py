@@ -21,7 +21,14 @@ from importlib import import_module
 from typing import Any
 
 from ._version import __version__
-from .errors import DataError, FairlistError, InfeasibleError, InvalidParameterError
+from .errors import (
+    DataError,
+    FairlistError,
+    InfeasibleError,
+    InvalidParameterError,
+    ModelFileError,
+)
+from .interrupts import InterruptSignals, Terminated
 from .metrics import Metric, confusion_counts, unfairness
 from .rulelist import Rule, RuleList, RuleListFormatError
 from .solvers import Limits, Problem, Result, Status, StopReason, solve
@@ -48,6 +55,9 @@ __all__ = [
     "InvalidParameterError",
     "DataError",
     "InfeasibleError",
+    "ModelFileError",
+    "InterruptSignals",
+    "Terminated",
     "Metric",
     "confusion_counts",
     "unfairness",
