@@ -59,11 +59,27 @@ from typing import Any, ClassVar
 import numpy as np
 
 from .._core import BranchAndBound, Policy, pack_bits, pack_matrix
-from .._params import BOOLEAN, InstanceOf, Interval, Options, Satisfies, validate_params
+from .._params import (
+    BOOLEAN,
+    INT64_MAX,
+    InstanceOf,
+    Interval,
+    Options,
+    Satisfies,
+    validate_params,
+)
 from ..errors import DataError
 from ..metrics import METRIC_RATES
 from ..rulelist import RuleList
-from .base import Limits, Problem, Result, Status, StopReason, check_problem
+from .base import (
+    PROGRESS_INTERVAL,
+    Limits,
+    Problem,
+    Result,
+    Status,
+    StopReason,
+    check_problem,
+)
 from .weights import WEIGHT_LIMIT, exact_weights, rounded_weights
 
 __all__ = [
@@ -306,11 +322,11 @@ use_terminal_solver : bool
         **dict.fromkeys(_BOUND_SWITCHES, [BOOLEAN]),
         "seed": [None, Interval(numbers.Integral, 0, 2**64, closed="left")],
         "initial": [None, InstanceOf(RuleList)],
-        "beam_width": [Interval(numbers.Integral, 0, None, closed="left")],
-        "deepen_length": [Interval(numbers.Integral, 0, None, closed="left")],
+        "beam_width": [Interval(numbers.Integral, 0, INT64_MAX)],  # int64_t in fairlist::Config
+        "deepen_length": [Interval(numbers.Integral, 0, INT64_MAX)],
         "gap_tolerance": [Interval(numbers.Real, 0, None, closed="left")],
         "progress": [None, Satisfies(callable, "a callable")],
-        "progress_interval": [Interval(numbers.Real, 0, math.inf, closed="neither")],
+        "progress_interval": [PROGRESS_INTERVAL],
     }
 
     def _validate(self) -> None:

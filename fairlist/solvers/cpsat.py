@@ -156,12 +156,13 @@ from typing import Any, ClassVar
 import numpy as np
 from ortools.sat.python import cp_model
 
-from .._params import BOOLEAN, InstanceOf, Interval, Satisfies, validate_params
+from .._params import BOOLEAN, INT32_MAX, InstanceOf, Interval, Satisfies, validate_params
 from ..errors import InvalidParameterError
 from ..metrics import FEASIBILITY_TOL, METRIC_RATES, Metric
 from ..rulelist import RuleList
 from .base import (
     MAX_LENGTH,
+    PROGRESS_INTERVAL,
     Limits,
     Problem,
     Result,
@@ -1133,13 +1134,14 @@ class CPSatSolver:
     PARAMETER_CONSTRAINTS: ClassVar[dict[str, list]] = {
         "max_length": MAX_LENGTH,
         "time_limit": Limits.PARAMETER_CONSTRAINTS["time_limit"],
-        "num_workers": [None, Interval(numbers.Integral, 1, None, closed="left")],
-        "random_seed": [Interval(numbers.Integral, None, None)],
+        # int32 fields of CP-SAT's SatParameters
+        "num_workers": [None, Interval(numbers.Integral, 1, INT32_MAX)],
+        "random_seed": [Interval(numbers.Integral, -INT32_MAX - 1, INT32_MAX)],
         "log_progress": [BOOLEAN],
         "hint": [None, InstanceOf(RuleList)],
         "majority_only": [BOOLEAN],
         "progress": [None, Satisfies(callable, "a callable")],
-        "progress_interval": [Interval(numbers.Real, 0, math.inf, closed="neither")],
+        "progress_interval": [PROGRESS_INTERVAL],
     }
 
     def _validate(self) -> None:
@@ -1171,7 +1173,9 @@ class CPSatSolver:
             solver.best_bound_callback = reporter.on_bound
         code, interrupted = solve_interruptibly(solver, built.model, reporter)
         if code == cp_model.MODEL_INVALID:
-            raise RuntimeError(f"CP-SAT rejected the model: {built.model.validate()}")
+            # validate() explains a bad model; a bad parameter is explained in solution_info
+            reason = built.model.validate() or solver.solution_info() or "no reason given"
+            raise RuntimeError(f"CP-SAT rejected the model: {reason}")
         time_limit = self._time_limit(problem)
         stop = stop_reason(
             code, interrupted, solver.wall_time, time_limit, problem.limits.memory_limit_mb
@@ -1213,7 +1217,8 @@ class CPSatSolver:
         solver = cp_model.CpSolver()
         params = solver.parameters
         if problem.limits.gap_tolerance:
-            params.absolute_gap_limit = float(problem.limits.gap_tolerance) * scale
+            # any gap beyond the objective's range stops at the first list; CP-SAT rejects inf
+            params.absolute_gap_limit = min(float(problem.limits.gap_tolerance) * scale, 2.0**62)
         time_limit = self._time_limit(problem)
         if time_limit is not None:
             params.max_time_in_seconds = float(time_limit)
