@@ -21,6 +21,7 @@ Models are saved as JSON (:meth:`FairRuleListClassifier.save`), never pickle.
 from __future__ import annotations
 
 import numbers
+import time
 import warnings
 from collections.abc import Mapping
 from pathlib import Path
@@ -364,11 +365,13 @@ class FairRuleListClassifier(ClassifierMixin, BaseEstimator):
         InfeasibleError
             When no rule list meets ``epsilon`` (proved, or a limit stopped the search first).
         """
+        start = time.perf_counter()  # time_limit covers fit from here, data preparation too
         validate_params(type(self).__name__, PARAMETER_CONSTRAINTS, self.get_params(deep=False))
         for attr in ("feature_names_in_", "n_features_in_"):
             if hasattr(self, attr):  # a refit must not inherit the previous data's names
                 delattr(self, attr)
         problem = self._prepare(X, y, sensitive_features, protected, sample_weight)
+        problem = problem.with_limits(problem.limits.minus(time.perf_counter() - start))
         result = self._solver().solve(problem)
         self._set_result(problem, result)
         return self
@@ -380,6 +383,8 @@ class FairRuleListClassifier(ClassifierMixin, BaseEstimator):
                 if result.status is Status.INFEASIBLE
                 else f"found no fair rule list before the search stopped ({result.stop_reason})"
             )
+            if result.stats.get("message"):  # e.g. the CP-SAT model build did not fit in time
+                what += f": {result.stats['message']}"
             raise InfeasibleError(
                 f"epsilon={self.epsilon!r} under metric {problem.metric.name.lower()}: the "
                 f"problem {what}; raise epsilon or the limits",

@@ -99,8 +99,8 @@ def test_cpsat_rejection_names_the_reason(monkeypatch):
 
     original = CPSatSolver._new_solver
 
-    def bad_parameters(self, problem, scale):
-        solver = original(self, problem, scale)
+    def bad_parameters(self, *args):
+        solver = original(self, *args)
         solver.parameters.absolute_gap_limit = float("nan")
         return solver
 

@@ -6,6 +6,8 @@ A :class:`Problem` is validated once, here, at the edge: engines may assume a C-
 
 from __future__ import annotations
 
+import copy
+import dataclasses
 import enum
 import math
 import numbers
@@ -92,6 +94,19 @@ class Limits:
 
     def __post_init__(self) -> None:
         validate_params("Limits", self.PARAMETER_CONSTRAINTS, self.__dict__)
+
+    def minus(self, seconds: float) -> Limits:
+        """These limits after ``seconds`` were spent (preparing the data, building a model):
+        the time limit, if any, lowered by them, to no less than :data:`MIN_TIME_LEFT` (an
+        engine given that little stops at once with what it has)."""
+        if self.time_limit is None:
+            return self
+        left = max(float(self.time_limit) - float(seconds), MIN_TIME_LEFT)
+        return dataclasses.replace(self, time_limit=left)
+
+
+#: The least time limit :meth:`Limits.minus` leaves (seconds).
+MIN_TIME_LEFT = 1e-3
 
 
 @dataclass(frozen=True)
@@ -343,6 +358,15 @@ class Problem:
     @property
     def constrained(self) -> bool:
         return self.epsilon is not None
+
+    def with_limits(self, limits: Limits) -> Problem:
+        """A copy with other limits; unlike :meth:`replace`, the data is not validated again
+        (a time limit lowered at the start of a solve must not cost a pass over the data)."""
+        validate_params("Problem", {"limits": self.PARAMETER_CONSTRAINTS["limits"]},
+                        {"limits": limits})  # fmt: skip
+        twin = copy.copy(self)
+        object.__setattr__(twin, "limits", limits)
+        return twin
 
     def replace(self, **changes: Any) -> Problem:
         """A copy with some fields changed (validated again)."""

@@ -191,6 +191,41 @@ _LINEAR_METRICS = (
 )
 
 
+# ---------------------------------------------------------------------------- time limit
+class ModelBuildTimeout(Exception):
+    """Building the model passed the solve's deadline (raised by :meth:`Deadline.check`)."""
+
+    def __init__(self, section: str) -> None:
+        super().__init__(section)
+        self.section = section
+
+
+@dataclass(frozen=True)
+class Deadline:
+    """When the solve's time limit runs out (``time.perf_counter()`` seconds; None: never).
+
+    :func:`build_model` checks it between its sections and every :data:`CHECK_EVERY` patterns
+    inside its loops over patterns, so that building a model that does not fit in the time
+    limit stops within a fraction of a second of the limit.
+    """
+
+    at: float | None = None
+
+    CHECK_EVERY: ClassVar[int] = 512
+
+    def remaining(self) -> float:
+        return math.inf if self.at is None else self.at - time.perf_counter()
+
+    def check(self, section: str, p: int = 0) -> None:
+        """Raise :class:`ModelBuildTimeout` naming ``section`` once the deadline has passed
+        (inside a loop: only when ``p`` is a multiple of CHECK_EVERY, a cheap test)."""
+        if self.at is not None and p % self.CHECK_EVERY == 0 and time.perf_counter() > self.at:
+            raise ModelBuildTimeout(section)
+
+
+NO_DEADLINE = Deadline()
+
+
 # ---------------------------------------------------------------------------- exact arithmetic
 def floor_fraction(x: Fraction, bound: int) -> Fraction:
     """The largest fraction ``p / q <= x`` with ``1 <= q <= bound`` (Stern–Brocot descent).
@@ -251,7 +286,14 @@ def aggregate(
     """
     weights = integer_weights(problem) if weights is None else weights
     keep = weights.values > 0
-    patterns, inverse = np.unique(problem.X[keep], axis=0, return_inverse=True)
+    X = problem.X[keep]
+    # Rows compared as their packed bytes (one opaque item each): np.unique(axis=0) sorts
+    # structured rows and took seconds on a million samples. Packed big-endian, zero-padded
+    # bytes sort as the rows themselves do, so the patterns come in the same order.
+    packed = np.ascontiguousarray(np.packbits(X, axis=1))
+    keys = packed.view(np.dtype((np.void, packed.shape[1]))).reshape(-1)
+    _, first, inverse = np.unique(keys, return_index=True, return_inverse=True)
+    patterns = X[first]
     inverse = np.asarray(inverse).reshape(-1)
     counts = np.zeros((len(patterns), problem.n_groups, 2), dtype=np.int64)
     np.add.at(
@@ -331,7 +373,9 @@ class ModelVariables:
     pos: dict[int, Any]  # pos[p]: pattern p is predicted 1
 
 
-def _new_variables(model: cp_model.CpModel, data: ModelData) -> ModelVariables:
+def _new_variables(
+    model: cp_model.CpModel, data: ModelData, deadline: Deadline = NO_DEADLINE
+) -> ModelVariables:
     K, m = data.max_length, data.n_antecedents
     # use[k, j]: position k holds antecedent j
     use = {(k, j): model.new_bool_var(f"use[{k},{j}]") for k in range(K) for j in range(m)}
@@ -346,6 +390,7 @@ def _new_variables(model: cp_model.CpModel, data: ModelData) -> ModelVariables:
     # pos[p]: pattern p is predicted 1
     pos: dict[int, Any] = {}
     for p in range(data.n_patterns):
+        deadline.check("variables", p)
         if not data.reaches_rules(p):
             pos[p] = default  # satisfies no antecedent: always reaches the default
             continue
@@ -368,14 +413,17 @@ def _add_structure(model: cp_model.CpModel, data: ModelData, x: ModelVariables) 
 
 
 # ---------------------------------------------------------------------------- 4. capture
-def _add_capture(model: cp_model.CpModel, data: ModelData, x: ModelVariables) -> None:
+def _add_capture(
+    model: cp_model.CpModel, data: ModelData, x: ModelVariables, deadline: Deadline = NO_DEADLINE
+) -> None:
     K = data.max_length
     for p in range(data.n_patterns):
+        deadline.check("capture constraints", p)
         if not data.reaches_rules(p):
             continue
         model.add_exactly_one([x.cap[p, k] for k in range(K + 1)])
         for k in range(K):
-            sat = sum(x.use[k, j] for j in data.sat_sets[p])
+            sat = cp_model.LinearExpr.sum([x.use[k, j] for j in data.sat_sets[p]])
             model.add(x.cap[p, k] <= sat)  # captured only where satisfied
             # the first satisfied position captures
             model.add(sat <= sum(x.cap[p, kk] for kk in range(k + 1)))
@@ -388,7 +436,7 @@ def _add_dominance_cuts(model: cp_model.CpModel, data: ModelData, x: ModelVariab
     for k in range(K):
         # a used rule captures something
         captures = [x.cap[p, k] for p in range(data.n_patterns) if data.reaches_rules(p)]
-        model.add(sum(captures) >= 1).only_enforce_if(~x.unused[k])
+        model.add(cp_model.LinearExpr.sum(captures) >= 1).only_enforce_if(~x.unused[k])
         # the last rule predicts unlike the default (else drop it)
         last = [~x.unused[k]] + ([x.unused[k + 1]] if k + 1 < K else [])
         model.add(x.pred[k] != x.default).only_enforce_if(last)
@@ -400,7 +448,10 @@ def _add_majority_labels(model: cp_model.CpModel, data: ModelData, x: ModelVaria
     balance = [int(data.weights[p, :, 1].sum() - data.weights[p, :, 0].sum())
                for p in range(n_patterns)]
     for k in range(K + 1):
-        margin = sum(balance[p] * x.cap[p, k] for p in range(n_patterns) if (p, k) in x.cap)
+        caught = [p for p in range(n_patterns) if (p, k) in x.cap]
+        margin = cp_model.LinearExpr.weighted_sum(
+            [x.cap[p, k] for p in caught], [balance[p] for p in caught]
+        )
         if k == K:  # the default also classifies the patterns that satisfy nothing
             margin += sum(balance[p] for p in range(n_patterns) if not data.reaches_rules(p))
         label = x.default if k == K else x.pred[k]
@@ -464,8 +515,11 @@ def _add_fairness_cap(
 
     def count(g: int, y: int) -> cp_model.LinearExpr:
         """Weight of the samples of group g and label y predicted positive."""
-        w = data.weights
-        return sum(int(w[p, g, y]) * x.pos[p] for p in range(data.n_patterns) if w[p, g, y])
+        w = data.weights[:, g, y]
+        present = np.flatnonzero(w)
+        return cp_model.LinearExpr.weighted_sum(
+            [x.pos[p] for p in present.tolist()], w[present].tolist()
+        )
 
     tp = [count(g, 1) for g in groups]
     fp = [count(g, 0) for g in groups]
@@ -703,10 +757,11 @@ def _add_objective(
     lam = lambda_fraction(lam_value)
     n = data.total_weight
     n_err = data.weights[:, :, :].sum(axis=1)  # (P, 2): weight per pattern and label
-    errors = sum(
-        int(n_err[p, 1]) - int(n_err[p, 1]) * x.pos[p] + int(n_err[p, 0]) * x.pos[p]
-        for p in range(data.n_patterns)
-    )
+    # sum_p n1[p] (1 - pos[p]) + n0[p] pos[p]; patterns sharing a pos variable (the default)
+    # are merged by CP-SAT
+    errors = cp_model.LinearExpr.weighted_sum(
+        [x.pos[p] for p in range(data.n_patterns)], (n_err[:, 0] - n_err[:, 1]).tolist()
+    ) + int(n_err[:, 1].sum())
     length = data.max_length - sum(x.unused.values())
     err_coef, len_coef = lam.denominator, lam.numerator * n
     common = math.gcd(err_coef, len_coef) if len_coef else err_coef
@@ -835,32 +890,40 @@ def build_model(
     max_length: int,
     hint: RuleList | None = None,
     majority_only: bool = False,
+    deadline: Deadline = NO_DEADLINE,
 ) -> CPSatModel:
     """The CP-SAT model of ``problem`` restricted to rule lists of length <= ``max_length``.
 
     ``majority_only`` restricts every prediction to a majority label of the samples it
     classifies (ties allow both), as the branch-and-bound's ``majority_only`` does. The
-    sections are those of the module docstring.
+    sections are those of the module docstring. Raises :class:`ModelBuildTimeout` once
+    ``deadline`` has passed (checked between sections and inside the loops over patterns).
     """
     # 1. Data
     data = ModelData.of(problem, max_length)
+    deadline.check("data")
     model = cp_model.CpModel()
     # 2. Variables
-    x = _new_variables(model, data)
+    x = _new_variables(model, data, deadline)
     # 3. Constraints: rule-list structure
     _add_structure(model, data, x)
     # 4. Constraints: capture and predictions, dominance cuts, the searched space
-    _add_capture(model, data, x)
+    _add_capture(model, data, x, deadline)
+    deadline.check("dominance cuts")
     _add_dominance_cuts(model, data, x)
+    deadline.check("search space")
     if majority_only:
         _add_majority_labels(model, data, x)
     else:
         _add_order_symmetry(model, data, x)
     # 5. Constraints: fairness
+    deadline.check("fairness")
     cap_e = fairness_cap(problem, data.sample_weights)
     epsilon_exact = _add_fairness_cap(model, data, x, problem.metric, cap_e)
     # 6. Objective
+    deadline.check("objective")
     objective = _add_objective(model, data, x, problem.lam)
+    deadline.check("objective")
 
     proto = model.proto
     stats = {
@@ -1016,6 +1079,25 @@ def stop_reason(
     return StopReason.TIME_LIMIT
 
 
+#: A time-limited solve of a model of at least this many constraints gets a lighter presolve
+#: (:func:`light_presolve`).
+LIGHT_PRESOLVE_CONSTRAINTS = 50_000
+
+
+def light_presolve(params: Any) -> None:
+    """Switch off CP-SAT's presolve steps that overrun a time limit on large models.
+
+    CP-SAT bounds its presolve steps in deterministic time, not in seconds, and checks the
+    time limit between them: on a model of 10,000 distinct rows (140,000 constraints) turning
+    clauses into exactly-one constraints took 8.5 s and probing 2 s of a 6 s limit, so that
+    the solve returned 9 s late. Without them it stops on time. Used only under a time limit
+    (a solve without one searches with CP-SAT's defaults), and only on large models.
+    """
+    params.find_clauses_that_are_exactly_one = False
+    params.cp_model_probing_level = 0
+    params.merge_at_most_one_work_limit = 1e6
+
+
 #: Without a max_length, a bound above this many rules gets a LongModelWarning.
 LONG_MODEL = 6
 
@@ -1152,6 +1234,9 @@ class CPSatSolver:
         check_problem(problem)
         self._validate()
         start = time.perf_counter()
+        # The time limit covers the whole solve: building the model, then CP-SAT's search.
+        time_limit = self._time_limit(problem)
+        deadline = Deadline(None if time_limit is None else start + float(time_limit))
         K, source = resolve_max_length(problem, self.max_length)
         if source in ("lambda_bound", "n_antecedents") and K > LONG_MODEL:
             warnings.warn(
@@ -1161,10 +1246,18 @@ class CPSatSolver:
                 LongModelWarning,
                 stacklevel=2,
             )
-        built = build_model(problem, K, self.hint, bool(self.majority_only))
+        try:
+            built = build_model(problem, K, self.hint, bool(self.majority_only), deadline)
+            deadline.check("model")  # built, but no time left to search
+        except ModelBuildTimeout as exc:
+            return self._out_of_time(problem, K, source, exc.section, time_limit, start)
         build_seconds = time.perf_counter() - start
 
-        solver = self._new_solver(problem, built.objective.scale)
+        # CP-SAT gets what is left of the time limit
+        search_limit = None if time_limit is None else max(deadline.remaining(), 1e-3)
+        solver = self._new_solver(problem, built.objective.scale, search_limit)
+        if search_limit is not None and built.stats["n_constraints"] >= LIGHT_PRESOLVE_CONSTRAINTS:
+            light_presolve(solver.parameters)
         reporter = None
         if self.progress is not None:
             reporter = _ProgressReporter(
@@ -1176,9 +1269,8 @@ class CPSatSolver:
             # validate() explains a bad model; a bad parameter is explained in solution_info
             reason = built.model.validate() or solver.solution_info() or "no reason given"
             raise RuntimeError(f"CP-SAT rejected the model: {reason}")
-        time_limit = self._time_limit(problem)
         stop = stop_reason(
-            code, interrupted, solver.wall_time, time_limit, problem.limits.memory_limit_mb
+            code, interrupted, solver.wall_time, search_limit, problem.limits.memory_limit_mb
         )
         stats = dict(built.stats)
         stats.update(
@@ -1211,15 +1303,42 @@ class CPSatSolver:
     def _time_limit(self, problem: Problem) -> float | None:
         return self.time_limit if self.time_limit is not None else problem.limits.time_limit
 
-    def _new_solver(self, problem: Problem, scale: int) -> cp_model.CpSolver:
+    def _out_of_time(
+        self, problem: Problem, K: int, source: str, section: str, time_limit: float | None,
+        start: float,
+    ) -> Result:
+        """The result when building the model alone used up the time limit: no list, status
+        unknown, stop reason time_limit, and ``stats["message"]`` saying so."""
+        seconds = time.perf_counter() - start
+        message = (
+            f"the CP-SAT model build did not fit in the time limit of {time_limit:.3g} s (stopped "
+            f"in its {section} after {seconds:.1f} s, {problem.n_samples} samples, "
+            f"{problem.n_antecedents} antecedents, max_length {K}); raise the time limit, "
+            "lower max_length, or use engine='bnb'"
+        )
+        stats = {
+            "message": message, "build_seconds": seconds, "solve_seconds": 0.0,
+            "seconds": seconds, "max_length": K, "max_length_source": source,
+            "num_workers": self.num_workers, "build_stopped_in": section,
+        }  # fmt: skip
+        return Result(
+            status=Status.UNKNOWN, rule_list=None, objective=math.inf, accuracy=math.nan,
+            unfairness=math.nan, lower_bound=0.0, stop_reason=StopReason.TIME_LIMIT,
+            engine=self.name, search_space="majority" if self.majority_only else "full",
+            stats=stats,
+        )  # fmt: skip
+
+    def _new_solver(
+        self, problem: Problem, scale: int, time_limit: float | None = None
+    ) -> cp_model.CpSolver:
         """A CP-SAT solver with this engine's parameters and ``problem``'s limits (``scale``:
-        the model's objective units per unit of the problem's objective)."""
+        the model's objective units per unit of the problem's objective; ``time_limit``: the
+        seconds left for the search)."""
         solver = cp_model.CpSolver()
         params = solver.parameters
         if problem.limits.gap_tolerance:
             # any gap beyond the objective's range stops at the first list; CP-SAT rejects inf
             params.absolute_gap_limit = min(float(problem.limits.gap_tolerance) * scale, 2.0**62)
-        time_limit = self._time_limit(problem)
         if time_limit is not None:
             params.max_time_in_seconds = float(time_limit)
         if problem.limits.memory_limit_mb is not None:
