@@ -175,6 +175,13 @@ EngineOpt = Annotated[Engine, typer.Option(help="Exact engine.")]
 PolicyOpt = Annotated[Optional[PolicyName], typer.Option(help="bnb search policy.")]
 TimeLimitOpt = Annotated[Optional[float], typer.Option(help="Seconds per solve.")]
 MaxNodesOpt = Annotated[Optional[int], typer.Option(help="bnb trie size limit per solve.")]
+MemoryLimitOpt = Annotated[
+    Optional[float],
+    typer.Option(
+        help="MB the search may hold per solve (bnb's search structures; CP-SAT's "
+        "max_memory_in_mb; omit: bnb three quarters of the memory, CP-SAT its default)."
+    ),
+]
 JsonOpt = Annotated[bool, typer.Option("--json", help="Machine-readable output.")]
 
 
@@ -336,6 +343,7 @@ def fit(
         int,
         typer.Option(help="bnb trie size limit, the paper's budget (0: none)."),
     ] = DEFAULT_MAX_NODES,
+    memory_limit: MemoryLimitOpt = None,
     gap_tolerance: Annotated[
         float,
         typer.Option(
@@ -386,7 +394,7 @@ def fit(
             metric=metric.value, epsilon=epsilon, lam=lam, max_length=max_length,
             engine=engine.value, policy=policy and policy.value, time_limit=time_limit or None,
             max_nodes=max_nodes or None, gap_tolerance=gap_tolerance or None,
-            engine_options=options or None, binarizer=binarizer,
+            memory_limit_mb=memory_limit, engine_options=options or None, binarizer=binarizer,
         )  # fmt: skip
         with warnings.catch_warnings(), status if status is not None else nullcontext():
             warnings.simplefilter("ignore", ConvergenceWarning)
@@ -551,6 +559,7 @@ def pareto(
     max_length: MaxLengthOpt = None,
     max_nodes: MaxNodesOpt = None,
     time_limit: TimeLimitOpt = None,
+    memory_limit: MemoryLimitOpt = None,
     n_jobs: Annotated[Optional[int], typer.Option(help="Parallel fits (joblib).")] = None,
     backend: Annotated[Optional[Backend], typer.Option(help="joblib backend.")] = None,
     seed: Annotated[int, typer.Option(help="Seed of the folds.")] = 0,
@@ -578,7 +587,7 @@ def pareto(
             raise InvalidParameterError(f"--plot must end in .png, .svg or .pdf, got {plot.name!r}")
         common = dict(
             metric=metric.value, engine=engine.value, lam=lam, max_length=max_length,
-            max_nodes=max_nodes, time_limit=time_limit,
+            max_nodes=max_nodes, time_limit=time_limit, memory_limit_mb=memory_limit,
         )  # fmt: skip
         with _progress_bar(not as_json) as report:
             if exact:
@@ -673,11 +682,12 @@ def verify(
         typer.Option(help="Length bound both engines search (default: CP-SAT's exact bound)."),
     ] = None,
     time_limit: TimeLimitOpt = None,
+    memory_limit: MemoryLimitOpt = None,
     majority_only: Annotated[bool, typer.Option(help="Search CORELS' majority space.")] = False,
     as_json: JsonOpt = False,
 ) -> None:
     """Solve with both exact engines and check that they agree (exit 4 if not)."""
-    from .solvers import Problem
+    from .solvers import Limits, Problem
     from .verify import verify as run_verify
 
     with _errors(as_json):
@@ -687,7 +697,7 @@ def verify(
         problem = Problem.from_data(
             table.X, table.y, table.sensitive, table.protected, sample_weight=table.weight,
             metric=metric.value,
-            epsilon=epsilon, lam=lam,
+            epsilon=epsilon, lam=lam, limits=Limits(memory_limit_mb=memory_limit),
         )  # fmt: skip
         report = run_verify(
             problem, max_length=max_length, time_limit=time_limit, majority_only=majority_only

@@ -98,6 +98,7 @@ PARAMETER_CONSTRAINTS: dict[str, list] = {
     "time_limit": Limits.PARAMETER_CONSTRAINTS["time_limit"],
     "max_nodes": Limits.PARAMETER_CONSTRAINTS["max_nodes"],
     "gap_tolerance": Limits.PARAMETER_CONSTRAINTS["gap_tolerance"],
+    "memory_limit_mb": Limits.PARAMETER_CONSTRAINTS["memory_limit_mb"],
     "random_state": [None, Interval(numbers.Integral, None, None)],
     "engine_options": [None, InstanceOf(Mapping, "a dict")],
     "binarizer": [None, Options(("auto",)), InstanceOf(Binarizer, "a Binarizer")],
@@ -147,6 +148,10 @@ class FairRuleListClassifier(ClassifierMixin, BaseEstimator):
         bound (absolute, in objective units; both engines): status ``feasible``, stop reason
         ``gap_limit``, and ``gap_ <= gap_tolerance`` certifies that no list is better by more.
         None or 0: search on to a certificate or a limit.
+    memory_limit_mb : float or None, default=None
+        MiB the search may hold before it stops with the best list found (stop reason
+        ``memory_limit``): the branch-and-bound's search structures (None: three quarters of
+        the physical memory), CP-SAT's ``max_memory_in_mb`` (None: CP-SAT's default).
     random_state : int or None, default=None
         Seed handed to the engine.
     engine_options : dict or None, default=None
@@ -222,6 +227,7 @@ class FairRuleListClassifier(ClassifierMixin, BaseEstimator):
         time_limit: float | None = DEFAULT_TIME_LIMIT,
         max_nodes: int | None = DEFAULT_MAX_NODES,
         gap_tolerance: float | None = None,
+        memory_limit_mb: float | None = None,
         random_state: int | None = None,
         engine_options: dict[str, Any] | None = None,
         binarizer: str | Binarizer | None = "auto",
@@ -235,6 +241,7 @@ class FairRuleListClassifier(ClassifierMixin, BaseEstimator):
         self.time_limit = time_limit
         self.max_nodes = max_nodes
         self.gap_tolerance = gap_tolerance
+        self.memory_limit_mb = memory_limit_mb
         self.random_state = random_state
         self.engine_options = engine_options
         self.binarizer = binarizer
@@ -320,7 +327,7 @@ class FairRuleListClassifier(ClassifierMixin, BaseEstimator):
             metric=self.metric, epsilon=self.epsilon, lam=self.lam, max_length=self.max_length,
             limits=Limits(
                 max_nodes=self.max_nodes, time_limit=self.time_limit,
-                gap_tolerance=self.gap_tolerance,
+                gap_tolerance=self.gap_tolerance, memory_limit_mb=self.memory_limit_mb,
             ),
         )  # fmt: skip
         self.classes_ = np.asarray(problem.classes)

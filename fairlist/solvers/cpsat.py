@@ -145,6 +145,8 @@ from __future__ import annotations
 import itertools
 import math
 import numbers
+import os
+import sys
 import threading
 import time
 import warnings
@@ -193,16 +195,53 @@ _LINEAR_METRICS = (
 
 # ---------------------------------------------------------------------------- time limit
 class ModelBuildTimeout(Exception):
-    """Building the model passed the solve's deadline (raised by :meth:`Deadline.check`)."""
+    """Building the model passed the solve's deadline or memory limit (``limit``: "time" or
+    "memory"; raised by :meth:`Deadline.check`)."""
 
-    def __init__(self, section: str) -> None:
+    def __init__(self, section: str, limit: str = "time") -> None:
         super().__init__(section)
-        self.section = section
+        self.section, self.limit = section, limit
+
+
+def resident_mb() -> float:
+    """This process's resident memory in MiB (Linux's /proc/self/statm; elsewhere the peak
+    that getrusage reports, or 0 where neither is available)."""
+    try:
+        with open("/proc/self/statm") as statm:
+            return int(statm.read().split()[1]) * os.sysconf("SC_PAGE_SIZE") / 2**20
+    except (OSError, ValueError, IndexError, AttributeError):
+        pass
+    try:
+        import resource
+    except ImportError:  # Windows
+        return 0.0
+    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    return peak / 2**20 if sys.platform == "darwin" else peak / 1024
+
+
+class MemoryWatch:
+    """Whether the process has grown by more than ``limit_mb`` MiB since the watch began.
+
+    CP-SAT does not honour its ``max_memory_in_mb`` (its documentation: only the pure SAT
+    solver does), so the engine watches the memory itself: the model build checks it with
+    the deadline, and the search is stopped (``stop_search``) once it is exceeded.
+    """
+
+    def __init__(self, limit_mb: float) -> None:
+        self.limit_mb = float(limit_mb)
+        self.base_mb = resident_mb()
+        self.exceeded = False
+
+    def __call__(self) -> bool:
+        if not self.exceeded and resident_mb() - self.base_mb > self.limit_mb:
+            self.exceeded = True
+        return self.exceeded
 
 
 @dataclass(frozen=True)
 class Deadline:
-    """When the solve's time limit runs out (``time.perf_counter()`` seconds; None: never).
+    """When the solve's time limit runs out (``time.perf_counter()`` seconds; None: never),
+    and the memory it may take (None: no watch).
 
     :func:`build_model` checks it between its sections and every :data:`CHECK_EVERY` patterns
     inside its loops over patterns, so that building a model that does not fit in the time
@@ -210,6 +249,7 @@ class Deadline:
     """
 
     at: float | None = None
+    memory: MemoryWatch | None = None
 
     CHECK_EVERY: ClassVar[int] = 512
 
@@ -218,9 +258,14 @@ class Deadline:
 
     def check(self, section: str, p: int = 0) -> None:
         """Raise :class:`ModelBuildTimeout` naming ``section`` once the deadline has passed
-        (inside a loop: only when ``p`` is a multiple of CHECK_EVERY, a cheap test)."""
-        if self.at is not None and p % self.CHECK_EVERY == 0 and time.perf_counter() > self.at:
-            raise ModelBuildTimeout(section)
+        or the memory limit is exceeded (inside a loop: only when ``p`` is a multiple of
+        CHECK_EVERY, a cheap test)."""
+        if p % self.CHECK_EVERY:
+            return
+        if self.at is not None and time.perf_counter() > self.at:
+            raise ModelBuildTimeout(section, "time")
+        if self.memory is not None and self.memory():
+            raise ModelBuildTimeout(section, "memory")
 
 
 NO_DEADLINE = Deadline()
@@ -1008,15 +1053,18 @@ def solve_interruptibly(
     solver: cp_model.CpSolver,
     model: cp_model.CpModel,
     callback: cp_model.CpSolverSolutionCallback | None = None,
+    watch: Callable[[], bool] | None = None,
 ) -> tuple[Any, bool]:
     """CP-SAT's status on ``model`` and whether Ctrl-C stopped the search.
 
     In the main thread the solve runs in a helper thread while the main thread waits, so that
     a ``KeyboardInterrupt`` reaches it: the search is then stopped (``stop_search``) and its
-    best solution kept. Elsewhere the solve runs in place (signals only reach the main thread).
+    best solution kept. Elsewhere the solve runs in place (signals only reach the main thread)
+    unless there is a ``watch``: called every 0.1 s while the search runs, it stops the search
+    when it returns True (a :class:`MemoryWatch`).
     ``solver.parameters.catch_sigint_signal`` should be False, or CP-SAT takes Ctrl-C itself.
     """
-    if threading.current_thread() is not threading.main_thread():
+    if threading.current_thread() is not threading.main_thread() and watch is None:
         return solver.solve(model, callback), False
     outcome: dict[str, Any] = {}
     done = threading.Event()
@@ -1038,6 +1086,8 @@ def solve_interruptibly(
                 done.wait(0.1)  # with a timeout: not every platform interrupts the wait
             except KeyboardInterrupt:
                 interrupted = True
+            if watch is not None and not done.is_set() and watch():
+                solver.stop_search()
             if interrupted:
                 # CP-SAT then returns its best solution so far; repeated, since a stop that
                 # comes before CP-SAT has started its search is lost
@@ -1236,7 +1286,9 @@ class CPSatSolver:
         start = time.perf_counter()
         # The time limit covers the whole solve: building the model, then CP-SAT's search.
         time_limit = self._time_limit(problem)
-        deadline = Deadline(None if time_limit is None else start + float(time_limit))
+        memory_limit = problem.limits.memory_limit_mb
+        watch = None if memory_limit is None else MemoryWatch(memory_limit)
+        deadline = Deadline(None if time_limit is None else start + float(time_limit), watch)
         K, source = resolve_max_length(problem, self.max_length)
         if source in ("lambda_bound", "n_antecedents") and K > LONG_MODEL:
             warnings.warn(
@@ -1250,7 +1302,7 @@ class CPSatSolver:
             built = build_model(problem, K, self.hint, bool(self.majority_only), deadline)
             deadline.check("model")  # built, but no time left to search
         except ModelBuildTimeout as exc:
-            return self._out_of_time(problem, K, source, exc.section, time_limit, start)
+            return self._out_of_time(problem, K, source, exc, time_limit, start)
         build_seconds = time.perf_counter() - start
 
         # CP-SAT gets what is left of the time limit
@@ -1264,14 +1316,14 @@ class CPSatSolver:
                 self.progress, built.objective.scale, float(self.progress_interval)
             )
             solver.best_bound_callback = reporter.on_bound
-        code, interrupted = solve_interruptibly(solver, built.model, reporter)
+        code, interrupted = solve_interruptibly(solver, built.model, reporter, watch)
         if code == cp_model.MODEL_INVALID:
             # validate() explains a bad model; a bad parameter is explained in solution_info
             reason = built.model.validate() or solver.solution_info() or "no reason given"
             raise RuntimeError(f"CP-SAT rejected the model: {reason}")
-        stop = stop_reason(
-            code, interrupted, solver.wall_time, search_limit, problem.limits.memory_limit_mb
-        )
+        stop = stop_reason(code, interrupted, solver.wall_time, search_limit, memory_limit)
+        if watch is not None and watch.exceeded and stop is not StopReason.COMPLETED:
+            stop = StopReason.MEMORY_LIMIT if not interrupted else stop
         stats = dict(built.stats)
         stats.update(
             max_length=K,
@@ -1304,17 +1356,24 @@ class CPSatSolver:
         return self.time_limit if self.time_limit is not None else problem.limits.time_limit
 
     def _out_of_time(
-        self, problem: Problem, K: int, source: str, section: str, time_limit: float | None,
-        start: float,
+        self, problem: Problem, K: int, source: str, stopped: ModelBuildTimeout,
+        time_limit: float | None, start: float,
     ) -> Result:
-        """The result when building the model alone used up the time limit: no list, status
-        unknown, stop reason time_limit, and ``stats["message"]`` saying so."""
+        """The result when building the model alone used up the time (or memory) limit: no
+        list, status unknown, stop reason time_limit (memory_limit), and ``stats["message"]``
+        saying so."""
         seconds = time.perf_counter() - start
+        section = stopped.section
+        reason = StopReason.TIME_LIMIT if stopped.limit == "time" else StopReason.MEMORY_LIMIT
+        limit = (
+            f"the time limit of {time_limit:.3g} s" if stopped.limit == "time"
+            else f"the memory limit of {problem.limits.memory_limit_mb:.6g} MB"
+        )  # fmt: skip
         message = (
-            f"the CP-SAT model build did not fit in the time limit of {time_limit:.3g} s (stopped "
-            f"in its {section} after {seconds:.1f} s, {problem.n_samples} samples, "
-            f"{problem.n_antecedents} antecedents, max_length {K}); raise the time limit, "
-            "lower max_length, or use engine='bnb'"
+            f"the CP-SAT model build did not fit in {limit} (stopped in its {section} after "
+            f"{seconds:.1f} s, {problem.n_samples} samples, {problem.n_antecedents} "
+            f"antecedents, max_length {K}); raise the {stopped.limit} limit, lower max_length, "
+            "or use engine='bnb'"
         )
         stats = {
             "message": message, "build_seconds": seconds, "solve_seconds": 0.0,
@@ -1323,9 +1382,8 @@ class CPSatSolver:
         }  # fmt: skip
         return Result(
             status=Status.UNKNOWN, rule_list=None, objective=math.inf, accuracy=math.nan,
-            unfairness=math.nan, lower_bound=0.0, stop_reason=StopReason.TIME_LIMIT,
-            engine=self.name, search_space="majority" if self.majority_only else "full",
-            stats=stats,
+            unfairness=math.nan, lower_bound=0.0, stop_reason=reason, engine=self.name,
+            search_space="majority" if self.majority_only else "full", stats=stats,
         )  # fmt: skip
 
     def _new_solver(
