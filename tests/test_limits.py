@@ -283,3 +283,63 @@ def test_fit_on_a_large_table_returns_within_its_time_limit(engine, n, m, fields
     wall = time.perf_counter() - start
     assert result.stop_reason is StopReason.TIME_LIMIT
     assert wall <= 5.0 + TIME_MARGIN, wall
+
+
+# ------------------------------------------------------------------ reproducibility
+def tied_table(n: int = 400, seed: int = 3):
+    """Antecedents whose last three columns copy the first three: every optimal list has a
+    twin naming the copies, so the engine must choose among equally good lists."""
+    import pandas as pd
+
+    rng = np.random.default_rng(seed)
+    base = (rng.random((n, 5)) < 0.4).astype(np.uint8)
+    X = np.concatenate([base, base[:, :3]], axis=1)
+    y = ((base[:, 0] | base[:, 1]) ^ (rng.random(n) < 0.1)).astype(np.uint8)
+    frame = pd.DataFrame(X, columns=[f"a{j}" for j in range(5)] + ["c0", "c1", "c2"])
+    frame["grp"], frame["label"] = (rng.random(n) < 0.5).astype(int), y
+    return frame
+
+
+def twin(rule_list):
+    """The same list with each antecedent swapped for its copy (a0 <-> c0, ...)."""
+    from fairlist.rulelist import Rule, RuleList
+
+    swap = {**{f"a{j}": f"c{j}" for j in range(3)}, **{f"c{j}": f"a{j}" for j in range(3)}}
+    rules = [Rule(swap.get(r.antecedent, r.antecedent), r.prediction) for r in rule_list.rules]
+    return RuleList(rules, rule_list.default, rule_list.labels, rule_list.feature_names)
+
+
+def test_cpsat_returns_the_same_list_among_ties_with_any_time_limit():
+    frame = tied_table()
+    X, y, grp = frame.drop(columns=["grp", "label"]), frame["label"], frame["grp"]
+    problem = Problem.from_data(X, y, grp == 1, epsilon=0.05, lam=0.01, max_length=3)
+    lists = []
+    for limit in (None, 60.0, 60.0, 1000.0):
+        result = CPSatSolver().solve(problem.with_limits(Limits(time_limit=limit)))
+        assert result.optimal
+        lists.append(result.rule_list)
+    other = twin(lists[0])
+    assert other != lists[0] and problem.evaluate(other).objective == result.objective  # a tie
+    assert all(rule_list == lists[0] for rule_list in lists)
+
+
+@pytest.mark.slow
+def test_cpsat_fit_gives_the_same_list_in_two_fresh_processes(tmp_path):
+    """The command line's fit (default time limit, default workers), run in two processes with
+    different hash seeds, returns the same list among ties."""
+    import os
+    import subprocess
+    import sys
+
+    data = tmp_path / "tied.csv"
+    tied_table().to_csv(data, index=False)
+    args = [sys.executable, "-m", "fairlist", "fit", str(data), "--target", "label",
+            "--sensitive", "grp", "--engine", "cpsat", "--epsilon", "0.05", "--max-length", "3",
+            "--json"]  # fmt: skip
+    docs = []
+    for seed in ("1", "2"):
+        env = {**os.environ, "PYTHONHASHSEED": seed}
+        out = subprocess.run(args, capture_output=True, text=True, env=env, check=True)
+        docs.append(json.loads(out.stdout))
+    assert docs[0]["status"] == "optimal"
+    assert docs[0]["rule_list"] == docs[1]["rule_list"]

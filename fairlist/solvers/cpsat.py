@@ -1129,8 +1129,7 @@ def stop_reason(
     return StopReason.TIME_LIMIT
 
 
-#: A time-limited solve of a model of at least this many constraints gets a lighter presolve
-#: (:func:`light_presolve`).
+#: A model of at least this many constraints gets a lighter presolve (:func:`light_presolve`).
 LIGHT_PRESOLVE_CONSTRAINTS = 50_000
 
 
@@ -1140,8 +1139,10 @@ def light_presolve(params: Any) -> None:
     CP-SAT bounds its presolve steps in deterministic time, not in seconds, and checks the
     time limit between them: on a model of 10,000 distinct rows (140,000 constraints) turning
     clauses into exactly-one constraints took 8.5 s and probing 2 s of a 6 s limit, so that
-    the solve returned 9 s late. Without them it stops on time. Used only under a time limit
-    (a solve without one searches with CP-SAT's defaults), and only on large models.
+    the solve returned 9 s late. Without them it stops on time. Used on large models only,
+    with or without a time limit: the parameters then never depend on the limit, so that a
+    solve that completes returns the same list whatever its time limit (CP-SAT's single
+    worker searches alike for any limit it does not reach).
     """
     params.find_clauses_that_are_exactly_one = False
     params.cp_model_probing_level = 0
@@ -1308,7 +1309,7 @@ class CPSatSolver:
         # CP-SAT gets what is left of the time limit
         search_limit = None if time_limit is None else max(deadline.remaining(), 1e-3)
         solver = self._new_solver(problem, built.objective.scale, search_limit)
-        if search_limit is not None and built.stats["n_constraints"] >= LIGHT_PRESOLVE_CONSTRAINTS:
+        if built.stats["n_constraints"] >= LIGHT_PRESOLVE_CONSTRAINTS:
             light_presolve(solver.parameters)
         reporter = None
         if self.progress is not None:
