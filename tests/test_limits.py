@@ -343,3 +343,63 @@ def test_cpsat_fit_gives_the_same_list_in_two_fresh_processes(tmp_path):
         docs.append(json.loads(out.stdout))
     assert docs[0]["status"] == "optimal"
     assert docs[0]["rule_list"] == docs[1]["rule_list"]
+
+
+# ------------------------------------------------------------------ extreme parameters
+@pytest.mark.parametrize(
+    ("lam", "surrogate"),
+    [
+        (5e-324, 1e-6), (1e-300, 1e-6), (1e-12, 1e-6),  # errors first, then length
+        (0.1234567890123456, None),  # too many digits for 64-bit coefficients at 300 rows
+        (7.0, 2.0), (1e300, 2.0), (1.7976931348623157e308, 2.0),  # length first
+    ],
+)  # fmt: skip
+def test_cpsat_orders_lists_exactly_for_any_lam(lam, surrogate):
+    """lam whose exact scaling overflows CP-SAT's 64-bit objective gets an equivalent cost
+    (cpsat.length_cost): the optimum matches brute force, which for tiny (huge) lam is the same
+    as for any lam below 1 / (n K) (above 1): fewest errors, then shortest (or the reverse)."""
+    from reference import random_problem, reference_solve
+
+    rng = np.random.default_rng(5)
+    for _ in range(3):
+        problem = random_problem(rng, n=300, m=5, metric="SP", epsilon=0.1, lam=lam,
+                                 max_length=3)  # fmt: skip
+        result = CPSatSolver().solve(problem)
+        ref = reference_solve(problem.replace(lam=surrogate or lam), 3)
+        assert result.optimal and result.lower_bound == result.objective
+        mine, best = problem.evaluate(result.rule_list), problem.evaluate(ref.rule_list)
+        assert (mine.errors, mine.length) == (best.errors, best.length)
+
+
+def test_cli_cpsat_takes_a_huge_lam(tmp_path):
+    data = table_csv(tmp_path / "d.csv", n=300, m=5)
+    result = runner.invoke(
+        app, ["fit", str(data), *TABLE, "--engine", "cpsat", "--lam", "1e300", "--max-length", "2"]
+    )
+    assert result.exit_code == 0, result.output
+    doc = json.loads(result.stdout)
+    assert doc["status"] == "optimal" and doc["length"] == 0  # a fair constant list wins
+
+
+@pytest.mark.parametrize("engine", ["bnb", "cpsat"])
+@pytest.mark.parametrize("weight", [1e300, 1e-300])
+def test_extreme_sample_weights_give_a_status_not_a_traceback(engine, weight):
+    """One weight that dwarfs (or vanishes beside) the others: the weights are rounded, which
+    certifies nothing under a cap (status unknown); equal extreme weights are no weights."""
+    problem = small_problem(epsilon=0.05, max_length=2)
+    weights = np.ones(problem.n_samples)
+    weights[0] = weight
+    result = solve(problem.replace(sample_weight=weights), engine)
+    assert str(result.status) == "unknown" and result.rule_list is None
+    same = solve(problem.replace(sample_weight=np.full(problem.n_samples, weight)), engine)
+    assert same.optimal and same.objective == pytest.approx(solve(problem, engine).objective)
+
+
+@pytest.mark.parametrize("engine", ["bnb", "cpsat"])
+@pytest.mark.parametrize("epsilon", [0.0, 5e-324, 1e-300, 1e300, float("inf")])
+def test_extreme_epsilons_solve(engine, epsilon):
+    problem = small_problem(epsilon=epsilon, max_length=2)
+    result = solve(problem, engine)
+    assert str(result.status) in ("optimal", "infeasible")
+    if epsilon >= 1:  # no cap at all
+        assert result.objective == solve(small_problem(max_length=2), engine).objective

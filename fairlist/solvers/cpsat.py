@@ -185,6 +185,7 @@ DEFAULT_NUM_WORKERS = 1
 
 _INT_LIMIT = 2**61  # keep every product and linear bound well inside int64
 _LAM_MAX_DENOMINATOR = 10**9
+_LAM_READ_TOL = Fraction(2) ** -50
 #: The total of rounded weights: smaller for PP and CUAE, whose products of counts grow fast.
 _ROUNDED_TOTAL = {"linear": WEIGHT_LIMIT, "ratio": 2**24}
 _LINEAR_METRICS = (
@@ -288,6 +289,13 @@ def floor_fraction(x: Fraction, bound: int) -> Fraction:
         raise ValueError(f"x must be >= 0, got {x}")
     if x.denominator <= bound:
         return x
+    return farey_neighbours(x, bound)[0]
+
+
+def farey_neighbours(x: Fraction, bound: int) -> tuple[Fraction, Fraction]:
+    """``lo <= x < hi``: the fractions nearest ``x`` from below and from above among those of
+    denominator at most ``bound`` (``x >= 0`` whose denominator exceeds ``bound``; then
+    ``lo < x``, and no fraction of denominator <= ``bound`` lies strictly between them)."""
     a, b = math.floor(x), 1  # lower end a/b <= x
     c, d = a + 1, 1  # upper end c/d > x
     while b + d <= bound:
@@ -300,15 +308,42 @@ def floor_fraction(x: Fraction, bound: int) -> Fraction:
             # exceeds the bound).
             k = min(math.ceil((c - x * d) / (x * b - a)) - 1, (bound - d) // b)
             c, d = c + k * a, d + k * b
-    return Fraction(a, b)
+    return Fraction(a, b), Fraction(c, d)
 
 
 def lambda_fraction(lam: float) -> Fraction:
-    """``lam`` as an exact fraction: its shortest decimal form, denominator at most 10**9."""
+    """``lam`` as an exact fraction: its shortest decimal form (``0.01`` is 1/100), or the
+    fraction of denominator at most 10**9 nearest to it when that lies within 2**-50 of it
+    (relative; ``1/3`` is 1/3). Never 0 for a positive ``lam``."""
     f = Fraction(repr(float(lam)))
     if f.denominator > _LAM_MAX_DENOMINATOR:
-        f = f.limit_denominator(_LAM_MAX_DENOMINATOR)
+        near = f.limit_denominator(_LAM_MAX_DENOMINATOR)
+        if abs(near - f) <= _LAM_READ_TOL * f:
+            f = near
     return f
+
+
+def length_cost(x: Fraction, total: int, max_length: int) -> Fraction:
+    """A simple ``c`` such that ``errors + c * length`` orders every pair of lists (errors in
+    ``0 .. total``, lengths in ``0 .. max_length``) exactly as ``errors + x * length`` does,
+    ties included; ``x`` itself when its denominator is at most ``max_length``.
+
+    Two lists compare by the sign of ``de + x dl`` (``de`` an integer in ``[-total, total]``,
+    ``dl`` in ``1 .. max_length``). For ``x > total`` any ``c > total`` gives the same signs
+    (length decides): ``total + 1``. Otherwise ``x dl`` is never an integer when x's
+    denominator exceeds ``max_length``, and any ``c`` strictly between the Farey neighbours of
+    ``x`` of order ``max_length`` has ``floor(c dl) = floor(x dl)`` and no integer ``c dl``
+    either: the signs agree. Their mediant is the simplest such ``c`` (denominator at most
+    ``2 max_length``).
+    """
+    if max_length == 0:
+        return Fraction(0)  # every list has length 0
+    if x > total:
+        return Fraction(total + 1)
+    if x.denominator <= max_length:
+        return x
+    lo, hi = farey_neighbours(x, max_length)
+    return Fraction(lo.numerator + hi.numerator, lo.denominator + hi.denominator)
 
 
 # ---------------------------------------------------------------------------- 1. data
@@ -792,8 +827,25 @@ class Objective:
     errors: cp_model.LinearExpr  # integer weight of the misclassified samples
     err_coef: int
     len_coef: int
-    scale: int  # objective / scale = errors / W + lam * length
+    scale: int  # objective / scale = errors / W + lam * length (lam_model * length if scaled)
     lam: Fraction  # the length penalty as read by lambda_fraction
+    # lam_model - lam (0: the model's objective is the problem's, scaled): see length_cost
+    lam_shift: Fraction = Fraction(0)
+    max_length: int = 0
+
+    @property
+    def exact(self) -> bool:
+        """Whether objective / scale is the problem's objective (else only its order is)."""
+        return self.lam_shift == 0
+
+    def lower_bound(self, model_bound: float) -> float:
+        """A lower bound on the problem's objective from one on the model's."""
+        return model_bound / self.scale - float(max(self.lam_shift, 0) * self.max_length)
+
+    def slack(self) -> float:
+        """The most ``objective / scale`` can differ from the problem's objective."""
+        slack = abs(self.lam_shift) * self.max_length
+        return float(slack) if slack < 2**1000 else math.inf  # lam near 1e308: no float
 
 
 def _add_objective(
@@ -808,16 +860,20 @@ def _add_objective(
         [x.pos[p] for p in range(data.n_patterns)], (n_err[:, 0] - n_err[:, 1]).tolist()
     ) + int(n_err[:, 1].sum())
     length = data.max_length - sum(x.unused.values())
-    err_coef, len_coef = lam.denominator, lam.numerator * n
-    common = math.gcd(err_coef, len_coef) if len_coef else err_coef
-    err_coef, len_coef = err_coef // common, len_coef // common
-    if err_coef * n + len_coef * data.max_length > _INT_LIMIT:
+    K = data.max_length
+    cost = lam * n  # errors + cost * length is n times the objective
+    if cost.denominator * n + cost.numerator * K > _INT_LIMIT:
+        # too many digits (lam 1e-12, 0.1234567890123) or too large (1e300) for 64 bits: an
+        # equivalent cost, exact in its order of the lists (see length_cost)
+        cost = length_cost(cost, n, K)
+    err_coef, len_coef = cost.denominator, cost.numerator
+    if err_coef * n + len_coef * K > _INT_LIMIT:
         raise InvalidParameterError(
-            f"lam={lam_value!r} with max_length {data.max_length} and a total weight of {n} "
-            "overflows CP-SAT's 64-bit objective; use a lam with fewer significant digits"
+            f"max_length {K} with a total weight of {n} overflows CP-SAT's 64-bit objective "
+            f"(lam={lam_value!r}); lower max_length"
         )
     model.minimize(err_coef * errors + len_coef * length)
-    return Objective(errors, err_coef, len_coef, n * lam.denominator // common, lam)
+    return Objective(errors, err_coef, len_coef, n * err_coef, lam, cost / n - lam, K)
 
 
 # ---------------------------------------------------------------------------- the model
@@ -1308,7 +1364,9 @@ class CPSatSolver:
 
         # CP-SAT gets what is left of the time limit
         search_limit = None if time_limit is None else max(deadline.remaining(), 1e-3)
-        solver = self._new_solver(problem, built.objective.scale, search_limit)
+        solver = self._new_solver(
+            problem, built.objective.scale, search_limit, built.objective.slack()
+        )
         if built.stats["n_constraints"] >= LIGHT_PRESOLVE_CONSTRAINTS:
             light_presolve(solver.parameters)
         reporter = None
@@ -1332,6 +1390,7 @@ class CPSatSolver:
             epsilon_exact=built.epsilon_exact,
             lam_fraction=str(built.objective.lam),
             objective_scale=built.objective.scale,
+            lam_model=str(built.objective.lam + built.objective.lam_shift),
             cpsat_status=solver.status_name(code),
             num_workers=self.num_workers,
             conflicts=solver.num_conflicts,
@@ -1388,16 +1447,19 @@ class CPSatSolver:
         )  # fmt: skip
 
     def _new_solver(
-        self, problem: Problem, scale: int, time_limit: float | None = None
+        self, problem: Problem, scale: int, time_limit: float | None = None,
+        gap_slack: float = 0.0,
     ) -> cp_model.CpSolver:
         """A CP-SAT solver with this engine's parameters and ``problem``'s limits (``scale``:
         the model's objective units per unit of the problem's objective; ``time_limit``: the
-        seconds left for the search)."""
+        seconds left for the search; ``gap_slack``: how far the model's objective may be from
+        the problem's, taken off the gap tolerance)."""
         solver = cp_model.CpSolver()
         params = solver.parameters
-        if problem.limits.gap_tolerance:
+        gap = float(problem.limits.gap_tolerance or 0.0) - gap_slack
+        if gap > 0:
             # any gap beyond the objective's range stops at the first list; CP-SAT rejects inf
-            params.absolute_gap_limit = min(float(problem.limits.gap_tolerance) * scale, 2.0**62)
+            params.absolute_gap_limit = min(gap * scale, 2.0**62)
         if time_limit is not None:
             params.max_time_in_seconds = float(time_limit)
         if problem.limits.memory_limit_mb is not None:
@@ -1420,11 +1482,11 @@ class CPSatSolver:
     ) -> Result:
         """The result of a finished solve; its rule list checked against Problem.evaluate."""
         space = "majority" if built.majority_only else "full"
-        scale = built.objective.scale
         if status in (Status.INFEASIBLE, Status.UNKNOWN):
             bound = math.inf
             if status is Status.UNKNOWN:
-                bound = solver.best_objective_bound / scale if built.exact else 0.0
+                bound = built.objective.lower_bound(solver.best_objective_bound)
+                bound = bound if built.exact else 0.0
             return Result(
                 status=status, rule_list=None, objective=math.inf, accuracy=math.nan,
                 unfairness=math.nan, lower_bound=bound, stop_reason=stop, engine=self.name,
@@ -1447,7 +1509,7 @@ class CPSatSolver:
         if status is Status.OPTIMAL:
             lower = ev.objective
         elif built.exact:
-            lower = min(ev.objective, solver.best_objective_bound / scale)
+            lower = min(ev.objective, built.objective.lower_bound(solver.best_objective_bound))
         else:
             lower = 0.0
         return Result(
