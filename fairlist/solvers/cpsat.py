@@ -115,8 +115,13 @@ Model (see ``DESIGN.md`` §4; :func:`build_model` builds it in the numbered sect
     samples) with ``lam = a / b`` read exactly from its shortest decimal representation
     (``0.01`` is ``1/100``; a value with more than 9 significant decimals is approximated with
     denominator <= 10**9): minimise the integer ``b * errors + a * W * length`` (divided by
-    their gcd), which orders rule lists exactly as the true objective does, ties included. The
-    reported objective is always recomputed by :meth:`Problem.evaluate`.
+    their gcd), which orders rule lists exactly as the true objective does, ties included. When
+    those coefficients would pass 2**61 (lam 1e-12 or 1e300, or many digits on many samples),
+    ``W lam`` is replaced by a small ``c`` that orders every pair of lists alike, ties included
+    (:func:`length_cost`: ``W + 1`` when ``lam > 1``, else the mediant of the Farey neighbours
+    of ``W lam`` of order ``K``); lower bounds are then corrected by at most ``|c - W lam| K /
+    W`` (``stats["lam_model"]`` is ``c / W``). The reported objective is always recomputed by
+    :meth:`Problem.evaluate`.
 
 7. Hint (optional)
     :meth:`CPSatModel.add_hint` sets every variable from a rule list put in the canonical form
@@ -138,6 +143,13 @@ Solving
     compared up to the floats' rounding, and not at all when the weights were rounded). The
     stop reason is read from CP-SAT's status, the Ctrl-C this module catches, and the limits
     and wall time (see :func:`stop_reason`).
+
+Limits
+    The time limit covers the whole solve: :func:`build_model` checks the deadline between its
+    sections and every 512 patterns, and a build that does not fit returns status unknown, stop
+    reason time_limit, no list and ``stats["message"]``; CP-SAT gets what is left. CP-SAT does
+    not honour its ``max_memory_in_mb``, so a memory limit is watched here (:class:`MemoryWatch`:
+    the process's growth since the solve began, during the build and the search).
 """
 
 from __future__ import annotations
@@ -1172,7 +1184,8 @@ def stop_reason(
     a conservative fairness cap makes the result only ``feasible``); INTERRUPTED when Ctrl-C
     stopped it (:func:`solve_interruptibly`); otherwise a limit did — the time limit, unless
     none was given or a memory limit was given and the search ended before half of the time
-    limit; then the memory limit (``max_memory_in_mb``; CP-SAT's default is 10000 MB).
+    limit; then the memory limit. (:meth:`CPSatSolver.solve` reads the memory limit from its
+    :class:`MemoryWatch` instead, which stopped the search.)
     """
     if status in (cp_model.OPTIMAL, cp_model.INFEASIBLE):
         return StopReason.COMPLETED
