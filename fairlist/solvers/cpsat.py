@@ -1393,9 +1393,10 @@ class CPSatSolver:
             # validate() explains a bad model; a bad parameter is explained in solution_info
             reason = built.model.validate() or solver.solution_info() or "no reason given"
             raise RuntimeError(f"CP-SAT rejected the model: {reason}")
-        stop = stop_reason(code, interrupted, solver.wall_time, search_limit, memory_limit)
-        if watch is not None and watch.exceeded and stop is not StopReason.COMPLETED:
-            stop = StopReason.MEMORY_LIMIT if not interrupted else stop
+        # the watch, not the wall time, says whether the memory limit stopped the search
+        stop = stop_reason(code, interrupted, solver.wall_time, search_limit, None)
+        if watch is not None and watch.exceeded and stop is StopReason.TIME_LIMIT:
+            stop = StopReason.MEMORY_LIMIT
         stats = dict(built.stats)
         stats.update(
             max_length=K,
