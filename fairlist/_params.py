@@ -30,8 +30,16 @@ __all__ = [
     "InstanceOf",
     "Satisfies",
     "BOOLEAN",
+    "INT32_MAX",
+    "INT64_MAX",
     "validate_params",
 ]
+
+#: The largest values of the C++ and CP-SAT integer types a parameter crosses into: an integer
+#: parameter declares the bound of the type it ends up in, so that a value beyond it is an
+#: InvalidParameterError naming the parameter, not an OverflowError from the binding.
+INT64_MAX = 2**63 - 1
+INT32_MAX = 2**31 - 1
 
 
 class Constraint:
@@ -84,11 +92,20 @@ class Interval(Constraint):
         what = "an integer" if self.kind is numbers.Integral else "a real number"
         low = self.closed in ("left", "both")
         high = self.closed in ("right", "both")
+        left, right = _bound_text(self.left), _bound_text(self.right)
         if self.right is None:
-            return f"{what} {'>=' if low else '>'} {self.left:g}" if self.left is not None else what
+            return f"{what} {'>=' if low else '>'} {left}" if self.left is not None else what
         if self.left is None:
-            return f"{what} {'<=' if high else '<'} {self.right:g}"
-        return f"{what} in {'[' if low else '('}{self.left:g}, {self.right:g}{']' if high else ')'}"
+            return f"{what} {'<=' if high else '<'} {right}"
+        return f"{what} in {'[' if low else '('}{left}, {right}{']' if high else ')'}"
+
+
+def _bound_text(value: float | None) -> str:
+    """An interval's bound for a message: integers in full (2**63 - 1 is 9223372036854775807,
+    not 9.22337e+18), reals in short form."""
+    if isinstance(value, numbers.Integral):
+        return str(value)
+    return f"{value:g}" if value is not None else ""
 
 
 class Options(Constraint):

@@ -197,6 +197,13 @@ EngineOpt = Annotated[Engine, typer.Option(help="Exact engine.")]
 PolicyOpt = Annotated[Optional[PolicyName], typer.Option(help="bnb search policy.")]
 TimeLimitOpt = Annotated[Optional[float], typer.Option(help="Seconds per solve.")]
 MaxNodesOpt = Annotated[Optional[int], typer.Option(help="bnb trie size limit per solve.")]
+MemoryLimitOpt = Annotated[
+    Optional[float],
+    typer.Option(
+        help="MB the search may hold per solve (bnb's search structures; CP-SAT's "
+        "max_memory_in_mb; omit: bnb three quarters of the memory, CP-SAT its default)."
+    ),
+]
 JsonOpt = Annotated[bool, typer.Option("--json", help="Machine-readable output.")]
 
 
@@ -429,6 +436,7 @@ def fit(
         int,
         typer.Option(help="bnb trie size limit, the paper's budget (0: none)."),
     ] = DEFAULT_MAX_NODES,
+    memory_limit: MemoryLimitOpt = None,
     gap_tolerance: Annotated[
         float,
         typer.Option(
@@ -479,7 +487,7 @@ def fit(
             metric=metric.value, epsilon=epsilon, lam=lam, max_length=max_length,
             engine=engine.value, policy=policy and policy.value, time_limit=time_limit or None,
             max_nodes=max_nodes or None, gap_tolerance=gap_tolerance or None,
-            engine_options=options or None, binarizer=binarizer,
+            memory_limit_mb=memory_limit, engine_options=options or None, binarizer=binarizer,
         )  # fmt: skip
         with warnings.catch_warnings(), status if status is not None else nullcontext():
             warnings.simplefilter("ignore", ConvergenceWarning)
@@ -644,6 +652,7 @@ def pareto(
     max_length: MaxLengthOpt = None,
     max_nodes: MaxNodesOpt = None,
     time_limit: TimeLimitOpt = None,
+    memory_limit: MemoryLimitOpt = None,
     n_jobs: Annotated[Optional[int], typer.Option(help="Parallel fits (joblib).")] = None,
     backend: Annotated[Optional[Backend], typer.Option(help="joblib backend.")] = None,
     seed: Annotated[int, typer.Option(help="Seed of the folds.")] = 0,
@@ -676,7 +685,7 @@ def pareto(
             raise InvalidParameterError(f"--plot must end in .png, .svg or .pdf, got {plot.name!r}")
         common = dict(
             metric=metric.value, engine=engine.value, lam=lam, max_length=max_length,
-            max_nodes=max_nodes, time_limit=time_limit,
+            max_nodes=max_nodes, time_limit=time_limit, memory_limit_mb=memory_limit,
         )  # fmt: skip
         with _progress_bar(not as_json) as report:
             if exact:
@@ -776,6 +785,7 @@ def verify(
         typer.Option(help="Length bound both engines search (default: CP-SAT's exact bound)."),
     ] = None,
     time_limit: TimeLimitOpt = None,
+    memory_limit: MemoryLimitOpt = None,
     majority_only: Annotated[bool, typer.Option(help="Search CORELS' majority space.")] = False,
     as_json: JsonOpt = False,
 ) -> None:
@@ -784,7 +794,7 @@ def verify(
     One Ctrl-C (or SIGTERM) stops the verification: the engine running reports its best so
     far, one not yet started reads "not run", and the exit status is 130 (143).
     """
-    from .solvers import Problem
+    from .solvers import Limits, Problem
     from .verify import verify as run_verify
 
     with _errors(as_json):
@@ -794,7 +804,7 @@ def verify(
         problem = Problem.from_data(
             table.X, table.y, table.sensitive, table.protected, sample_weight=table.weight,
             metric=metric.value,
-            epsilon=epsilon, lam=lam,
+            epsilon=epsilon, lam=lam, limits=Limits(memory_limit_mb=memory_limit),
         )  # fmt: skip
         report = run_verify(
             problem, max_length=max_length, time_limit=time_limit, majority_only=majority_only

@@ -21,6 +21,7 @@ Models are saved as JSON (:meth:`FairRuleListClassifier.save`), never pickle.
 from __future__ import annotations
 
 import numbers
+import time
 import warnings
 from collections.abc import Mapping
 from pathlib import Path
@@ -102,6 +103,7 @@ PARAMETER_CONSTRAINTS: dict[str, list] = {
     "time_limit": Limits.PARAMETER_CONSTRAINTS["time_limit"],
     "max_nodes": Limits.PARAMETER_CONSTRAINTS["max_nodes"],
     "gap_tolerance": Limits.PARAMETER_CONSTRAINTS["gap_tolerance"],
+    "memory_limit_mb": Limits.PARAMETER_CONSTRAINTS["memory_limit_mb"],
     "random_state": [None, Interval(numbers.Integral, None, None)],
     "engine_options": [None, InstanceOf(Mapping, "a dict")],
     "binarizer": [None, Options(("auto",)), InstanceOf(Binarizer, "a Binarizer")],
@@ -151,6 +153,10 @@ class FairRuleListClassifier(ClassifierMixin, BaseEstimator):
         bound (absolute, in objective units; both engines): status ``feasible``, stop reason
         ``gap_limit``, and ``gap_ <= gap_tolerance`` certifies that no list is better by more.
         None or 0: search on to a certificate or a limit.
+    memory_limit_mb : float or None, default=None
+        MiB the search may hold before it stops with the best list found (stop reason
+        ``memory_limit``): the branch-and-bound's search structures (None: three quarters of
+        the physical memory), CP-SAT's ``max_memory_in_mb`` (None: CP-SAT's default).
     random_state : int or None, default=None
         Seed handed to the engine.
     engine_options : dict or None, default=None
@@ -226,6 +232,7 @@ class FairRuleListClassifier(ClassifierMixin, BaseEstimator):
         time_limit: float | None = DEFAULT_TIME_LIMIT,
         max_nodes: int | None = DEFAULT_MAX_NODES,
         gap_tolerance: float | None = None,
+        memory_limit_mb: float | None = None,
         random_state: int | None = None,
         engine_options: dict[str, Any] | None = None,
         binarizer: str | Binarizer | None = "auto",
@@ -239,6 +246,7 @@ class FairRuleListClassifier(ClassifierMixin, BaseEstimator):
         self.time_limit = time_limit
         self.max_nodes = max_nodes
         self.gap_tolerance = gap_tolerance
+        self.memory_limit_mb = memory_limit_mb
         self.random_state = random_state
         self.engine_options = engine_options
         self.binarizer = binarizer
@@ -334,7 +342,7 @@ class FairRuleListClassifier(ClassifierMixin, BaseEstimator):
             metric=self.metric, epsilon=self.epsilon, lam=self.lam, max_length=self.max_length,
             limits=Limits(
                 max_nodes=self.max_nodes, time_limit=self.time_limit,
-                gap_tolerance=self.gap_tolerance,
+                gap_tolerance=self.gap_tolerance, memory_limit_mb=self.memory_limit_mb,
             ),
         )  # fmt: skip
         self.classes_ = np.asarray(problem.classes)
@@ -379,11 +387,13 @@ class FairRuleListClassifier(ClassifierMixin, BaseEstimator):
         InfeasibleError
             When no rule list meets ``epsilon`` (proved, or a limit stopped the search first).
         """
+        start = time.perf_counter()  # time_limit covers fit from here, data preparation too
         validate_params(type(self).__name__, PARAMETER_CONSTRAINTS, self.get_params(deep=False))
         for attr in ("feature_names_in_", "n_features_in_"):
             if hasattr(self, attr):  # a refit must not inherit the previous data's names
                 delattr(self, attr)
         problem = self._prepare(X, y, sensitive_features, protected, sample_weight)
+        problem = problem.with_limits(problem.limits.minus(time.perf_counter() - start))
         result = self._solver().solve(problem)
         self._set_result(problem, result)
         return self
@@ -395,6 +405,8 @@ class FairRuleListClassifier(ClassifierMixin, BaseEstimator):
                 if result.status is Status.INFEASIBLE
                 else f"found no fair rule list before the search stopped ({result.stop_reason})"
             )
+            if result.stats.get("message"):  # e.g. the CP-SAT model build did not fit in time
+                what += f": {result.stats['message']}"
             raise InfeasibleError(
                 f"epsilon={self.epsilon!r} under metric {problem.metric.name.lower()}: the "
                 f"problem {what}; raise epsilon or the limits",

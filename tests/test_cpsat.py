@@ -364,7 +364,8 @@ def test_default_solve_uses_one_worker_and_is_reproducible(shared_data):
 
 
 def test_time_limited_solve_reports_the_time_limit(shared_data):
-    problem = hard_compas(shared_data).replace(limits=Limits(time_limit=0.05))
+    # 1 s: the model is built (a fraction of a second), then the search is cut short
+    problem = hard_compas(shared_data).replace(limits=Limits(time_limit=1.0))
     res = CPSatSolver().solve(problem)
     assert res.status in (Status.FEASIBLE, Status.UNKNOWN)
     assert res.stats["cpsat_status"] in ("FEASIBLE", "UNKNOWN")

@@ -399,7 +399,8 @@ def test_the_problem_carries_every_parameter():
     p = solver.problems[0]
     assert p.metric is Metric.PREDICTIVE_EQUALITY
     assert (p.epsilon, p.lam, p.max_length) == (0.2, 0.003, 4)
-    assert (p.limits.time_limit, p.limits.max_nodes) == (2.5, 1000)
+    assert p.limits.max_nodes == 1000
+    assert 2.0 < p.limits.time_limit <= 2.5  # less what fit spent preparing the data
     assert p.feature_names == tuple(X.columns)
     assert p.labels == ("hired", "rejected")
     np.testing.assert_array_equal(p.protected, s == "M")

@@ -6,16 +6,19 @@ A :class:`Problem` is validated once, here, at the edge: engines may assume a C-
 
 from __future__ import annotations
 
+import copy
+import dataclasses
 import enum
 import math
 import numbers
+import threading
 from collections.abc import Sequence
 from dataclasses import dataclass, field, fields
 from typing import Any, ClassVar, Protocol, runtime_checkable
 
 import numpy as np
 
-from .._params import Interval, Satisfies, validate_params
+from .._params import INT64_MAX, Interval, Satisfies, validate_params
 from .._validation import as_binary, as_table, encode_labels
 from ..errors import DataError, InvalidParameterError
 from ..groups import check_group_sizes, encode_groups
@@ -58,6 +61,10 @@ class StopReason(str, enum.Enum):
         return self.value
 
 
+#: The largest memory limit (MiB): 2**63 bytes, the most an int64 byte count holds.
+MAX_MEMORY_MB = 2**43
+
+
 @dataclass(frozen=True)
 class Limits:
     """When to stop searching. ``None`` means no limit.
@@ -77,14 +84,29 @@ class Limits:
     gap_tolerance: float | None = None  # objective - lower bound at which to stop
 
     PARAMETER_CONSTRAINTS: ClassVar[dict[str, list]] = {
-        "max_nodes": [None, Interval(numbers.Integral, 1, None, closed="left")],
+        # the C++ core's int64_t max_nodes; its memory limit is compared in bytes, and CP-SAT
+        # takes an int64 of MB: 2**43 MiB is 2**63 bytes
+        "max_nodes": [None, Interval(numbers.Integral, 1, INT64_MAX)],
         "time_limit": [None, Interval(numbers.Real, 0, None, closed="neither")],
-        "memory_limit_mb": [None, Interval(numbers.Real, 0, None, closed="neither")],
+        "memory_limit_mb": [None, Interval(numbers.Real, 0, MAX_MEMORY_MB, closed="right")],
         "gap_tolerance": [None, Interval(numbers.Real, 0, None, closed="left")],
     }
 
     def __post_init__(self) -> None:
         validate_params("Limits", self.PARAMETER_CONSTRAINTS, self.__dict__)
+
+    def minus(self, seconds: float) -> Limits:
+        """These limits after ``seconds`` were spent (preparing the data, building a model):
+        the time limit, if any, lowered by them, to no less than :data:`MIN_TIME_LEFT` (an
+        engine given that little stops at once with what it has)."""
+        if self.time_limit is None:
+            return self
+        left = max(float(self.time_limit) - float(seconds), MIN_TIME_LEFT)
+        return dataclasses.replace(self, time_limit=left)
+
+
+#: The least time limit :meth:`Limits.minus` leaves (seconds).
+MIN_TIME_LEFT = 1e-3
 
 
 @dataclass(frozen=True)
@@ -111,7 +133,10 @@ METRIC = [Satisfies(_is_metric, "a fairness metric name (SP, PP, PE, EOpp, EOdds
                                 "long name such as statistical_parity) or a Metric")]
 EPSILON = [None, Interval(numbers.Real, 0, None, closed="left")]
 LAM = [Interval(numbers.Real, 0, math.inf, closed="left")]
-MAX_LENGTH = [None, Interval(numbers.Integral, 0, None, closed="left")]
+#: Seconds between two progress calls (both engines): a wait longer than threading.TIMEOUT_MAX
+#: raises OverflowError.
+PROGRESS_INTERVAL = Interval(numbers.Real, 0, threading.TIMEOUT_MAX, closed="right")
+MAX_LENGTH = [None, Interval(numbers.Integral, 0, INT64_MAX)]  # the C++ core's int64_t
 
 
 @dataclass(frozen=True, eq=False)
@@ -334,6 +359,15 @@ class Problem:
     @property
     def constrained(self) -> bool:
         return self.epsilon is not None
+
+    def with_limits(self, limits: Limits) -> Problem:
+        """A copy with other limits; unlike :meth:`replace`, the data is not validated again
+        (a time limit lowered at the start of a solve must not cost a pass over the data)."""
+        validate_params("Problem", {"limits": self.PARAMETER_CONSTRAINTS["limits"]},
+                        {"limits": limits})  # fmt: skip
+        twin = copy.copy(self)
+        object.__setattr__(twin, "limits", limits)
+        return twin
 
     def replace(self, **changes: Any) -> Problem:
         """A copy with some fields changed (validated again)."""

@@ -51,6 +51,7 @@ import math
 import numbers
 import os
 import threading
+import time
 import warnings
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -59,11 +60,27 @@ from typing import Any, ClassVar
 import numpy as np
 
 from .._core import BranchAndBound, Policy, pack_bits, pack_matrix
-from .._params import BOOLEAN, InstanceOf, Interval, Options, Satisfies, validate_params
+from .._params import (
+    BOOLEAN,
+    INT64_MAX,
+    InstanceOf,
+    Interval,
+    Options,
+    Satisfies,
+    validate_params,
+)
 from ..errors import DataError
 from ..metrics import METRIC_RATES
 from ..rulelist import RuleList
-from .base import Limits, Problem, Result, Status, StopReason, check_problem
+from .base import (
+    PROGRESS_INTERVAL,
+    Limits,
+    Problem,
+    Result,
+    Status,
+    StopReason,
+    check_problem,
+)
 from .weights import WEIGHT_LIMIT, exact_weights, rounded_weights
 
 __all__ = [
@@ -306,11 +323,11 @@ use_terminal_solver : bool
         **dict.fromkeys(_BOUND_SWITCHES, [BOOLEAN]),
         "seed": [None, Interval(numbers.Integral, 0, 2**64, closed="left")],
         "initial": [None, InstanceOf(RuleList)],
-        "beam_width": [Interval(numbers.Integral, 0, None, closed="left")],
-        "deepen_length": [Interval(numbers.Integral, 0, None, closed="left")],
+        "beam_width": [Interval(numbers.Integral, 0, INT64_MAX)],  # int64_t in fairlist::Config
+        "deepen_length": [Interval(numbers.Integral, 0, INT64_MAX)],
         "gap_tolerance": [Interval(numbers.Real, 0, None, closed="left")],
         "progress": [None, Satisfies(callable, "a callable")],
-        "progress_interval": [Interval(numbers.Real, 0, math.inf, closed="neither")],
+        "progress_interval": [PROGRESS_INTERVAL],
     }
 
     def _validate(self) -> None:
@@ -343,6 +360,7 @@ use_terminal_solver : bool
         """Search ``problem`` and return the best fair rule list with its certificate."""
         check_problem(problem)
         self._validate()
+        start = time.perf_counter()  # the time limit covers the preparation below too
         if problem.n_groups > MAX_GROUPS:
             raise DataError(
                 f"the branch-and-bound handles at most {MAX_GROUPS} groups; this problem has "
@@ -381,12 +399,15 @@ use_terminal_solver : bool
                 "epsilon": epsilon,
                 "lam": problem.lam,
             },
-            self._config(problem.limits, problem.max_length),
+            self._config(problem.limits.minus(time.perf_counter() - start), problem.max_length),
         )
         warm_start = self._offer_initial(
             search, problem, representative, self.initial, weights.exact
         )
-        raw = self._run(search)
+        deadline = None
+        if problem.limits.time_limit is not None:
+            deadline = start + float(problem.limits.time_limit)
+        raw = self._run(search, deadline)
         stats.update(raw["stats"])
         stats["warm_start"] = warm_start
         stats["duplicate_antecedents"] = problem.n_antecedents - len(kept)
@@ -473,8 +494,13 @@ use_terminal_solver : bool
             return ignored(why)
         return "used"
 
-    def _run(self, search: Any) -> dict[str, Any]:
-        """Runs the search in a worker thread; Ctrl-C stops it and keeps the best so far."""
+    def _run(self, search: Any, deadline: float | None = None) -> dict[str, Any]:
+        """Runs the search in a worker thread; Ctrl-C stops it and keeps the best so far.
+
+        ``deadline`` (a ``time.perf_counter()`` time) stops it too, with stop reason
+        time_limit: the core's clock starts when its search does, after its constructor has
+        merged the rows (a second on a million rows), and the time limit covers that too.
+        """
         outcome: dict[str, Any] = {}
         done = threading.Event()
 
@@ -491,14 +517,25 @@ use_terminal_solver : bool
         worker = threading.Thread(target=target, name="fairlist-bnb", daemon=True)
         worker.start()
         interval = float(self.progress_interval) if self.progress is not None else 0.1
+        timed_out = False
+        last = time.perf_counter()
         try:
-            while not done.wait(interval):
-                if self.progress is not None:
+            while not done.wait(interval if deadline is None else min(interval, 0.05)):
+                now = time.perf_counter()
+                if deadline is not None and not timed_out and now >= deadline:
+                    timed_out = True
+                    search.request_stop()
+                if self.progress is not None and (deadline is None or now - last >= interval):
+                    last = now
                     self.progress(search.progress())
         except KeyboardInterrupt:
+            timed_out = False
             search.request_stop()
             done.wait()
         worker.join()
         if "error" in outcome:
             raise outcome["error"]
-        return outcome["result"]
+        result = outcome["result"]
+        if timed_out and result["stop_reason"].name == "INTERRUPTED":
+            result["stop_reason"] = type(result["stop_reason"]).TIME_LIMIT
+        return result

@@ -115,8 +115,13 @@ Model (see ``DESIGN.md`` §4; :func:`build_model` builds it in the numbered sect
     samples) with ``lam = a / b`` read exactly from its shortest decimal representation
     (``0.01`` is ``1/100``; a value with more than 9 significant decimals is approximated with
     denominator <= 10**9): minimise the integer ``b * errors + a * W * length`` (divided by
-    their gcd), which orders rule lists exactly as the true objective does, ties included. The
-    reported objective is always recomputed by :meth:`Problem.evaluate`.
+    their gcd), which orders rule lists exactly as the true objective does, ties included. When
+    those coefficients would pass 2**61 (lam 1e-12 or 1e300, or many digits on many samples),
+    ``W lam`` is replaced by a small ``c`` that orders every pair of lists alike, ties included
+    (:func:`length_cost`: ``W + 1`` when ``lam > 1``, else the mediant of the Farey neighbours
+    of ``W lam`` of order ``K``); lower bounds are then corrected by at most ``|c - W lam| K /
+    W`` (``stats["lam_model"]`` is ``c / W``). The reported objective is always recomputed by
+    :meth:`Problem.evaluate`.
 
 7. Hint (optional)
     :meth:`CPSatModel.add_hint` sets every variable from a rule list put in the canonical form
@@ -138,6 +143,13 @@ Solving
     compared up to the floats' rounding, and not at all when the weights were rounded). The
     stop reason is read from CP-SAT's status, the Ctrl-C this module catches, and the limits
     and wall time (see :func:`stop_reason`).
+
+Limits
+    The time limit covers the whole solve: :func:`build_model` checks the deadline between its
+    sections and every 512 patterns, and a build that does not fit returns status unknown, stop
+    reason time_limit, no list and ``stats["message"]``; CP-SAT gets what is left. CP-SAT does
+    not honour its ``max_memory_in_mb``, so a memory limit is watched here (:class:`MemoryWatch`:
+    the process's growth since the solve began, during the build and the search).
 """
 
 from __future__ import annotations
@@ -145,6 +157,8 @@ from __future__ import annotations
 import itertools
 import math
 import numbers
+import os
+import sys
 import threading
 import time
 import warnings
@@ -156,12 +170,13 @@ from typing import Any, ClassVar
 import numpy as np
 from ortools.sat.python import cp_model
 
-from .._params import BOOLEAN, InstanceOf, Interval, Satisfies, validate_params
+from .._params import BOOLEAN, INT32_MAX, InstanceOf, Interval, Satisfies, validate_params
 from ..errors import InvalidParameterError
 from ..metrics import FEASIBILITY_TOL, METRIC_RATES, Metric
 from ..rulelist import RuleList
 from .base import (
     MAX_LENGTH,
+    PROGRESS_INTERVAL,
     Limits,
     Problem,
     Result,
@@ -182,12 +197,91 @@ DEFAULT_NUM_WORKERS = 1
 
 _INT_LIMIT = 2**61  # keep every product and linear bound well inside int64
 _LAM_MAX_DENOMINATOR = 10**9
+_LAM_READ_TOL = Fraction(2) ** -50
 #: The total of rounded weights: smaller for PP and CUAE, whose products of counts grow fast.
 _ROUNDED_TOTAL = {"linear": WEIGHT_LIMIT, "ratio": 2**24}
 _LINEAR_METRICS = (
     Metric.STATISTICAL_PARITY, Metric.PREDICTIVE_EQUALITY,
     Metric.EQUAL_OPPORTUNITY, Metric.EQUALIZED_ODDS,
 )
+
+
+# ---------------------------------------------------------------------------- time limit
+class ModelBuildTimeout(Exception):
+    """Building the model passed the solve's deadline or memory limit (``limit``: "time" or
+    "memory"; raised by :meth:`Deadline.check`)."""
+
+    def __init__(self, section: str, limit: str = "time") -> None:
+        super().__init__(section)
+        self.section, self.limit = section, limit
+
+
+def resident_mb() -> float:
+    """This process's resident memory in MiB (Linux's /proc/self/statm; elsewhere the peak
+    that getrusage reports, or 0 where neither is available)."""
+    try:
+        with open("/proc/self/statm") as statm:
+            return int(statm.read().split()[1]) * os.sysconf("SC_PAGE_SIZE") / 2**20
+    except (OSError, ValueError, IndexError, AttributeError):
+        pass
+    try:
+        import resource
+    except ImportError:  # Windows
+        return 0.0
+    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    return peak / 2**20 if sys.platform == "darwin" else peak / 1024
+
+
+class MemoryWatch:
+    """Whether the process has grown by more than ``limit_mb`` MiB since the watch began.
+
+    CP-SAT does not honour its ``max_memory_in_mb`` (its documentation: only the pure SAT
+    solver does), so the engine watches the memory itself: the model build checks it with
+    the deadline, and the search is stopped (``stop_search``) once it is exceeded.
+    """
+
+    def __init__(self, limit_mb: float) -> None:
+        self.limit_mb = float(limit_mb)
+        self.base_mb = resident_mb()
+        self.exceeded = False
+
+    def __call__(self) -> bool:
+        if not self.exceeded and resident_mb() - self.base_mb > self.limit_mb:
+            self.exceeded = True
+        return self.exceeded
+
+
+@dataclass(frozen=True)
+class Deadline:
+    """When the solve's time limit runs out (``time.perf_counter()`` seconds; None: never),
+    and the memory it may take (None: no watch).
+
+    :func:`build_model` checks it between its sections and every :data:`CHECK_EVERY` patterns
+    inside its loops over patterns, so that building a model that does not fit in the time
+    limit stops within a fraction of a second of the limit.
+    """
+
+    at: float | None = None
+    memory: MemoryWatch | None = None
+
+    CHECK_EVERY: ClassVar[int] = 512
+
+    def remaining(self) -> float:
+        return math.inf if self.at is None else self.at - time.perf_counter()
+
+    def check(self, section: str, p: int = 0) -> None:
+        """Raise :class:`ModelBuildTimeout` naming ``section`` once the deadline has passed
+        or the memory limit is exceeded (inside a loop: only when ``p`` is a multiple of
+        CHECK_EVERY, a cheap test)."""
+        if p % self.CHECK_EVERY:
+            return
+        if self.at is not None and time.perf_counter() > self.at:
+            raise ModelBuildTimeout(section, "time")
+        if self.memory is not None and self.memory():
+            raise ModelBuildTimeout(section, "memory")
+
+
+NO_DEADLINE = Deadline()
 
 
 # ---------------------------------------------------------------------------- exact arithmetic
@@ -207,6 +301,13 @@ def floor_fraction(x: Fraction, bound: int) -> Fraction:
         raise ValueError(f"x must be >= 0, got {x}")
     if x.denominator <= bound:
         return x
+    return farey_neighbours(x, bound)[0]
+
+
+def farey_neighbours(x: Fraction, bound: int) -> tuple[Fraction, Fraction]:
+    """``lo <= x < hi``: the fractions nearest ``x`` from below and from above among those of
+    denominator at most ``bound`` (``x >= 0`` whose denominator exceeds ``bound``; then
+    ``lo < x``, and no fraction of denominator <= ``bound`` lies strictly between them)."""
     a, b = math.floor(x), 1  # lower end a/b <= x
     c, d = a + 1, 1  # upper end c/d > x
     while b + d <= bound:
@@ -219,15 +320,42 @@ def floor_fraction(x: Fraction, bound: int) -> Fraction:
             # exceeds the bound).
             k = min(math.ceil((c - x * d) / (x * b - a)) - 1, (bound - d) // b)
             c, d = c + k * a, d + k * b
-    return Fraction(a, b)
+    return Fraction(a, b), Fraction(c, d)
 
 
 def lambda_fraction(lam: float) -> Fraction:
-    """``lam`` as an exact fraction: its shortest decimal form, denominator at most 10**9."""
+    """``lam`` as an exact fraction: its shortest decimal form (``0.01`` is 1/100), or the
+    fraction of denominator at most 10**9 nearest to it when that lies within 2**-50 of it
+    (relative; ``1/3`` is 1/3). Never 0 for a positive ``lam``."""
     f = Fraction(repr(float(lam)))
     if f.denominator > _LAM_MAX_DENOMINATOR:
-        f = f.limit_denominator(_LAM_MAX_DENOMINATOR)
+        near = f.limit_denominator(_LAM_MAX_DENOMINATOR)
+        if abs(near - f) <= _LAM_READ_TOL * f:
+            f = near
     return f
+
+
+def length_cost(x: Fraction, total: int, max_length: int) -> Fraction:
+    """A simple ``c`` such that ``errors + c * length`` orders every pair of lists (errors in
+    ``0 .. total``, lengths in ``0 .. max_length``) exactly as ``errors + x * length`` does,
+    ties included; ``x`` itself when its denominator is at most ``max_length``.
+
+    Two lists compare by the sign of ``de + x dl`` (``de`` an integer in ``[-total, total]``,
+    ``dl`` in ``1 .. max_length``). For ``x > total`` any ``c > total`` gives the same signs
+    (length decides): ``total + 1``. Otherwise ``x dl`` is never an integer when x's
+    denominator exceeds ``max_length``, and any ``c`` strictly between the Farey neighbours of
+    ``x`` of order ``max_length`` has ``floor(c dl) = floor(x dl)`` and no integer ``c dl``
+    either: the signs agree. Their mediant is the simplest such ``c`` (denominator at most
+    ``2 max_length``).
+    """
+    if max_length == 0:
+        return Fraction(0)  # every list has length 0
+    if x > total:
+        return Fraction(total + 1)
+    if x.denominator <= max_length:
+        return x
+    lo, hi = farey_neighbours(x, max_length)
+    return Fraction(lo.numerator + hi.numerator, lo.denominator + hi.denominator)
 
 
 # ---------------------------------------------------------------------------- 1. data
@@ -250,7 +378,14 @@ def aggregate(
     """
     weights = integer_weights(problem) if weights is None else weights
     keep = weights.values > 0
-    patterns, inverse = np.unique(problem.X[keep], axis=0, return_inverse=True)
+    X = problem.X[keep]
+    # Rows compared as their packed bytes (one opaque item each): np.unique(axis=0) sorts
+    # structured rows and took seconds on a million samples. Packed big-endian, zero-padded
+    # bytes sort as the rows themselves do, so the patterns come in the same order.
+    packed = np.ascontiguousarray(np.packbits(X, axis=1))
+    keys = packed.view(np.dtype((np.void, packed.shape[1]))).reshape(-1)
+    _, first, inverse = np.unique(keys, return_index=True, return_inverse=True)
+    patterns = X[first]
     inverse = np.asarray(inverse).reshape(-1)
     counts = np.zeros((len(patterns), problem.n_groups, 2), dtype=np.int64)
     np.add.at(
@@ -330,7 +465,9 @@ class ModelVariables:
     pos: dict[int, Any]  # pos[p]: pattern p is predicted 1
 
 
-def _new_variables(model: cp_model.CpModel, data: ModelData) -> ModelVariables:
+def _new_variables(
+    model: cp_model.CpModel, data: ModelData, deadline: Deadline = NO_DEADLINE
+) -> ModelVariables:
     K, m = data.max_length, data.n_antecedents
     # use[k, j]: position k holds antecedent j
     use = {(k, j): model.new_bool_var(f"use[{k},{j}]") for k in range(K) for j in range(m)}
@@ -345,6 +482,7 @@ def _new_variables(model: cp_model.CpModel, data: ModelData) -> ModelVariables:
     # pos[p]: pattern p is predicted 1
     pos: dict[int, Any] = {}
     for p in range(data.n_patterns):
+        deadline.check("variables", p)
         if not data.reaches_rules(p):
             pos[p] = default  # satisfies no antecedent: always reaches the default
             continue
@@ -367,14 +505,17 @@ def _add_structure(model: cp_model.CpModel, data: ModelData, x: ModelVariables) 
 
 
 # ---------------------------------------------------------------------------- 4. capture
-def _add_capture(model: cp_model.CpModel, data: ModelData, x: ModelVariables) -> None:
+def _add_capture(
+    model: cp_model.CpModel, data: ModelData, x: ModelVariables, deadline: Deadline = NO_DEADLINE
+) -> None:
     K = data.max_length
     for p in range(data.n_patterns):
+        deadline.check("capture constraints", p)
         if not data.reaches_rules(p):
             continue
         model.add_exactly_one([x.cap[p, k] for k in range(K + 1)])
         for k in range(K):
-            sat = sum(x.use[k, j] for j in data.sat_sets[p])
+            sat = cp_model.LinearExpr.sum([x.use[k, j] for j in data.sat_sets[p]])
             model.add(x.cap[p, k] <= sat)  # captured only where satisfied
             # the first satisfied position captures
             model.add(sat <= sum(x.cap[p, kk] for kk in range(k + 1)))
@@ -387,7 +528,7 @@ def _add_dominance_cuts(model: cp_model.CpModel, data: ModelData, x: ModelVariab
     for k in range(K):
         # a used rule captures something
         captures = [x.cap[p, k] for p in range(data.n_patterns) if data.reaches_rules(p)]
-        model.add(sum(captures) >= 1).only_enforce_if(~x.unused[k])
+        model.add(cp_model.LinearExpr.sum(captures) >= 1).only_enforce_if(~x.unused[k])
         # the last rule predicts unlike the default (else drop it)
         last = [~x.unused[k]] + ([x.unused[k + 1]] if k + 1 < K else [])
         model.add(x.pred[k] != x.default).only_enforce_if(last)
@@ -399,7 +540,10 @@ def _add_majority_labels(model: cp_model.CpModel, data: ModelData, x: ModelVaria
     balance = [int(data.weights[p, :, 1].sum() - data.weights[p, :, 0].sum())
                for p in range(n_patterns)]
     for k in range(K + 1):
-        margin = sum(balance[p] * x.cap[p, k] for p in range(n_patterns) if (p, k) in x.cap)
+        caught = [p for p in range(n_patterns) if (p, k) in x.cap]
+        margin = cp_model.LinearExpr.weighted_sum(
+            [x.cap[p, k] for p in caught], [balance[p] for p in caught]
+        )
         if k == K:  # the default also classifies the patterns that satisfy nothing
             margin += sum(balance[p] for p in range(n_patterns) if not data.reaches_rules(p))
         label = x.default if k == K else x.pred[k]
@@ -463,8 +607,11 @@ def _add_fairness_cap(
 
     def count(g: int, y: int) -> cp_model.LinearExpr:
         """Weight of the samples of group g and label y predicted positive."""
-        w = data.weights
-        return sum(int(w[p, g, y]) * x.pos[p] for p in range(data.n_patterns) if w[p, g, y])
+        w = data.weights[:, g, y]
+        present = np.flatnonzero(w)
+        return cp_model.LinearExpr.weighted_sum(
+            [x.pos[p] for p in present.tolist()], w[present].tolist()
+        )
 
     tp = [count(g, 1) for g in groups]
     fp = [count(g, 0) for g in groups]
@@ -692,8 +839,25 @@ class Objective:
     errors: cp_model.LinearExpr  # integer weight of the misclassified samples
     err_coef: int
     len_coef: int
-    scale: int  # objective / scale = errors / W + lam * length
+    scale: int  # objective / scale = errors / W + lam * length (lam_model * length if scaled)
     lam: Fraction  # the length penalty as read by lambda_fraction
+    # lam_model - lam (0: the model's objective is the problem's, scaled): see length_cost
+    lam_shift: Fraction = Fraction(0)
+    max_length: int = 0
+
+    @property
+    def exact(self) -> bool:
+        """Whether objective / scale is the problem's objective (else only its order is)."""
+        return self.lam_shift == 0
+
+    def lower_bound(self, model_bound: float) -> float:
+        """A lower bound on the problem's objective from one on the model's."""
+        return model_bound / self.scale - float(max(self.lam_shift, 0) * self.max_length)
+
+    def slack(self) -> float:
+        """The most ``objective / scale`` can differ from the problem's objective."""
+        slack = abs(self.lam_shift) * self.max_length
+        return float(slack) if slack < 2**1000 else math.inf  # lam near 1e308: no float
 
 
 def _add_objective(
@@ -702,21 +866,26 @@ def _add_objective(
     lam = lambda_fraction(lam_value)
     n = data.total_weight
     n_err = data.weights[:, :, :].sum(axis=1)  # (P, 2): weight per pattern and label
-    errors = sum(
-        int(n_err[p, 1]) - int(n_err[p, 1]) * x.pos[p] + int(n_err[p, 0]) * x.pos[p]
-        for p in range(data.n_patterns)
-    )
+    # sum_p n1[p] (1 - pos[p]) + n0[p] pos[p]; patterns sharing a pos variable (the default)
+    # are merged by CP-SAT
+    errors = cp_model.LinearExpr.weighted_sum(
+        [x.pos[p] for p in range(data.n_patterns)], (n_err[:, 0] - n_err[:, 1]).tolist()
+    ) + int(n_err[:, 1].sum())
     length = data.max_length - sum(x.unused.values())
-    err_coef, len_coef = lam.denominator, lam.numerator * n
-    common = math.gcd(err_coef, len_coef) if len_coef else err_coef
-    err_coef, len_coef = err_coef // common, len_coef // common
-    if err_coef * n + len_coef * data.max_length > _INT_LIMIT:
+    K = data.max_length
+    cost = lam * n  # errors + cost * length is n times the objective
+    if cost.denominator * n + cost.numerator * K > _INT_LIMIT:
+        # too many digits (lam 1e-12, 0.1234567890123) or too large (1e300) for 64 bits: an
+        # equivalent cost, exact in its order of the lists (see length_cost)
+        cost = length_cost(cost, n, K)
+    err_coef, len_coef = cost.denominator, cost.numerator
+    if err_coef * n + len_coef * K > _INT_LIMIT:
         raise InvalidParameterError(
-            f"lam={lam_value!r} with max_length {data.max_length} and a total weight of {n} "
-            "overflows CP-SAT's 64-bit objective; use a lam with fewer significant digits"
+            f"max_length {K} with a total weight of {n} overflows CP-SAT's 64-bit objective "
+            f"(lam={lam_value!r}); lower max_length"
         )
     model.minimize(err_coef * errors + len_coef * length)
-    return Objective(errors, err_coef, len_coef, n * lam.denominator // common, lam)
+    return Objective(errors, err_coef, len_coef, n * err_coef, lam, cost / n - lam, K)
 
 
 # ---------------------------------------------------------------------------- the model
@@ -834,32 +1003,40 @@ def build_model(
     max_length: int,
     hint: RuleList | None = None,
     majority_only: bool = False,
+    deadline: Deadline = NO_DEADLINE,
 ) -> CPSatModel:
     """The CP-SAT model of ``problem`` restricted to rule lists of length <= ``max_length``.
 
     ``majority_only`` restricts every prediction to a majority label of the samples it
     classifies (ties allow both), as the branch-and-bound's ``majority_only`` does. The
-    sections are those of the module docstring.
+    sections are those of the module docstring. Raises :class:`ModelBuildTimeout` once
+    ``deadline`` has passed (checked between sections and inside the loops over patterns).
     """
     # 1. Data
     data = ModelData.of(problem, max_length)
+    deadline.check("data")
     model = cp_model.CpModel()
     # 2. Variables
-    x = _new_variables(model, data)
+    x = _new_variables(model, data, deadline)
     # 3. Constraints: rule-list structure
     _add_structure(model, data, x)
     # 4. Constraints: capture and predictions, dominance cuts, the searched space
-    _add_capture(model, data, x)
+    _add_capture(model, data, x, deadline)
+    deadline.check("dominance cuts")
     _add_dominance_cuts(model, data, x)
+    deadline.check("search space")
     if majority_only:
         _add_majority_labels(model, data, x)
     else:
         _add_order_symmetry(model, data, x)
     # 5. Constraints: fairness
+    deadline.check("fairness")
     cap_e = fairness_cap(problem, data.sample_weights)
     epsilon_exact = _add_fairness_cap(model, data, x, problem.metric, cap_e)
     # 6. Objective
+    deadline.check("objective")
     objective = _add_objective(model, data, x, problem.lam)
+    deadline.check("objective")
 
     proto = model.proto
     stats = {
@@ -944,15 +1121,18 @@ def solve_interruptibly(
     solver: cp_model.CpSolver,
     model: cp_model.CpModel,
     callback: cp_model.CpSolverSolutionCallback | None = None,
+    watch: Callable[[], bool] | None = None,
 ) -> tuple[Any, bool]:
     """CP-SAT's status on ``model`` and whether Ctrl-C stopped the search.
 
     In the main thread the solve runs in a helper thread while the main thread waits, so that
     a ``KeyboardInterrupt`` reaches it: the search is then stopped (``stop_search``) and its
-    best solution kept. Elsewhere the solve runs in place (signals only reach the main thread).
+    best solution kept. Elsewhere the solve runs in place (signals only reach the main thread)
+    unless there is a ``watch``: called every 0.1 s while the search runs, it stops the search
+    when it returns True (a :class:`MemoryWatch`).
     ``solver.parameters.catch_sigint_signal`` should be False, or CP-SAT takes Ctrl-C itself.
     """
-    if threading.current_thread() is not threading.main_thread():
+    if threading.current_thread() is not threading.main_thread() and watch is None:
         return solver.solve(model, callback), False
     outcome: dict[str, Any] = {}
     done = threading.Event()
@@ -974,6 +1154,8 @@ def solve_interruptibly(
                 done.wait(0.1)  # with a timeout: not every platform interrupts the wait
             except KeyboardInterrupt:
                 interrupted = True
+            if watch is not None and not done.is_set() and watch():
+                solver.stop_search()
             if interrupted:
                 # CP-SAT then returns its best solution so far; repeated, since a stop that
                 # comes before CP-SAT has started its search is lost
@@ -1002,7 +1184,8 @@ def stop_reason(
     a conservative fairness cap makes the result only ``feasible``); INTERRUPTED when Ctrl-C
     stopped it (:func:`solve_interruptibly`); otherwise a limit did — the time limit, unless
     none was given or a memory limit was given and the search ended before half of the time
-    limit; then the memory limit (``max_memory_in_mb``; CP-SAT's default is 10000 MB).
+    limit; then the memory limit. (:meth:`CPSatSolver.solve` reads the memory limit from its
+    :class:`MemoryWatch` instead, which stopped the search.)
     """
     if status in (cp_model.OPTIMAL, cp_model.INFEASIBLE):
         return StopReason.COMPLETED
@@ -1013,6 +1196,26 @@ def stop_reason(
     ):
         return StopReason.MEMORY_LIMIT
     return StopReason.TIME_LIMIT
+
+
+#: A model of at least this many constraints gets a lighter presolve (:func:`light_presolve`).
+LIGHT_PRESOLVE_CONSTRAINTS = 50_000
+
+
+def light_presolve(params: Any) -> None:
+    """Switch off CP-SAT's presolve steps that overrun a time limit on large models.
+
+    CP-SAT bounds its presolve steps in deterministic time, not in seconds, and checks the
+    time limit between them: on a model of 10,000 distinct rows (140,000 constraints) turning
+    clauses into exactly-one constraints took 8.5 s and probing 2 s of a 6 s limit, so that
+    the solve returned 9 s late. Without them it stops on time. Used on large models only,
+    with or without a time limit: the parameters then never depend on the limit, so that a
+    solve that completes returns the same list whatever its time limit (CP-SAT's single
+    worker searches alike for any limit it does not reach).
+    """
+    params.find_clauses_that_are_exactly_one = False
+    params.cp_model_probing_level = 0
+    params.merge_at_most_one_work_limit = 1e6
 
 
 #: Without a max_length, a bound above this many rules gets a LongModelWarning.
@@ -1133,13 +1336,14 @@ class CPSatSolver:
     PARAMETER_CONSTRAINTS: ClassVar[dict[str, list]] = {
         "max_length": MAX_LENGTH,
         "time_limit": Limits.PARAMETER_CONSTRAINTS["time_limit"],
-        "num_workers": [None, Interval(numbers.Integral, 1, None, closed="left")],
-        "random_seed": [Interval(numbers.Integral, None, None)],
+        # int32 fields of CP-SAT's SatParameters
+        "num_workers": [None, Interval(numbers.Integral, 1, INT32_MAX)],
+        "random_seed": [Interval(numbers.Integral, -INT32_MAX - 1, INT32_MAX)],
         "log_progress": [BOOLEAN],
         "hint": [None, InstanceOf(RuleList)],
         "majority_only": [BOOLEAN],
         "progress": [None, Satisfies(callable, "a callable")],
-        "progress_interval": [Interval(numbers.Real, 0, math.inf, closed="neither")],
+        "progress_interval": [PROGRESS_INTERVAL],
     }
 
     def _validate(self) -> None:
@@ -1150,6 +1354,11 @@ class CPSatSolver:
         check_problem(problem)
         self._validate()
         start = time.perf_counter()
+        # The time limit covers the whole solve: building the model, then CP-SAT's search.
+        time_limit = self._time_limit(problem)
+        memory_limit = problem.limits.memory_limit_mb
+        watch = None if memory_limit is None else MemoryWatch(memory_limit)
+        deadline = Deadline(None if time_limit is None else start + float(time_limit), watch)
         K, source = resolve_max_length(problem, self.max_length)
         if source in ("lambda_bound", "n_antecedents") and K > LONG_MODEL:
             warnings.warn(
@@ -1159,23 +1368,35 @@ class CPSatSolver:
                 LongModelWarning,
                 stacklevel=2,
             )
-        built = build_model(problem, K, self.hint, bool(self.majority_only))
+        try:
+            built = build_model(problem, K, self.hint, bool(self.majority_only), deadline)
+            deadline.check("model")  # built, but no time left to search
+        except ModelBuildTimeout as exc:
+            return self._out_of_time(problem, K, source, exc, time_limit, start)
         build_seconds = time.perf_counter() - start
 
-        solver = self._new_solver(problem, built.objective.scale)
+        # CP-SAT gets what is left of the time limit
+        search_limit = None if time_limit is None else max(deadline.remaining(), 1e-3)
+        solver = self._new_solver(
+            problem, built.objective.scale, search_limit, built.objective.slack()
+        )
+        if built.stats["n_constraints"] >= LIGHT_PRESOLVE_CONSTRAINTS:
+            light_presolve(solver.parameters)
         reporter = None
         if self.progress is not None:
             reporter = _ProgressReporter(
                 self.progress, built.objective.scale, float(self.progress_interval)
             )
             solver.best_bound_callback = reporter.on_bound
-        code, interrupted = solve_interruptibly(solver, built.model, reporter)
+        code, interrupted = solve_interruptibly(solver, built.model, reporter, watch)
         if code == cp_model.MODEL_INVALID:
-            raise RuntimeError(f"CP-SAT rejected the model: {built.model.validate()}")
-        time_limit = self._time_limit(problem)
-        stop = stop_reason(
-            code, interrupted, solver.wall_time, time_limit, problem.limits.memory_limit_mb
-        )
+            # validate() explains a bad model; a bad parameter is explained in solution_info
+            reason = built.model.validate() or solver.solution_info() or "no reason given"
+            raise RuntimeError(f"CP-SAT rejected the model: {reason}")
+        # the watch, not the wall time, says whether the memory limit stopped the search
+        stop = stop_reason(code, interrupted, solver.wall_time, search_limit, None)
+        if watch is not None and watch.exceeded and stop is StopReason.TIME_LIMIT:
+            stop = StopReason.MEMORY_LIMIT
         stats = dict(built.stats)
         stats.update(
             max_length=K,
@@ -1183,6 +1404,7 @@ class CPSatSolver:
             epsilon_exact=built.epsilon_exact,
             lam_fraction=str(built.objective.lam),
             objective_scale=built.objective.scale,
+            lam_model=str(built.objective.lam + built.objective.lam_shift),
             cpsat_status=solver.status_name(code),
             num_workers=self.num_workers,
             conflicts=solver.num_conflicts,
@@ -1207,14 +1429,51 @@ class CPSatSolver:
     def _time_limit(self, problem: Problem) -> float | None:
         return self.time_limit if self.time_limit is not None else problem.limits.time_limit
 
-    def _new_solver(self, problem: Problem, scale: int) -> cp_model.CpSolver:
+    def _out_of_time(
+        self, problem: Problem, K: int, source: str, stopped: ModelBuildTimeout,
+        time_limit: float | None, start: float,
+    ) -> Result:
+        """The result when building the model alone used up the time (or memory) limit: no
+        list, status unknown, stop reason time_limit (memory_limit), and ``stats["message"]``
+        saying so."""
+        seconds = time.perf_counter() - start
+        section = stopped.section
+        reason = StopReason.TIME_LIMIT if stopped.limit == "time" else StopReason.MEMORY_LIMIT
+        limit = (
+            f"the time limit of {time_limit:.3g} s" if stopped.limit == "time"
+            else f"the memory limit of {problem.limits.memory_limit_mb:.6g} MB"
+        )  # fmt: skip
+        message = (
+            f"the CP-SAT model build did not fit in {limit} (stopped in its {section} after "
+            f"{seconds:.1f} s, {problem.n_samples} samples, {problem.n_antecedents} "
+            f"antecedents, max_length {K}); raise the {stopped.limit} limit, lower max_length, "
+            "or use engine='bnb'"
+        )
+        stats = {
+            "message": message, "build_seconds": seconds, "solve_seconds": 0.0,
+            "seconds": seconds, "max_length": K, "max_length_source": source,
+            "num_workers": self.num_workers, "build_stopped_in": section,
+        }  # fmt: skip
+        return Result(
+            status=Status.UNKNOWN, rule_list=None, objective=math.inf, accuracy=math.nan,
+            unfairness=math.nan, lower_bound=0.0, stop_reason=reason, engine=self.name,
+            search_space="majority" if self.majority_only else "full", stats=stats,
+        )  # fmt: skip
+
+    def _new_solver(
+        self, problem: Problem, scale: int, time_limit: float | None = None,
+        gap_slack: float = 0.0,
+    ) -> cp_model.CpSolver:
         """A CP-SAT solver with this engine's parameters and ``problem``'s limits (``scale``:
-        the model's objective units per unit of the problem's objective)."""
+        the model's objective units per unit of the problem's objective; ``time_limit``: the
+        seconds left for the search; ``gap_slack``: how far the model's objective may be from
+        the problem's, taken off the gap tolerance)."""
         solver = cp_model.CpSolver()
         params = solver.parameters
-        if problem.limits.gap_tolerance:
-            params.absolute_gap_limit = float(problem.limits.gap_tolerance) * scale
-        time_limit = self._time_limit(problem)
+        gap = float(problem.limits.gap_tolerance or 0.0) - gap_slack
+        if gap > 0:
+            # any gap beyond the objective's range stops at the first list; CP-SAT rejects inf
+            params.absolute_gap_limit = min(gap * scale, 2.0**62)
         if time_limit is not None:
             params.max_time_in_seconds = float(time_limit)
         if problem.limits.memory_limit_mb is not None:
@@ -1237,11 +1496,11 @@ class CPSatSolver:
     ) -> Result:
         """The result of a finished solve; its rule list checked against Problem.evaluate."""
         space = "majority" if built.majority_only else "full"
-        scale = built.objective.scale
         if status in (Status.INFEASIBLE, Status.UNKNOWN):
             bound = math.inf
             if status is Status.UNKNOWN:
-                bound = solver.best_objective_bound / scale if built.exact else 0.0
+                bound = built.objective.lower_bound(solver.best_objective_bound)
+                bound = bound if built.exact else 0.0
             return Result(
                 status=status, rule_list=None, objective=math.inf, accuracy=math.nan,
                 unfairness=math.nan, lower_bound=bound, stop_reason=stop, engine=self.name,
@@ -1264,7 +1523,7 @@ class CPSatSolver:
         if status is Status.OPTIMAL:
             lower = ev.objective
         elif built.exact:
-            lower = min(ev.objective, solver.best_objective_bound / scale)
+            lower = min(ev.objective, built.objective.lower_bound(solver.best_objective_bound))
         else:
             lower = 0.0
         return Result(

@@ -55,8 +55,12 @@ def _fraction(w: float) -> Fraction | None:
 
 def exact_weights(w: np.ndarray, limit: int = WEIGHT_LIMIT) -> IntegerWeights | None:
     """The weights ``w`` (>= 0) read as exact fractions, scaled to the smallest integers; None
-    when one is no simple fraction or their integer total exceeds ``limit``."""
+    when one is no simple fraction or their integer total exceeds ``limit``. Equal weights
+    (1e-300 each, say) are exactly unit weights scaled."""
     distinct, inverse = np.unique(w, return_inverse=True)
+    if len(distinct) == 1 and distinct[0] > 0 and len(w) <= limit:
+        return IntegerWeights(np.ones(len(w), np.int64), 1 / Fraction(float(distinct[0])),
+                              True, Fraction(0))  # fmt: skip
     inverse = inverse.ravel()
     fractions = []
     for v in distinct:  # stops at the first weight that is no simple fraction
@@ -76,7 +80,13 @@ def exact_weights(w: np.ndarray, limit: int = WEIGHT_LIMIT) -> IntegerWeights | 
 
 def rounded_weights(w: np.ndarray, limit: int) -> IntegerWeights:
     """The weights ``w`` (>= 0, not all 0) rounded to multiples of 2**-j, j the largest keeping
-    their integer total <= ``limit``, with the largest relative error ``rho``."""
+    their integer total <= ``limit``, with the largest relative error ``rho``.
+
+    They are first divided by the largest (the problem does not change when every weight is
+    multiplied by one number), so that weights of 1e300 or 1e-300 round as 1 does; that
+    division's own rounding (2**-53, relative) is added to ``rho``."""
+    top = float(w.max())
+    w = w / top
     j = math.floor(math.log2(limit / (float(w.sum()) + len(w))))
     while np.rint(np.ldexp(w, j)).sum() > limit:  # rarely more than once
         j -= 1
@@ -85,7 +95,7 @@ def rounded_weights(w: np.ndarray, limit: int) -> IntegerWeights:
     positive = x > 0
     # |rint(x) - x| is exact and the division rounds once: bumped to a sure upper bound
     errors = np.abs(rounded[positive] - x[positive]) / x[positive]
-    rho = min(Fraction(1), Fraction(float(errors.max()) * (1 + 1e-12)))
+    rho = min(Fraction(1), Fraction(float(errors.max()) * (1 + 1e-12)) + Fraction(2) ** -52)
     values = rounded.astype(np.int64)
     common = math.gcd(*np.unique(values).tolist()) or 1
-    return IntegerWeights(values // common, Fraction(2) ** j / common, False, rho)
+    return IntegerWeights(values // common, Fraction(2) ** j / common / Fraction(top), False, rho)
