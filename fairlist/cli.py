@@ -200,8 +200,8 @@ MaxNodesOpt = Annotated[Optional[int], typer.Option(help="bnb trie size limit pe
 MemoryLimitOpt = Annotated[
     Optional[float],
     typer.Option(
-        help="MB the search may hold per solve (bnb's search structures; CP-SAT's "
-        "max_memory_in_mb; omit: bnb three quarters of the memory, CP-SAT its default)."
+        help="MB a solve may take (bnb: its search structures; CP-SAT: the process's growth "
+        "while it builds and searches; omit: bnb three quarters of the memory, CP-SAT none)."
     ),
 ]
 JsonOpt = Annotated[bool, typer.Option("--json", help="Machine-readable output.")]
