@@ -156,7 +156,8 @@ class FairRuleListClassifier(ClassifierMixin, BaseEstimator):
     memory_limit_mb : float or None, default=None
         MiB the search may hold before it stops with the best list found (stop reason
         ``memory_limit``): the branch-and-bound's search structures (None: three quarters of
-        the physical memory), CP-SAT's ``max_memory_in_mb`` (None: CP-SAT's default).
+        the physical memory); for CP-SAT, which does not honour its own memory parameter, the
+        growth of the process while the model is built and searched (None: no limit).
     random_state : int or None, default=None
         Seed handed to the engine.
     engine_options : dict or None, default=None
