@@ -416,7 +416,9 @@ def run_tasks(
                 # end with the process).
                 if outputs is not None:
                     with warnings.catch_warnings():  # the cancelling is meant: no warning
-                        warnings.filterwarnings("ignore", "[0-9]+ tasks which were still being")
+                        warnings.filterwarnings(  # (results not used, tasks cancelled)
+                            "ignore", r"[0-9]+ tasks (have been successfully|which were still)"
+                        )
                         outputs.close()
     return RunReport(len(tasks), done, time.perf_counter() - start, busy, workers, interrupted)
 
