@@ -86,15 +86,15 @@ def as_binary(
     if arr.dtype != bool:
         if arr.dtype.kind not in "iuf":
             raise DataError(f"{name} must hold 0/1 or booleans, got dtype {arr.dtype}{hint}")
-        if arr.dtype.kind == "f" and np.isnan(arr).any():
-            where = tuple(int(i) for i in np.argwhere(np.isnan(arr))[0])
-            raise DataError(f"{name} contains NaN (at index {where}){hint}")
-        bad = _not_binary(arr)
+        missing = np.isnan(arr) if arr.dtype.kind == "f" else None
+        bad = missing if missing is not None and missing.any() else _not_binary(arr)
         if bad.any():
             where = tuple(int(i) for i in np.argwhere(bad)[0])
             place = f"index {where}"
             if columns is not None and ndim == 2:
                 place = f"row {where[0]}, column {columns[where[1]]!r}"
+            if bad is missing:
+                raise DataError(f"{name} contains NaN (at {place}){hint}")
             raise DataError(
                 f"{name} must hold only 0/1 (or booleans); found {arr[where].item()!r} at "
                 f"{place}{hint}"

@@ -315,3 +315,9 @@ def test_no_column_left_for_rules_is_named(tmp_path):
     )  # fmt: skip
     with pytest.raises(DataError, match="X has no column at all"):
         FairRuleListClassifier().fit(pd.DataFrame(index=range(4)), [0, 1, 1, 0], [0, 1, 0, 1])
+
+
+def test_a_nan_among_antecedents_is_named_by_row_and_column():
+    X = pd.DataFrame({"a": [1, 0, 1, 0], "b": [0, np.nan, 1, 0]})
+    with pytest.raises(DataError, match=r"X contains NaN \(at row 1, column 'b'\)"):
+        Problem.from_data(X, [0, 1, 1, 0], [0, 1, 0, 1])
