@@ -38,3 +38,36 @@ def compas(compas_published):
 def compas_single(shared_data):
     """The published COMPAS file of single antecedents (16) at lambda 0.001."""
     return published_problem(shared_data / "faircorels" / "compas_rules_full_single.csv", lam=0.001)
+
+
+@pytest.fixture
+def interrupt_solve(monkeypatch):
+    """``arm(call)``: the ``call``-th solve of a Pareto sweep comes back as Ctrl-C leaves it
+    (stop reason interrupted, the best list so far); ``arm`` returns the count of solves."""
+    import dataclasses
+
+    from fairlist.pareto import FitSettings
+    from fairlist.solvers import Status, StopReason
+
+    def arm(call: int) -> dict[str, int]:
+        calls = {"n": 0}
+        original = FitSettings.solver
+
+        class Interrupted:
+            def __init__(self, inner):
+                self.inner = inner
+
+            def solve(self, problem):
+                calls["n"] += 1
+                result = self.inner.solve(problem)
+                if calls["n"] != call:
+                    return result
+                status = Status.FEASIBLE if result.rule_list is not None else Status.UNKNOWN
+                return dataclasses.replace(
+                    result, status=status, stop_reason=StopReason.INTERRUPTED
+                )
+
+        monkeypatch.setattr(FitSettings, "solver", lambda self, p: Interrupted(original(self, p)))
+        return calls
+
+    return arm

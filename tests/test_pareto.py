@@ -294,39 +294,10 @@ def test_rule_list_text_reads_like_the_paper():
 
 
 # --------------------------------------------------------------------------- Ctrl-C
-def _interrupt_on(call: int, monkeypatch):
-    """Make the ``call``-th solve of a sweep come back as Ctrl-C leaves it (stop reason
-    interrupted, the best list so far); count the solves."""
-    import dataclasses
-
-    from fairlist.pareto import FitSettings
-    from fairlist.solvers import Status, StopReason
-
-    calls = {"n": 0}
-    original = FitSettings.solver
-
-    class Interrupted:
-        def __init__(self, inner):
-            self.inner = inner
-
-        def solve(self, problem):
-            calls["n"] += 1
-            result = self.inner.solve(problem)
-            if calls["n"] == call:
-                status = Status.FEASIBLE if result.rule_list is not None else Status.UNKNOWN
-                return dataclasses.replace(
-                    result, status=status, stop_reason=StopReason.INTERRUPTED
-                )
-            return result
-
-    monkeypatch.setattr(FitSettings, "solver", lambda self, p: Interrupted(original(self, p)))
-    return calls
-
-
-def test_ctrl_c_stops_the_training_front_and_keeps_it_exact(monkeypatch):
+def test_ctrl_c_stops_the_training_front_and_keeps_it_exact(interrupt_solve):
     X, y, g = data()
     full = training_front(X, y, g, metric="SP", lam=0.01, max_length=2)
-    calls = _interrupt_on(3, monkeypatch)
+    calls = interrupt_solve(3)
     res = training_front(X, y, g, metric="SP", lam=0.01, max_length=2)
     assert calls["n"] == 3  # the sweep stopped at the interrupted solve
     assert res.partial and res.settings["partial"] and not res.settings["complete"]
@@ -340,11 +311,11 @@ def test_ctrl_c_stops_the_training_front_and_keeps_it_exact(monkeypatch):
     assert not full.partial
 
 
-def test_ctrl_c_stops_the_whole_cross_validated_sweep(monkeypatch):
+def test_ctrl_c_stops_the_whole_cross_validated_sweep(interrupt_solve):
     X, y, g = data(n=120)
     kw = dict(metric="SP", epsilons=[0.05, 0.5], cv=2, policies=("bfs",), lam=0.01,
               max_length=2, reuse_unconstrained=False, n_jobs=1)  # fmt: skip
-    calls = _interrupt_on(3, monkeypatch)
+    calls = interrupt_solve(3)
     res = cross_validated_front(X, y, g, **kw)
     assert calls["n"] == 3  # nothing ran after the interrupted fit
     assert res.partial

@@ -427,30 +427,6 @@ def test_verify_on_the_command_line_reports_each_engine_and_exits_130_or_143(
 
 
 # --------------------------------------------------------------------------- pareto, partial
-def _interrupt_solve(monkeypatch, call: int):
-    """The ``call``-th solve of a sweep comes back as Ctrl-C leaves it (stop reason
-    interrupted, the best list so far)."""
-    import dataclasses
-
-    from fairlist.pareto import FitSettings
-    from fairlist.solvers import StopReason
-
-    original, calls = FitSettings.solver, {"n": 0}
-
-    class Interrupted:
-        def __init__(self, inner):
-            self.inner = inner
-
-        def solve(self, problem):
-            calls["n"] += 1
-            result = self.inner.solve(problem)
-            if calls["n"] != call:
-                return result
-            return dataclasses.replace(result, stop_reason=StopReason.INTERRUPTED)
-
-    monkeypatch.setattr(FitSettings, "solver", lambda self, p: Interrupted(original(self, p)))
-
-
 def sweep_csv(path: Path) -> Path:
     import numpy as np
     import pandas as pd
@@ -465,7 +441,7 @@ def sweep_csv(path: Path) -> Path:
 
 
 def test_a_cross_validated_sweep_interrupted_before_the_grid_keeps_the_fits_done(
-    tmp_path, monkeypatch
+    tmp_path, interrupt_solve
 ):
     import pandas as pd
 
@@ -473,7 +449,7 @@ def test_a_cross_validated_sweep_interrupted_before_the_grid_keeps_the_fits_done
 
     frame = pd.read_csv(sweep_csv(tmp_path / "d.csv"))
     X, y, g = frame[list("abcd")], frame["label"], frame["grp"]
-    _interrupt_solve(monkeypatch, 2)  # the second unconstrained fit (of two folds)
+    interrupt_solve(2)  # the second unconstrained fit (of two folds)
     res = cross_validated_front(X, y, g, epsilons=[0.05, 0.5], cv=2, policies=("bfs",),
                                 lam=0.01, max_length=2, n_jobs=1)  # fmt: skip
     assert res.partial
@@ -484,12 +460,14 @@ def test_a_cross_validated_sweep_interrupted_before_the_grid_keeps_the_fits_done
     assert res.front.empty or res.front["epsilon"].notna().all()
 
 
-def test_an_interrupted_sweep_writes_every_fit_done_to_json_and_exits_130(tmp_path, monkeypatch):
+def test_an_interrupted_sweep_writes_every_fit_done_to_json_and_exits_130(
+    tmp_path, interrupt_solve
+):
     from typer.testing import CliRunner
 
     from fairlist import cli
 
-    _interrupt_solve(monkeypatch, 2)
+    interrupt_solve(2)
     data = sweep_csv(tmp_path / "d.csv")
     out = tmp_path / "f.csv"
     result = CliRunner().invoke(
