@@ -278,9 +278,11 @@ def test_rounded_weights_are_said_so_and_keep_the_list_fair():
     assert result.status is Status.FEASIBLE and result.lower_bound == 0.0
     assert not result.stats["weights_exact"] and result.stats["weight_rho"] == weights.rho
     assert problem.evaluate(result.rule_list).fair
-    # epsilon = 0 leaves no room below the cap: unknown at once
+    # epsilon = 0 leaves no room below the cap: the search is skipped, and the constant list
+    # (unfairness 0 under SP) is returned, checked on the true weights
     zero = BnBSolver().solve(problem.replace(epsilon=0.0))
-    assert zero.status is Status.UNKNOWN and zero.rule_list is None
+    assert zero.status is Status.FEASIBLE and zero.rule_list.length == 0
+    assert zero.stats["fair_constant"] and zero.lower_bound == 0.0
     # without a cap the lower bound is the search's, scaled by (1 - rho) / (1 + rho)
     free = BnBSolver().solve(problem.replace(epsilon=None))
     assert free.status is Status.FEASIBLE and 0 < free.lower_bound <= free.objective

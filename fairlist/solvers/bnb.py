@@ -55,6 +55,7 @@ import time
 import warnings
 from collections.abc import Callable
 from dataclasses import dataclass
+from fractions import Fraction
 from typing import Any, ClassVar
 
 import numpy as np
@@ -81,7 +82,13 @@ from .base import (
     StopReason,
     check_problem,
 )
-from .weights import WEIGHT_LIMIT, exact_weights, rounded_weights
+from .weights import (
+    WEIGHT_LIMIT,
+    cap_margin,
+    exact_weights,
+    rounded_weights,
+    with_fair_constant,
+)
 
 __all__ = [
     "BnBSolver",
@@ -163,16 +170,19 @@ class EngineWeights:
     """
 
     values: np.ndarray | None  # (n,) int64, or None
-    scale: float  # integer units per unit of weight
+    scale: float  # integer units per unit of weight (inf beyond the float range)
     exact: bool
     rho: float  # largest relative error |values[i] / scale - w[i]| / w[i]; 0 when exact
+    # how much lower the search's cap is than the user's (weights.cap_margin, rounded up)
+    margin: float = 0.0
 
-    def cap_margin(self, n_gaps: int) -> float:
-        """How much lower the search's cap is than the user's, for a metric of ``n_gaps`` gaps:
-        every gap moves by at most ``4 rho / (1 - rho)`` when the weights are rounded."""
-        if self.rho == 0:
-            return 0.0
-        return math.inf if self.rho >= 1 else n_gaps * 4 * self.rho / (1 - self.rho)
+
+def _float(x: Fraction) -> float:
+    """``x`` (>= 0) as a float, inf beyond the float range (the scale of subnormal weights)."""
+    try:
+        return float(x)
+    except OverflowError:
+        return math.inf
 
 
 def engine_weights(problem: Problem) -> EngineWeights:
@@ -183,7 +193,13 @@ def engine_weights(problem: Problem) -> EngineWeights:
     w = problem.sample_weight
     read = exact_weights(w, WEIGHT_LIMIT) or rounded_weights(w, WEIGHT_LIMIT)
     values = None if read.exact and np.all(read.values == 1) else read.values
-    return EngineWeights(values, float(read.scale), read.exact, float(read.rho))
+    margin = cap_margin(
+        read, w, problem.y, problem.groups, problem.n_groups, METRIC_RATES[problem.metric]
+    )
+    return EngineWeights(
+        values, _float(read.scale), read.exact, float(read.rho),
+        math.nextafter(float(margin), math.inf) if margin else 0.0,
+    )  # fmt: skip
 
 
 def gap_tolerance(solver: float, limits: float | None) -> float:
@@ -374,17 +390,18 @@ use_terminal_solver : bool
             "weight_scale": weights.scale,
             "weights_exact": weights.exact,
             "weight_rho": weights.rho,
+            "weight_margin": weights.margin,
         }
         epsilon = 0.0 if problem.epsilon is None else float(problem.epsilon)
         if problem.constrained:
-            epsilon -= weights.cap_margin(len(METRIC_RATES[problem.metric]))
-            if not epsilon >= 0:  # rounded weights: no list can be shown fair
-                return Result(
+            epsilon -= weights.margin
+            if not epsilon >= 0:  # rounded weights: the search can show no list fair
+                return with_fair_constant(problem, Result(
                     status=Status.UNKNOWN, rule_list=None, objective=math.inf,
                     accuracy=math.nan, unfairness=math.nan, lower_bound=0.0,
                     stop_reason=StopReason.COMPLETED, engine=self.name, search_space=space,
                     stats=stats,
-                )  # fmt: skip
+                ))  # fmt: skip
         kept, representative = distinct_columns(problem.X)
         search = BranchAndBound(
             pack_matrix(np.ascontiguousarray(problem.X[:, kept])),
@@ -421,22 +438,24 @@ use_terminal_solver : bool
             shrink = (1 - weights.rho) / (1 + weights.rho)
             lower = lower * shrink if not problem.constrained else 0.0
         if not raw["has_solution"]:
-            return Result(
+            result = Result(
                 status=status, rule_list=None, objective=math.inf, accuracy=math.nan,
                 unfairness=math.nan, lower_bound=lower, stop_reason=stop,
                 engine=self.name, search_space=space, stats=stats,
             )  # fmt: skip
+            return result if weights.exact else with_fair_constant(problem, result)
         antecedents = [int(kept[j]) for j in raw["antecedents"]]
         rule_list = problem.rule_list(antecedents, raw["predictions"], raw["default_prediction"])
         ev = problem.evaluate(rule_list)
         self._check(problem, weights, rule_list, raw, ev)
         if status is Status.OPTIMAL:
             lower = ev.objective
-        return Result(
+        result = Result(
             status=status, rule_list=rule_list, objective=ev.objective, accuracy=ev.accuracy,
             unfairness=ev.unfairness, lower_bound=min(lower, ev.objective), stop_reason=stop,
             engine=self.name, search_space=space, stats=stats,
         )  # fmt: skip
+        return result if weights.exact else with_fair_constant(problem, result)
 
     @staticmethod
     def _check(problem: Problem, weights: EngineWeights, rule_list: RuleList, raw, ev) -> None:

@@ -184,7 +184,14 @@ from .base import (
     StopReason,
     check_problem,
 )
-from .weights import WEIGHT_LIMIT, IntegerWeights, exact_weights, rounded_weights
+from .weights import (
+    WEIGHT_LIMIT,
+    IntegerWeights,
+    cap_margin,
+    exact_weights,
+    rounded_weights,
+    with_fair_constant,
+)
 
 __all__ = [
     "CPSatSolver", "CPSatModel", "DEFAULT_NUM_WORKERS", "LongModelWarning", "build_model",
@@ -584,12 +591,12 @@ def fairness_cap(problem: Problem, weights: IntegerWeights) -> Fraction | None:
     n_rates = len(METRIC_RATES[problem.metric])
     cap = min(Fraction(problem.epsilon + FEASIBILITY_TOL), Fraction(n_rates))
     if not weights.exact:
-        rho = weights.rho
-        if rho >= 1:
-            return Fraction(-1)  # a positive weight rounded to 0: nothing can be certified
-        # each weighted sum moves by a factor within [1 - rho, 1 + rho], so each rate
-        # num / den (num a part of den) by at most 2 rho / (1 - rho), each gap by twice that
-        cap -= n_rates * 4 * rho / (1 - rho)
+        # no rounded count moves any list's unfairness by more (weights.cap_margin); a
+        # negative cap accepts no list, and the solver falls back on a fair constant list
+        cap -= cap_margin(
+            weights, problem.sample_weight, problem.y, problem.groups, problem.n_groups,
+            METRIC_RATES[problem.metric],
+        )  # fmt: skip
     return cap
 
 
@@ -1424,7 +1431,10 @@ class CPSatSolver:
             status = {Status.OPTIMAL: Status.FEASIBLE, Status.INFEASIBLE: Status.UNKNOWN}.get(
                 status, status
             )
-        return self._result(problem, built, solver, status, stop, stats)
+        result = self._result(problem, built, solver, status, stop, stats)
+        if not built.data.sample_weights.exact:  # a fair constant list beats "no list"
+            result = with_fair_constant(problem, result)
+        return result
 
     def _time_limit(self, problem: Problem) -> float | None:
         return self.time_limit if self.time_limit is not None else problem.limits.time_limit
