@@ -102,9 +102,7 @@ def test_spread_weights_never_claim_infeasibility_under_ratio_metrics(engine, me
         if result.rule_list is not None:
             assert problem.evaluate(result.rule_list).fair, context
             assert ref.objective <= result.objective + 1e-12, context
-        constant_fair = any(
-            problem.evaluate(problem.rule_list([], [], q)).fair for q in (0, 1)
-        )
+        constant_fair = any(problem.evaluate(problem.rule_list([], [], q)).fair for q in (0, 1))
         assert result.rule_list is not None or not constant_fair, context
 
 

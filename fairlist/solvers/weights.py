@@ -55,8 +55,13 @@ if TYPE_CHECKING:
     from .base import Problem, Result
 
 __all__ = [
-    "WEIGHT_LIMIT", "IntegerWeights", "cap_margin", "exact_weights", "fair_constant",
-    "rounded_weights", "with_fair_constant",
+    "WEIGHT_LIMIT",
+    "IntegerWeights",
+    "cap_margin",
+    "exact_weights",
+    "fair_constant",
+    "rounded_weights",
+    "with_fair_constant",
 ]
 
 #: The integer weights add up to at most this: 32-bit counts in the branch-and-bound's trie and
