@@ -32,17 +32,25 @@ engine:
   ``epsilon + FEASIBILITY_TOL``, the order of the rounding of the floats themselves.
 * *rounded* (any other weights, or a total beyond 2**31): each weight ``w`` is rounded to a
   multiple of ``2**-j``, ``j`` the largest that keeps the integer total at most 2**31; ``rho`` is
-  the largest relative rounding error of a positive weight. Every weighted count then moves by a
-  factor in ``[1 - rho, 1 + rho]``, every rate (a part of a sum over a sum) by at most
-  ``2 rho / (1 - rho)``, every gap by twice that, so the search runs with the cap lowered by
-  ``4 rho / (1 - rho)`` per gap of the metric: every list it returns is fair for the true
-  weights. That search is no longer the problem, so the status is never better than
-  ``feasible`` (``unknown`` instead of ``infeasible``, and at once when the lowered cap is
-  negative, as with ``epsilon = 0``); the lower bound is 0 under a cap and, without one, the
-  search's bound times ``(1 - rho) / (1 + rho)`` (every objective moves by at most that factor).
-  ``Result.stats`` says which case applied: ``weights_exact``, ``weight_scale`` (integer units
-  per unit of weight), ``weight_rho``; also ``n_groups``, ``weighted``, and ``n_rows`` (distinct
-  weighted rows searched). The returned list is always re-evaluated with the true weights.
+  the largest relative rounding error of a positive weight.
+  :func:`fairlist.solvers.weights.cap_margin` bounds how far any list's unfairness on the rounded
+  weights lies from its unfairness on the true ones (each rate moves by at most the summed
+  absolute rounding error of its denominator's samples over their weight; the argument is in that
+  module's docstring), and the search runs with the cap lowered by that margin: every list it
+  returns is fair for the true weights. That search is no longer the problem, so the status is
+  never better than ``feasible`` (``unknown`` instead of ``infeasible``); the lower bound is 0
+  under a cap and, without one, the search's bound times ``(1 - rho) / (1 + rho)`` (every
+  objective moves by at most that factor). When the margin leaves no room (a group or (group,
+  label) cell whose weights all round to 0, as with weights of 2**40 and 1; or ``epsilon = 0``)
+  the search is skipped, and when the search finds no list or a worse one than a constant list
+  fair for the true weights, that constant list is returned, status ``feasible``
+  (:func:`fairlist.solvers.weights.with_fair_constant`, ``stats["fair_constant"]``): a rounded
+  search never answers "no fair list" where a constant one is fair.
+  ``Result.stats`` says which case applied: ``weights_exact``, ``weight_scale`` (integer units per
+  unit of weight; inf beyond the float range, with subnormal weights), ``weight_rho``,
+  ``weight_margin`` (how much lower the search's cap is); also ``n_groups``, ``weighted``, and
+  ``n_rows`` (distinct weighted rows searched). The returned list is always re-evaluated with the
+  true weights.
 """
 
 from __future__ import annotations

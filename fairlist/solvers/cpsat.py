@@ -26,14 +26,17 @@ Model (see ``DESIGN.md`` §4; :func:`build_model` builds it in the numbered sect
     * *rounded* (any other weights, or a total beyond 2**31): weights are rounded to
       multiples of ``2**-j``, ``j`` the largest that keeps the integer total <= 2**31 (2**24
       for PP and CUAE, whose products of counts grow fast); ``rho`` = the largest relative
-      rounding error of a positive weight. Every weighted count then moves by a factor in
-      ``[1 - rho, 1 + rho]``, every rate ``num / den`` (``num`` a part of ``den``) by at most
-      ``2 rho / (1 - rho)`` and every gap by twice that, so the cap is lowered by
-      ``4 rho / (1 - rho)`` per rate (section 5): every list the model accepts is fair for the
+      rounding error of a positive weight. The cap is lowered by
+      :func:`fairlist.solvers.weights.cap_margin` (section 5), a proven bound on how far any
+      list's unfairness on the rounded weights lies from its unfairness on the true ones (the
+      argument is in that module's docstring): every list the model accepts is fair for the
       true weights. The model is not the problem any more, so the status is never better than
       ``feasible`` (``unknown`` instead of ``infeasible``) and the lower bound is 0;
-      ``stats["weights_exact"]`` is False. (With ``epsilon = 0`` the lowered cap is negative:
-      status ``unknown``.) Integer or decimal weights avoid this.
+      ``stats["weights_exact"]`` is False. When the lowered cap is negative (``epsilon = 0``,
+      or a (group, label) cell whose weights all round to 0, as with weights of 2**40 and 1)
+      the model accepts no list; whenever the model gives no list or a worse one than a
+      constant list fair for the true weights, that constant list is returned, status
+      ``feasible`` (``stats["fair_constant"]``). Integer or decimal weights avoid all this.
 
     The model's size and numbers grow with ``W`` as the unweighted model's grow with ``N``.
 
