@@ -166,3 +166,45 @@ def test_a_cell_of_weights_rounded_to_zero_leaves_no_room_but_no_false_answer():
         result = solve_quietly(problem, engine)
         assert result.status is Status.FEASIBLE and result.stats["fair_constant"], engine
         assert result.rule_list.length == 0 and problem.evaluate(result.rule_list).fair
+
+
+@pytest.mark.parametrize("engine", list(ENGINES))
+@pytest.mark.parametrize("metric", ["SP", "EOpp", "PE"])
+def test_the_raised_cap_bounds_the_optimum_from_below(engine, metric):
+    """Real-valued weights are rounded; the search with the cap raised by the margin proves a
+    lower bound (weights.bound_from_above): brute force lies between it and the objective,
+    and when the answer is the optimum the two lie within 1e-6 (they were 0 and the objective)."""
+    from reference import random_group_problem
+
+    rng = np.random.default_rng(21)
+    tight = 0
+    for i in range(8):
+        problem = random_group_problem(
+            rng, n=30, m=4, k=2 + i % 2, weights="real", metric=metric,
+            epsilon=(0.05, 0.1)[i % 2], lam=0.01, max_length=2,
+        )  # fmt: skip
+        result = solve_quietly(problem, engine)
+        ref = reference_solve(problem, 2)
+        context = (engine, metric, i, result.stats)
+        assert not result.stats["weights_exact"], context
+        assert result.rule_list is not None and problem.evaluate(result.rule_list).fair, context
+        assert result.lower_bound <= ref.objective + 1e-12 <= result.objective + 2e-12, context
+        if abs(result.objective - ref.objective) <= 1e-12:
+            assert result.objective - result.lower_bound < 1e-6, context
+            tight += 1
+    assert tight >= 6
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_the_raised_cap_proves_infeasibility_for_the_true_weights(seed):
+    """CUAE at epsilon 0 with real weights: brute force finds no fair list, and the search with
+    the raised cap proves it (it was "unknown")."""
+    from reference import random_group_problem
+
+    rng = np.random.default_rng(300 + seed)
+    problem = random_group_problem(
+        rng, n=30, m=4, k=3, weights="real", metric="CUAE", epsilon=0.0, lam=0.01, max_length=2
+    )
+    assert math.isinf(reference_solve(problem, 2).objective)
+    result = solve_quietly(problem, "bnb")
+    assert result.status is Status.INFEASIBLE and result.rule_list is None

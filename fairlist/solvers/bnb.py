@@ -38,8 +38,11 @@ engine:
   absolute rounding error of its denominator's samples over their weight; the argument is in that
   module's docstring), and the search runs with the cap lowered by that margin: every list it
   returns is fair for the true weights. That search is no longer the problem, so the status is
-  never better than ``feasible`` (``unknown`` instead of ``infeasible``); the lower bound is 0
-  under a cap and, without one, the search's bound times ``(1 - rho) / (1 + rho)`` (every
+  never better than ``feasible`` (``unknown`` instead of ``infeasible``); under a cap, a second
+  search with the cap raised by the margin proves ``infeasible`` or a lower bound, typically
+  within ``n 2**-30`` of the objective (:func:`fairlist.solvers.weights.bound_from_above`,
+  ``stats["raised_cap_lower_bound"]``; ``optimal`` only if it reaches the objective) and,
+  without one, the search's bound times ``(1 - rho) / (1 + rho)`` (every
   objective moves by at most that factor). When the margin leaves no room (a group or (group,
   label) cell whose weights all round to 0, as with weights of 2**40 and 1; or ``epsilon = 0``)
   the search is skipped, and when the search finds no list or a worse one than a constant list
@@ -92,6 +95,7 @@ from .base import (
 )
 from .weights import (
     WEIGHT_LIMIT,
+    bound_from_above,
     cap_margin,
     exact_weights,
     rounded_weights,
@@ -183,6 +187,7 @@ class EngineWeights:
     rho: float  # largest relative error |values[i] / scale - w[i]| / w[i]; 0 when exact
     # how much lower the search's cap is than the user's (weights.cap_margin, rounded up)
     margin: float = 0.0
+    error_ratio: float = 0.0  # IntegerWeights.error_ratio: summed rounding error over the total
 
 
 def _float(x: Fraction) -> float:
@@ -206,7 +211,7 @@ def engine_weights(problem: Problem) -> EngineWeights:
     )
     return EngineWeights(
         values, _float(read.scale), read.exact, float(read.rho),
-        math.nextafter(float(margin), math.inf) if margin else 0.0,
+        math.nextafter(float(margin), math.inf) if margin else 0.0, read.error_ratio,
     )  # fmt: skip
 
 
@@ -382,6 +387,14 @@ use_terminal_solver : bool
     # ------------------------------------------------------------------ solving
     def solve(self, problem: Problem) -> Result:
         """Search ``problem`` and return the best fair rule list with its certificate."""
+        start = time.perf_counter()
+        result = self._solve(problem)
+        # rounded weights under a cap: a second search with the cap raised by the margin bounds
+        # the true optimum from below (fairlist.solvers.weights.bound_from_above)
+        return bound_from_above(problem, result, self._solve, start)
+
+    def _solve(self, problem: Problem) -> Result:
+        """One search of ``problem`` (see :meth:`solve`)."""
         check_problem(problem)
         self._validate()
         start = time.perf_counter()  # the time limit covers the preparation below too
@@ -399,6 +412,7 @@ use_terminal_solver : bool
             "weights_exact": weights.exact,
             "weight_rho": weights.rho,
             "weight_margin": weights.margin,
+            "weight_error_ratio": weights.error_ratio,
         }
         epsilon = 0.0 if problem.epsilon is None else float(problem.epsilon)
         if problem.constrained:
@@ -440,6 +454,8 @@ use_terminal_solver : bool
         stop = StopReason[raw["stop_reason"].name]
         lower = raw["lower_bound"]
         if not weights.exact:  # certificates hold for the rounded weights only
+            # the rounded search's own certificate (an objective in the rounded weights)
+            stats["rounded_lower_bound"] = math.inf if status is Status.INFEASIBLE else lower
             status = {Status.OPTIMAL: Status.FEASIBLE, Status.INFEASIBLE: Status.UNKNOWN}.get(
                 status, status
             )

@@ -31,7 +31,9 @@ Model (see ``DESIGN.md`` §4; :func:`build_model` builds it in the numbered sect
       list's unfairness on the rounded weights lies from its unfairness on the true ones (the
       argument is in that module's docstring): every list the model accepts is fair for the
       true weights. The model is not the problem any more, so the status is never better than
-      ``feasible`` (``unknown`` instead of ``infeasible``) and the lower bound is 0;
+      ``feasible`` (``unknown`` instead of ``infeasible``); a second solve with the cap
+      raised by the margin proves ``infeasible`` or a lower bound when its cap is exact
+      (:func:`fairlist.solvers.weights.bound_from_above`), else the lower bound is 0;
       ``stats["weights_exact"]`` is False. When the lowered cap is negative (``epsilon = 0``,
       or a (group, label) cell whose weights all round to 0, as with weights of 2**40 and 1)
       the model accepts no list; whenever the model gives no list or a worse one than a
@@ -190,6 +192,7 @@ from .base import (
 from .weights import (
     WEIGHT_LIMIT,
     IntegerWeights,
+    bound_from_above,
     cap_margin,
     exact_weights,
     rounded_weights,
@@ -601,6 +604,17 @@ def fairness_cap(problem: Problem, weights: IntegerWeights) -> Fraction | None:
             METRIC_RATES[problem.metric],
         )  # fmt: skip
     return cap
+
+
+def _weight_margin(problem: Problem, weights: IntegerWeights) -> float:
+    """:func:`weights.cap_margin` rounded up to a float (0 with exact weights)."""
+    if weights.exact:
+        return 0.0
+    margin = cap_margin(
+        weights, problem.sample_weight, problem.y, problem.groups, problem.n_groups,
+        METRIC_RATES[problem.metric],
+    )  # fmt: skip
+    return math.nextafter(float(margin), math.inf)
 
 
 def _add_fairness_cap(
@@ -1059,6 +1073,8 @@ def build_model(
         "weights_exact": data.sample_weights.exact,
         "weight_scale": str(data.sample_weights.scale),
         "weight_rounding": str(data.sample_weights.rho),
+        "weight_margin": _weight_margin(problem, data.sample_weights),
+        "weight_error_ratio": data.sample_weights.error_ratio,
         "epsilon_model": None if cap_e is None else str(cap_e),
     }
     built = CPSatModel(
@@ -1361,6 +1377,14 @@ class CPSatSolver:
 
     def solve(self, problem: Problem) -> Result:
         """Solve ``problem``; see :class:`fairlist.solvers.Result`."""
+        start = time.perf_counter()
+        result = self._solve(problem)
+        # rounded weights under a cap: a second solve with the cap raised by the margin bounds
+        # the true optimum from below (fairlist.solvers.weights.bound_from_above)
+        return bound_from_above(problem, result, self._solve, start)
+
+    def _solve(self, problem: Problem) -> Result:
+        """One solve of ``problem`` (see :meth:`solve`)."""
         check_problem(problem)
         self._validate()
         start = time.perf_counter()
@@ -1428,6 +1452,15 @@ class CPSatSolver:
             # CP-SAT calls a solve stopped by absolute_gap_limit OPTIMAL; the objective is an
             # integer in the model's units, so a difference of 1 is an open gap.
             status, stop = Status.FEASIBLE, StopReason.GAP_LIMIT
+        if not built.data.sample_weights.exact and built.epsilon_exact:
+            # the rounded model's own certificate (an objective in the rounded weights); a list
+            # longer than a lambda bound K has objective >= lam (K + 1) (see resolve_max_length)
+            rounded = math.inf
+            if code != cp_model.INFEASIBLE:
+                rounded = built.objective.lower_bound(solver.best_objective_bound)
+            if source == "lambda_bound":
+                rounded = min(rounded, problem.lam * (K + 1))
+            stats["rounded_lower_bound"] = rounded
         if not built.exact:
             # The model's cap is conservative, or its weights rounded: its optimum and its
             # infeasibility prove nothing about the problem.

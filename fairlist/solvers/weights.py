@@ -37,12 +37,33 @@ unfairness at most ``E + margin``. This margin is no larger than the relative on
 gap) and is small whenever every (group, label) cell holds a large weight, even when other
 weights round to 0 (weights of 1e9 and 1). Where it leaves no room (a cell made only of weights
 that round to 0, or ``epsilon = 0``), the engines fall back on :func:`fair_constant`.
+
+Bounding the rounded problem from both sides (:func:`bound_from_above`). The search above, with
+the cap lowered by ``margin``, returns a list fair for the true weights; its optimum proves
+nothing about the true problem, whose fair lists it may cut. A second rounded search with the
+cap *raised* by ``margin`` admits every list fair for the true weights (see above), so when it
+completes, its certified optimum ``O`` (a rounded objective ``A / T' + lam K``, ``A`` the rounded
+errors, ``T'`` the rounded total) bounds every such list's rounded objective from below; and
+when it proves that no list meets its cap, no list is fair for the true weights: status
+``infeasible``, proved. A rounded objective turns into a true one as follows. With ``Et`` the
+summed absolute rounding error (``eta = Et / T'``, :attr:`IntegerWeights.error_ratio`), a
+list's true errors ``a`` and total ``T`` satisfy ``a >= A - Et`` and ``T <= T' + Et``, so::
+
+    a / T + lam K >= (A - Et) / (T' + Et) + lam K >= (T' (O - lam K) - Et) / (T' + Et) + lam K
+                  =  (O - eta) / (1 + eta) + lam K eta / (1 + eta)  >=  (O - eta) / (1 + eta),
+
+a lower bound on the true objective of every fair list (decreasing in ``eta``, so an upper
+bound on ``eta`` keeps it valid). When it reaches the objective of the list the first search
+returned, that list is optimal: status ``optimal``. Otherwise the status stays ``feasible`` with
+this lower bound, which typically lies within ``2 eta`` (about ``n 2**-31``) of the objective.
 """
 
 from __future__ import annotations
 
 import dataclasses
 import math
+import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import TYPE_CHECKING
@@ -56,6 +77,7 @@ if TYPE_CHECKING:
 
 __all__ = [
     "WEIGHT_LIMIT",
+    "bound_from_above",
     "IntegerWeights",
     "cap_margin",
     "exact_weights",
@@ -89,6 +111,14 @@ class IntegerWeights:
     @property
     def total(self) -> int:
         return int(self.values.sum())
+
+    @property
+    def error_ratio(self) -> float:
+        """An upper bound on the summed absolute rounding error over the integer total (0 when
+        exact): no weighted sum, the total included, moves by more than this times the total."""
+        if self.error is None:
+            return 0.0
+        return _fsum_up(self.error) / self.total * (1 + 2.0**-50)
 
 
 def _fraction(w: float) -> Fraction | None:
@@ -246,4 +276,58 @@ def with_fair_constant(problem: Problem, result: Result) -> Result:
         result, status=Status.FEASIBLE, rule_list=constant, objective=ev.objective,
         accuracy=ev.accuracy, unfairness=ev.unfairness,
         lower_bound=min(result.lower_bound, ev.objective), stats=stats,
+    )  # fmt: skip
+
+
+def bound_from_above(
+    problem: Problem, result: Result, solve_rounded: Callable[[Problem], Result], start: float
+) -> Result:
+    """``result`` of a search on rounded weights under a cap, with the lower bound (and status)
+    that a second search with the cap raised by the margin proves (see the module docstring).
+
+    ``solve_rounded`` is the engine's own solve without this step; its result's stats must give
+    ``weight_margin`` (the margin, rounded up), ``weight_error_ratio`` (``eta``) and
+    ``rounded_lower_bound`` (a proven lower bound on the rounded objective of every list its
+    search admits: inf when it proved that none does; absent when it proves nothing). ``start``
+    is the ``time.perf_counter()`` at which the solve began (the time limit covers both)."""
+    from ..metrics import FEASIBILITY_TOL, METRIC_RATES
+    from .base import Status, StopReason
+
+    stats = result.stats
+    if (
+        stats.get("weights_exact", True)
+        or not problem.constrained
+        or result.stop_reason is not StopReason.COMPLETED
+    ):
+        return result
+    limits = problem.limits.minus(time.perf_counter() - start)
+    if limits.time_limit is not None and limits.time_limit <= 0:
+        return result
+    margin = float(stats["weight_margin"])
+    raised: float | None = (float(problem.epsilon) + 2 * margin) * (1 + 2.0**-40) + 2.0**-1000
+    if not raised + FEASIBILITY_TOL < len(METRIC_RATES[problem.metric]):
+        raised = None  # every list has a smaller unfairness: no cap
+    upper = solve_rounded(problem.replace(epsilon=raised).with_limits(limits))
+    bound = upper.stats.get("rounded_lower_bound")
+    stats = {**stats, "raised_cap_seconds": upper.stats.get("seconds", math.nan)}
+    if upper.stop_reason is not StopReason.COMPLETED or bound is None:
+        return dataclasses.replace(result, stats=stats)
+    if math.isinf(bound):  # no list meets the raised cap: none is fair for the true weights
+        if result.rule_list is not None:
+            raise RuntimeError(
+                f"{result.engine}: the search with the raised cap found no list, but "
+                f"{result.rule_list!r} is fair for the true weights; this is a bug"
+            )
+        return dataclasses.replace(
+            result, status=Status.INFEASIBLE, lower_bound=math.inf, stats=stats
+        )
+    eta = float(stats["weight_error_ratio"])
+    lower = max(0.0, (float(bound) - eta) / (1 + eta) * (1 - 2.0**-50))
+    stats["raised_cap_lower_bound"] = lower
+    if result.rule_list is None:
+        return dataclasses.replace(result, lower_bound=max(result.lower_bound, lower), stats=stats)
+    status = Status.OPTIMAL if lower >= result.objective else result.status
+    return dataclasses.replace(
+        result, status=status, lower_bound=min(max(result.lower_bound, lower), result.objective),
+        stats=stats,
     )  # fmt: skip
