@@ -307,7 +307,10 @@ def bound_from_above(
     raised: float | None = (float(problem.epsilon) + 2 * margin) * (1 + 2.0**-40) + 2.0**-1000
     if not raised + FEASIBILITY_TOL < len(METRIC_RATES[problem.metric]):
         raised = None  # every list has a smaller unfairness: no cap
-    upper = solve_rounded(problem.replace(epsilon=raised).with_limits(limits))
+    # a copy as Problem.with_limits makes one: the data, already validated, is not checked again
+    raised_problem = problem.with_limits(limits)
+    object.__setattr__(raised_problem, "epsilon", raised)
+    upper = solve_rounded(raised_problem)
     bound = upper.stats.get("rounded_lower_bound")
     stats = {**stats, "raised_cap_seconds": upper.stats.get("seconds", math.nan)}
     if upper.stop_reason is not StopReason.COMPLETED or bound is None:
