@@ -433,13 +433,18 @@ def test_cli_cpsat_takes_a_huge_lam(tmp_path):
 @pytest.mark.parametrize("engine", ["bnb", "cpsat"])
 @pytest.mark.parametrize("weight", [1e300, 1e-300])
 def test_extreme_sample_weights_give_a_status_not_a_traceback(engine, weight):
-    """One weight that dwarfs (or vanishes beside) the others: the weights are rounded, which
-    certifies nothing under a cap (status unknown); equal extreme weights are no weights."""
+    """One weight that dwarfs (or vanishes beside) the others: the weights are rounded, others
+    to 0, and the rounded counts show no list fair; a list fair for the true weights (the
+    constant one) comes back, never "no fair list" (issue 25: it was status unknown, no list).
+    Equal extreme weights are no weights."""
     problem = small_problem(epsilon=0.05, max_length=2)
     weights = np.ones(problem.n_samples)
     weights[0] = weight
-    result = solve(problem.replace(sample_weight=weights), engine)
-    assert str(result.status) == "unknown" and result.rule_list is None
+    weighted = problem.replace(sample_weight=weights)
+    result = solve(weighted, engine)
+    assert str(result.status) in ("feasible", "optimal") and result.rule_list is not None
+    assert weighted.evaluate(result.rule_list).fair
+    assert result.lower_bound <= result.objective
     same = solve(problem.replace(sample_weight=np.full(problem.n_samples, weight)), engine)
     assert same.optimal and same.objective == pytest.approx(solve(problem, engine).objective)
 

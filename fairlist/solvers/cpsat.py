@@ -26,14 +26,19 @@ Model (see ``DESIGN.md`` §4; :func:`build_model` builds it in the numbered sect
     * *rounded* (any other weights, or a total beyond 2**31): weights are rounded to
       multiples of ``2**-j``, ``j`` the largest that keeps the integer total <= 2**31 (2**24
       for PP and CUAE, whose products of counts grow fast); ``rho`` = the largest relative
-      rounding error of a positive weight. Every weighted count then moves by a factor in
-      ``[1 - rho, 1 + rho]``, every rate ``num / den`` (``num`` a part of ``den``) by at most
-      ``2 rho / (1 - rho)`` and every gap by twice that, so the cap is lowered by
-      ``4 rho / (1 - rho)`` per rate (section 5): every list the model accepts is fair for the
+      rounding error of a positive weight. The cap is lowered by
+      :func:`fairlist.solvers.weights.cap_margin` (section 5), a proven bound on how far any
+      list's unfairness on the rounded weights lies from its unfairness on the true ones (the
+      argument is in that module's docstring): every list the model accepts is fair for the
       true weights. The model is not the problem any more, so the status is never better than
-      ``feasible`` (``unknown`` instead of ``infeasible``) and the lower bound is 0;
-      ``stats["weights_exact"]`` is False. (With ``epsilon = 0`` the lowered cap is negative:
-      status ``unknown``.) Integer or decimal weights avoid this.
+      ``feasible`` (``unknown`` instead of ``infeasible``); a second solve with the cap
+      raised by the margin proves ``infeasible`` or a lower bound when its cap is exact
+      (:func:`fairlist.solvers.weights.bound_from_above`), else the lower bound is 0;
+      ``stats["weights_exact"]`` is False. When the lowered cap is negative (``epsilon = 0``,
+      or a (group, label) cell whose weights all round to 0, as with weights of 2**40 and 1)
+      the model accepts no list; whenever the model gives no list or a worse one than a
+      constant list fair for the true weights, that constant list is returned, status
+      ``feasible`` (``stats["fair_constant"]``). Integer or decimal weights avoid all this.
 
     The model's size and numbers grow with ``W`` as the unweighted model's grow with ``N``.
 
@@ -184,7 +189,15 @@ from .base import (
     StopReason,
     check_problem,
 )
-from .weights import WEIGHT_LIMIT, IntegerWeights, exact_weights, rounded_weights
+from .weights import (
+    WEIGHT_LIMIT,
+    IntegerWeights,
+    bound_from_above,
+    cap_margin,
+    exact_weights,
+    rounded_weights,
+    with_fair_constant,
+)
 
 __all__ = [
     "CPSatSolver", "CPSatModel", "DEFAULT_NUM_WORKERS", "LongModelWarning", "build_model",
@@ -584,13 +597,24 @@ def fairness_cap(problem: Problem, weights: IntegerWeights) -> Fraction | None:
     n_rates = len(METRIC_RATES[problem.metric])
     cap = min(Fraction(problem.epsilon + FEASIBILITY_TOL), Fraction(n_rates))
     if not weights.exact:
-        rho = weights.rho
-        if rho >= 1:
-            return Fraction(-1)  # a positive weight rounded to 0: nothing can be certified
-        # each weighted sum moves by a factor within [1 - rho, 1 + rho], so each rate
-        # num / den (num a part of den) by at most 2 rho / (1 - rho), each gap by twice that
-        cap -= n_rates * 4 * rho / (1 - rho)
+        # no rounded count moves any list's unfairness by more (weights.cap_margin); a
+        # negative cap accepts no list, and the solver falls back on a fair constant list
+        cap -= cap_margin(
+            weights, problem.sample_weight, problem.y, problem.groups, problem.n_groups,
+            METRIC_RATES[problem.metric],
+        )  # fmt: skip
     return cap
+
+
+def _weight_margin(problem: Problem, weights: IntegerWeights) -> float:
+    """:func:`weights.cap_margin` rounded up to a float (0 with exact weights)."""
+    if weights.exact:
+        return 0.0
+    margin = cap_margin(
+        weights, problem.sample_weight, problem.y, problem.groups, problem.n_groups,
+        METRIC_RATES[problem.metric],
+    )  # fmt: skip
+    return math.nextafter(float(margin), math.inf)
 
 
 def _add_fairness_cap(
@@ -1049,6 +1073,8 @@ def build_model(
         "weights_exact": data.sample_weights.exact,
         "weight_scale": str(data.sample_weights.scale),
         "weight_rounding": str(data.sample_weights.rho),
+        "weight_margin": _weight_margin(problem, data.sample_weights),
+        "weight_error_ratio": data.sample_weights.error_ratio,
         "epsilon_model": None if cap_e is None else str(cap_e),
     }
     built = CPSatModel(
@@ -1351,6 +1377,14 @@ class CPSatSolver:
 
     def solve(self, problem: Problem) -> Result:
         """Solve ``problem``; see :class:`fairlist.solvers.Result`."""
+        start = time.perf_counter()
+        result = self._solve(problem)
+        # rounded weights under a cap: a second solve with the cap raised by the margin bounds
+        # the true optimum from below (fairlist.solvers.weights.bound_from_above)
+        return bound_from_above(problem, result, self._solve, start)
+
+    def _solve(self, problem: Problem) -> Result:
+        """One solve of ``problem`` (see :meth:`solve`)."""
         check_problem(problem)
         self._validate()
         start = time.perf_counter()
@@ -1418,13 +1452,25 @@ class CPSatSolver:
             # CP-SAT calls a solve stopped by absolute_gap_limit OPTIMAL; the objective is an
             # integer in the model's units, so a difference of 1 is an open gap.
             status, stop = Status.FEASIBLE, StopReason.GAP_LIMIT
+        if not built.data.sample_weights.exact and built.epsilon_exact:
+            # the rounded model's own certificate (an objective in the rounded weights); a list
+            # longer than a lambda bound K has objective >= lam (K + 1) (see resolve_max_length)
+            rounded = math.inf
+            if code != cp_model.INFEASIBLE:
+                rounded = built.objective.lower_bound(solver.best_objective_bound)
+            if source == "lambda_bound":
+                rounded = min(rounded, problem.lam * (K + 1))
+            stats["rounded_lower_bound"] = rounded
         if not built.exact:
             # The model's cap is conservative, or its weights rounded: its optimum and its
             # infeasibility prove nothing about the problem.
             status = {Status.OPTIMAL: Status.FEASIBLE, Status.INFEASIBLE: Status.UNKNOWN}.get(
                 status, status
             )
-        return self._result(problem, built, solver, status, stop, stats)
+        result = self._result(problem, built, solver, status, stop, stats)
+        if not built.data.sample_weights.exact:  # a fair constant list beats "no list"
+            result = with_fair_constant(problem, result)
+        return result
 
     def _time_limit(self, problem: Problem) -> float | None:
         return self.time_limit if self.time_limit is not None else problem.limits.time_limit
