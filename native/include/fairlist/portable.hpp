@@ -66,9 +66,9 @@
 #define FAIRLIST_POPCNT_CLONES
 #endif
 
-// The AVX-512 VPOPCNTDQ kernel needs GCC-style target attributes and __builtin_cpu_supports.
-#if !FAIRLIST_PORTABLE_BUILTINS && (defined(__GNUC__) || defined(__clang__)) && \
-    defined(__x86_64__)
+// The AVX-512 VPOPCNTDQ kernel needs GCC-style target attributes and __builtin_cpu_supports
+// (GCC and clang, not MSVC or clang-cl, which does not define __GNUC__).
+#if !FAIRLIST_PORTABLE_BUILTINS && defined(__GNUC__) && defined(__x86_64__)
 #define FAIRLIST_HAVE_AVX512_POPCOUNT 1
 #else
 #define FAIRLIST_HAVE_AVX512_POPCOUNT 0
