@@ -529,7 +529,7 @@ def _training(at: _At, rl: dict[str, Any], n: list, pos: list, version: int) -> 
     """The training figures: status and certificate, objective and bound, accuracy (the one the
     counts give), unfairness, metric, engine statistics."""
     from .metrics import Metric
-    from .solvers import StopReason
+    from .status import StopReason
 
     certified = ["certified_length"]  # since version 2
     at.obj(_TRAINING_FIELDS + certified * (version > 1), certified * (version == 1))

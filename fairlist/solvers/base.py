@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import copy
 import dataclasses
-import enum
 import math
 import numbers
 import threading
@@ -31,34 +30,9 @@ from ..metrics import (
     unfairness_from_counts,
 )
 from ..rulelist import RuleList
+from ..status import Status, StopReason
 
 __all__ = ["Problem", "Result", "Status", "StopReason", "Evaluation", "Solver", "Limits"]
-
-
-class Status(str, enum.Enum):
-    """Outcome of a solve, mirroring CP-SAT's statuses."""
-
-    OPTIMAL = "optimal"  # search finished: the rule list is optimal (in the searched space)
-    FEASIBLE = "feasible"  # a limit stopped the search: best fair rule list found so far
-    INFEASIBLE = "infeasible"  # proved: no rule list (in the searched space) meets epsilon
-    UNKNOWN = "unknown"  # a limit stopped the search before any fair rule list was found
-
-    def __str__(self) -> str:
-        return self.value
-
-
-class StopReason(str, enum.Enum):
-    """Why a search stopped."""
-
-    COMPLETED = "completed"
-    NODE_LIMIT = "node_limit"
-    TIME_LIMIT = "time_limit"
-    MEMORY_LIMIT = "memory_limit"
-    INTERRUPTED = "interrupted"
-    GAP_LIMIT = "gap_limit"  # the best list is within the requested gap of the lower bound
-
-    def __str__(self) -> str:
-        return self.value
 
 
 #: The largest memory limit (MiB): 2**63 bytes, the most an int64 byte count holds.
