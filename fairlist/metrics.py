@@ -319,7 +319,13 @@ def _metric_function(metric: Metric):
         return unfairness(y_true, y_pred, sensitive_features, metric, protected, sample_weight)
 
     fn.__name__ = metric.name.lower()
-    fn.__doc__ = f"{metric.name.replace('_', ' ').capitalize()} ({metric.short_name}) unfairness."
+    info = metric.info
+    fn.__doc__ = (
+        f"{metric.name.replace('_', ' ').capitalize()} ({metric.short_name}) unfairness: the "
+        + (f"gap of {info.rates[0]}" if len(info.rates) == 1 else
+           f"sum of the gaps of {' and '.join(info.rates)} (fairlearn takes their maximum)")
+        + " over the groups."
+    )
     return fn
 
 

@@ -35,6 +35,7 @@ from typing import Any, NoReturn
 
 from ._json import read_json
 from .errors import ModelFileError
+from .metric_table import RATES
 
 __all__ = [
     "MODEL_FORMAT",
@@ -56,7 +57,7 @@ _MAX_INT = 2**63 - 1
 #: Relative tolerance when sums of (possibly weighted) counts are compared.
 _RTOL = 1e-7
 #: The per-group rates of ``groups.rates`` (each a list, one entry a group).
-_RATES = ("positive_rate", "tpr", "fpr", "ppv", "npv")
+_RATES = tuple(RATES)
 
 
 def read_document(path: str | Path) -> Any:

@@ -71,6 +71,7 @@ import pandas as pd
 from ._json import dumps, jsonable, write_text
 from ._params import InstanceOf, Interval, Satisfies, validate_params
 from .errors import InvalidParameterError
+from .metric_table import RATES
 from .metrics import FEASIBILITY_TOL, Metric, unfairness
 from .rulelist import RuleList
 from .solvers import (
@@ -151,22 +152,19 @@ def unfairness_resolution(metric: Metric | str, y: np.ndarray, protected: np.nda
 
     See the module docstring: a constant of the group sizes for SP, PE, EOpp and EOdds.
     """
-    m = Metric.parse(metric)
+    info = Metric.parse(metric).info
+    if not info.linear:
+        return 0.0
     y = np.asarray(y).astype(bool)
     g = np.asarray(protected).astype(bool)
-    n_p, n_u = int(g.sum()), int((~g).sum())
-    pos_p, pos_u = int((y & g).sum()), int((y & ~g).sum())
-    neg_p, neg_u = n_p - pos_p, n_u - pos_u
-    one = lambda v: max(v, 1)  # noqa: E731 - a zero denominator makes that rate constant 0
-    if m is Metric.STATISTICAL_PARITY:
-        return 1.0 / (n_p * n_u)
-    if m is Metric.EQUAL_OPPORTUNITY:
-        return 1.0 / (one(pos_p) * one(pos_u))
-    if m is Metric.PREDICTIVE_EQUALITY:
-        return 1.0 / (one(neg_p) * one(neg_u))
-    if m is Metric.EQUALIZED_ODDS:
-        return 1.0 / math.lcm(one(pos_p) * one(pos_u), one(neg_p) * one(neg_u))
-    return 0.0
+    size = {  # the samples each fixed denominator counts, in each of the two groups
+        "any": (int(g.sum()), int((~g).sum())),
+        "positive": (int((y & g).sum()), int((y & ~g).sum())),
+    }
+    size["negative"] = (size["any"][0] - size["positive"][0], size["any"][1] - size["positive"][1])
+    # a zero denominator makes that rate constant 0: count it as 1
+    steps = [max(a, 1) * max(b, 1) for a, b in (size[RATES[r].needs] for r in info.rates)]
+    return 1.0 / math.lcm(*steps)
 
 
 def rule_list_text(

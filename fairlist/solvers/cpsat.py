@@ -154,9 +154,11 @@ Limits
 
 from __future__ import annotations
 
+import functools
 import itertools
 import math
 import numbers
+import operator
 import os
 import sys
 import threading
@@ -172,7 +174,8 @@ from ortools.sat.python import cp_model
 
 from .._params import BOOLEAN, INT32_MAX, InstanceOf, Interval, Satisfies, validate_params
 from ..errors import InvalidParameterError
-from ..metrics import FEASIBILITY_TOL, METRIC_RATES, Metric
+from ..metric_table import METRICS, RATES, Metric
+from ..metrics import FEASIBILITY_TOL, METRIC_RATES
 from ..rulelist import RuleList
 from .base import (
     MAX_LENGTH,
@@ -200,10 +203,6 @@ _LAM_MAX_DENOMINATOR = 10**9
 _LAM_READ_TOL = Fraction(2) ** -50
 #: The total of rounded weights: smaller for PP and CUAE, whose products of counts grow fast.
 _ROUNDED_TOTAL = {"linear": WEIGHT_LIMIT, "ratio": 2**24}
-_LINEAR_METRICS = (
-    Metric.STATISTICAL_PARITY, Metric.PREDICTIVE_EQUALITY,
-    Metric.EQUAL_OPPORTUNITY, Metric.EQUALIZED_ODDS,
-)
 
 
 # ---------------------------------------------------------------------------- time limit
@@ -364,7 +363,7 @@ def integer_weights(problem: Problem) -> IntegerWeights:
     if problem.sample_weight is None:
         return IntegerWeights(np.ones(problem.n_samples, np.int64), Fraction(1), True, Fraction(0))
     w = problem.sample_weight
-    kind = "linear" if problem.metric in _LINEAR_METRICS else "ratio"
+    kind = "linear" if METRICS[problem.metric].linear else "ratio"
     return exact_weights(w) or rounded_weights(w, _ROUNDED_TOTAL[kind])
 
 
@@ -616,22 +615,29 @@ def _add_fairness_cap(
     tp = [count(g, 1) for g in groups]
     fp = [count(g, 0) for g in groups]
     n_group = data.group_sizes
-    if metric in _LINEAR_METRICS:
-        # rates num[g] / den[g] with constant denominators
-        terms = {
-            Metric.STATISTICAL_PARITY: [([tp[g] + fp[g] for g in groups], n_group)],
-            Metric.PREDICTIVE_EQUALITY: [(fp, data.negatives)],
-            Metric.EQUAL_OPPORTUNITY: [(tp, data.positives)],
-            Metric.EQUALIZED_ODDS: [(tp, data.positives), (fp, data.negatives)],
-        }[metric]
+    info = METRICS[metric]
+    if info.linear:
+        # rates num[g] / den[g] with constant denominators (the samples the rate divides by)
+        cells = {"tp": tp, "fp": fp}
+        sizes = {"any": n_group, "positive": data.positives, "negative": data.negatives}
+        terms = [
+            (
+                [functools.reduce(operator.add, (cells[c][g] for c in RATES[r].numerator))
+                 for g in groups],
+                sizes[RATES[r].needs],
+            )
+            for r in info.rates
+        ]
         return _add_linear_cap(model, terms, cap_e)
-    # rates num / den with variable denominators: i = 0 PPV, i = 1 NPV
-    ratios = [(tp, [tp[g] + fp[g] for g in groups])]
-    if metric is Metric.CONDITIONAL_USE_ACCURACY_EQUALITY:
-        tn = [int(data.negatives[g]) - fp[g] for g in groups]
-        negs = [int(n_group[g]) - tp[g] - fp[g] for g in groups]
-        ratios.append((tn, negs))
-    return _add_ratio_cap(model, ratios, n_group, cap_e)
+    # rates num / den with variable denominators: PPV and NPV
+    ratio = {
+        "ppv": lambda: (tp, [tp[g] + fp[g] for g in groups]),
+        "npv": lambda: (
+            [int(data.negatives[g]) - fp[g] for g in groups],
+            [int(n_group[g]) - tp[g] - fp[g] for g in groups],
+        ),
+    }
+    return _add_ratio_cap(model, [ratio[r]() for r in info.rates], n_group, cap_e)
 
 
 # -- linear caps
