@@ -56,7 +56,7 @@ from .errors import (
 from .interrupts import InterruptSignals
 from .metrics import METRIC_RATES, Metric
 from .solvers import ENGINES
-from .solvers.bnb import POLICIES
+from .solvers.bnb import PAPER_POLICIES, POLICIES
 
 #: The default budget (the estimator's), without importing scikit-learn at start-up.
 DEFAULT_MAX_NODES = 4_000_000
@@ -195,8 +195,10 @@ LamOpt = Annotated[float, typer.Option(help="Length penalty per rule (the paper'
 MaxLengthOpt = Annotated[Optional[int], typer.Option(help="Longest rule list (number of rules).")]
 EngineOpt = Annotated[Engine, typer.Option(help="Exact engine.")]
 PolicyOpt = Annotated[Optional[PolicyName], typer.Option(help="bnb search policy.")]
-TimeLimitOpt = Annotated[Optional[float], typer.Option(help="Seconds per solve.")]
-MaxNodesOpt = Annotated[Optional[int], typer.Option(help="bnb trie size limit per solve.")]
+TimeLimitOpt = Annotated[Optional[float], typer.Option(help="Seconds per solve (0: none).")]
+MaxNodesOpt = Annotated[
+    Optional[int], typer.Option(help="bnb trie size limit per solve (0: none).")
+]
 MemoryLimitOpt = Annotated[
     Optional[float],
     typer.Option(
@@ -205,6 +207,12 @@ MemoryLimitOpt = Annotated[
     ),
 ]
 JsonOpt = Annotated[bool, typer.Option("--json", help="Machine-readable output.")]
+
+
+def _limit(value: float | None) -> float | None:
+    """A limit option as the library takes it: 0 means none, in every command (the library's
+    None; the estimator's ``time_limit=None``)."""
+    return value or None
 
 
 # --------------------------------------------------------------------------- data
@@ -485,8 +493,8 @@ def fit(
             binarizer = Binarizer(min_support=min_support)
         clf = FairRuleListClassifier(
             metric=metric.value, epsilon=epsilon, lam=lam, max_length=max_length,
-            engine=engine.value, policy=policy and policy.value, time_limit=time_limit or None,
-            max_nodes=max_nodes or None, gap_tolerance=gap_tolerance or None,
+            engine=engine.value, policy=policy and policy.value, time_limit=_limit(time_limit),
+            max_nodes=_limit(max_nodes), gap_tolerance=_limit(gap_tolerance),
             memory_limit_mb=memory_limit, engine_options=options or None, binarizer=binarizer,
         )  # fmt: skip
         with warnings.catch_warnings(), status if status is not None else nullcontext():
@@ -645,8 +653,10 @@ def pareto(
         typer.Option(help="Cross-validated sweep with K folds (the default, 5 folds)."),
     ] = None,
     policies: Annotated[
-        str, typer.Option(help="Comma-separated bnb policies pooled into the front.")
-    ] = "bfs,bfs_objective_aware,curiosity,lower_bound",
+        str,
+        typer.Option(help="Comma-separated bnb policies pooled into the front (default: the "
+                     "paper's four, as fairlist.pareto.PAPER_POLICIES)."),
+    ] = ",".join(PAPER_POLICIES),
     engine: EngineOpt = Engine.bnb,
     lam: LamOpt = 0.001,
     max_length: MaxLengthOpt = None,
@@ -685,7 +695,8 @@ def pareto(
             raise InvalidParameterError(f"--plot must end in .png, .svg or .pdf, got {plot.name!r}")
         common = dict(
             metric=metric.value, engine=engine.value, lam=lam, max_length=max_length,
-            max_nodes=max_nodes, time_limit=time_limit, memory_limit_mb=memory_limit,
+            max_nodes=_limit(max_nodes), time_limit=_limit(time_limit),
+            memory_limit_mb=memory_limit,
         )  # fmt: skip
         with _progress_bar(not as_json) as report:
             if exact:
@@ -807,7 +818,8 @@ def verify(
             epsilon=epsilon, lam=lam, limits=Limits(memory_limit_mb=memory_limit),
         )  # fmt: skip
         report = run_verify(
-            problem, max_length=max_length, time_limit=time_limit, majority_only=majority_only
+            problem, max_length=max_length, time_limit=_limit(time_limit),
+            majority_only=majority_only,
         )
     if as_json:
         _emit_json(

@@ -85,6 +85,7 @@ from .solvers import (
     get_solver,
 )
 from .solvers.base import LAM, MAX_LENGTH, METRIC
+from .solvers.bnb import PAPER_POLICIES
 
 # This module is what a sweep's worker processes import (the task function lives here), so it
 # imports neither scikit-learn nor the estimator: a fresh worker starts in about a third of the
@@ -107,13 +108,6 @@ __all__ = [
     "run_tasks",
 ]
 
-#: The four search policies the paper pools (BFS original, BFS objective-aware, curious, lower
-#: bound), named as the branch-and-bound engine names them. BFS objective-aware in the order of
-#: the paper's code (within a length, the lower objective first: ``bfs_objective_aware_lowest``);
-#: its text says the higher first (``bfs_objective_aware``). Under the same node budget the
-#: code's order ended with a lower objective in 16 of 157 fits of docs/reproduction.md's grid
-#: and a higher one in none (the rest tie).
-PAPER_POLICIES = ("bfs", "bfs_objective_aware_lowest", "curiosity", "lower_bound")
 
 #: Status of a fit that Ctrl-C cut short (never a point of a front).
 INTERRUPTED = "interrupted"

@@ -377,7 +377,7 @@ def test_engine_options_are_passed_down(monkeypatch):
     FairRuleListClassifier(engine="cpsat", random_state=4).fit(
         X, y, sensitive_features=s, protected="F"
     )
-    assert seen == {"engine": "cpsat", "random_seed": 4}
+    assert seen == {"engine": "cpsat", "seed": 4}
     with pytest.raises(ValueError, match="policy='bfs'.*cpsat"):
         FairRuleListClassifier(engine="cpsat", policy="bfs").fit(
             X, y, sensitive_features=s, protected="F"

@@ -43,8 +43,8 @@ def small_problem(n: int = 120, m: int = 5, seed: int = 0, **fields) -> Problem:
             "progress_interval", "(0, 9.22337e+09]",
         ),
         (
-            lambda: CPSatSolver(random_seed=2**40).solve(small_problem(max_length=1)),
-            "random_seed", "[-2147483648, 2147483647]",
+            lambda: CPSatSolver(seed=2**40).solve(small_problem(max_length=1)),
+            "seed", "[-2147483648, 2147483647]",
         ),
         (
             lambda: CPSatSolver(num_workers=2**31).solve(small_problem(max_length=1)),

@@ -11,6 +11,7 @@ import dataclasses
 import math
 import numbers
 import threading
+import warnings
 from collections.abc import Sequence
 from dataclasses import dataclass, field, fields
 from typing import Any, ClassVar, Protocol, runtime_checkable
@@ -409,6 +410,17 @@ def _group_codes(groups: Any, n: int) -> tuple[np.ndarray, tuple[str, ...]]:
     if (sizes == 0).any():
         raise DataError(f"groups: code {int(np.flatnonzero(sizes == 0)[0])} has no sample")
     return g.astype(np.int32), tuple(str(i) for i in range(len(sizes)))
+
+
+def deprecated_option(owner: str, old: str, instead: str) -> None:
+    """Warn (FutureWarning) that ``owner``'s option ``old`` is deprecated for ``instead``: each
+    setting has one owner and one name (issue 27)."""
+    warnings.warn(
+        f"{owner}({old}=...) is deprecated and will be removed in a future release; "
+        f"use {instead} instead",
+        FutureWarning,
+        stacklevel=3,
+    )
 
 
 def check_problem(problem: Any) -> Problem:

@@ -186,6 +186,7 @@ from .base import (
     Status,
     StopReason,
     check_problem,
+    deprecated_option,
 )
 from .weights import WEIGHT_LIMIT, IntegerWeights, exact_weights, rounded_weights
 
@@ -1272,23 +1273,20 @@ class CPSatSolver:
 
     Parameters
     ----------
-    max_length : int, optional
-        Length bound used when ``problem.max_length`` is None.
-    time_limit : float, optional
-        Seconds; defaults to ``problem.limits.time_limit`` (None: no limit). ``max_nodes`` has
-        no CP-SAT counterpart and is ignored; ``memory_limit_mb`` is passed on.
     num_workers : int or None, default=DEFAULT_NUM_WORKERS (1)
         CP-SAT search workers. With one worker a solve that completes returns the same rule
-        list every time, on every machine, for a given ``random_seed``. More workers run
+        list every time, on every machine, for a given ``seed``. More workers run
         CP-SAT's parallel portfolio (its documentation recommends 8 or more for hard
         instances): often much faster, but not reproducible — among equally good rule lists
         the one returned may change from run to run. None leaves the choice to CP-SAT (one
         worker per core, so the search depends on the machine).
-    random_seed : int
+    seed : int
+        CP-SAT's ``random_seed``.
     log_progress : bool
         Print CP-SAT's search log.
-    hint : RuleList, optional
-        A rule list to start from (:meth:`CPSatModel.add_hint`); ignored when longer than K.
+    initial : RuleList, optional
+        A warm start: a rule list to start from (:meth:`CPSatModel.add_hint`); ignored when
+        longer than K.
     majority_only : bool
         Search CORELS' majority-label space (``search_space="majority"``), the space of the
         branch-and-bound's ``majority_only=True``; the default is the full space.
@@ -1297,6 +1295,11 @@ class CPSatSolver:
         solution and, at most every ``progress_interval`` seconds, at every better bound (as
         the branch-and-bound's progress; the command line shows it).
     progress_interval : float
+    max_length, time_limit, hint, random_seed
+        Deprecated (FutureWarning): the length bound is ``Problem.max_length``, the time limit
+        ``Limits.time_limit`` (``max_nodes`` has no CP-SAT counterpart and is ignored;
+        ``memory_limit_mb`` is passed on), the warm start ``initial`` and the seed ``seed``,
+        as in every engine.
 
     Notes
     -----
@@ -1319,34 +1322,47 @@ class CPSatSolver:
     def __init__(
         self,
         *,
-        max_length: int | None = None,
-        time_limit: float | None = None,
         num_workers: int | None = DEFAULT_NUM_WORKERS,
-        random_seed: int = 0,
+        seed: int = 0,
         log_progress: bool = False,
-        hint: RuleList | None = None,
+        initial: RuleList | None = None,
         majority_only: bool = False,
         progress: Callable[[dict[str, Any]], None] | None = None,
         progress_interval: float = 0.5,
+        max_length: int | None = None,
+        time_limit: float | None = None,
+        hint: RuleList | None = None,
+        random_seed: int | None = None,
     ) -> None:
-        self.max_length = max_length
-        self.time_limit = time_limit
+        # deprecated: each setting has one owner and one name
+        if max_length is not None:
+            deprecated_option("CPSatSolver", "max_length", "Problem(max_length=...)")
+        if time_limit is not None:
+            deprecated_option("CPSatSolver", "time_limit", "Limits(time_limit=...)")
+        if hint is not None:
+            deprecated_option("CPSatSolver", "hint", "initial=..., as in BnBSolver")
+            initial = hint if initial is None else initial
+        if random_seed is not None:
+            deprecated_option("CPSatSolver", "random_seed", "seed=..., as in BnBSolver")
+            seed = random_seed
         self.num_workers = num_workers
-        self.random_seed = random_seed
+        self.seed = seed
         self.log_progress = log_progress
-        self.hint = hint
+        self.initial = initial
         self.majority_only = majority_only
         self.progress = progress
         self.progress_interval = progress_interval
+        self.max_length = max_length
+        self.time_limit = time_limit
 
     PARAMETER_CONSTRAINTS: ClassVar[dict[str, list]] = {
         "max_length": MAX_LENGTH,
         "time_limit": Limits.PARAMETER_CONSTRAINTS["time_limit"],
         # int32 fields of CP-SAT's SatParameters
         "num_workers": [None, Interval(numbers.Integral, 1, INT32_MAX)],
-        "random_seed": [Interval(numbers.Integral, -INT32_MAX - 1, INT32_MAX)],
+        "seed": [Interval(numbers.Integral, -INT32_MAX - 1, INT32_MAX)],
         "log_progress": [BOOLEAN],
-        "hint": [None, InstanceOf(RuleList)],
+        "initial": [None, InstanceOf(RuleList)],
         "majority_only": [BOOLEAN],
         "progress": [None, Satisfies(callable, "a callable")],
         "progress_interval": [PROGRESS_INTERVAL],
@@ -1375,7 +1391,7 @@ class CPSatSolver:
                 stacklevel=2,
             )
         try:
-            built = build_model(problem, K, self.hint, bool(self.majority_only), deadline)
+            built = build_model(problem, K, self.initial, bool(self.majority_only), deadline)
             deadline.check("model")  # built, but no time left to search
         except ModelBuildTimeout as exc:
             return self._out_of_time(problem, K, source, exc, time_limit, start)
@@ -1486,7 +1502,7 @@ class CPSatSolver:
             params.max_memory_in_mb = int(math.ceil(problem.limits.memory_limit_mb))
         if self.num_workers is not None:
             params.num_workers = int(self.num_workers)
-        params.random_seed = int(self.random_seed)
+        params.random_seed = int(self.seed)
         params.log_search_progress = bool(self.log_progress)
         params.catch_sigint_signal = False  # Ctrl-C is caught by solve_interruptibly
         return solver
