@@ -47,6 +47,7 @@ _LAZY = {
     "ParetoResult": "pareto",
     "non_dominated": "pareto",
     "plot_pareto": "plotting",
+    "SensitiveColumnWarning": "groups",
 }
 
 __all__ = [

@@ -41,6 +41,7 @@ from .metric_table import RATES, Metric
 __all__ = [
     "Groups",
     "SmallGroupWarning",
+    "SensitiveColumnWarning",
     "SMALL_GROUP",
     "encode_groups",
     "merge_small_groups",
@@ -57,6 +58,12 @@ INTERSECTION = " & "
 class SmallGroupWarning(UserWarning):
     """A group is so small, or lacks the samples a rate needs, that the cap constrains it in a
     way the user may not expect; the message names the groups and the remedy."""
+
+
+class SensitiveColumnWarning(UserWarning):
+    """A column of X holds a sensitive feature given by its values (the fairlearn way,
+    ``fit(X, y, sensitive_features=X["gender"])``): the estimator leaves it out of the
+    antecedents, and the message names it (``allow_sensitive_antecedents=True`` keeps it)."""
 
 
 @dataclass(frozen=True)

@@ -18,7 +18,10 @@ What makes it a reproduction rather than a demo:
   ...). A rerun loads what is there and computes only what is missing, so an interrupted study
   restarts where it stopped, and a larger grid reuses a smaller one's fits. Ctrl-C stops the run
   cleanly: the fits done are kept, the fits cut short are never stored. A folder written by another
-  fairlist or study-format version is refused (:class:`ResultsFolderError`) instead of being mixed.
+  fairlist or study-format version is refused (:class:`ResultsFolderError`) instead of being mixed,
+  and so is a folder that is not a study's (not empty, no ``study.json``): nothing in it is
+  overwritten. Each record carries the SHA-256 of its content; a record whose content no longer
+  matches it (edited numbers) is refused, naming the file, never used nor silently recomputed.
 * **Parallel.** Fits run through :func:`fairlist.pareto.run_tasks` (joblib): process workers
   locally, or the workers of a Dask cluster given its scheduler address — the same code path. The
   data go to the workers once (memory-mapped, or scattered to the cluster), the longest fits start
@@ -94,7 +97,7 @@ __all__ = [
 
 FORMAT = "fairlist.study"
 #: Version of the results folder's layout and records; a folder of another version is refused.
-FORMAT_VERSION = 1
+FORMAT_VERSION = 2  # 2: each record carries the checksum of its content
 
 #: The six measures, by their short names, in the paper's order.
 METRICS = ("SP", "PP", "PE", "EOpp", "EOdds", "CUAE")
@@ -120,7 +123,9 @@ PAPER_EXAMPLES: dict[tuple[str, str | None], tuple[float, float | None]] = {
 
 
 class ResultsFolderError(FairlistError, ValueError):
-    """The results folder was written by another fairlist or study-format version."""
+    """The results folder cannot be used: written by another fairlist or study-format version,
+    not a study's folder (a file, or a folder holding other things), or a record in it whose
+    content does not match its checksum."""
 
 
 class SchedulerError(FairlistError, ConnectionError):
@@ -482,9 +487,14 @@ def _digest(key: Mapping[str, Any]) -> str:
 class ResultsFolder:
     """A study's folder: ``study.json`` (the versions that wrote it) and one record per fit.
 
-    Records live in ``records/<kind>/<hash>.json``; each holds its key, its result and how long
-    the fit took. They are written atomically (a temporary file renamed), so an interrupted
-    write leaves no half record.
+    The study claims a folder that is new or empty, or that holds its marker, ``study.json`` of
+    this format and version; any other folder (or a file) is refused, never written into.
+    Records live in ``records/<kind>/<hash>.json``; each holds its key, its result, how long
+    the fit took and ``sha256``, the checksum of those three fields' canonical JSON. They are
+    written atomically (a temporary file renamed), so an interrupted write leaves no half
+    record; a record that does not read back whole (not JSON, another key, a checksum that
+    does not match) is refused (:class:`ResultsFolderError`, naming the file: delete it and
+    the fit is computed again).
     """
 
     MANIFEST = "study.json"
@@ -496,16 +506,25 @@ class ResultsFolder:
         return {"format": FORMAT, "format_version": FORMAT_VERSION, "fairlist": __version__}
 
     def open(self) -> None:
-        """Create the folder, or check that this version wrote it."""
+        """Create the folder, or check that this version of the study wrote it."""
         file = self.path / self.MANIFEST
+        if self.path.exists() and not self.path.is_dir():
+            raise ResultsFolderError(
+                f"the results folder {self.path} is a file, not a folder: give a new or empty "
+                "folder, or one a study wrote"
+            )
         if file.exists():
             try:
                 found = json.loads(file.read_text(encoding="utf-8"))
             except (OSError, ValueError) as exc:
                 raise ResultsFolderError(f"{file} is not a study manifest ({exc})") from None
-            if not isinstance(found, dict) or any(
-                found.get(k) != v for k, v in self.manifest().items()
-            ):
+            if not isinstance(found, dict):
+                raise ResultsFolderError(
+                    f"{file} is not a study manifest (a JSON {type(found).__name__}, expected an "
+                    f"object with format {FORMAT!r}): {self.path} is not a study's folder; give "
+                    "a new or empty folder"
+                )
+            if any(found.get(k) != v for k, v in self.manifest().items()):
                 raise ResultsFolderError(
                     f"{self.path} holds results of another version (format "
                     f"{found.get('format')!r} {found.get('format_version')!r}, fairlist "
@@ -514,9 +533,15 @@ class ResultsFolder:
                     f"another folder, or delete this one to start afresh."
                 )
             return
-        if self.path.exists() and any(self.path.iterdir()):
-            if (self.path / "records").exists():
-                raise ResultsFolderError(f"{self.path} has records but no {self.MANIFEST}")
+        if self.path.exists():
+            entries = sorted(e.name for e in self.path.iterdir())
+            if entries:
+                shown = ", ".join(entries[:5]) + (", ..." if len(entries) > 5 else "")
+                raise ResultsFolderError(
+                    f"the results folder {self.path} is not empty and holds no {self.MANIFEST} "
+                    f"(found {len(entries)} entries: {shown}): it is not a study's folder and "
+                    "nothing in it is overwritten; give a new or empty folder"
+                )
         self.path.mkdir(parents=True, exist_ok=True)
         _write_atomic(file, json.dumps(self.manifest(), indent=2) + "\n")
 
@@ -524,18 +549,49 @@ class ResultsFolder:
         return self.path / "records" / str(key["kind"]) / f"{_digest(key)}.json"
 
     def load(self, key: Mapping[str, Any]) -> dict[str, Any] | None:
-        """The stored result of ``key``, or None (also for an unreadable record)."""
+        """The stored result of ``key``, or None when there is none.
+
+        Raises
+        ------
+        ResultsFolderError
+            The record is there but does not read back whole: not JSON, another key, no
+            checksum or one that does not match its content.
+        """
         file = self._file(key)
+        if not file.exists():
+            return None
         try:
             doc = json.loads(file.read_text(encoding="utf-8"))
-        except (OSError, ValueError):
-            return None
-        return doc["result"] if doc.get("key") == key else None
+        except (OSError, ValueError) as exc:
+            raise self._refused(file, f"it cannot be read as JSON ({exc})") from None
+        if not isinstance(doc, dict) or set(doc) != {"key", "result", "seconds", "sha256"}:
+            raise self._refused(file, "it is not a record (expected key, result, seconds, sha256)")
+        if doc["sha256"] != _checksum(doc):
+            raise self._refused(file, "its content does not match its checksum (edited?)")
+        if doc["key"] != key or not isinstance(doc["result"], dict):
+            raise self._refused(file, "it holds another fit's key")
+        return doc["result"]
+
+    def _refused(self, file: Path, why: str) -> ResultsFolderError:
+        return ResultsFolderError(
+            f"record {file} is refused: {why}. Its numbers are not used; delete the file and "
+            "the fit is computed again"
+        )
 
     def save(self, key: Mapping[str, Any], result: dict[str, Any], seconds: float) -> None:
-        """Store one finished fit."""
-        doc = {"key": key, "result": result, "seconds": round(seconds, 3)}
+        """Store one finished fit, with the checksum of its content."""
+        doc: dict[str, Any] = {"key": key, "result": result, "seconds": round(seconds, 3)}
+        doc = json.loads(json.dumps(doc, allow_nan=True))  # as load reads it back
+        doc["sha256"] = _checksum(doc)
         _write_atomic(self._file(key), json.dumps(doc, allow_nan=True))
+
+
+def _checksum(doc: Mapping[str, Any]) -> str:
+    """SHA-256 of a record's key, result and seconds, as canonical JSON (sorted keys, no
+    spaces): the same text after a JSON round trip, so a stored record checks exactly."""
+    content = {k: doc[k] for k in ("key", "result", "seconds")}
+    text = json.dumps(content, sort_keys=True, separators=(",", ":"), allow_nan=True)
+    return hashlib.sha256(text.encode()).hexdigest()
 
 
 def _write_atomic(file: Path, text: str) -> None:
@@ -768,8 +824,8 @@ def run_study(
     ----------
     grid : StudyGrid
     out : path
-        The results folder (created; ``records/`` holds one JSON record per finished fit, the
-        tables are written beside it).
+        The results folder: new, empty, or one a study of this version wrote (created;
+        ``records/`` holds one JSON record per finished fit, the tables are written beside it).
     n_jobs : int, optional
         Local worker processes (joblib; None: one, -1: one per core). Ignored with a
         scheduler: the fits then use every worker thread of the cluster.
@@ -800,7 +856,9 @@ def run_study(
     InvalidParameterError
         An unknown data set, a bad parameter.
     ResultsFolderError
-        ``out`` was written by another version.
+        ``out`` was written by another version, is not a study's folder (a file, or a folder
+        that is not empty and holds no ``study.json``), or holds a record whose content does
+        not match its checksum.
     SchedulerError
         No scheduler answers at ``scheduler``.
     """
@@ -854,7 +912,10 @@ def run_study(
 
 
 _RUN_CONSTRAINTS: dict[str, list] = {
-    "n_jobs": [None, Interval(_INT, None, None)],
+    "n_jobs": [None, Satisfies(
+        lambda v: isinstance(v, _INT) and not isinstance(v, bool) and v != 0,
+        "a nonzero integer (-1: one worker per core)",
+    )],
     "connect_timeout": [Interval(_REAL, 0, None, closed="neither")],
     "max_fits": [None, Interval(_INT, 1, None, closed="left")],
     "scheduler": [None, InstanceOf(str, "a scheduler address (str)")],
