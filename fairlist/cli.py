@@ -56,11 +56,8 @@ from .errors import (
 from .interrupts import InterruptSignals
 from .metrics import METRIC_RATES, Metric
 from .solvers import ENGINES
+from .solvers.base import DEFAULT_MAX_NODES, DEFAULT_TIME_LIMIT
 from .solvers.bnb import PAPER_POLICIES, POLICIES
-
-#: The default budget (the estimator's), without importing scikit-learn at start-up.
-DEFAULT_MAX_NODES = 4_000_000
-DEFAULT_TIME_LIMIT = 60.0
 
 app = typer.Typer(
     name="fairlist",

@@ -80,6 +80,11 @@ class Limits:
         return dataclasses.replace(self, time_limit=left)
 
 
+#: The estimator's and ``fairlist fit``'s default budget: the paper's trie of 4,000,000 nodes,
+#: and a minute as a safety net.
+DEFAULT_MAX_NODES = 4_000_000
+DEFAULT_TIME_LIMIT = 60.0
+
 #: The least time limit :meth:`Limits.minus` leaves (seconds).
 MIN_TIME_LEFT = 1e-3
 
