@@ -467,6 +467,24 @@ class Result:
     search_space: str = "full"  # "full": both labels per rule; "majority": CORELS' restriction
     stats: dict[str, Any] = field(default_factory=dict)
 
+    @classmethod
+    def no_list(
+        cls,
+        status: Status,
+        stop_reason: StopReason,
+        engine: str,
+        search_space: str = "full",
+        lower_bound: float = 0.0,
+        stats: dict[str, Any] | None = None,
+    ) -> Result:
+        """The result without a rule list (status infeasible or unknown): objective inf,
+        accuracy and unfairness NaN. Every engine builds it here."""
+        return cls(
+            status=status, rule_list=None, objective=math.inf, accuracy=math.nan,
+            unfairness=math.nan, lower_bound=lower_bound, stop_reason=stop_reason,
+            engine=engine, search_space=search_space, stats={} if stats is None else stats,
+        )  # fmt: skip
+
     @property
     def optimal(self) -> bool:
         return self.status is Status.OPTIMAL

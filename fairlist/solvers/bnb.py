@@ -50,7 +50,6 @@ from __future__ import annotations
 import math
 import numbers
 import os
-import threading
 import time
 import warnings
 from collections.abc import Callable
@@ -82,6 +81,7 @@ from .base import (
     check_problem,
     deprecated_option,
 )
+from .runtime import run_interruptibly
 from .weights import WEIGHT_LIMIT, exact_weights, rounded_weights
 
 __all__ = [
@@ -389,12 +389,9 @@ use_terminal_solver : bool
         if problem.constrained:
             epsilon -= weights.cap_margin(len(METRIC_RATES[problem.metric]))
             if not epsilon >= 0:  # rounded weights: no list can be shown fair
-                return Result(
-                    status=Status.UNKNOWN, rule_list=None, objective=math.inf,
-                    accuracy=math.nan, unfairness=math.nan, lower_bound=0.0,
-                    stop_reason=StopReason.COMPLETED, engine=self.name, search_space=space,
-                    stats=stats,
-                )  # fmt: skip
+                return Result.no_list(
+                    Status.UNKNOWN, StopReason.COMPLETED, self.name, space, 0.0, stats
+                )
         kept, representative = distinct_columns(problem.X)
         search = BranchAndBound(
             pack_matrix(np.ascontiguousarray(problem.X[:, kept])),
@@ -431,11 +428,7 @@ use_terminal_solver : bool
             shrink = (1 - weights.rho) / (1 + weights.rho)
             lower = lower * shrink if not problem.constrained else 0.0
         if not raw["has_solution"]:
-            return Result(
-                status=status, rule_list=None, objective=math.inf, accuracy=math.nan,
-                unfairness=math.nan, lower_bound=lower, stop_reason=stop,
-                engine=self.name, search_space=space, stats=stats,
-            )  # fmt: skip
+            return Result.no_list(status, stop, self.name, space, lower, stats)
         antecedents = [int(kept[j]) for j in raw["antecedents"]]
         rule_list = problem.rule_list(antecedents, raw["predictions"], raw["default_prediction"])
         ev = problem.evaluate(rule_list)
@@ -511,41 +504,23 @@ use_terminal_solver : bool
         time_limit: the core's clock starts when its search does, after its constructor has
         merged the rows (a second on a million rows), and the time limit covers that too.
         """
-        outcome: dict[str, Any] = {}
-        done = threading.Event()
-
-        def target() -> None:
-            try:
-                outcome["result"] = search.run()
-            except BaseException as exc:  # re-raised in the calling thread
-                outcome["error"] = exc
-            finally:
-                done.set()
-
-        # Waiting on an Event, not Thread.join: a join interrupted by Ctrl-C can return at once
-        # afterwards, before the thread has finished (CPython < 3.13).
-        worker = threading.Thread(target=target, name="fairlist-bnb", daemon=True)
-        worker.start()
         interval = float(self.progress_interval) if self.progress is not None else 0.1
-        timed_out = False
-        last = time.perf_counter()
-        try:
-            while not done.wait(interval if deadline is None else min(interval, 0.05)):
-                now = time.perf_counter()
-                if deadline is not None and not timed_out and now >= deadline:
-                    timed_out = True
-                    search.request_stop()
-                if self.progress is not None and (deadline is None or now - last >= interval):
-                    last = now
-                    self.progress(search.progress())
-        except KeyboardInterrupt:
-            timed_out = False
-            search.request_stop()
-            done.wait()
-        worker.join()
-        if "error" in outcome:
-            raise outcome["error"]
-        result = outcome["result"]
+        state = {"timed_out": False, "last": time.perf_counter()}
+
+        def tick() -> None:
+            now = time.perf_counter()
+            if deadline is not None and not state["timed_out"] and now >= deadline:
+                state["timed_out"] = True
+                search.request_stop()
+            if self.progress is not None and (deadline is None or now - state["last"] >= interval):
+                state["last"] = now
+                self.progress(search.progress())
+
+        result, interrupted = run_interruptibly(
+            search.run, search.request_stop, tick=tick,
+            interval=interval if deadline is None else min(interval, 0.05), name="fairlist-bnb",
+        )  # fmt: skip
+        timed_out = state["timed_out"] and not interrupted
         if timed_out and result["stop_reason"].name == "INTERRUPTED":
             result["stop_reason"] = type(result["stop_reason"]).TIME_LIMIT
         return result
