@@ -22,7 +22,7 @@ What makes it a reproduction rather than a demo:
   and so is a folder that is not a study's (not empty, no ``study.json``): nothing in it is
   overwritten. Each record carries the SHA-256 of its content; a record whose content no longer
   matches it (edited numbers) is refused, naming the file, never used nor silently recomputed.
-* **Parallel.** Fits run through :func:`fairlist.pareto.run_tasks` (joblib): process workers
+* **Parallel.** Fits run through :func:`fairlist.parallel.run_tasks` (joblib): process workers
   locally, or the workers of a Dask cluster given its scheduler address — the same code path. The
   data go to the workers once (memory-mapped, or scattered to the cluster), the longest fits start
   first, and the run prints its progress (fits done / total, elapsed, time left) and its parallel

@@ -350,7 +350,7 @@ def _square(offset, k):
 
 
 def test_run_tasks_reports_every_result_and_the_efficiency():
-    from fairlist.pareto import run_tasks
+    from fairlist.parallel import run_tasks
 
     seen = {}
     report = run_tasks(_square, [(k,) for k in range(6)], (100,), n_jobs=2,
