@@ -24,7 +24,7 @@ import numpy as np
 
 from .errors import InvalidParameterError
 
-__all__ = ["Metric", "Rate", "MetricInfo", "RATES", "METRICS"]
+__all__ = ["Metric", "Rate", "MetricInfo", "RATES", "METRICS", "SHORT_NAMES"]
 
 
 class Metric(enum.IntEnum):
@@ -167,3 +167,6 @@ _BY_NAME: dict[str, Metric] = {
     for i in METRICS.values()
     for name in (i.name, i.short_name, *i.aliases)
 }
+
+#: The short names, in the paper's order (SP, PP, PE, EOpp, EOdds, CUAE).
+SHORT_NAMES: tuple[str, ...] = tuple(i.short_name for i in METRICS.values())
