@@ -17,7 +17,7 @@ from fairlist.pareto import (
     training_front,
     unfairness_resolution,
 )
-from fairlist.solvers import Problem
+from fairlist.solvers import ENGINES, Problem
 
 
 def data(n: int = 90, m: int = 4, seed: int = 0):
@@ -73,7 +73,7 @@ def test_resolution_is_the_gap_between_attainable_values():
 
 
 # --------------------------------------------------------------------------- exact front
-@pytest.mark.parametrize("engine", ["bnb", "cpsat"])
+@pytest.mark.parametrize("engine", list(ENGINES))
 @pytest.mark.parametrize("metric", ["SP", "EOpp", "EOdds"])
 def test_training_front_equals_the_brute_force_front(engine, metric):
     X, y, g = data()
