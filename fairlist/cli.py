@@ -34,6 +34,7 @@ import json
 import math
 import sys
 import warnings
+from collections.abc import Callable
 from contextlib import contextmanager, nullcontext
 from pathlib import Path
 from typing import Annotated, Any, Optional
@@ -295,45 +296,68 @@ def fit(
     default), or Ctrl-C; it then reports the best list found (status feasible) with the proved
     lower bound and the gap.
     """
-    from sklearn.exceptions import ConvergenceWarning
-
-    from .estimator import FairRuleListClassifier
-
     with _errors(as_json):
         table = read_table(
             data, target, sensitive, protected, drop, min_support, antecedents=False,
             weight=weight, groups=groups.value,
         )  # fmt: skip
         callback, status = _progress_printer(not as_json)
-        options: dict[str, Any] = {"progress": callback} if callback else {}
-        if deepen_length:
-            options["deepen_length"] = deepen_length
-        binarizer: Any = "auto"
-        if min_support is not None and table.sensitive_columns:
-            from .binarize import Binarizer
-
-            binarizer = Binarizer(min_support=min_support)
-        clf = FairRuleListClassifier(
+        clf = _classifier(
+            table, min_support, callback,
             metric=metric.value, epsilon=epsilon, lam=lam, max_length=max_length,
             engine=engine.value, policy=policy and policy.value, time_limit=_limit(time_limit),
             max_nodes=_limit(max_nodes), gap_tolerance=_limit(gap_tolerance),
-            memory_limit_mb=memory_limit, engine_options=options or None, binarizer=binarizer,
+            memory_limit_mb=memory_limit, deepen_length=deepen_length,
         )  # fmt: skip
-        with warnings.catch_warnings(), status if status is not None else nullcontext():
-            warnings.simplefilter("ignore", ConvergenceWarning)
-            clf.fit(
-                table.X, table.y, sensitive_features=table.groups, protected=table.protected,
-                sample_weight=table.weight,
-            )  # fmt: skip
-        clf.set_params(engine_options=None)  # the callback is not part of the model
-        metadata = {"data": table.source, "target": target, "sensitive": sensitive,
-                    "protected": jsonable(table.protected)}  # fmt: skip
+        _fit_quietly(clf, table, status)
         if output is not None:
+            metadata = {"data": table.source, "target": target, "sensitive": sensitive,
+                        "protected": jsonable(table.protected)}  # fmt: skip
             clf.save(output, metadata=metadata)
-    stop = clf.result_.stop_reason
-    summary = {
+    if as_json:
+        _emit_json(_fit_summary(clf, epsilon, output))
+    else:
+        _print_fit(clf, epsilon, output)
+    _fit_exit(clf, require_optimal, as_json)
+
+
+def _classifier(
+    table: Any, min_support: float | None, callback: Any, deepen_length: int, **params: Any
+) -> Any:
+    """The estimator ``fit`` runs: the command's settings, the progress callback and, for a
+    raw table with ``--min-support``, a binarizer with that support."""
+    from .estimator import FairRuleListClassifier
+
+    options: dict[str, Any] = {"progress": callback} if callback else {}
+    if deepen_length:
+        options["deepen_length"] = deepen_length
+    binarizer: Any = "auto"
+    if min_support is not None and table.sensitive_columns:
+        from .binarize import Binarizer
+
+        binarizer = Binarizer(min_support=min_support)
+    return FairRuleListClassifier(engine_options=options or None, binarizer=binarizer, **params)
+
+
+def _fit_quietly(clf: Any, table: Any, status: Any) -> None:
+    """Fit ``clf`` on ``table`` (a limit that stops the search is reported, not warned about),
+    with the status line up while it runs; the callback is then dropped from the model."""
+    from sklearn.exceptions import ConvergenceWarning
+
+    with warnings.catch_warnings(), status if status is not None else nullcontext():
+        warnings.simplefilter("ignore", ConvergenceWarning)
+        clf.fit(
+            table.X, table.y, sensitive_features=table.groups, protected=table.protected,
+            sample_weight=table.weight,
+        )  # fmt: skip
+    clf.set_params(engine_options=None)  # the callback is not part of the model
+
+
+def _fit_summary(clf: Any, epsilon: float | None, output: Path | None) -> dict[str, Any]:
+    """``fit --json``'s document."""
+    return {
         "status": str(clf.status_),
-        "stop_reason": str(stop),
+        "stop_reason": str(clf.result_.stop_reason),
         "engine": clf.result_.engine,
         "metric": clf.metric_.short_name,
         "epsilon": epsilon,
@@ -351,10 +375,11 @@ def fit(
         "rule_list": clf.rule_list_.to_dict(),
         "model": str(output) if output else None,
     }
-    if as_json:
-        _emit_json(summary)
-    else:
-        _print_fit(clf, epsilon, output)
+
+
+def _fit_exit(clf: Any, require_optimal: bool, as_json: bool) -> None:
+    """Exit 130/143 after an interrupt, 5 under --require-optimal without a certificate."""
+    stop = clf.result_.stop_reason
     if str(stop) == "interrupted":
         raise typer.Exit(_interrupted_code())
     if require_optimal and str(clf.status_) != "optimal":
@@ -500,9 +525,6 @@ def pareto(
     goes to the JSON (--json-output, else OUTPUT's name with .partial.json), and the exit
     status is 130 (143).
     """
-
-    from .pareto import cross_validated_front, training_front
-
     with _errors(as_json):
         if exact and cv is not None:
             raise InvalidParameterError("--exact and --cv K are two different fronts: pick one")
@@ -514,45 +536,63 @@ def pareto(
             max_nodes=_limit(max_nodes), time_limit=_limit(time_limit),
             memory_limit_mb=memory_limit,
         )  # fmt: skip
-        with _progress_bar(not as_json) as report:
-            if exact:
-                count = [0]
-
-                def step(row: dict[str, Any]) -> None:
-                    count[0] += 1
-                    report(count[0], None)
-
-                result = training_front(
-                    table.X, table.y, table.sensitive, table.protected, progress=step, **common
-                )
-            else:
-                result = cross_validated_front(
-                    table.X, table.y, table.sensitive, table.protected,
-                    epsilons=np.linspace(0.0, epsilon_max, n_epsilons), cv=cv or 5,
-                    policies=[p.strip() for p in policies.split(",") if p.strip()],
-                    random_state=seed, n_jobs=n_jobs,
-                    backend=backend.value if backend else None, progress=report, **common,
-                )  # fmt: skip
-        result.to_csv(output)
-        if json_output is None and result.partial:  # the fits done are not lost: every point
-            json_output = output.with_name(output.stem + ".partial.json")
-        if json_output is not None:
-            result.to_json(json_output)
+        sweep = None if exact else dict(
+            epsilons=np.linspace(0.0, epsilon_max, n_epsilons), cv=cv or 5,
+            policies=[p.strip() for p in policies.split(",") if p.strip()],
+            random_state=seed, n_jobs=n_jobs, backend=backend.value if backend else None,
+        )  # fmt: skip
+        result = _trace_front(table, sweep, common, as_json)
+        json_output = _write_front(result, output, json_output)
         if plot is not None:
-            from .plotting import plot_fronts, save_figure
-
-            name = "fairlist (training)" if exact else "fairlist"
-            ax = plot_fronts({name: result}, metric=metric.value, title=table.source.split(" ")[0])
-            save_figure(ax, plot)
+            _plot_front(result, plot, exact, metric.value, table.source.split(" ")[0])
     if as_json:
-        doc = result.to_dict()
-        doc["files"] = {"csv": str(output), "json": json_output and str(json_output),
-                        "plot": plot and str(plot)}  # fmt: skip
-        _emit_json(doc)
+        files = {"csv": output, "json": json_output, "plot": plot}
+        _emit_json(result.to_dict() | {"files": {k: v and str(v) for k, v in files.items()}})
     else:
         _print_front(result, output, json_output, plot)
     if result.partial:
         raise typer.Exit(_interrupted_code())
+
+
+def _trace_front(table: Any, sweep: dict[str, Any] | None, common: dict, as_json: bool) -> Any:
+    """The exact training front (``sweep`` None) or the cross-validated sweep, with a progress
+    bar on a terminal."""
+    from .pareto import cross_validated_front, training_front
+
+    data = (table.X, table.y, table.sensitive, table.protected)
+    with _progress_bar(not as_json) as report:
+        if sweep is None:
+            return training_front(*data, progress=_counting(report), **common)
+        return cross_validated_front(*data, progress=report, **sweep, **common)
+
+
+def _write_front(result: Any, output: Path, json_output: Path | None) -> Path | None:
+    """Write the front's CSV and, when asked or when the sweep was cut short (so that the fits
+    done are not lost), every point as JSON; returns the JSON's path, if any."""
+    result.to_csv(output)
+    if json_output is None and result.partial:
+        json_output = output.with_name(output.stem + ".partial.json")
+    if json_output is not None:
+        result.to_json(json_output)
+    return json_output
+
+
+def _counting(report: Callable[[int, int | None], None]) -> Callable[[dict[str, Any]], None]:
+    """A training front's progress callback: the points found so far (no total)."""
+    count = [0]
+
+    def step(row: dict[str, Any]) -> None:
+        count[0] += 1
+        report(count[0], None)
+
+    return step
+
+
+def _plot_front(result: Any, plot: Path, exact: bool, metric: str, title: str) -> None:
+    from .plotting import plot_fronts, save_figure
+
+    name = "fairlist (training)" if exact else "fairlist"
+    save_figure(plot_fronts({name: result}, metric=metric, title=title), plot)
 
 
 def _print_front(result: Any, output: Path, json_output: Path | None, plot: Path | None) -> None:

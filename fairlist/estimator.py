@@ -360,7 +360,7 @@ class FairRuleListClassifier(ClassifierMixin, BaseEstimator):
                 if hasattr(self, "feature_names_in_")
                 else None
             )
-        _check_target(y, len(X), label)
+            _check_target(y, len(X), label)  # (binarized: checked above, before the binarizer)
         problem = Problem.from_data(
             X, y, groups, protected, sample_weight=sample_weight, feature_names=names,
             metric=self.metric, epsilon=self.epsilon, lam=self.lam, max_length=self.max_length,
