@@ -50,6 +50,7 @@ from .cpsat_fairness import fairness_cap
 from .cpsat_model import CPSatModel, build_model, canonical_rules, resolve_max_length
 from .exact import floor_fraction, lambda_fraction, length_cost
 from .runtime import Deadline, MemoryWatch, ModelBuildTimeout, run_interruptibly
+from .weights import bound_from_above, with_fair_constant
 
 __all__ = [
     "CPSatSolver", "DEFAULT_NUM_WORKERS", "LongModelWarning", "stop_reason",
@@ -313,6 +314,14 @@ class CPSatSolver:
 
     def solve(self, problem: Problem) -> Result:
         """Solve ``problem``; see :class:`fairlist.solvers.Result`."""
+        start = time.perf_counter()
+        result = self._solve(problem)
+        # rounded weights under a cap: a second solve with the cap raised by the margin bounds
+        # the true optimum from below (fairlist.solvers.weights.bound_from_above)
+        return bound_from_above(problem, result, self._solve, start)
+
+    def _solve(self, problem: Problem) -> Result:
+        """One solve of ``problem`` (see :meth:`solve`)."""
         check_problem(problem)
         self._validate()
         start = time.perf_counter()
@@ -380,13 +389,25 @@ class CPSatSolver:
             # CP-SAT calls a solve stopped by absolute_gap_limit OPTIMAL; the objective is an
             # integer in the model's units, so a difference of 1 is an open gap.
             status, stop = Status.FEASIBLE, StopReason.GAP_LIMIT
+        if not built.data.sample_weights.exact and built.epsilon_exact:
+            # the rounded model's own certificate (an objective in the rounded weights); a list
+            # longer than a lambda bound K has objective >= lam (K + 1) (see resolve_max_length)
+            rounded = math.inf
+            if code != cp_model.INFEASIBLE:
+                rounded = built.objective.lower_bound(solver.best_objective_bound)
+            if source == "lambda_bound":
+                rounded = min(rounded, problem.lam * (K + 1))
+            stats["rounded_lower_bound"] = rounded
         if not built.exact:
             # The model's cap is conservative, or its weights rounded: its optimum and its
             # infeasibility prove nothing about the problem.
             status = {Status.OPTIMAL: Status.FEASIBLE, Status.INFEASIBLE: Status.UNKNOWN}.get(
                 status, status
             )
-        return self._result(problem, built, solver, status, stop, stats)
+        result = self._result(problem, built, solver, status, stop, stats)
+        if not built.data.sample_weights.exact:  # a fair constant list beats "no list"
+            result = with_fair_constant(problem, result)
+        return result
 
     def _time_limit(self, problem: Problem) -> float | None:
         return self.time_limit if self.time_limit is not None else problem.limits.time_limit

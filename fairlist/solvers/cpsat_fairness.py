@@ -24,7 +24,7 @@ from .base import (
 )
 from .cpsat_data import ModelData, ModelVariables
 from .exact import INT_LIMIT, floor_fraction
-from .weights import IntegerWeights
+from .weights import IntegerWeights, cap_margin
 
 
 # ---------------------------------------------------------------------------- 5. fairness
@@ -41,13 +41,24 @@ def fairness_cap(problem: Problem, weights: IntegerWeights) -> Fraction | None:
     n_rates = len(METRIC_RATES[problem.metric])
     cap = min(Fraction(problem.epsilon + FEASIBILITY_TOL), Fraction(n_rates))
     if not weights.exact:
-        rho = weights.rho
-        if rho >= 1:
-            return Fraction(-1)  # a positive weight rounded to 0: nothing can be certified
-        # each weighted sum moves by a factor within [1 - rho, 1 + rho], so each rate
-        # num / den (num a part of den) by at most 2 rho / (1 - rho), each gap by twice that
-        cap -= n_rates * 4 * rho / (1 - rho)
+        # no rounded count moves any list's unfairness by more (weights.cap_margin); a
+        # negative cap accepts no list, and the solver falls back on a fair constant list
+        cap -= cap_margin(
+            weights, problem.sample_weight, problem.y, problem.groups, problem.n_groups,
+            METRIC_RATES[problem.metric],
+        )  # fmt: skip
     return cap
+
+
+def weight_margin(problem: Problem, weights: IntegerWeights) -> float:
+    """:func:`weights.cap_margin` rounded up to a float (0 with exact weights)."""
+    if weights.exact:
+        return 0.0
+    margin = cap_margin(
+        weights, problem.sample_weight, problem.y, problem.groups, problem.n_groups,
+        METRIC_RATES[problem.metric],
+    )  # fmt: skip
+    return math.nextafter(float(margin), math.inf)
 
 
 def add_fairness_cap(

@@ -26,14 +26,19 @@ Model (see ``DESIGN.md`` §4; :func:`build_model` builds it in the numbered sect
     * *rounded* (any other weights, or a total beyond 2**31): weights are rounded to
       multiples of ``2**-j``, ``j`` the largest that keeps the integer total <= 2**31 (2**24
       for PP and CUAE, whose products of counts grow fast); ``rho`` = the largest relative
-      rounding error of a positive weight. Every weighted count then moves by a factor in
-      ``[1 - rho, 1 + rho]``, every rate ``num / den`` (``num`` a part of ``den``) by at most
-      ``2 rho / (1 - rho)`` and every gap by twice that, so the cap is lowered by
-      ``4 rho / (1 - rho)`` per rate (section 5): every list the model accepts is fair for the
+      rounding error of a positive weight. The cap is lowered by
+      :func:`fairlist.solvers.weights.cap_margin` (section 5), a proven bound on how far any
+      list's unfairness on the rounded weights lies from its unfairness on the true ones (the
+      argument is in that module's docstring): every list the model accepts is fair for the
       true weights. The model is not the problem any more, so the status is never better than
-      ``feasible`` (``unknown`` instead of ``infeasible``) and the lower bound is 0;
-      ``stats["weights_exact"]`` is False. (With ``epsilon = 0`` the lowered cap is negative:
-      status ``unknown``.) Integer or decimal weights avoid this.
+      ``feasible`` (``unknown`` instead of ``infeasible``); a second solve with the cap
+      raised by the margin proves ``infeasible`` or a lower bound when its cap is exact
+      (:func:`fairlist.solvers.weights.bound_from_above`), else the lower bound is 0;
+      ``stats["weights_exact"]`` is False. When the lowered cap is negative (``epsilon = 0``,
+      or a (group, label) cell whose weights all round to 0, as with weights of 2**40 and 1)
+      the model accepts no list; whenever the model gives no list or a worse one than a
+      constant list fair for the true weights, that constant list is returned, status
+      ``feasible`` (``stats["fair_constant"]``). Integer or decimal weights avoid all this.
 
     The model's size and numbers grow with ``W`` as the unweighted model's grow with ``N``.
 
@@ -151,7 +156,7 @@ from .base import (
     Problem,
 )
 from .cpsat_data import ModelData, ModelVariables, integer_weights, new_variables
-from .cpsat_fairness import add_fairness_cap, fairness_cap
+from .cpsat_fairness import add_fairness_cap, fairness_cap, weight_margin
 from .exact import INT_LIMIT, lambda_fraction, length_cost
 from .runtime import NO_DEADLINE, Deadline
 
@@ -452,6 +457,8 @@ def build_model(
         "weights_exact": data.sample_weights.exact,
         "weight_scale": str(data.sample_weights.scale),
         "weight_rounding": str(data.sample_weights.rho),
+        "weight_margin": weight_margin(problem, data.sample_weights),
+        "weight_error_ratio": data.sample_weights.error_ratio,
         "epsilon_model": None if cap_e is None else str(cap_e),
     }
     built = CPSatModel(
