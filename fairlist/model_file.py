@@ -35,6 +35,7 @@ from typing import Any, NoReturn
 
 from ._json import read_json
 from .errors import ModelFileError
+from .metric_table import RATES
 
 __all__ = [
     "MODEL_FORMAT",
@@ -56,7 +57,7 @@ _MAX_INT = 2**63 - 1
 #: Relative tolerance when sums of (possibly weighted) counts are compared.
 _RTOL = 1e-7
 #: The per-group rates of ``groups.rates`` (each a list, one entry a group).
-_RATES = ("positive_rate", "tpr", "fpr", "ppv", "npv")
+_RATES = tuple(RATES)
 
 
 def read_document(path: str | Path) -> Any:
@@ -329,8 +330,13 @@ _TRAINING_FIELDS = ["status", "objective", "lower_bound", "accuracy", "unfairnes
                     "engine", "search_space", "stop_reason", "stats"]  # fmt: skip
 
 
-def check_model(doc: Any, source: str | Path | None = None) -> dict[str, Any]:
+def check_model(
+    doc: Any, source: str | Path | None = None, *, parameters: Mapping[str, Sequence[Any]]
+) -> dict[str, Any]:
     """A model document checked against its schema (see the module docstring).
+
+    ``parameters`` is the estimator's declared table of parameter constraints (the estimator
+    hands it in: the schema knows no estimator, so the two do not import each other).
 
     Returns the document normalized: ``rule_list`` as :func:`check_rule_list` returns it, a
     version-1 document's missing fields filled (``sensitive_columns`` empty, ``groups``,
@@ -342,7 +348,7 @@ def check_model(doc: Any, source: str | Path | None = None) -> dict[str, Any]:
     at.obj(*_MODEL_FIELDS[version])
     out: dict[str, Any] = {"version": version}
     out["fairlist_version"] = at.child("fairlist_version").string()
-    out["params"] = _params(at.child("params"))
+    out["params"] = _params(at.child("params"), parameters)
     out["classes"] = classes = _classes(at.child("classes"))
     rl_at = at.child("rule_list")
     out["rule_list"] = rl = _rule_list(rl_at, in_model=True)
@@ -389,12 +395,10 @@ def _constraint(at: _At, allowed: Sequence[Any]) -> Any:
     at.fail(f"is {_kind(value)}, expected {' or '.join(_describe(c) for c in allowed)}")
 
 
-def _params(at: _At) -> dict[str, Any]:
+def _params(at: _At, constraints: Mapping[str, Sequence[Any]]) -> dict[str, Any]:
     """The estimator's parameters: the known ones, each as its declaration allows (a missing
     one takes its default)."""
-    from .estimator import PARAMETER_CONSTRAINTS
-
-    at.obj([], list(PARAMETER_CONSTRAINTS))
+    at.obj([], list(constraints))
     params = {}
     for name in at.value:
         p = at.child(name)
@@ -406,7 +410,7 @@ def _params(at: _At) -> dict[str, Any]:
             p.obj(["Binarizer"])
             params[name] = {"Binarizer": _binarizer_params(p.child("Binarizer"), pairs=False)}
         else:
-            params[name] = _constraint(p, PARAMETER_CONSTRAINTS[name])
+            params[name] = _constraint(p, constraints[name])
     return params
 
 
@@ -529,7 +533,7 @@ def _training(at: _At, rl: dict[str, Any], n: list, pos: list, version: int) -> 
     """The training figures: status and certificate, objective and bound, accuracy (the one the
     counts give), unfairness, metric, engine statistics."""
     from .metrics import Metric
-    from .solvers import StopReason
+    from .status import StopReason
 
     certified = ["certified_length"]  # since version 2
     at.obj(_TRAINING_FIELDS + certified * (version > 1), certified * (version == 1))

@@ -14,7 +14,7 @@ from typer.testing import CliRunner
 
 from fairlist.cli import app
 from fairlist.errors import InvalidParameterError
-from fairlist.solvers import Limits, Problem, StopReason, solve
+from fairlist.solvers import ENGINES, Limits, Problem, StopReason, solve
 from fairlist.solvers.bnb import BnBSolver
 from fairlist.solvers.cpsat import CPSatSolver
 
@@ -43,8 +43,8 @@ def small_problem(n: int = 120, m: int = 5, seed: int = 0, **fields) -> Problem:
             "progress_interval", "(0, 9.22337e+09]",
         ),
         (
-            lambda: CPSatSolver(random_seed=2**40).solve(small_problem(max_length=1)),
-            "random_seed", "[-2147483648, 2147483647]",
+            lambda: CPSatSolver(seed=2**40).solve(small_problem(max_length=1)),
+            "seed", "[-2147483648, 2147483647]",
         ),
         (
             lambda: CPSatSolver(num_workers=2**31).solve(small_problem(max_length=1)),
@@ -80,7 +80,7 @@ def test_cli_max_length_beyond_int64_is_one_line_naming_it(tmp_path):
     frame = pd.DataFrame(problem.X, columns=list("abcde"))
     frame["grp"], frame["label"] = problem.groups, problem.y
     frame.to_csv(data, index=False)
-    for engine in ("bnb", "cpsat"):
+    for engine in ENGINES:
         result = runner.invoke(
             app, ["fit", str(data), "--target", "label", "--sensitive", "grp", "--engine", engine,
                   "--max-length", "99999999999999999999"],
@@ -430,7 +430,7 @@ def test_cli_cpsat_takes_a_huge_lam(tmp_path):
     assert doc["status"] == "optimal" and doc["length"] == 0  # a fair constant list wins
 
 
-@pytest.mark.parametrize("engine", ["bnb", "cpsat"])
+@pytest.mark.parametrize("engine", list(ENGINES))
 @pytest.mark.parametrize("weight", [1e300, 1e-300])
 def test_extreme_sample_weights_give_a_status_not_a_traceback(engine, weight):
     """One weight that dwarfs (or vanishes beside) the others: the weights are rounded, others
@@ -449,7 +449,7 @@ def test_extreme_sample_weights_give_a_status_not_a_traceback(engine, weight):
     assert same.optimal and same.objective == pytest.approx(solve(problem, engine).objective)
 
 
-@pytest.mark.parametrize("engine", ["bnb", "cpsat"])
+@pytest.mark.parametrize("engine", list(ENGINES))
 @pytest.mark.parametrize("epsilon", [0.0, 5e-324, 1e-300, 1e300, float("inf")])
 def test_extreme_epsilons_solve(engine, epsilon):
     problem = small_problem(epsilon=epsilon, max_length=2)
