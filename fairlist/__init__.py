@@ -51,6 +51,7 @@ from .errors import (
     FairlistError,
     InfeasibleError,
     InvalidParameterError,
+    LengthPenaltyWarning,
     ModelFileError,
 )
 from .interrupts import InterruptSignals, Terminated
@@ -82,6 +83,7 @@ __all__ = [
     "DataError",
     "InfeasibleError",
     "ModelFileError",
+    "LengthPenaltyWarning",
     "InterruptSignals",
     "Terminated",
     "Metric",

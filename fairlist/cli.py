@@ -53,8 +53,9 @@ from .errors import (
 )
 from .interrupts import InterruptSignals
 from .metrics import METRIC_RATES, Metric
+from .pareto import SWEEP_MAX_NODES, SWEEP_N_EPSILONS, SWEEP_POLICIES, SWEEP_TIME_LIMIT
 from .solvers import ENGINES
-from .solvers.base import DEFAULT_MAX_NODES, DEFAULT_TIME_LIMIT
+from .solvers.base import DEFAULT_LAM, DEFAULT_MAX_NODES, DEFAULT_TIME_LIMIT
 from .solvers.bnb import PAPER_POLICIES, POLICIES
 from .table import read_rows, read_table
 
@@ -257,7 +258,7 @@ def fit(
     metric: MetricOpt = MetricName.SP,
     epsilon: EpsilonOpt = None,
     engine: EngineOpt = Engine.bnb,
-    lam: LamOpt = 0.01,
+    lam: LamOpt = DEFAULT_LAM,
     max_length: MaxLengthOpt = None,
     policy: PolicyOpt = None,
     time_limit: Annotated[
@@ -488,24 +489,33 @@ def pareto(
             "sweep.",
         ),
     ] = False,
-    n_epsilons: Annotated[int, typer.Option(min=1, help="Grid size in [0, epsilon-max].")] = 60,
+    n_epsilons: Annotated[
+        int, typer.Option(min=1, help="Grid size in [0, epsilon-max] (the paper: 60).")
+    ] = SWEEP_N_EPSILONS,
     epsilon_max: Annotated[float, typer.Option(help="Largest cap of the grid.")] = 1.0,
     cv: Annotated[
         Optional[int],
-        typer.Option(help="Cross-validated sweep with K folds (the default, 5 folds)."),
+        typer.Option(min=2, help="Cross-validated sweep with K folds (the default, 5 folds)."),
     ] = None,
     policies: Annotated[
         str,
-        typer.Option(help="Comma-separated bnb policies pooled into the front (default: the "
-                     "paper's four, as fairlist.pareto.PAPER_POLICIES)."),
-    ] = ",".join(PAPER_POLICIES),
+        typer.Option(help="Comma-separated bnb policies pooled into the front (the paper's four: "
+                     + ",".join(PAPER_POLICIES) + ")."),
+    ] = ",".join(SWEEP_POLICIES),
     engine: EngineOpt = Engine.bnb,
-    lam: LamOpt = 0.001,
+    lam: LamOpt = DEFAULT_LAM,
     max_length: MaxLengthOpt = None,
-    max_nodes: MaxNodesOpt = None,
-    time_limit: TimeLimitOpt = None,
+    max_nodes: Annotated[
+        int, typer.Option(help="bnb trie size limit per fit (0: none; the paper: 4000000).")
+    ] = SWEEP_MAX_NODES,
+    time_limit: Annotated[
+        float, typer.Option(help="Seconds per fit (a safety net; 0: none).")
+    ] = SWEEP_TIME_LIMIT,
     memory_limit: MemoryLimitOpt = None,
-    n_jobs: Annotated[Optional[int], typer.Option(help="Parallel fits (joblib).")] = None,
+    n_jobs: Annotated[
+        Optional[int],
+        typer.Option(help="Parallel fits (joblib: -1 every core, -2 all but one; not 0)."),
+    ] = None,
     backend: Annotated[Optional[Backend], typer.Option(help="joblib backend.")] = None,
     seed: Annotated[int, typer.Option(help="Seed of the folds.")] = 0,
     output: Annotated[Path, typer.Option(help="CSV of the front.")] = Path("pareto.csv"),
@@ -528,6 +538,8 @@ def pareto(
     with _errors(as_json):
         if exact and cv is not None:
             raise InvalidParameterError("--exact and --cv K are two different fronts: pick one")
+        pols = [p.strip() for p in policies.split(",") if p.strip()]
+        _check_sweep_options(pols, n_jobs, backend)
         table = read_table(data, target, sensitive, protected, drop, groups=groups.value)
         if plot is not None and plot.suffix.lower() not in (".png", ".svg", ".pdf"):
             raise InvalidParameterError(f"--plot must end in .png, .svg or .pdf, got {plot.name!r}")
@@ -538,7 +550,7 @@ def pareto(
         )  # fmt: skip
         sweep = None if exact else dict(
             epsilons=np.linspace(0.0, epsilon_max, n_epsilons), cv=cv or 5,
-            policies=[p.strip() for p in policies.split(",") if p.strip()],
+            policies=pols,
             random_state=seed, n_jobs=n_jobs, backend=backend.value if backend else None,
         )  # fmt: skip
         result = _trace_front(table, sweep, common, as_json)
@@ -554,16 +566,45 @@ def pareto(
         raise typer.Exit(_interrupted_code())
 
 
+def _check_sweep_options(policies: list[str], n_jobs: int | None, backend: Any) -> None:
+    """Refuse the sweep options that would otherwise fail deep in a run (or do nothing)."""
+    if not policies:
+        raise InvalidParameterError(
+            f"--policies names no policy; give one or more of {', '.join(POLICIES)}"
+        )
+    unknown = [p for p in policies if p not in POLICIES]
+    if unknown:
+        raise InvalidParameterError(
+            f"--policies: unknown policy {unknown[0]!r}; choose from {', '.join(POLICIES)}"
+        )
+    if n_jobs == 0:
+        raise InvalidParameterError("--n-jobs 0 runs nothing; give 1 or more, or -1 (every core)")
+    if backend is not None and backend.value == "dask":
+        try:
+            from distributed import get_client
+        except ImportError:
+            raise InvalidParameterError(
+                "--backend dask needs dask.distributed: pip install 'fairlist[study]'"
+            ) from None
+        try:
+            get_client()
+        except ValueError:
+            raise InvalidParameterError(
+                "--backend dask needs a running Dask client (dask.distributed.Client); from the "
+                "command line use --backend loky, or the study's --scheduler ADDRESS"
+            ) from None
+
+
 def _trace_front(table: Any, sweep: dict[str, Any] | None, common: dict, as_json: bool) -> Any:
     """The exact training front (``sweep`` None) or the cross-validated sweep, with a progress
-    bar on a terminal."""
+    bar on a terminal and a line every few seconds on a pipe."""
     from .pareto import cross_validated_front, training_front
 
     data = (table.X, table.y, table.sensitive, table.protected)
-    with _progress_bar(not as_json) as report:
+    with _progress_bar(not as_json) as (report, note):
         if sweep is None:
-            return training_front(*data, progress=_counting(report), **common)
-        return cross_validated_front(*data, progress=report, **sweep, **common)
+            return training_front(*data, progress=_counting(report, note), **common)
+        return cross_validated_front(*data, progress=report, on_fit=note, **sweep, **common)
 
 
 def _write_front(result: Any, output: Path, json_output: Path | None) -> Path | None:
@@ -577,12 +618,15 @@ def _write_front(result: Any, output: Path, json_output: Path | None) -> Path | 
     return json_output
 
 
-def _counting(report: Callable[[int, int | None], None]) -> Callable[[dict[str, Any]], None]:
+def _counting(
+    report: Callable[[int, int | None], None], note: Callable[[dict[str, Any]], None]
+) -> Callable[[dict[str, Any]], None]:
     """A training front's progress callback: the points found so far (no total)."""
     count = [0]
 
     def step(row: dict[str, Any]) -> None:
         count[0] += 1
+        note(row)
         report(count[0], None)
 
     return step
@@ -597,11 +641,10 @@ def _plot_front(result: Any, plot: Path, exact: bool, metric: str, title: str) -
 
 def _print_front(result: Any, output: Path, json_output: Path | None, plot: Path | None) -> None:
     front = result.front
-    cols = [result.x, result.y, "epsilon"] + (["policy"] if "policy" in front else [])
+    cols = [result.x, result.y] + (["objective"] if "objective" in front else [])
+    cols += ["epsilon"] + (["policy"] if "policy" in front else [])
     typer.echo(front[cols].to_string(index=False) if len(front) else "no point on the front")
-    typer.echo(
-        f"{len(front)} Pareto points from {len(result.points)} fits; front written to {output}"
-    )
+    typer.echo(f"{len(front)} Pareto points from {_fits_text(result)}; front written to {output}")
     if json_output is not None:
         typer.echo(f"all points with their rule lists: {json_output}")
     if plot is not None:
@@ -613,11 +656,67 @@ def _print_front(result: Any, output: Path, json_output: Path | None, plot: Path
         )
 
 
+def _fits_text(result: Any) -> str:
+    """How many fits a front came from: ``105 fits (60 solved, 45 reused)``, and after an
+    interrupt how many ran and how many were cancelled."""
+    counts = result.settings.get("fits")
+    if counts is None:  # the exact front: one solve per row
+        return f"{len(result.points)} solves"
+    ran = counts["solved"] + counts["reused"]
+    text = f"{counts['total']} fits ({counts['solved']} solved, {counts['reused']} reused"
+    if result.partial:
+        text = (
+            f"{ran} of {counts['total']} fits ({counts['solved']} solved, {counts['reused']} "
+            f"reused; {counts['interrupted']} interrupted, {counts['not_run']} cancelled"
+        )
+    return text + ")"
+
+
+#: Seconds between two progress lines on a pipe.
+PIPE_PROGRESS_SECONDS = 5.0
+
+
+class _PipeProgress:
+    """Progress as plain lines on stderr when it is not a terminal (a log, a pipe): one line
+    every :data:`PIPE_PROGRESS_SECONDS`, with the fits done, the total and the best so far."""
+
+    def __init__(self) -> None:
+        import time
+
+        self._clock = time.monotonic
+        self.start = self._clock()
+        self.last = self.start
+        self.best: tuple[float, float] | None = None  # (error, unfairness)
+
+    def note(self, row: dict[str, Any]) -> None:
+        error = row.get("test_error", row.get("error"))
+        unfair = row.get("test_unfairness", row.get("unfairness"))
+        if isinstance(error, float) and math.isfinite(error):
+            if self.best is None or error < self.best[0]:
+                self.best = (error, float(unfair))
+
+    def report(self, done: int, total: int | None, force: bool = False) -> None:
+        now = self._clock()
+        if not force and now - self.last < PIPE_PROGRESS_SECONDS and done != total:
+            return
+        self.last = now
+        text = f"pareto: {done}/{total} fits" if total else f"pareto: {done} solves"
+        text += f", {now - self.start:.0f} s"
+        if self.best is not None:
+            text += f", best error {self.best[0]:.4f} (unfairness {self.best[1]:.4f})"
+        typer.echo(text, err=True)
+
+
 @contextmanager
 def _progress_bar(enabled: bool):
-    """A rich progress bar fed by ``report(done, total)`` (total None: unknown)."""
+    """Progress callbacks ``(report(done, total), note(row))`` (total None: unknown): a rich bar
+    on a terminal, a line every few seconds on a pipe, nothing when not ``enabled``."""
     if not enabled:
-        yield lambda done, total: None
+        yield (lambda done, total: None), (lambda row: None)
+        return
+    if not sys.stderr.isatty():
+        pipe = _PipeProgress()
+        yield pipe.report, pipe.note
         return
     from rich.console import Console
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeElapsedColumn
@@ -631,7 +730,7 @@ def _progress_bar(enabled: bool):
         def report(done: int, total: int | None) -> None:
             bar.update(task, completed=done, total=total)
 
-        yield report
+        yield report, (lambda row: None)
 
 
 # --------------------------------------------------------------------------- verify
@@ -646,7 +745,7 @@ def verify(
     groups: GroupsOpt = GroupsName.paper,
     metric: MetricOpt = MetricName.SP,
     epsilon: EpsilonOpt = None,
-    lam: LamOpt = 0.01,
+    lam: LamOpt = DEFAULT_LAM,
     max_length: Annotated[
         Optional[int],
         typer.Option(help="Length bound both engines search (default: CP-SAT's exact bound)."),

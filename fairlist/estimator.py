@@ -49,6 +49,7 @@ from ._version import __version__
 from .binarize import Binarizer
 from .errors import DataError, InfeasibleError, InvalidParameterError, MissingColumnError
 from .groups import SensitiveColumnWarning
+from .length_penalty import check_length_penalty
 from .metric_table import RATES
 from .metrics import Metric, check_sample_weight
 from .metrics import protected_mask as sensitive_mask
@@ -66,6 +67,7 @@ from .solvers import (
     get_solver,
 )
 from .solvers.base import (
+    DEFAULT_LAM,
     DEFAULT_MAX_NODES,
     DEFAULT_TIME_LIMIT,
     EPSILON,
@@ -136,7 +138,9 @@ class FairRuleListClassifier(ClassifierMixin, BaseEstimator):
         None means unconstrained. The paper's algorithm writes the same cap as ``1 - epsilon``,
         calling ``epsilon`` a fairness level: here ``epsilon=0.05`` means unfairness at most 0.05.
     lam : float, default=0.01
-        Length penalty per rule (the paper's lambda; it used 0.001).
+        Length penalty per rule (the paper's lambda; it used 0.001). One default everywhere
+        (``fairlist.solvers.base.DEFAULT_LAM``). When it alone makes the constant list optimal,
+        ``fit`` warns (:class:`~fairlist.errors.LengthPenaltyWarning`).
     max_length : int or None, default=None
         Longest rule list considered. None: no cap other than the one the bounds imply (the
         CP-SAT engine needs a cap; see its documentation).
@@ -245,7 +249,7 @@ class FairRuleListClassifier(ClassifierMixin, BaseEstimator):
         *,
         metric: str | Metric = "statistical_parity",
         epsilon: float | None = None,
-        lam: float = 0.01,
+        lam: float = DEFAULT_LAM,
         max_length: int | None = None,
         engine: str | Solver = "bnb",
         policy: str | None = None,
@@ -422,6 +426,7 @@ class FairRuleListClassifier(ClassifierMixin, BaseEstimator):
         problem = problem.with_limits(problem.limits.minus(time.perf_counter() - start))
         result = self._solver().solve(problem)
         self._set_result(problem, result)
+        check_length_penalty(problem, result)  # warns when lam alone chose the constant list
         return self
 
     def _set_result(self, problem: Problem, result: Result) -> None:
