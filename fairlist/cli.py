@@ -51,7 +51,7 @@ from .errors import (
     InvalidParameterError,
     MissingColumnError,
 )
-from .interrupts import InterruptSignals
+from .interrupts import InterruptSignals, exit_on_signals
 from .metrics import METRIC_RATES, Metric
 from .pareto import SWEEP_MAX_NODES, SWEEP_N_EPSILONS, SWEEP_POLICIES, SWEEP_TIME_LIMIT
 from .solvers import ENGINES
@@ -135,6 +135,9 @@ def _errors(as_json: bool = False):
             warnings.showwarning = _show_warning
             yield
     except InfeasibleError as exc:
+        stop = getattr(getattr(exc, "result", None), "stop_reason", None)
+        if str(stop) == "interrupted" or _signals.received:  # stopped before any fair list
+            fail("interrupted before any fair rule list was found", _interrupted_code(), as_json)
         fail(str(exc), EXIT_INFEASIBLE, as_json)
     except KeyboardInterrupt:
         fail("interrupted before any result", _interrupted_code(), as_json)
@@ -876,10 +879,16 @@ def show(
 
 
 def main() -> None:
-    """The ``fairlist`` program. An interrupt outside a command's own handling (while it imports
-    its modules, say) ends in Typer's exit 130; after SIGTERM that becomes 143."""
+    """The ``fairlist`` program. A signal outside a command's own handling ends it with 130
+    after SIGINT, 143 after SIGTERM, never a traceback: while it starts (before the handlers of
+    :class:`InterruptSignals`, :func:`exit_on_signals` ends it quietly), and a second signal
+    while the first one's result is being written."""
+    exit_on_signals()
     try:
-        app()
+        with _signals:
+            app()
+    except KeyboardInterrupt:
+        raise SystemExit(_signals.exit_code) from None
     except SystemExit as exc:
         if exc.code == EXIT_INTERRUPTED and _signals.received:
             raise SystemExit(_signals.exit_code) from None

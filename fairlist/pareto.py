@@ -72,7 +72,7 @@ from ._params import InstanceOf, Interval, Satisfies, validate_params
 from .errors import InvalidParameterError
 from .metric_table import RATES
 from .metrics import FEASIBILITY_TOL, Metric, unfairness
-from .parallel import RunReport, run_tasks
+from .parallel import RunReport, run_tasks, worker_count
 from .rulelist import RuleList
 from .solvers import (
     ENGINE_NAMES,
@@ -85,7 +85,7 @@ from .solvers import (
     get_solver,
 )
 from .solvers.base import DEFAULT_LAM, LAM, MAX_LENGTH, METRIC
-from .solvers.bnb import PAPER_POLICIES
+from .solvers.bnb import PAPER_POLICIES, default_memory_limit_mb
 
 # This module is what a sweep's worker processes import (the task function lives here), so it
 # imports neither scikit-learn nor the estimator: a fresh worker starts in about a third of the
@@ -380,6 +380,11 @@ class SweepData:
     labels: tuple[str, str]
     group_names: tuple[str, ...] = ()
 
+    @property
+    def protected(self) -> np.ndarray:
+        """The mask of group 0 (the protected group of two; ``groups`` itself when a mask)."""
+        return self.groups if self.groups.dtype == bool else self.groups == 0
+
     def group_arg(self, rows: np.ndarray) -> np.ndarray:
         """The groups of ``rows`` as :class:`Problem` takes them: the mask of group 0 for two
         groups (0/1 codes would read as a mask with 1 protected), else the codes."""
@@ -412,7 +417,10 @@ def fold_assignment(y: np.ndarray, groups: np.ndarray, cv: int, seed: int) -> np
 def _sweep_data(X, y, sensitive_features, protected, cv: int, seed: int):
     """The user's data as a problem (one route from user data) and as :class:`SweepData`."""
     problem = Problem.from_data(X, y, sensitive_features, protected)
-    fold = fold_assignment(problem.y, problem.groups, cv, seed)
+    # two groups: stratified on the protected mask, as before k groups were taken (same folds)
+    fold = fold_assignment(
+        problem.y, problem.protected if problem.n_groups == 2 else problem.groups, cv, seed
+    )
     data = SweepData(
         problem.X, problem.y, problem.groups, fold, problem.feature_names, problem.labels,
         problem.group_names,
@@ -586,6 +594,7 @@ def cross_validated_front(
     )  # fmt: skip
     m = Metric.parse(metric)
     problem, data = _sweep_data(X, y, sensitive_features, protected, cv, random_state)
+    memory_limit_mb = memory_share(memory_limit_mb, engine, n_jobs, backend)
     settings = FitSettings(
         m, float(lam), max_length, engine, max_nodes, time_limit, memory_limit_mb,
         tuple(sorted((engine_options or {}).items())),
@@ -645,6 +654,21 @@ def cross_validated_front(
         group_names=list(problem.group_names), partial=not finished, fits=_fit_counts(rows, total),
     )  # fmt: skip
     return ParetoResult(points, _summarise(points), "cross_validation", m, settings_doc)
+
+
+def memory_share(
+    memory_limit_mb: float | None, engine: str, n_jobs: int | None, backend: str | None
+) -> float | None:
+    """The memory cap of each fit of a parallel sweep: the one given, else the engine's default
+    (bnb: three quarters of the physical memory) divided among the workers of this machine, so
+    that the workers together stay under it (not each of them)."""
+    if memory_limit_mb is not None or engine != "bnb":
+        return memory_limit_mb
+    workers = worker_count(n_jobs, backend)
+    total = default_memory_limit_mb()
+    if workers <= 1 or total <= 0:
+        return None
+    return total / workers
 
 
 def _fit_counts(rows: dict, total: int) -> dict[str, int]:

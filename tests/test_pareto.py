@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import itertools
 import json
+import os
 
 import numpy as np
 import pandas as pd
@@ -400,7 +401,8 @@ def three_groups(n: int = 150, seed: int = 1):
     rng = np.random.default_rng(seed)
     X = pd.DataFrame((rng.random((n, 4)) < 0.4).astype(np.uint8), columns=list("abcd"))
     s = rng.choice(["r", "g", "b"], n)
-    y = ((X["a"] | X["b"]).to_numpy() ^ (rng.random(n) < 0.1)) | ((s == "r") & (rng.random(n) < 0.4))
+    noise, extra = rng.random(n) < 0.1, rng.random(n) < 0.4
+    y = ((X["a"] | X["b"]).to_numpy() ^ noise) | ((s == "r") & extra)
     return X, y.astype(int), s
 
 
@@ -459,3 +461,35 @@ def test_an_interrupted_sweep_counts_the_fits_run_and_cancelled(interrupt_solve)
     assert res.settings["fits"] == {
         "total": 4, "solved": 2, "reused": 0, "interrupted": 1, "not_run": 1
     }
+
+
+def test_the_default_memory_cap_is_divided_among_the_workers():
+    from fairlist.pareto import memory_share
+    from fairlist.solvers.bnb import default_memory_limit_mb
+
+    total = default_memory_limit_mb()
+    assert memory_share(None, "bnb", 1, None) is None  # one worker: the engine's own default
+    assert memory_share(None, "bnb", 4, "loky") == pytest.approx(total / 4)
+    assert memory_share(None, "bnb", 2, "threading") == pytest.approx(total / 2)
+    assert memory_share(512.0, "bnb", 4, "loky") == 512.0  # a cap given is the user's
+    assert memory_share(None, "cpsat", 4, "loky") is None
+    X, y, g = data(n=60)
+    res = cross_validated_front(X, y, g, epsilons=[0.5], cv=2, max_length=1, n_jobs=2,
+                                backend="threading")  # fmt: skip
+    assert res.settings["memory_limit_mb"] == pytest.approx(total / 2)
+
+
+def test_shutdown_workers_removes_the_memory_maps_it_registered(tmp_path):
+    from joblib.externals.loky import reusable_executor
+
+    from fairlist.parallel import run_tasks, shutdown_workers
+
+    big = np.zeros(200_000)  # above max_nbytes: memory-mapped for the workers
+    report = run_tasks(np.sum, [()] * 2, (big,), n_jobs=2, backend="loky")
+    assert report.done == 2
+    executor = reusable_executor._executor
+    folders = executor._temp_folder_manager._cached_temp_folders.copy()
+    assert folders and all(os.path.exists(path) for path in folders.values())
+    shutdown_workers()
+    assert all(not os.path.exists(path) for path in folders.values())
+    shutdown_workers()  # nothing left: a no-op
