@@ -893,6 +893,21 @@ def main() -> None:
         if exc.code == EXIT_INTERRUPTED and _signals.received:
             raise SystemExit(_signals.exit_code) from None
         raise
+    finally:
+        # The command is done and its exit status decided: a signal now (a second Ctrl-C
+        # while the interpreter shuts down, where Python's own handlers are gone) must not
+        # turn it into a death by signal (-2).
+        _ignore_signals()
+
+
+def _ignore_signals() -> None:
+    import signal
+    import threading
+
+    if threading.current_thread() is threading.main_thread():
+        for signum in (signal.SIGINT, signal.SIGTERM):
+            if signal.getsignal(signum) is not signal.SIG_IGN:
+                signal.signal(signum, signal.SIG_IGN)
 
 
 if __name__ == "__main__":  # pragma: no cover

@@ -590,8 +590,13 @@ def test_a_second_ctrl_c_keeps_the_exit_status_130(start):
     fit = start(["fit", "compas", "--epsilon", "0.01", "--lam", "0.0001", "--max-nodes", "0",
                  "--time-limit", "0"])  # fmt: skip
     fit.wait_for(lambda: b"nodes" in fit.output)
-    fit.proc.send_signal(signal.SIGINT)
-    time.sleep(0.01)
+    # Ctrl-C, then Ctrl-C again and again until the program has ended: the later ones land
+    # while it writes its result, exits its command, tears down
+    deadline = time.monotonic() + STOP_TIMEOUT
+    while fit.proc.poll() is None and time.monotonic() < deadline:
+        with contextlib.suppress(ProcessLookupError):
+            fit.proc.send_signal(signal.SIGINT)
+        time.sleep(0.002)
     assert fit.stop(signal.SIGINT) == 130, fit.text
     assert "Traceback" not in fit.text
 
