@@ -32,6 +32,7 @@ from __future__ import annotations
 import enum
 import json
 import math
+import os
 import sys
 import warnings
 from collections.abc import Callable
@@ -41,6 +42,7 @@ from typing import Annotated, Any, Optional
 
 import numpy as np
 import typer
+import typer.core
 
 from ._json import dumps, jsonable
 from ._version import __version__
@@ -59,7 +61,53 @@ from .solvers.base import DEFAULT_LAM, DEFAULT_MAX_NODES, DEFAULT_TIME_LIMIT
 from .solvers.bnb import PAPER_POLICIES, POLICIES
 from .table import read_rows, read_table
 
+
+def _usage_error_kinds() -> tuple[type, ...]:
+    """Click's usage error: Typer 0.2x vendors its own click (``typer._click``); older Typers use
+    the click package."""
+    kinds: list[type] = []
+    vendored = getattr(typer.core, "_click", None)
+    if vendored is not None:
+        kinds.append(vendored.exceptions.UsageError)
+    try:
+        import click
+
+        kinds.append(click.UsageError)
+    except ImportError:  # pragma: no cover - a Typer without the click package
+        pass
+    return tuple(kinds)
+
+
+_USAGE_ERRORS = _usage_error_kinds()
+
+
+class _Commands(typer.core.TyperGroup):
+    """The command group: under ``--json`` a usage error (exit 2: an unknown option, a missing
+    or bad argument) is a JSON object on stdout, ``{"error": ..., "exit_code": 2}``, as every
+    other error of a ``--json`` command, instead of click's usage text."""
+
+    def make_context(self, info_name: Any, args: list[str], *rest: Any, **extra: Any) -> Any:
+        self._as_json = "--json" in args
+        try:
+            return super().make_context(info_name, args, *rest, **extra)
+        except _USAGE_ERRORS as exc:
+            raise self._shown(exc) from None
+
+    def invoke(self, ctx: Any) -> Any:
+        try:
+            return super().invoke(ctx)
+        except _USAGE_ERRORS as exc:
+            raise self._shown(exc) from None
+
+    def _shown(self, exc: Any) -> Any:
+        if getattr(self, "_as_json", False):
+            doc = {"error": exc.format_message(), "exit_code": exc.exit_code}
+            exc.show = lambda file=None: typer.echo(json.dumps(doc))  # type: ignore[method-assign]
+        return exc
+
+
 app = typer.Typer(
+    cls=_Commands,
     name="fairlist",
     help="Learn certifiably optimal fair rule lists.",
     no_args_is_help=True,
@@ -301,6 +349,7 @@ def fit(
     lower bound and the gap.
     """
     with _errors(as_json):
+        _check_output(output, "--output")
         table = read_table(
             data, target, sensitive, protected, drop, min_support, antecedents=False,
             weight=weight, groups=groups.value,
@@ -437,11 +486,19 @@ def predict(
     ],
     output: Annotated[
         Optional[Path],
-        typer.Option(help="Write a CSV (prediction, rule, probability); default: stdout."),
+        typer.Option(
+            help="Write a CSV (row id, prediction, rule, rule text, probability); default: stdout."
+        ),
+    ] = None,
+    id_column: Annotated[
+        Optional[str],
+        typer.Option("--id", help="Column of DATA that identifies each row (default: a 'row' "
+                     "column, the row's number in DATA from 0)."),
     ] = None,
     as_json: JsonOpt = False,
 ) -> None:
-    """Predict with a saved model; each row gets its class, the rule that fired and its rate.
+    """Predict with a saved model; each row gets its id, its class, the rule that fired (its
+    position and its text) and that rule's rate of the positive class.
 
     The rows may be raw (the model binarizes them as at fit time) or antecedents; the target
     and the sensitive columns are ignored when present.
@@ -451,8 +508,10 @@ def predict(
     from .estimator import FairRuleListClassifier
 
     with _errors(as_json):
+        _check_output(output, "--output")
         clf = FairRuleListClassifier.load(model)
         frame = read_rows(data)
+        ids = _row_ids(frame, id_column, data)
         needed = [str(c) for c in getattr(clf, "feature_names_in_", [])]
         if needed:  # the model's input columns, in its order (target, groups, others left out)
             absent = [c for c in needed if c not in frame.columns]
@@ -461,17 +520,57 @@ def predict(
             frame = frame[needed]
         explained = clf.explain(frame)
         result = pd.DataFrame({
+            ids.name: ids.to_numpy(),
             "prediction": explained["prediction"].to_numpy(),
             "rule": explained["rule"].to_numpy(),
+            "rule_text": _rule_texts(explained, len(clf.rule_list_)),
             "probability_positive": explained["positive_rate"].to_numpy(),
         })  # fmt: skip
+        if output is not None and not as_json:
+            result.to_csv(output, index=False)
     if as_json:
         _emit_json({"n_samples": len(result), "predictions": result.to_dict(orient="records")})
     elif output is not None:
-        result.to_csv(output, index=False)
         typer.echo(f"{len(result)} predictions written to {output}")
     else:
         typer.echo(result.to_csv(index=False), nl=False)
+
+
+def _row_ids(frame: Any, id_column: str | None, data: str) -> Any:
+    """The id of each row: the ``--id`` column, or the row's number in DATA (from 0)."""
+    import pandas as pd
+
+    if id_column is None:
+        return pd.Series(np.arange(len(frame)), name="row")
+    if id_column not in frame.columns:
+        shown = ", ".join(map(str, list(frame.columns)[:8]))
+        raise MissingColumnError(f"--id {id_column!r} is not a column of {data} ({shown}, ...)")
+    return frame[id_column].rename(str(id_column)).reset_index(drop=True)
+
+
+def _rule_texts(explained: Any, n_rules: int) -> list[str]:
+    """Each row's rule in the paper's words: ``if [priors:>3] then [yes]``; the default rule
+    (position ``n_rules``) ``else [no]``."""
+    return [
+        f"else [{pred}]" if rule == n_rules else f"if [{antecedent}] then [{pred}]"
+        for antecedent, pred, rule in zip(
+            explained["antecedent"], explained["prediction"], explained["rule"], strict=True
+        )
+    ]
+
+
+def _check_output(path: Path | None, option: str) -> None:
+    """Refuse, before any work, an output file that cannot be written: a folder, a file in a
+    folder that does not exist, a folder or file without write permission."""
+    if path is None:
+        return
+    if path.is_dir():
+        raise InvalidParameterError(f"{option} {path} is a folder; give a file name in it")
+    parent = path.parent
+    if not parent.is_dir():
+        raise InvalidParameterError(f"{option} {path}: the folder {parent} does not exist")
+    if not os.access(parent, os.W_OK) or (path.exists() and not os.access(path, os.W_OK)):
+        raise InvalidParameterError(f"{option} {path}: no permission to write there")
 
 
 # --------------------------------------------------------------------------- pareto
@@ -543,6 +642,9 @@ def pareto(
             raise InvalidParameterError("--exact and --cv K are two different fronts: pick one")
         pols = [p.strip() for p in policies.split(",") if p.strip()]
         _check_sweep_options(pols, n_jobs, backend)
+        outputs = {"--output": output, "--json-output": json_output, "--plot": plot}
+        for option, path in outputs.items():
+            _check_output(path, option)  # before the sweep, not after minutes of it
         table = read_table(data, target, sensitive, protected, drop, groups=groups.value)
         if plot is not None and plot.suffix.lower() not in (".png", ".svg", ".pdf"):
             raise InvalidParameterError(f"--plot must end in .png, .svg or .pdf, got {plot.name!r}")
