@@ -201,7 +201,9 @@ class FairRuleListClassifier(ClassifierMixin, BaseEstimator):
     unfairness_ : float
         Training unfairness under ``metric``.
     stats_ : dict
-        Engine statistics (nodes, seconds, ...).
+        Engine statistics (nodes, seconds, ...). ``stats_["certified_length"]`` is
+        ``certified_length_``; the branch-and-bound's ``n_sample_classes`` counts the classes of
+        identical samples (rows with the same antecedents), not the two labels.
     result_ : Result
         The engine's full result.
     classes_ : ndarray of shape (2,)
@@ -464,6 +466,8 @@ class FairRuleListClassifier(ClassifierMixin, BaseEstimator):
         self.lower_bound_ = result.lower_bound
         self.gap_ = result.gap
         self.certified_length_ = _certified_length(problem, result)
+        if self.certified_length_ is not None or "certified_length" in result.stats:
+            result.stats["certified_length"] = self.certified_length_  # one value, stats_ too
         self.accuracy_ = evaluation.accuracy
         self.unfairness_ = evaluation.unfairness
         self.metric_ = problem.metric

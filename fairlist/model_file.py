@@ -549,6 +549,11 @@ def _training(at: _At, rl: dict[str, Any], n: list, pos: list, version: int) -> 
     out["stats"] = dict(_free(at.child("stats")))
     cert_at = at.child("certified_length")
     out["certified_length"] = cert_at.optional("integer", 0) if at.has("certified_length") else None
+    stats = out["stats"]  # one certificate: the field; older files' engine count was partial
+    if out["certified_length"] is not None or "certified_length" in stats:
+        stats["certified_length"] = out["certified_length"]
+    if "n_classes" in stats and "n_sample_classes" not in stats:  # its name before 0.2
+        stats["n_sample_classes"] = stats.pop("n_classes")
     outputs = [p for _, p in rl["rules"]] + [rl["default"]]
     correct = sum(p if q == 1 else c - p for q, c, p in zip(outputs, n, pos, strict=True))
     if abs(correct / sum(n) - accuracy) > 1e-6:

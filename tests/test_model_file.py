@@ -420,3 +420,27 @@ def test_a_write_that_fails_midway_leaves_the_old_file_whole(tmp_path):
         write_text(target, '{"new": "\udcff"}\n')
     assert target.read_text(encoding="utf-8") == '{"old": true}\n'
     assert sorted(p.name for p in tmp_path.iterdir()) == ["model.json", "plain.json"]
+
+
+# --------------------------------------------------------------------------- the certificate
+def test_the_certificate_is_one_value_in_the_estimator_and_the_file(files, tmp_path):
+    """``certified_length_`` and ``stats_["certified_length"]`` agree (an optimal list certifies
+    every length; the engine's count was its length deepening's only), before and after a save;
+    an older file's contradicting statistic reads as the field."""
+    table = files["table"]
+    clf = FairRuleListClassifier(max_length=2, time_limit=None)
+    clf.fit(table[["a", "b", "c", "d"]], table["label"], sensitive_features=table["grp"])
+    assert clf.status_ == "optimal" and clf.certified_length_ == 2
+    assert clf.stats_["certified_length"] == 2 == clf.result_.stats["certified_length"]
+    assert "n_classes" not in clf.stats_ and clf.stats_["n_sample_classes"] >= 2
+    doc = clf.to_dict()
+    assert doc["training"]["stats"]["certified_length"] == doc["training"]["certified_length"]
+
+    def older(d):  # as fairlist 0.1 wrote it: the engine's 0 and the old name
+        d["training"]["stats"]["certified_length"] = 0
+        d["training"]["stats"]["n_classes"] = d["training"]["stats"].pop("n_sample_classes")
+
+    loaded = FairRuleListClassifier.load(write(tmp_path, mutated(doc, older)))
+    assert loaded.certified_length_ == 2 == loaded.stats_["certified_length"]
+    assert loaded.stats_["n_sample_classes"] == clf.stats_["n_sample_classes"]
+    assert "n_classes" not in loaded.stats_

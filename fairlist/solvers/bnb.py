@@ -409,6 +409,8 @@ use_terminal_solver : bool
             deadline = start + float(problem.limits.time_limit)
         raw = self._run(search, deadline)
         stats.update(raw["stats"])
+        # classes of samples with identical antecedents, not the two labels (older files: n_classes)
+        stats["n_sample_classes"] = stats.pop("n_classes")
         stats["warm_start"] = warm_start
         stats["duplicate_antecedents"] = problem.n_antecedents - len(kept)
         status = Status[raw["status"].name]
