@@ -1,6 +1,6 @@
 """The ``fairlist`` command line.
 
-Commands: ``fit``, ``predict``, ``pareto``, ``verify``, ``datasets``, ``show``. ``DATA`` is a CSV
+Commands: ``fit``, ``predict``, ``pareto``, ``verify``, ``datasets``, ``show``, ``export``. ``DATA`` is a CSV
 file or a built-in data set name (``compas``, ``adult``; see ``fairlist datasets``). A CSV whose
 columns (other than the target and the sensitive one) are all 0/1 is used as antecedents as is;
 otherwise the columns go through :class:`fairlist.binarize.Binarizer`.
@@ -906,6 +906,43 @@ def show(
             f"({training['stop_reason']}), objective {training['objective']:.6f}, lower bound "
             f"{training['lower_bound']:.6f}"
         )
+
+
+class ExportFormat(str, enum.Enum):
+    python = "python"
+    sql = "sql"
+    text = "text"
+
+
+@app.command()
+def export(
+    model: Annotated[
+        Path, typer.Argument(metavar="MODEL", help="A rule list or a model saved as JSON.")
+    ],
+    format: Annotated[
+        ExportFormat, typer.Option("--format", help="python, sql or text.")
+    ] = ExportFormat.text,
+    labels: Annotated[
+        bool, typer.Option("--labels", help="Return the class names rather than 0/1.")
+    ] = False,
+    output: Annotated[Optional[Path], typer.Option(help="Write here; default: stdout.")] = None,
+) -> None:
+    """Write a saved rule list as a Python function, an SQL CASE expression or text.
+
+    A model fitted on raw columns tests those columns (see fairlist.export).
+    """
+    from ._json import write_text
+    from .export import export as export_model
+    from .export import read_model
+
+    with _errors():
+        text = export_model(read_model(model), format.value, labels=labels)
+        if output is not None:
+            write_text(output, text + "\n")
+    if output is None:
+        typer.echo(text)
+    else:
+        typer.echo(f"{format.value} written to {output}")
 
 
 def main() -> None:
