@@ -1,6 +1,6 @@
 """The ``fairlist`` command line.
 
-Commands: ``fit``, ``predict``, ``pareto``, ``verify``, ``datasets``, ``show``, ``export``. ``DATA`` is a CSV
+Commands: ``fit``, ``predict``, ``pareto``, ``verify``, ``datasets``, ``show``. ``DATA`` is a CSV
 file or a built-in data set name (``compas``, ``adult``; see ``fairlist datasets``). A CSV whose
 columns (other than the target and the sensitive one) are all 0/1 is used as antecedents as is;
 otherwise the columns go through :class:`fairlist.binarize.Binarizer`.

@@ -133,8 +133,8 @@ def test_every_antecedent_of_a_binarizer_is_its_column_in_python_and_sql():
 
 def test_an_antecedent_table_fit_exports_tests_of_its_0_1_columns(tmp_path):
     rng = np.random.default_rng(5)
-    X = pd.DataFrame((rng.random((150, 4)) < 0.4).astype(int),
-                     columns=["priors:>3", "age:18-20 && gender:Male", "it's", 'a "b"'])  # fmt: skip
+    names = ["priors:>3", "age:18-20 && gender:Male", "it's", 'a "b"']
+    X = pd.DataFrame((rng.random((150, 4)) < 0.4).astype(int), columns=names)
     y = (X.iloc[:, 0] | X.iloc[:, 1]) ^ (rng.random(150) < 0.1)
     s = rng.random(150) < 0.5
     clf = FairRuleListClassifier(max_length=3, time_limit=None).fit(X, y, sensitive_features=s)
