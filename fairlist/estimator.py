@@ -228,6 +228,12 @@ class FairRuleListClassifier(ClassifierMixin, BaseEstimator):
         Only when X was a DataFrame whose column names are all strings (the sensitive columns
         left out).
 
+    See Also
+    --------
+    fairlist.model_selection.make_fair_scorer : choose ``epsilon`` with GridSearchCV by held-out
+        accuracy under a held-out fairness level (accuracy alone picks the loosest cap).
+    fairlist.export.export_sql : the fitted list as SQL, Python or text.
+
     Examples
     --------
     >>> import numpy as np
