@@ -926,6 +926,7 @@ def export(
         bool, typer.Option("--labels", help="Return the class names rather than 0/1.")
     ] = False,
     output: Annotated[Optional[Path], typer.Option(help="Write here; default: stdout.")] = None,
+    as_json: JsonOpt = False,
 ) -> None:
     """Write a saved rule list as a Python function, an SQL CASE expression or text.
 
@@ -935,11 +936,13 @@ def export(
     from .export import export as export_model
     from .export import read_model
 
-    with _errors():
+    with _errors(as_json):
         text = export_model(read_model(model), format.value, labels=labels)
         if output is not None:
             write_text(output, text + "\n")
-    if output is None:
+    if as_json:
+        _emit_json({"format": format.value, "text": text, "output": output})
+    elif output is None:
         typer.echo(text)
     else:
         typer.echo(f"{format.value} written to {output}")

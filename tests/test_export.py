@@ -198,3 +198,14 @@ def test_the_export_command_reads_a_rule_list_and_refuses_a_bad_file(tmp_path):
     assert result.exit_code == 1 and "error: " in result.output
     result = runner.invoke(app, ["export", str(path), "--format", "xml"])
     assert result.exit_code == 2
+
+
+def test_the_export_command_answers_in_json(raw_model, tmp_path):
+    clf, _ = raw_model
+    path = tmp_path / "model.json"
+    clf.save(path)
+    result = runner.invoke(app, ["export", str(path), "--format", "sql", "--json"])
+    assert result.exit_code == 0, result.output
+    assert json.loads(result.output) == {"format": "sql", "text": export_sql(clf), "output": None}
+    result = runner.invoke(app, ["export", str(tmp_path / "none.json"), "--json"])
+    assert result.exit_code == 1 and json.loads(result.output)["exit_code"] == 1
