@@ -41,8 +41,10 @@ engine:
   negative, as with ``epsilon = 0``); the lower bound is 0 under a cap and, without one, the
   search's bound times ``(1 - rho) / (1 + rho)`` (every objective moves by at most that factor).
   ``Result.stats`` says which case applied: ``weights_exact``, ``weight_scale`` (integer units
-  per unit of weight), ``weight_rho``; also ``n_groups``, ``weighted``, and ``n_rows`` (distinct
-  weighted rows searched). The returned list is always re-evaluated with the true weights.
+  per unit of weight), ``weight_rho``; also ``n_groups``, ``weighted``, ``n_rows`` (distinct
+  weighted rows searched) and ``n_sample_classes`` (classes of samples with the same antecedents,
+  not the two labels; ``n_classes`` before). The returned list is always re-evaluated with the
+  true weights.
 """
 
 from __future__ import annotations
@@ -409,7 +411,6 @@ use_terminal_solver : bool
             deadline = start + float(problem.limits.time_limit)
         raw = self._run(search, deadline)
         stats.update(raw["stats"])
-        # classes of samples with identical antecedents, not the two labels (older files: n_classes)
         stats["n_sample_classes"] = stats.pop("n_classes")
         stats["warm_start"] = warm_start
         stats["duplicate_antecedents"] = problem.n_antecedents - len(kept)
