@@ -266,10 +266,11 @@ def _digits(cuts: np.ndarray) -> int:
     return 17  # pragma: no cover - 17 digits always round-trip a float
 
 
-def _interval_names(cuts: np.ndarray, integer: bool) -> list[str]:
+def _interval_names(cuts: np.ndarray, integer: bool, digits: int | None = None) -> list[str]:
     """Names of the intervals ``(-inf, c1), [c1, c2), …, [ck, inf)`` (see module docstring).
 
-    Cut points are printed with as many digits as keep them apart (:func:`_digits`).
+    Cut points are printed with as many digits as keep them apart (:func:`_digits`; ``digits``
+    forces a number, 6 being what fairlist 0.1 printed).
 
     Examples
     --------
@@ -280,7 +281,7 @@ def _interval_names(cuts: np.ndarray, integer: bool) -> list[str]:
     """
     if cuts.size == 0:
         return []
-    digits = _digits(cuts)
+    digits = _digits(cuts) if digits is None else digits
     fmt = lambda v: _fmt(v, digits)  # noqa: E731
     names = [f"<{fmt(cuts[0])}"]
     for lo, hi in zip(cuts[:-1], cuts[1:], strict=True):

@@ -714,6 +714,7 @@ def _binarizer(at: _At) -> dict[str, Any]:
                 cats_at.fail("is not empty, expected [] for a numeric column")
             cuts = _increasing(cuts_at)
             labels = _interval_names(np.asarray(cuts, dtype=float), integer)
+            legacy = _interval_names(np.asarray(cuts, dtype=float), integer, digits=6)
             categories: list = []
         else:
             if cuts_at.value is not None:
@@ -721,11 +722,13 @@ def _binarizer(at: _At) -> dict[str, Any]:
             cuts = None
             categories = [_category(e) for e in cats_at.items("a list of categories")]
             _distinct(cats_at, categories)
-            labels = [str(v) for v in categories]
+            labels = legacy = [str(v) for v in categories]
         expected = [f"{name}:{label}" for label in labels] + ([f"{name}:{MISSING}"] * missing)
+        older = [f"{name}:{label}" for label in legacy] + ([f"{name}:{MISSING}"] * missing)
         names_at = c_at.child("names")
         names = names_at.names()
-        if names and names != expected:  # [] is a constant column's: no antecedent
+        if names and names != expected and names != older:  # [] is a constant column's: none
+            # (older: cut points printed with 6 digits, as fairlist 0.1 did)
             names_at.fail(f"is {_short(names, 60)}, expected {_short(expected, 60)}")
         columns.append({"name": name, "kind": kind, "names": names, "categories": categories,
                         "cut_points": cuts, "integer": integer, "missing": missing})  # fmt: skip

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import itertools
+import json
 import math
 import warnings
 
@@ -452,3 +453,22 @@ def test_cut_points_printed_with_six_digits_keep_their_names():
     b = Binarizer(cut_points={"x": [0.1234567, 5119.0]}, negations=False, conjunctions=False)
     names = list(b.fit(pd.DataFrame({"x": [0.0, 1.0, 6000.0]})).get_feature_names_out())
     assert names == ["x:<0.123457", "x:0.123457-5119", "x:>=5119"]
+
+
+def test_a_model_saved_with_six_digit_cut_names_still_loads():
+    """fairlist 0.1 printed cuts with 6 digits: its names (``x:1-1``) still load, as written."""
+    from fairlist.estimator import FairRuleListClassifier
+
+    rng = np.random.default_rng(0)
+    x = rng.choice([1.0, 1.00000015, 1.00000025, 2.0], 200)
+    frame = pd.DataFrame({"x": x, "g": rng.choice(["a", "b"], 200)})
+    y = (x > 1.0000002).astype(int)
+    binarizer = Binarizer(cut_points={"x": [1.0000001, 1.0000002]}, conjunctions=False)
+    clf = FairRuleListClassifier(binarizer=binarizer, time_limit=None)
+    clf.fit(frame, y, sensitive_features="g")
+    text = json.dumps(clf.to_dict())
+    for new, old in [("1.0000001-1.0000002", "1-1"), ("<1.0000001", "<1"), (">=1.0000002", ">=1")]:
+        text = text.replace(f"x:{new}", f"x:{old}")
+    loaded = FairRuleListClassifier.from_dict(json.loads(text))
+    assert "x:1-1" in loaded.binarizer_.get_feature_names_out()
+    assert loaded.predict(frame).tolist() == clf.predict(frame).tolist()
