@@ -49,6 +49,7 @@ from ._version import __version__
 from .binarize import Binarizer
 from .errors import DataError, InfeasibleError, InvalidParameterError, MissingColumnError
 from .groups import SensitiveColumnWarning
+from .metric_table import RATES
 from .metrics import Metric, check_sample_weight
 from .metrics import protected_mask as sensitive_mask
 from .model_file import MODEL_FORMAT, MODEL_VERSION, check_model, read_document
@@ -64,7 +65,14 @@ from .solvers import (
     StopReason,
     get_solver,
 )
-from .solvers.base import EPSILON, LAM, MAX_LENGTH, METRIC
+from .solvers.base import (
+    DEFAULT_MAX_NODES,
+    DEFAULT_TIME_LIMIT,
+    EPSILON,
+    LAM,
+    MAX_LENGTH,
+    METRIC,
+)
 
 try:  # scikit-learn >= 1.6
     from sklearn.utils.validation import validate_data as _validate_data
@@ -83,10 +91,6 @@ __all__ = [
     "MODEL_FORMAT",
 ]
 
-#: The default budget: the paper's trie size, and a time limit as a safety net (see fit's
-#: ``time_limit``; both engines stop at the first limit reached, with their best list and gap).
-DEFAULT_MAX_NODES = 4_000_000
-DEFAULT_TIME_LIMIT = 60.0
 
 
 #: What each parameter may be (a value is valid when any constraint of its list accepts it).
@@ -364,7 +368,7 @@ class FairRuleListClassifier(ClassifierMixin, BaseEstimator):
                 if hasattr(self, "feature_names_in_")
                 else None
             )
-        _check_target(y, len(X), label)
+            _check_target(y, len(X), label)  # (binarized: checked above, before the binarizer)
         problem = Problem.from_data(
             X, y, groups, protected, sample_weight=sample_weight, feature_names=names,
             metric=self.metric, epsilon=self.epsilon, lam=self.lam, max_length=self.max_length,
@@ -667,7 +671,9 @@ class FairRuleListClassifier(ClassifierMixin, BaseEstimator):
         ModelFileError
             Naming the file and the JSON path of the first field that breaks the schema.
         """
-        doc = check_model(doc, source)
+        doc = check_model(
+            doc, source, parameters=PARAMETER_CONSTRAINTS, defaults=cls().get_params()
+        )
         params = dict(doc["params"])
         if isinstance(params.get("binarizer"), Mapping):
             params["binarizer"] = Binarizer(**params["binarizer"]["Binarizer"])
@@ -731,7 +737,7 @@ class FairRuleListClassifier(ClassifierMixin, BaseEstimator):
 
 def _group_rates(counts: Any) -> pd.DataFrame:
     """Each group's size and rates under a rule list (one row a group)."""
-    rates = ("positive_rate", "tpr", "fpr", "ppv", "npv")
+    rates = tuple(RATES)
     return pd.DataFrame(
         {"n_samples": [g.n for g in counts.groups]}
         | {r: [getattr(g, r) for g in counts.groups] for r in rates},

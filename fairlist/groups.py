@@ -36,6 +36,7 @@ import pandas as pd
 
 from ._validation import named
 from .errors import DataError, InvalidParameterError
+from .metric_table import RATES, Metric
 
 __all__ = [
     "Groups",
@@ -299,19 +300,15 @@ def check_group_sizes(
     opportunity, say) has that rate fixed at 0; with more than two groups, a group of fewer than
     :data:`SMALL_GROUP` samples has coarse rates. The message names them and the remedy.
     """
-    from .metrics import Metric
-
     m = Metric.parse(metric)
     w = np.ones(len(y)) if sample_weight is None else np.asarray(sample_weight, dtype=float)
     y = np.asarray(y).astype(bool)
     size = np.bincount(groups.codes, weights=w, minlength=groups.k)
     positives = np.bincount(groups.codes, weights=w * y, minlength=groups.k)
     negatives = size - positives
-    needs = {
-        Metric.EQUAL_OPPORTUNITY: (("positive", positives),),
-        Metric.PREDICTIVE_EQUALITY: (("negative", negatives),),
-        Metric.EQUALIZED_ODDS: (("positive", positives), ("negative", negatives)),
-    }.get(m, ())
+    count_of = {"positive": positives, "negative": negatives}
+    needs = [(RATES[r].needs, count_of.get(RATES[r].needs)) for r in m.info.rates]
+    needs = [(what, count) for what, count in needs if count is not None]
     lacking = [
         f"{groups.names[g]!r} (no {what} sample)"
         for what, count in needs

@@ -42,6 +42,7 @@ from typing import Any, NoReturn
 
 from ._json import read_json
 from .errors import ModelFileError
+from .metric_table import RATES
 
 __all__ = [
     "MODEL_FORMAT",
@@ -63,7 +64,7 @@ _MAX_INT = 2**63 - 1
 #: Relative tolerance when sums of (possibly weighted) counts are compared.
 _RTOL = 1e-7
 #: The per-group rates of ``groups.rates`` (each a list, one entry a group).
-_RATES = ("positive_rate", "tpr", "fpr", "ppv", "npv")
+_RATES = tuple(RATES)
 
 
 def read_document(path: str | Path) -> Any:
@@ -336,8 +337,18 @@ _TRAINING_FIELDS = ["status", "objective", "lower_bound", "accuracy", "unfairnes
                     "engine", "search_space", "stop_reason", "stats"]  # fmt: skip
 
 
-def check_model(doc: Any, source: str | Path | None = None) -> dict[str, Any]:
+def check_model(
+    doc: Any,
+    source: str | Path | None = None,
+    *,
+    parameters: Mapping[str, Sequence[Any]],
+    defaults: Mapping[str, Any] | None = None,
+) -> dict[str, Any]:
     """A model document checked against its schema (see the module docstring).
+
+    ``parameters`` is the estimator's declared table of parameter constraints and ``defaults``
+    its parameters' defaults, for a document that omits some (the estimator hands them in: the
+    schema knows no estimator, so the two do not import each other).
 
     Returns the document normalized: ``rule_list`` as :func:`check_rule_list` returns it, a
     version-1 document's missing fields filled (``sensitive_columns`` empty, ``groups``,
@@ -349,7 +360,7 @@ def check_model(doc: Any, source: str | Path | None = None) -> dict[str, Any]:
     at.obj(*_MODEL_FIELDS[version])
     out: dict[str, Any] = {"version": version}
     out["fairlist_version"] = at.child("fairlist_version").string()
-    out["params"] = _params(at.child("params"))
+    out["params"] = _params(at.child("params"), parameters)
     out["classes"] = classes = _classes(at.child("classes"))
     rl_at = at.child("rule_list")
     out["rule_list"] = rl = _rule_list(rl_at, in_model=True)
@@ -372,7 +383,7 @@ def check_model(doc: Any, source: str | Path | None = None) -> dict[str, Any]:
     out["groups"] = None if groups_at.value is None else _groups(groups_at, n)
     out["training"] = _training(at.child("training"), rl, n, pos, version)
     out["metadata"] = dict(_free(at.child("metadata"))) if at.has("metadata") else {}
-    _agreement(at, out)
+    _agreement(at, out, defaults)
     return out
 
 
@@ -397,12 +408,10 @@ def _constraint(at: _At, allowed: Sequence[Any]) -> Any:
     at.fail(f"is {_kind(value)}, expected {' or '.join(_describe(c) for c in allowed)}")
 
 
-def _params(at: _At) -> dict[str, Any]:
+def _params(at: _At, constraints: Mapping[str, Sequence[Any]]) -> dict[str, Any]:
     """The estimator's parameters: the known ones, each as its declaration allows (a missing
     one takes its default)."""
-    from .estimator import PARAMETER_CONSTRAINTS
-
-    at.obj([], list(PARAMETER_CONSTRAINTS))
+    at.obj([], list(constraints))
     params = {}
     for name in at.value:
         p = at.child(name)
@@ -414,7 +423,7 @@ def _params(at: _At) -> dict[str, Any]:
             p.obj(["Binarizer"])
             params[name] = {"Binarizer": _binarizer_params(p.child("Binarizer"), pairs=False)}
         else:
-            params[name] = _constraint(p, PARAMETER_CONSTRAINTS[name])
+            params[name] = _constraint(p, constraints[name])
     return params
 
 
@@ -537,7 +546,7 @@ def _training(at: _At, rl: dict[str, Any], n: list, pos: list, version: int) -> 
     """The training figures: status and certificate, objective and bound, accuracy (the one the
     counts give), unfairness, metric, engine statistics."""
     from .metrics import Metric
-    from .solvers import StopReason
+    from .status import StopReason
 
     certified = ["certified_length"]  # since version 2
     at.obj(_TRAINING_FIELDS + certified * (version > 1), certified * (version == 1))
@@ -576,17 +585,16 @@ def _training(at: _At, rl: dict[str, Any], n: list, pos: list, version: int) -> 
 _ATOL = 1e-7
 
 
-def _agreement(at: _At, out: dict[str, Any]) -> None:
+def _agreement(at: _At, out: dict[str, Any], defaults: Mapping[str, Any] | None) -> None:
     """The fields that must agree with each other: what the counts determine is recomputed
     (objective, groups' rates, unfairness), the certificate is possible, the training figures
     are those of the parameters (metric, cap), and an array-fitted model reads its columns by
     position (``x0, x1, …``)."""
-    from .estimator import FairRuleListClassifier
     from .metrics import FEASIBILITY_TOL, METRIC_RATES, Metric
 
     train, train_at, rl = out["training"], at.child("training"), out["rule_list"]
-    defaults = FairRuleListClassifier().get_params()
-    params = {**defaults, **out["params"]}
+    params = {**(defaults or {}), **out["params"]}  # a parameter absent and without default:
+    # the check that needs it is skipped
     # 1. the certificate
     objective, lower = train["objective"], train["lower_bound"]
     if lower > objective + _ATOL * max(1.0, abs(objective)):
@@ -600,7 +608,7 @@ def _agreement(at: _At, out: dict[str, Any]) -> None:
     n, pos = out["rule_n_samples"], out["rule_n_positive"]
     outputs = [p for _, p in rl["rules"]] + [rl["default"]]
     correct = sum(p if q == 1 else c - p for q, c, p in zip(outputs, n, pos, strict=True))
-    lam = params["lam"]
+    lam = params.get("lam")
     if isinstance(lam, numbers.Real):
         length = len(rl["rules"])
         expected = (sum(n) - correct) / sum(n) + lam * length
@@ -612,12 +620,12 @@ def _agreement(at: _At, out: dict[str, Any]) -> None:
     # 3. the metric and the cap of the parameters
     metric = train["metric"]
     try:
-        asked = Metric.parse(params["metric"]).name.lower()
+        asked = Metric.parse(params.get("metric", metric)).name.lower()
     except (ValueError, TypeError):
         asked = metric
     if asked != metric:
         train_at.child("metric").fail(f"is {metric!r}, but 'params.metric' is {asked!r}")
-    epsilon, unfair = params["epsilon"], train["unfairness"]
+    epsilon, unfair = params.get("epsilon"), train["unfairness"]
     if isinstance(epsilon, numbers.Real) and unfair > epsilon + FEASIBILITY_TOL + _ATOL:
         train_at.child("unfairness").fail(
             f"{unfair!r} is over the model's own cap, 'params.epsilon' {epsilon!r}"

@@ -14,7 +14,7 @@ from typer.testing import CliRunner
 
 from fairlist.cli import app
 from fairlist.errors import InvalidParameterError
-from fairlist.solvers import Limits, Problem, StopReason, solve
+from fairlist.solvers import ENGINES, Limits, Problem, StopReason, solve
 from fairlist.solvers.bnb import BnBSolver
 from fairlist.solvers.cpsat import CPSatSolver
 
@@ -43,8 +43,8 @@ def small_problem(n: int = 120, m: int = 5, seed: int = 0, **fields) -> Problem:
             "progress_interval", "(0, 9.22337e+09]",
         ),
         (
-            lambda: CPSatSolver(random_seed=2**40).solve(small_problem(max_length=1)),
-            "random_seed", "[-2147483648, 2147483647]",
+            lambda: CPSatSolver(seed=2**40).solve(small_problem(max_length=1)),
+            "seed", "[-2147483648, 2147483647]",
         ),
         (
             lambda: CPSatSolver(num_workers=2**31).solve(small_problem(max_length=1)),
@@ -80,7 +80,7 @@ def test_cli_max_length_beyond_int64_is_one_line_naming_it(tmp_path):
     frame = pd.DataFrame(problem.X, columns=list("abcde"))
     frame["grp"], frame["label"] = problem.groups, problem.y
     frame.to_csv(data, index=False)
-    for engine in ("bnb", "cpsat"):
+    for engine in ENGINES:
         result = runner.invoke(
             app, ["fit", str(data), "--target", "label", "--sensitive", "grp", "--engine", engine,
                   "--max-length", "99999999999999999999"],
@@ -285,6 +285,55 @@ def test_fit_on_a_large_table_returns_within_its_time_limit(engine, n, m, fields
     assert wall <= 5.0 + TIME_MARGIN, wall
 
 
+# ------------------------------------------------------------------ stopping inside one node
+def counting_problem(time_limit: float | None = None) -> Problem:
+    """A table on which the terminal solver's first count runs for seconds: 80,000 distinct
+    rows over 120 dense antecedents (each row satisfies about 60: 3,600 pair additions a row),
+    max_length 3 (the root's children are finished by counting as soon as they are created,
+    all inside the root's one expansion)."""
+    rng = np.random.default_rng(0)
+    X = (rng.random((80_000, 120)) < 0.5).astype(np.uint8)
+    y = ((X[:, 0] & X[:, 1]) | (rng.random(80_000) < 0.3)).astype(np.uint8)
+    limits = Limits(time_limit=time_limit) if time_limit is not None else Limits()
+    return Problem(X, y, rng.random(80_000) < 0.5, metric="SP", epsilon=0.05, lam=1e-4,
+                   max_length=3, limits=limits)  # fmt: skip
+
+
+def assert_stopped_without_certificate(result, reason):
+    assert result.stop_reason is reason
+    assert str(result.status) in ("feasible", "unknown")
+    if result.rule_list is not None:  # the constant lists are evaluated before the search
+        assert result.lower_bound <= result.objective
+
+
+def test_the_terminal_solver_stops_counting_at_the_time_limit():
+    """The count polls the clock: a 0.5 s limit returns within TIME_MARGIN, uncertified (it
+    ran for seconds and reported optimal (completed) when only the search loop polled)."""
+    problem = counting_problem(time_limit=0.5)
+    start = time.perf_counter()
+    result = BnBSolver().solve(problem)
+    wall = time.perf_counter() - start
+    assert wall <= 0.5 + TIME_MARGIN, wall
+    assert_stopped_without_certificate(result, StopReason.TIME_LIMIT)
+
+
+def test_ctrl_c_stops_the_terminal_solver_while_it_counts():
+    """Ctrl-C (a KeyboardInterrupt in the calling thread, as in test_bnb) reaches the count
+    through request_stop: the solve returns within TIME_MARGIN of it, stop reason interrupted."""
+    problem = counting_problem()
+    raised = []
+
+    def progress(snapshot):
+        if not raised:
+            raised.append(time.perf_counter())
+            raise KeyboardInterrupt
+
+    result = BnBSolver(progress=progress, progress_interval=0.2).solve(problem)
+    wall = time.perf_counter() - raised[0]
+    assert wall <= TIME_MARGIN, wall
+    assert_stopped_without_certificate(result, StopReason.INTERRUPTED)
+
+
 # ------------------------------------------------------------------ reproducibility
 def tied_table(n: int = 400, seed: int = 3):
     """Antecedents whose last three columns copy the first three: every optimal list has a
@@ -381,21 +430,26 @@ def test_cli_cpsat_takes_a_huge_lam(tmp_path):
     assert doc["status"] == "optimal" and doc["length"] == 0  # a fair constant list wins
 
 
-@pytest.mark.parametrize("engine", ["bnb", "cpsat"])
+@pytest.mark.parametrize("engine", list(ENGINES))
 @pytest.mark.parametrize("weight", [1e300, 1e-300])
 def test_extreme_sample_weights_give_a_status_not_a_traceback(engine, weight):
-    """One weight that dwarfs (or vanishes beside) the others: the weights are rounded, which
-    certifies nothing under a cap (status unknown); equal extreme weights are no weights."""
+    """One weight that dwarfs (or vanishes beside) the others: the weights are rounded, others
+    to 0, and the rounded counts show no list fair; a list fair for the true weights (the
+    constant one) comes back, never "no fair list" (issue 25: it was status unknown, no list).
+    Equal extreme weights are no weights."""
     problem = small_problem(epsilon=0.05, max_length=2)
     weights = np.ones(problem.n_samples)
     weights[0] = weight
-    result = solve(problem.replace(sample_weight=weights), engine)
-    assert str(result.status) == "unknown" and result.rule_list is None
+    weighted = problem.replace(sample_weight=weights)
+    result = solve(weighted, engine)
+    assert str(result.status) in ("feasible", "optimal") and result.rule_list is not None
+    assert weighted.evaluate(result.rule_list).fair
+    assert result.lower_bound <= result.objective
     same = solve(problem.replace(sample_weight=np.full(problem.n_samples, weight)), engine)
     assert same.optimal and same.objective == pytest.approx(solve(problem, engine).objective)
 
 
-@pytest.mark.parametrize("engine", ["bnb", "cpsat"])
+@pytest.mark.parametrize("engine", list(ENGINES))
 @pytest.mark.parametrize("epsilon", [0.0, 5e-324, 1e-300, 1e300, float("inf")])
 def test_extreme_epsilons_solve(engine, epsilon):
     problem = small_problem(epsilon=epsilon, max_length=2)

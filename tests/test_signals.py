@@ -557,7 +557,7 @@ def test_an_interrupted_parallel_run_kills_its_workers_and_their_memory_maps():
 import json, os, warnings
 import numpy as np
 from test_signals import children, shm_entries, shm_left, sleepy_task
-from fairlist.pareto import run_tasks
+from fairlist.parallel import run_tasks
 before = shm_entries()
 big = np.zeros(200_000)  # memory-mapped to the workers (above joblib's 64K)
 with warnings.catch_warnings():

@@ -159,8 +159,9 @@ def test_gap_tolerance_certifies_the_gap_and_a_valid_lower_bound(tolerance):
         )  # fmt: skip
         optimum = reference_solve(problem, 3).objective
         for terminal in (True, False):
-            result = BnBSolver(gap_tolerance=tolerance, use_terminal_solver=terminal,
-                               policy="bfs").solve(problem)  # fmt: skip
+            result = BnBSolver(use_terminal_solver=terminal, policy="bfs").solve(
+                problem.with_limits(Limits(gap_tolerance=tolerance))
+            )
             if math.isinf(optimum):
                 assert result.status is Status.INFEASIBLE
                 continue

@@ -38,6 +38,8 @@ Search::Search(const word_t* rules, const word_t* labels, const std::int32_t* gr
       exact_two_groups_(n_groups == 2 && data_.unit_weights()),
       majority_labels_(config.majority_only || !problem.constrained),
       best_objective_(kInf),
+      poll_(&stop_, config.time_limit),
+      cut_bound_(kInf),
       p_best_(kInf) {
     if (n_samples >= (std::size_t{1} << 31)) throw std::invalid_argument("too many samples (>= 2^31)");
     if (n_antecedents >= (std::size_t{1} << 28)) {
@@ -67,7 +69,7 @@ Search::Search(const word_t* rules, const word_t* labels, const std::int32_t* gr
     other_classes_.resize(data_.n_class_words());
     in_prefix_.assign(n_antecedents, 0);
     if (config.use_terminal_solver && terminal_applies()) {
-        pair_counts_ = std::make_unique<PairCounts>(data_);
+        pair_counts_ = std::make_unique<PairCounts>(data_, &poll_);
         terminal_bound_ =
             std::make_unique<ClassFairnessBound>(data_, problem.metric, problem.epsilon);
         if (problem.constrained) screen_gaps_ = static_cast<int>(terminal_bound_->n_gaps());
@@ -471,6 +473,7 @@ void Search::expand(std::uint32_t index) {
     std::int64_t forced_captured;
     for (std::uint32_t j = 0; j < data_.n_antecedents(); ++j) {
         if (in_prefix_[j]) continue;
+        if (poll_.poll(static_cast<std::int64_t>(data_.n_words()))) break;  // the caller stops
         data_.count(data_.rule(j), free_.data(), &captured, &forced_captured);
         if (captured.total() == 0) continue;  // captures nothing new: never useful
         const std::int64_t forced_child = prefix.forced_free - forced_captured;
@@ -480,6 +483,7 @@ void Search::expand(std::uint32_t index) {
         }
     }
     for (const std::uint32_t rule : path_) in_prefix_[rule >> 1] = 0;
+    if (poll_.stopped()) return;  // cut short: search_tree keeps its bound
     Node& node = trie_[index];
     node.flags |= Node::kExpanded;
     if (node.n_children == 0) trie_.retire(index);
@@ -503,7 +507,7 @@ void Search::publish_progress(std::size_t depth) {
 }
 
 double Search::global_lower_bound() {
-    double lb = std::min(best_objective_, tracked_.least());
+    double lb = std::min({best_objective_, tracked_.least(), cut_bound_});
     if (max_length_ < full_length_) lb = std::min(lb, objective(root_errors_, max_length_ + 1));
     return lb;
 }
@@ -593,7 +597,8 @@ StopReason Search::search_tree(std::int64_t* root_errors, std::size_t* peak_memo
         const std::uint32_t index = queue_.pop();
         const Node& node = trie_[index];
         const std::size_t depth = trie_.depth(index);
-        tracked_.pop(queued_bound(node.lb_errors, depth));
+        const double bound = queued_bound(node.lb_errors, depth);
+        tracked_.pop(bound);
         if ((node.flags & Node::kSuperseded) || !worth_expanding(node, depth)) {
             ++stats_.pruned_on_pop;
             trie_.retire(index);
@@ -605,6 +610,13 @@ StopReason Search::search_tree(std::int64_t* root_errors, std::size_t* peak_memo
             finish_by_counting(index);
         } else {
             expand(index);
+        }
+        // A poll inside the node stopped it: the node's lists are not all evaluated, so its
+        // bound stays in the lower bound (its children already queued keep theirs).
+        if (poll_.stopped()) {
+            reason = poll_.reason();
+            cut_bound_ = std::min(cut_bound_, bound);
+            break;
         }
         ++stats_.nodes_expanded;
         if ((stats_.nodes_expanded & 15) == 0) publish_progress(depth);
@@ -627,6 +639,7 @@ void Search::reset_tree() {
 SearchResult Search::run() {
     if (ran_) throw std::logic_error("Search::run may be called only once");
     start_ = std::chrono::steady_clock::now();
+    poll_.start(start_);
     ran_ = true;
     const SplitCounts& totals = data_.totals();
 
@@ -697,7 +710,7 @@ SearchResult Search::run() {
             lb = std::min(lb, objective(node.lb_errors, std::max(depth + 1, min_length_)));
         });
         if (max_length_ < cap) lb = std::min(lb, objective(root_errors, max_length_ + 1));
-        result.lower_bound = lb;
+        result.lower_bound = std::min(lb, cut_bound_);
     }
     max_length_ = cap;
     p_lower_.store(result.lower_bound, std::memory_order_relaxed);

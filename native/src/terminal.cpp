@@ -29,7 +29,8 @@ inline void accumulate(SplitCounts& into, const SplitCounts& s) {
 
 // ---------------------------------------------------------------------------- PairCounts
 
-PairCounts::PairCounts(const RuleData& data) : data_(data), m_(data.n_antecedents()) {
+PairCounts::PairCounts(const RuleData& data, StopCheck* stop)
+    : data_(data), stop_(stop), m_(data.n_antecedents()) {
     const std::size_t nc = data.n_classes();
     offsets_.reserve(nc + 1);
     offsets_.push_back(0);
@@ -82,7 +83,7 @@ std::int64_t PairCounts::cost(const word_t* classes) const {
     std::int64_t total = 0;
     for (std::size_t w = 0; w < data_.n_class_words(); ++w) {
         for (word_t x = classes[w]; x; x &= x - 1) {
-            total += class_cost_[w * kWordBits + static_cast<std::size_t>(__builtin_ctzll(x))];
+            total += class_cost_[w * kWordBits + static_cast<std::size_t>(portable::ctz64(x))];
         }
     }
     return total;
@@ -98,39 +99,45 @@ void PairCounts::count_singles(Table& t, const word_t* classes) {
     std::fill(t.single.begin(), t.single.end(), SplitCounts(2));
     std::fill(t.forced.begin(), t.forced.end(), 0);
     for (std::size_t w = 0; w < cw; ++w) {
+        std::int64_t work = 1;
         for (word_t x = classes[w]; x; x &= x - 1) {
-            const std::size_t e = w * kWordBits + static_cast<std::size_t>(__builtin_ctzll(x));
+            const std::size_t e = w * kWordBits + static_cast<std::size_t>(portable::ctz64(x));
             const SplitCounts& c = class_counts_[e];
             const std::int64_t f = class_forced_[e];
+            work += offsets_[e + 1] - offsets_[e];
             for (std::uint32_t k = offsets_[e]; k < offsets_[e + 1]; ++k) {
                 accumulate(t.single[features_[k]], c);
                 t.forced[features_[k]] += f;
             }
         }
+        if (stop_ != nullptr && stop_->poll(work)) return;  // partial: the search stops
     }
 }
 
 void PairCounts::count_row(Table& t, std::uint32_t a) {
     // Each class of the set that a captures adds its counts to (a, b) for each of its
     // antecedents b: the row of a, where they add up, stays in the first-level cache.
-    t.stamp[a] = t.epoch;
     Quad* const row = t.pair.data() + a * m_;
     std::fill(row, row + m_, Quad{});
     const std::size_t cw = data_.n_class_words();
     const word_t* r = data_.class_rule(a);
     const std::uint32_t* const features = features_.data();
     for (std::size_t w = 0; w < cw; ++w) {
+        std::int64_t work = 1;
         for (word_t x = r[w] & t.classes[w]; x; x &= x - 1) {
-            const std::size_t e = w * kWordBits + static_cast<std::size_t>(__builtin_ctzll(x));
+            const std::size_t e = w * kWordBits + static_cast<std::size_t>(portable::ctz64(x));
             const Quad q = class_quad_[e];
             const std::uint32_t* const last = features + offsets_[e + 1];
+            work += offsets_[e + 1] - offsets_[e];
             for (const std::uint32_t* b = features + offsets_[e]; b != last; ++b) {
                 Quad& p = row[*b];
                 for (int k = 0; k < 4; ++k) p.v[k] += q.v[k];
             }
         }
+        if (stop_ != nullptr && stop_->poll(work)) return;  // partial, and not marked counted
     }
     row[a] = Quad{};  // (a, a) is not a pair
+    t.stamp[a] = t.epoch;
 }
 
 void PairCounts::make_view() {
@@ -179,6 +186,7 @@ void PairCounts::count_rows(const std::vector<std::uint32_t>& rows) {
     if (plus_ == &base_ && minus_ == nullptr) return;  // the base has every row
     for (const std::uint32_t a : rows) {
         if (other_.single[a].total() > 0 && !other_.has_row(a)) count_row(other_, a);
+        if (stop_ != nullptr && stop_->stopped()) return;
     }
 }
 
@@ -245,6 +253,7 @@ void Search::finish_by_counting(std::uint32_t index) {
     Walk prefix;
     const std::size_t depth = load_prefix(index, &prefix);
     pair_counts_->count(class_free_.data());
+    if (poll_.stopped()) return;  // cut short: search_tree keeps the node's bound
     const Finish p{prefix.fixed, prefix.errors, prefix.free, prefix.forced_free,
                    trie_[index].lb_errors, depth, class_free_.data()};
     enumerate_completions(p);
@@ -278,6 +287,12 @@ void Search::finish_child(std::uint32_t child, std::uint32_t j, const Fixed& f,
             pc.count_alone(terminal_classes_.data());
         }
         terminal_counted_ = j;
+    }
+    // A count cut short leaves partial counts (and the base uncounted): the search stops.
+    if (poll_.stopped()) {
+        terminal_base_ = false;
+        terminal_counted_ = Trie::kNone;
+        return;
     }
     path_.push_back(j << 1 | (trie_[child].rule & 1U));
     const Finish p{f, errors, u, forced_free, lb_errors, k, terminal_classes_.data()};
@@ -343,7 +358,10 @@ void Search::enumerate_completions(const Finish& p) {
     // First rules: the one-rule lists, and the rules (i, q1) worth a second rule.
     firsts_.clear();
     rows_.clear();
+    const auto n_active = static_cast<std::int64_t>(pc.active().size());
     for (const std::uint32_t i : pc.active()) {
+        // cut short: the caller's node keeps its bound
+        if (poll_.poll(static_cast<std::int64_t>(data_.n_class_words()) + 1)) return;
         const SplitCounts& a = pc.single(i);
         const SplitCounts rest1 = minus(p.free, a);
         // Per label q1 of rule (i, q1): its errors and counts, and whether a second rule can
@@ -387,7 +405,9 @@ void Search::enumerate_completions(const Finish& p) {
     }
     // Second rules, after the rows of the first ones are counted.
     pc.count_rows(rows_);
+    if (poll_.stopped()) return;
     for (const First& first : firsts_) {
+        if (poll_.poll(n_active)) return;
         const std::uint32_t i = first.i;
         const SplitCounts& rest1 = first.rest1;
         const bool* second = first.second;

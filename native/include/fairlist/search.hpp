@@ -43,6 +43,7 @@
 #include "fairlist/permutation_map.hpp"
 #include "fairlist/queue.hpp"
 #include "fairlist/rule_data.hpp"
+#include "fairlist/stop.hpp"
 #include "fairlist/terminal.hpp"
 #include "fairlist/trie.hpp"
 
@@ -53,15 +54,6 @@ enum class SearchStatus : int {
     FEASIBLE = 1,    // a limit stopped the search; best fair rule list so far
     INFEASIBLE = 2,  // search completed without a fair rule list: none exists (in the space)
     UNKNOWN = 3,     // a limit stopped the search before any fair rule list was found
-};
-
-enum class StopReason : int {
-    COMPLETED = 0,
-    NODE_LIMIT = 1,
-    TIME_LIMIT = 2,
-    MEMORY_LIMIT = 3,
-    INTERRUPTED = 4,
-    GAP_LIMIT = 5,  // the incumbent is within Config::gap_tolerance of the global lower bound
 };
 
 // The objective and the constraint.
@@ -309,6 +301,11 @@ class Search {
 
     std::chrono::steady_clock::time_point start_;
     std::atomic<bool> stop_{false};
+    // Polled inside a node (expansion, counting): the stop flag and the clock (stop.hpp).
+    StopCheck poll_;
+    // The bound of the node whose expansion or counting a poll cut short (+inf: none): its lists
+    // were not all evaluated, so the lower bound at the stop counts it as if it were queued.
+    double cut_bound_;
     std::atomic<std::int64_t> p_expanded_{0}, p_children_{0}, p_trie_{0}, p_queue_{0}, p_depth_{0},
         p_certified_{0};
     std::atomic<double> p_best_, p_lower_{0.0};

@@ -39,6 +39,7 @@
 
 #include "fairlist/bitset.hpp"
 #include "fairlist/rule_data.hpp"
+#include "fairlist/stop.hpp"
 
 namespace fairlist {
 
@@ -64,7 +65,9 @@ struct SecondRuleScreen {
 // those of one set ("base"), or of a base minus a subset of its classes.
 class PairCounts {
  public:
-    explicit PairCounts(const RuleData& data);
+    // stop: polled while counting (may be null); once it has stopped, the counts are partial and
+    // must not be used (count() starts afresh).
+    PairCounts(const RuleData& data, StopCheck* stop);
 
     // Counts the classes in `classes` (words_for(n_classes) words) as the base, with every
     // pair row.  An antecedent of the prefix that left them uncaptured captures none of them,
@@ -132,6 +135,7 @@ class PairCounts {
     };
 
     const RuleData& data_;
+    StopCheck* stop_;
     std::size_t m_;
     // The antecedents each class satisfies, ascending: class e's are
     // features_[offsets_[e] .. offsets_[e + 1]).
