@@ -5,11 +5,12 @@ Two ways to trace a Pareto front (minimise error and unfairness; bottom-left is 
 :func:`cross_validated_front` — the paper's protocol (its section "Experiments"): for every
 ``epsilon`` of a grid (20 values in [0, 1] by default; the paper 60) and every search policy
 (by default one; the paper pools four), a k-fold cross-validation (5 folds), each fit within a
-node and time budget (:data:`SWEEP_MAX_NODES`, :data:`SWEEP_TIME_LIMIT`); each (epsilon, policy) becomes one point, the mean test error and mean
-test unfairness over the folds; the policies are pooled and the non-dominated points kept. The
-folds are stratified on the (label, group) pair, so that every fold holds both groups in the same
-proportions, and seeded by ``random_state``. Any number of groups: the unfairness of k groups
-is the largest gap between two of them, as for the estimator. The ``len(epsilons) × len(policies) × cv`` fits are
+node and time budget (:data:`SWEEP_MAX_NODES`, :data:`SWEEP_TIME_LIMIT`); each (epsilon,
+policy) becomes one point, the mean test error and mean test unfairness over the folds; the
+policies are pooled and the non-dominated points kept. The folds are stratified on the (label,
+group) pair, so that every fold holds every group in the same proportions, and seeded by
+``random_state``. Any number of groups: the unfairness of k groups is the largest gap between
+two of them, as for the estimator. The ``len(epsilons) × len(policies) × cv`` fits are
 independent and run through joblib: ``n_jobs`` and ``backend`` are parameters, so
 ``backend="dask"`` (with a ``dask.distributed.Client`` active) spreads them over a cluster.
 
