@@ -201,18 +201,20 @@ def read_table(
 
 
 def _check_two_classes(y: Any, target: str) -> None:
-    """A rule list predicts one of two classes: a target of more than two values (a continuous
-    one, say) is refused here, naming the column."""
+    """A rule list predicts one of two classes: a continuous target (a float column of more
+    than two values), which scikit-learn refuses with a traceback, is refused here, naming the
+    column."""
     import pandas as pd
 
+    if not pd.api.types.is_float_dtype(y):
+        return  # a discrete target of one or three classes: the estimator names them
     values = y.dropna().unique()
     if len(values) <= 2:
-        return  # (one class: the estimator names it)
+        return
     plain = [v.item() if hasattr(v, "item") else v for v in values[:3]]
     shown = ", ".join(f"{v:g}" if isinstance(v, float) else repr(v) for v in plain)
-    kind = "continuous " if pd.api.types.is_float_dtype(y) else ""
     raise DataError(
-        f"--target {target!r} is a {kind}column of {len(values)} distinct values ({shown}, "
+        f"--target {target!r} is a continuous column of {len(values)} distinct values ({shown}, "
         "...); a rule list needs two classes: make a two-valued column (e.g. value > cut)"
     )
 
