@@ -46,7 +46,7 @@ source_suffix = {".rst": "restructuredtext", ".md": "markdown"}
 root_doc = "index"
 exclude_patterns = ["_build", "results", "Thumbs.db", ".DS_Store"]
 
-myst_enable_extensions = ["dollarmath", "colon_fence", "deflist"]
+myst_enable_extensions = ["colon_fence", "deflist"]  # formulas as text: no MathJax download
 myst_heading_anchors = 3
 
 # numpydoc renders the docstrings; members are listed by autodoc (:members:), not by numpydoc's
@@ -195,6 +195,15 @@ def _cli_command():
     return typer.main.get_command(apps[0])
 
 
+WIDTH = 80  # columns of the help text: what fits the page without a scroll bar
+
+
+def _help_block(text: str) -> nodes.literal_block:
+    block = nodes.literal_block(text=text.rstrip())
+    block["language"] = "text"
+    return block
+
+
 class FairlistCli(Directive):
     """``fairlist --help`` and each command's ``--help``, as the installed program prints them."""
 
@@ -204,20 +213,20 @@ class FairlistCli(Directive):
         import click
 
         command = _cli_command()
-        root = click.Context(command, info_name="fairlist", terminal_width=96,
-                             max_content_width=96)
+        root = click.Context(command, info_name="fairlist", terminal_width=WIDTH,
+                             max_content_width=WIDTH)
         out = []
         section = nodes.section(ids=["fairlist-help"])
         section += nodes.title(text="fairlist")
-        section += nodes.literal_block(text=command.get_help(root).rstrip())
+        section += _help_block(command.get_help(root))
         out.append(section)
         for name in command.list_commands(root):
             sub = command.get_command(root, name)
-            ctx = click.Context(sub, info_name=name, parent=root, terminal_width=96,
-                                max_content_width=96)
+            ctx = click.Context(sub, info_name=name, parent=root, terminal_width=WIDTH,
+                                max_content_width=WIDTH)
             section = nodes.section(ids=[f"fairlist-{name}"])
             section += nodes.title(text=f"fairlist {name}")
-            section += nodes.literal_block(text=sub.get_help(ctx).rstrip())
+            section += _help_block(sub.get_help(ctx))
             out.append(section)
         return out
 
