@@ -149,8 +149,10 @@ def _write_api(app) -> None:
         sections.setdefault(section, []).append((qual, kind, obj))
     titles = {"fairlist": "``fairlist``"}
     for section, items in sections.items():
-        title = titles.get(section, f"``{section}``" if section.startswith("fairlist") else
-                           f"Engine {section.split()[1]}")
+        title = titles.get(
+            section,
+            f"``{section}``" if section.startswith("fairlist") else f"Engine {section.split()[1]}",
+        )
         lines += [title, "-" * len(title), ""]
         for qual, _, obj in items:
             lines += [f"* :py:obj:`~{qual}` — {_summary(obj)}"]
@@ -213,8 +215,9 @@ class FairlistCli(Directive):
         import click
 
         command = _cli_command()
-        root = click.Context(command, info_name="fairlist", terminal_width=WIDTH,
-                             max_content_width=WIDTH)
+        root = click.Context(
+            command, info_name="fairlist", terminal_width=WIDTH, max_content_width=WIDTH
+        )
         out = []
         section = nodes.section(ids=["fairlist-help"])
         section += nodes.title(text="fairlist")
@@ -222,8 +225,9 @@ class FairlistCli(Directive):
         out.append(section)
         for name in command.list_commands(root):
             sub = command.get_command(root, name)
-            ctx = click.Context(sub, info_name=name, parent=root, terminal_width=WIDTH,
-                                max_content_width=WIDTH)
+            ctx = click.Context(
+                sub, info_name=name, parent=root, terminal_width=WIDTH, max_content_width=WIDTH
+            )
             section = nodes.section(ids=[f"fairlist-{name}"])
             section += nodes.title(text=f"fairlist {name}")
             section += _help_block(sub.get_help(ctx))
