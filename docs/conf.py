@@ -188,11 +188,14 @@ def _cli_command():
     """The click command behind the ``fairlist`` console script."""
     import typer
 
-    (script,) = [e for e in metadata.entry_points(group="console_scripts") if e.name == "fairlist"]
-    module = importlib.import_module(script.module)
+    scripts = [e for e in metadata.entry_points(group="console_scripts") if e.name == "fairlist"]
+    # Installed: the console script's entry point; a bare checkout: pyproject's value.
+    target = scripts[0].value if scripts else "fairlist.cli:main"
+    module_name, _, function = target.partition(":")
+    module = importlib.import_module(module_name)
     apps = [v for v in vars(module).values() if isinstance(v, typer.Typer)]
     if not apps:  # the entry point's function names the module that holds the app
-        main = script.load()
+        main = getattr(module, function)
         apps = [v for v in main.__globals__.values() if isinstance(v, typer.Typer)]
     return typer.main.get_command(apps[0])
 
@@ -212,10 +215,8 @@ class FairlistCli(Directive):
     has_content = False
 
     def run(self):
-        import click
-
         command = _cli_command()
-        root = click.Context(
+        root = command.context_class(
             command, info_name="fairlist", terminal_width=WIDTH, max_content_width=WIDTH
         )
         out = []
@@ -225,7 +226,7 @@ class FairlistCli(Directive):
         out.append(section)
         for name in command.list_commands(root):
             sub = command.get_command(root, name)
-            ctx = click.Context(
+            ctx = sub.context_class(
                 sub, info_name=name, parent=root, terminal_width=WIDTH, max_content_width=WIDTH
             )
             section = nodes.section(ids=[f"fairlist-{name}"])
