@@ -10,7 +10,8 @@ Exit codes:
 ====  =====================================================================
 0     success
 1     error (bad data, bad value, missing file; one readable line on stderr)
-2     usage error (unknown option, missing argument; printed by Typer)
+2     usage error (unknown option, missing argument; printed by Typer, a JSON object under
+      ``--json``)
 3     no fair rule list: infeasible (proved) or none found before a limit
 4     ``verify``: the two engines disagree or did not both finish
 5     ``fit --require-optimal``: a limit stopped the search before a certificate
