@@ -83,6 +83,15 @@ MISSING = "missing"
 """Category name of a missing value under ``handle_missing="category"``."""
 
 
+NO_CUT = "has no cut point"
+"""Why a numeric column yields no antecedent when MDLP finds no cut worth making."""
+
+QUANTILE_ADVICE = (
+    "MDLP cuts only where the labels justify a cut; to cut it at quantiles pass cuts='quantile' "
+    "to the estimator, numeric='quantile' to a Binarizer, or --cuts quantile on the command line"
+)
+
+
 class UnseenCategoryWarning(UserWarning):
     """A value met at ``transform`` time was not seen at ``fit`` time; it sets no antecedent."""
 
@@ -367,7 +376,12 @@ class Binarizer(TransformerMixin, BaseEstimator):
         hold at least two groups. ``transform`` ignores them (they may be absent there).
     numeric : {"mdlp", "quantile"}, default="mdlp"
         How numeric columns without explicit ``cut_points`` are cut. ``"mdlp"`` (supervised,
-        needs ``y``) is the paper's choice; ``"quantile"`` uses ``n_bins`` quantiles.
+        needs ``y``) is the paper's choice; ``"quantile"`` uses ``n_bins`` quantiles. MDLP
+        finds no cut in a column whose values do not separate the labels enough to pay for the
+        cut; that column then yields no antecedent, with a :class:`ConstantColumnWarning` that
+        says so. There is no silent fallback to quantiles: the antecedents would then depend on
+        which columns MDLP happened to reject, and the paper's discretisation would not be
+        reproduced; ask for ``"quantile"`` when every numeric column should be cut.
     n_bins : int, default=4
         Number of quantile intervals (``numeric="quantile"`` only); fewer when values repeat.
     cut_points : mapping of column name to sequence of float, or None, default=None
@@ -501,7 +515,8 @@ class Binarizer(TransformerMixin, BaseEstimator):
             raise DataError(
                 f"column {name!r} has {n_missing} missing values (NaN or None, of {series.size} "
                 f"rows; first at row {int(np.flatnonzero(missing)[0])}); drop "
-                "or impute them, or pass handle_missing='category'"
+                "or impute them, or pass handle_missing='category' (to the estimator or the "
+                "Binarizer; --handle-missing category on the command line)"
             )
         present = series[~missing]
         explicit = self.cut_points is not None and name in self.cut_points
@@ -546,7 +561,7 @@ class Binarizer(TransformerMixin, BaseEstimator):
             col.names.append(f"{name}:{MISSING}")
         if len(col.names) < 2:  # a single value, or a single interval: always true
             constant = series.nunique(dropna=False) < 2
-            col.unused = "takes a single value" if constant else "has no cut point"
+            col.unused = "takes a single value" if constant else NO_CUT
             col.names = []
         if len(set(col.names)) != len(col.names):
             raise DataError(f"column {name!r} gives duplicate antecedent names: {col.names}")
@@ -592,8 +607,12 @@ class Binarizer(TransformerMixin, BaseEstimator):
             raise DataError(self._no_antecedent(frame, columns))
         for col in columns:
             if not col.names:
+                advice = ""
+                if col.unused == NO_CUT:
+                    advice = f" ({QUANTILE_ADVICE})"
                 warnings.warn(
-                    f"column {col.name!r} {col.unused} at fit time; it yields no antecedent",
+                    f"column {col.name!r} {col.unused} at fit time; it yields no "
+                    f"antecedent{advice}",
                     ConstantColumnWarning,
                     stacklevel=2,
                 )
@@ -659,9 +678,8 @@ class Binarizer(TransformerMixin, BaseEstimator):
             return "no antecedent could be built: every column of X is a sensitive one"
         reasons = ", ".join(f"column {c.name!r} {c.unused}" for c in columns)
         message = f"no antecedent could be built: {reasons}"
-        if self.numeric == "mdlp" and any(c.unused == "has no cut point" for c in columns):
-            message += " (MDLP cuts only where the labels justify it; numeric='quantile' cuts "
-            message += "at quantiles)"
+        if any(c.unused == NO_CUT for c in columns):
+            message += f" ({QUANTILE_ADVICE})"
         stray = stray_binary_cell(frame[[c.name for c in columns]])
         if stray is not None:
             message += (

@@ -46,6 +46,7 @@ from ._validation import (
     named,
 )
 from ._version import __version__
+from .binarize import PARAMETER_CONSTRAINTS as BINARIZER_CONSTRAINTS
 from .binarize import Binarizer
 from .errors import DataError, InfeasibleError, InvalidParameterError, MissingColumnError
 from .groups import SensitiveColumnWarning
@@ -113,7 +114,10 @@ PARAMETER_CONSTRAINTS: dict[str, list] = {
     "random_state": [None, Interval(numbers.Integral, None, None)],
     "engine_options": [None, InstanceOf(Mapping, "a dict")],
     "binarizer": [None, Options(("auto",)), InstanceOf(Binarizer, "a Binarizer")],
+    "handle_missing": [None, *BINARIZER_CONSTRAINTS["handle_missing"]],
+    "cuts": [None, *BINARIZER_CONSTRAINTS["numeric"]],
     "allow_sensitive_antecedents": [BOOLEAN],
+    "verbose": [BOOLEAN, Interval(numbers.Integral, 0, None, closed="left")],
 }
 
 
@@ -177,6 +181,16 @@ class FairRuleListClassifier(ClassifierMixin, BaseEstimator):
         conjunctions). A ``Binarizer`` is cloned and fitted on ``X``; None requires antecedents.
         The fitted one (``binarizer_``) is part of the saved model, so a loaded model predicts
         on raw rows.
+    handle_missing : {"error", "category"} or None, default=None
+        Missing values in a raw column (the binarizer's ``handle_missing``): ``"error"`` refuses
+        them, naming the column; ``"category"`` makes ``column:missing`` an antecedent. None:
+        the binarizer's own setting (``"error"`` for ``binarizer="auto"``).
+    cuts : {"mdlp", "quantile"} or None, default=None
+        How a raw numeric column is cut (the binarizer's ``numeric``): ``"mdlp"`` where the
+        labels justify a cut (the paper's choice; a column the criterion finds no cut in yields
+        no antecedent, with a :class:`~fairlist.binarize.ConstantColumnWarning`), ``"quantile"``
+        at quantiles (every numeric column with several values yields antecedents). None: the
+        binarizer's own setting (``"mdlp"`` for ``binarizer="auto"``).
     allow_sensitive_antecedents : bool, default=False
         False: the sensitive attribute is never an antecedent. Columns of a DataFrame ``X``
         named by ``sensitive_features`` are left out, and so are, when ``sensitive_features``
@@ -189,6 +203,11 @@ class FairRuleListClassifier(ClassifierMixin, BaseEstimator):
         leave a column out by at predict time, and on a few rows a 0/1 column often splits
         them as a two-group mask does by chance. True: every column of ``X`` is a candidate
         antecedent, the sensitive ones too.
+    verbose : int or bool, default=0
+        0: silent. 1 (or more): a line of the search's progress (seconds, nodes, best
+        objective, lower bound, gap) on stderr every few seconds, and one when the fit ends;
+        the named engines only (a :class:`~fairlist.solvers.Solver` passed as ``engine`` is
+        configured directly).
 
     Attributes
     ----------
@@ -256,7 +275,10 @@ class FairRuleListClassifier(ClassifierMixin, BaseEstimator):
         random_state: int | None = None,
         engine_options: dict[str, Any] | None = None,
         binarizer: str | Binarizer | None = "auto",
+        handle_missing: str | None = None,
+        cuts: str | None = None,
         allow_sensitive_antecedents: bool = False,
+        verbose: int = 0,
     ) -> None:
         self.metric = metric
         self.epsilon = epsilon
@@ -271,7 +293,10 @@ class FairRuleListClassifier(ClassifierMixin, BaseEstimator):
         self.random_state = random_state
         self.engine_options = engine_options
         self.binarizer = binarizer
+        self.handle_missing = handle_missing
+        self.cuts = cuts
         self.allow_sensitive_antecedents = allow_sensitive_antecedents
+        self.verbose = verbose
 
     # ------------------------------------------------------------------ sklearn tags
     def __sklearn_tags__(self):
@@ -323,6 +348,15 @@ class FairRuleListClassifier(ClassifierMixin, BaseEstimator):
             return values.dtype.kind in "OSU"
         return bool(((values != 0) & (values != 1)).any())
 
+    def _new_binarizer(self) -> Binarizer:
+        """The unfitted binarizer of ``binarizer``, with ``handle_missing`` and ``cuts`` set."""
+        binarizer = Binarizer() if self.binarizer == "auto" else clone(self.binarizer)
+        if self.handle_missing is not None:
+            binarizer.set_params(handle_missing=self.handle_missing)
+        if self.cuts is not None:
+            binarizer.set_params(numeric=self.cuts)
+        return binarizer
+
     def _prepare(
         self, X: Any, y: Any, sensitive_features: Any, protected: Any, sample_weight: Any
     ) -> Problem:
@@ -347,7 +381,7 @@ class FairRuleListClassifier(ClassifierMixin, BaseEstimator):
         if self._binarizes(X):
             X, y = _validate_data(self, X, y, skip_check_array=True)  # names and counts only
             _check_target(y, len(X), label)  # before the binarizer learns from it
-            binarizer = Binarizer() if self.binarizer == "auto" else clone(self.binarizer)
+            binarizer = self._new_binarizer()
             if self.sensitive_columns_:
                 binarizer.set_params(sensitive=None)  # those columns are already out of X
             self.binarizer_ = binarizer.fit(X, y)

@@ -1,0 +1,107 @@
+"""Raw tables from the estimator and the command line: missing values, how numeric columns are
+cut, predict's columns, progress, stray cells, the time limit while binarizing, and the
+errors of bad arguments (issue 25)."""
+
+from __future__ import annotations
+
+import warnings
+
+import numpy as np
+import pandas as pd
+import pytest
+from typer.testing import CliRunner
+
+from fairlist import FairRuleListClassifier
+from fairlist.binarize import ConstantColumnWarning
+from fairlist.cli import app
+from fairlist.errors import DataError, InvalidParameterError
+
+runner = CliRunner()
+
+
+def people(n: int = 300, seed: int = 0, missing: bool = False) -> tuple[pd.DataFrame, np.ndarray]:
+    """A raw table: ``age`` (0.17-74, unrelated to the label: MDLP finds no cut), ``job`` (the
+    label's cause), ``sex`` (the group)."""
+    rng = np.random.default_rng(seed)
+    job = rng.choice(["clerk", "nurse", "engineer"], n)
+    frame = pd.DataFrame({
+        "age": rng.uniform(0.17, 74.0, n),
+        "job": job,
+        "sex": rng.choice(["F", "M"], n),
+    })  # fmt: skip
+    y = np.where((job == "engineer") ^ (rng.random(n) < 0.1), "yes", "no")
+    if missing:
+        frame.loc[[3, 10, 20], "job"] = None
+    return frame, y
+
+
+def fit(X, y, **params):
+    params = {"time_limit": 10, "max_length": 2} | params
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", ConstantColumnWarning)
+        return FairRuleListClassifier(**params).fit(X, y, sensitive_features="sex")
+
+
+# --------------------------------------------------------------------------- 1. missing values
+def test_the_missing_value_error_suggests_what_the_estimator_accepts():
+    X, y = people(missing=True)
+    with pytest.raises(DataError, match="handle_missing='category'") as err:
+        fit(X, y)
+    assert "'job'" in str(err.value) and "\n" not in str(err.value)
+    clf = fit(X, y, handle_missing="category")
+    assert "job:missing" in clf.binarizer_.single_names_
+    assert clf.predict(X.head()).shape == (5,)
+
+
+def test_handle_missing_is_validated_and_applies_to_a_given_binarizer():
+    X, y = people(missing=True)
+    with pytest.raises(InvalidParameterError, match="'handle_missing' parameter"):
+        fit(X, y, handle_missing="drop")
+    from fairlist.binarize import Binarizer
+
+    clf = fit(X, y, binarizer=Binarizer(min_support=0.2), handle_missing="category")
+    assert clf.binarizer_.handle_missing == "category" and clf.binarizer_.min_support == 0.2
+    assert clf.binarizer.handle_missing == "error"  # the parameter itself is not changed
+
+
+@pytest.mark.parametrize("command", ["fit", "verify", "pareto"])
+def test_the_commands_take_handle_missing(tmp_path, command):
+    X, y = people(n=120, missing=True)
+    X["label"] = y
+    X.to_csv(tmp_path / "d.csv", index=False)
+    args = [command, str(tmp_path / "d.csv"), "--target", "label", "--sensitive", "sex"]
+    args += {"fit": ["--max-length", "1"], "verify": ["--max-length", "1"],
+             "pareto": ["--exact", "--max-length", "1", "--output", str(tmp_path / "p.csv")]}[
+        command
+    ]  # fmt: skip
+    refused = runner.invoke(app, args)
+    assert refused.exit_code == 1
+    assert "--handle-missing category" in refused.output
+    result = runner.invoke(app, [*args, "--handle-missing", "category"])
+    assert result.exit_code in (0, 4), result.output  # (verify: 4 would be a disagreement)
+
+
+# --------------------------------------------------------------------------- 2. numeric cuts
+def test_a_column_without_an_mdlp_cut_warns_what_to_do_and_quantile_cuts_keep_it():
+    X, y = people()
+    with pytest.warns(ConstantColumnWarning, match="cuts='quantile'"):
+        FairRuleListClassifier(time_limit=10, max_length=1).fit(X, y, sensitive_features="sex")
+    clf = fit(X, y, cuts="quantile")
+    assert any(name.startswith("age:") for name in clf.binarizer_.single_names_)
+    with pytest.raises(InvalidParameterError, match="'cuts' parameter"):
+        fit(X, y, cuts="uniform")
+
+
+def test_the_fit_command_takes_cuts(tmp_path):
+    X, y = people(n=150)
+    X["label"] = y
+    X.to_csv(tmp_path / "d.csv", index=False)
+    args = ["fit", str(tmp_path / "d.csv"), "--target", "label", "--sensitive", "sex"]
+    args += ["--max-length", "1", "--output", str(tmp_path / "m.json")]
+    mdlp = runner.invoke(app, args)
+    assert mdlp.exit_code == 0, mdlp.output
+    assert "--cuts quantile" in mdlp.output  # the warning says what to do
+    result = runner.invoke(app, [*args, "--cuts", "quantile"])
+    assert result.exit_code == 0, result.output
+    clf = FairRuleListClassifier.load(tmp_path / "m.json")
+    assert clf.cuts == "quantile" and "age" in clf.binarizer_.cut_points_
