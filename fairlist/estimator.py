@@ -514,6 +514,8 @@ class FairRuleListClassifier(ClassifierMixin, BaseEstimator):
         check_is_fitted(self, "rule_list_")
         if isinstance(X, pd.DataFrame) and self.sensitive_columns_:
             X = X.drop(columns=[c for c in self.sensitive_columns_ if c in X.columns])
+        if isinstance(X, pd.DataFrame) and hasattr(self, "feature_names_in_"):
+            X = self._by_name(X)
         raw = self.binarizer_ is not None
         try:  # scikit-learn's checks of the columns (count, names), raised as a DataError
             if raw:
@@ -522,11 +524,35 @@ class FairRuleListClassifier(ClassifierMixin, BaseEstimator):
                 X = _validate_data(self, X, dtype=None, reset=False)
         except DataError:
             raise
-        except ValueError as exc:
-            raise DataError(str(exc)) from exc
+        except ValueError as exc:  # its messages run to several lines: one line here
+            raise DataError(" ".join(str(exc).replace("\n- ", " ").split())) from exc
         if not raw:
             return as_binary("X", X, 2, columns=self.rule_list_.feature_names)
         return np.asarray(self.binarizer_.transform(X))
+
+    def _by_name(self, X: pd.DataFrame) -> pd.DataFrame:
+        """The fitted columns of the DataFrame X, found by name in any order.
+
+        As in scikit-learn, a column the model does not read is an error (it may be a label or
+        a renamed column), and so is a missing one; both are named.
+        """
+        fitted = list(self.feature_names_in_)
+        present = set(X.columns)
+        absent = [c for c in fitted if c not in present]
+        if absent:
+            shown = ", ".join(map(repr, absent[:10])) + (", …" if len(absent) > 10 else "")
+            raise MissingColumnError(
+                f"X lacks {len(absent)} column(s) the model was fitted on: {shown}"
+            )
+        known = set(fitted)
+        extra = [c for c in X.columns if c not in known]
+        if extra:
+            shown = ", ".join(map(repr, extra[:10])) + (", …" if len(extra) > 10 else "")
+            raise DataError(
+                f"X has {len(extra)} column(s) the model was not fitted on: {shown}; pass "
+                "X[clf.feature_names_in_] (the fitted columns, in any order)"
+            )
+        return X[fitted]
 
     def apply(self, X: Any) -> np.ndarray:
         """Index of the rule that fires on each sample (``len(rule_list_)`` for the default)."""
@@ -534,7 +560,12 @@ class FairRuleListClassifier(ClassifierMixin, BaseEstimator):
         return self.rule_list_.apply(X)
 
     def predict(self, X: Any) -> np.ndarray:
-        """Predicted classes (the original labels of ``y``)."""
+        """Predicted classes (the original labels of ``y``).
+
+        A DataFrame ``X`` is read by column name: the columns of ``fit`` in any order (the
+        sensitive ones may be there too, and are ignored); a missing column, or one the model
+        was not fitted on, is an error naming it. An array is read by position.
+        """
         X = self._binary_input(X)
         return self.classes_[self.rule_list_.predict(X).astype(np.intp)]
 

@@ -105,3 +105,38 @@ def test_the_fit_command_takes_cuts(tmp_path):
     assert result.exit_code == 0, result.output
     clf = FairRuleListClassifier.load(tmp_path / "m.json")
     assert clf.cuts == "quantile" and "age" in clf.binarizer_.cut_points_
+
+
+# --------------------------------------------------------------------------- 3. predict's columns
+def test_predict_reads_the_raw_columns_by_name_in_any_order():
+    X, y = people()
+    clf = fit(X, y, cuts="quantile")
+    expected = clf.predict(X)
+    shuffled = X[["sex", "job", "age"]]
+    np.testing.assert_array_equal(clf.predict(shuffled), expected)
+    np.testing.assert_array_equal(clf.predict(X[["job", "age"]]), expected)  # no group column
+    np.testing.assert_array_equal(clf.predict_proba(shuffled), clf.predict_proba(X))
+
+
+def test_predict_reads_antecedents_by_name_in_any_order():
+    rng = np.random.default_rng(1)
+    X = pd.DataFrame((rng.random((200, 3)) < 0.5).astype(int), columns=["a", "b", "c"])
+    y = X["a"] ^ (rng.random(200) < 0.1)
+    clf = FairRuleListClassifier(max_length=2, time_limit=10).fit(
+        X, y, sensitive_features=rng.integers(0, 2, 200)
+    )
+    np.testing.assert_array_equal(clf.predict(X[["c", "a", "b"]]), clf.predict(X))
+
+
+def test_predict_names_a_missing_or_unknown_column_in_one_line():
+    X, y = people()
+    clf = fit(X, y, cuts="quantile")
+    with pytest.raises(DataError, match="lacks 1 column.*'age'") as err:
+        clf.predict(X.drop(columns="age"))
+    assert "\n" not in str(err.value)
+    with pytest.raises(DataError, match="not fitted on: 'label'") as err:
+        clf.predict(X.assign(label=y))
+    assert "\n" not in str(err.value)
+    with pytest.raises(DataError) as err:  # by position: scikit-learn's count check, one line
+        clf.predict(np.zeros((2, 5)))
+    assert "\n" not in str(err.value)
