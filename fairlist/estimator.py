@@ -20,7 +20,9 @@ Models are saved as JSON (:meth:`FairRuleListClassifier.save`), never pickle.
 
 from __future__ import annotations
 
+import math
 import numbers
+import sys
 import time
 import warnings
 from collections.abc import Mapping
@@ -310,10 +312,11 @@ class FairRuleListClassifier(ClassifierMixin, BaseEstimator):
         """The configured engine instance."""
         options = dict(self.engine_options or {})
         if not isinstance(self.engine, str):
-            if self.policy is not None or self.random_state is not None:
+            if self.policy is not None or self.random_state is not None or self.verbose:
                 raise InvalidParameterError(
-                    "policy and random_state apply to the named engines only; configure a "
-                    "Solver instance passed as engine= directly"
+                    "policy, random_state and verbose apply to the named engines only; "
+                    "configure a Solver instance passed as engine= directly (its progress= "
+                    "callback reports the search)"
                 )
             return self.engine
         spec = ENGINES[self.engine]
@@ -331,6 +334,8 @@ class FairRuleListClassifier(ClassifierMixin, BaseEstimator):
             options.setdefault(spec.policy, self.policy)
         if self.random_state is not None and spec.seed is not None:
             options.setdefault(spec.seed, int(self.random_state))
+        if self.verbose and "progress" in spec.options():
+            options["progress"] = _ProgressLog(options.get("progress"))
         return get_solver(self.engine, **options)
 
     def _binarizes(self, X: Any) -> bool:
@@ -454,7 +459,15 @@ class FairRuleListClassifier(ClassifierMixin, BaseEstimator):
                 delattr(self, attr)
         problem = self._prepare(X, y, sensitive_features, protected, sample_weight)
         problem = problem.with_limits(problem.limits.minus(time.perf_counter() - start))
+        if self.verbose:
+            antecedents = f"{problem.n_antecedents} antecedents"
+            if self.binarizer_ is not None:
+                antecedents += f" from {self.binarizer_.n_features_in_} raw columns"
+            _say(f"fit: {problem.X.shape[0]} rows, {antecedents}, searching with {self.engine}")
         result = self._solver().solve(problem)
+        if self.verbose:
+            _say(f"fit: {_progress_text(result.stats | _result_info(result))}, "
+                 f"status {result.status} ({result.stop_reason})")  # fmt: skip
         self._set_result(problem, result)
         return self
 
@@ -786,6 +799,53 @@ class FairRuleListClassifier(ClassifierMixin, BaseEstimator):
         """Read a model written by :meth:`save` (checked as :meth:`from_dict` does; the
         messages name ``path``)."""
         return cls.from_dict(read_document(path), source=path)
+
+
+#: Seconds between two progress lines of ``verbose`` (the engines call back more often).
+VERBOSE_INTERVAL = 5.0
+
+
+def _say(line: str) -> None:
+    """One line of ``verbose`` output, on stderr (a notebook shows it under the cell)."""
+    print(line, file=sys.stderr, flush=True)
+
+
+def _result_info(result: Result) -> dict[str, Any]:
+    """A result's numbers under the keys of the engines' progress dicts."""
+    best = result.objective if result.rule_list is not None else math.inf
+    return {"best_objective": best, "lower_bound": result.lower_bound}
+
+
+def _progress_text(info: Mapping[str, Any]) -> str:
+    """The numbers of a progress dict (either engine's keys) as one line."""
+    parts = [f"{float(info.get('seconds', 0.0)):.1f} s"]
+    if "nodes_expanded" in info:
+        parts.append(f"{int(info['nodes_expanded']):,} nodes")
+    best, lower = info.get("best_objective"), info.get("lower_bound")
+    if isinstance(best, (int, float)) and math.isfinite(best):
+        parts.append(f"best {best:.6f}")
+        if isinstance(lower, (int, float)) and math.isfinite(lower):
+            parts.append(f"bound {lower:.6f}, gap {max(0.0, best - lower):.6f}")
+    else:
+        parts.append("no fair list yet")
+    return ", ".join(parts)
+
+
+class _ProgressLog:
+    """The engine's progress callback under ``verbose``: a line on stderr at the first call and
+    then at most every :data:`VERBOSE_INTERVAL` seconds; a callback of ``engine_options`` is
+    called too, every time."""
+
+    def __init__(self, chained: Any = None) -> None:
+        self.chained, self.last = chained, -math.inf
+
+    def __call__(self, info: dict[str, Any]) -> None:
+        if self.chained is not None:
+            self.chained(info)
+        now = time.monotonic()
+        if now - self.last >= VERBOSE_INTERVAL:
+            self.last = now
+            _say(f"searching: {_progress_text(info)}")
 
 
 def _group_rates(counts: Any) -> pd.DataFrame:

@@ -140,3 +140,45 @@ def test_predict_names_a_missing_or_unknown_column_in_one_line():
     with pytest.raises(DataError) as err:  # by position: scikit-learn's count check, one line
         clf.predict(np.zeros((2, 5)))
     assert "\n" not in str(err.value)
+
+
+# --------------------------------------------------------------------------- 4. verbose
+@pytest.mark.parametrize("engine", ["bnb", "cpsat"])
+def test_verbose_hands_the_engine_a_progress_callback_that_writes_lines(capsys, engine):
+    seen = []
+    clf = FairRuleListClassifier(engine=engine, verbose=1, engine_options={"progress": seen.append})
+    progress = clf._solver().progress
+    progress({"seconds": 1.5, "nodes_expanded": 1200, "best_objective": 0.3, "lower_bound": 0.2})
+    progress({"seconds": 1.6})  # within the interval: the user's callback only
+    assert len(seen) == 2
+    assert capsys.readouterr().err == (
+        "searching: 1.5 s, 1,200 nodes, best 0.300000, bound 0.200000, gap 0.100000\n"
+    )
+    assert FairRuleListClassifier(engine=engine)._solver().progress is None
+
+
+def test_verbose_reports_a_fit_on_stderr(capsys, monkeypatch):
+    from fairlist import estimator
+
+    monkeypatch.setattr(estimator, "VERBOSE_INTERVAL", 0.0)  # every progress call is a line
+    X, y = people()
+    seen = []
+    options = {"progress": seen.append, "num_workers": 1}
+    fit(X, y, cuts="quantile", engine="cpsat", verbose=1, engine_options=options)
+    lines = capsys.readouterr().err.splitlines()
+    assert lines[0].startswith("fit: 300 rows") and "from 2 raw columns" in lines[0]
+    assert seen  # the user's own callback still runs, and each call was a line
+    assert len([line for line in lines if line.startswith("searching: ")]) == len(seen)
+    assert "best" in lines[-1] and "status optimal" in lines[-1]
+    fit(X, y, cuts="quantile", engine="cpsat")
+    assert capsys.readouterr().err == ""  # verbose=0: silent
+
+
+def test_verbose_is_validated():
+    X, y = people()
+    with pytest.raises(InvalidParameterError, match="'verbose' parameter"):
+        fit(X, y, verbose=-1)
+    from fairlist.solvers import get_solver
+
+    with pytest.raises(InvalidParameterError, match="verbose apply to the named engines"):
+        fit(X, y, engine=get_solver("bnb"), verbose=1, cuts="quantile")
