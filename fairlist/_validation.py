@@ -115,19 +115,26 @@ def is_binary_table(frame: pd.DataFrame) -> bool:
 
 def stray_binary_cell(frame: pd.DataFrame, *, alone: bool = False) -> tuple[Any, int, Any] | None:
     """``(column, row, value)`` of the first cell that keeps a column of ``frame`` from being
-    0/1, in the first numeric column that is 0/1 in more than half of its cells; else None.
-    With ``alone``, only when that column is the one column of ``frame`` that is not 0/1.
+    0/1, in the first column that is 0/1 in more than half of its cells; else None. With
+    ``alone``, only when that column is the one column of ``frame`` that is not 0/1.
 
-    One 0.5 or ``inf`` typed into a table of antecedents makes its column numeric, and the
-    table is then binarized as raw columns: this names the cell that did it.
+    One 0.5 or ``inf`` typed into a table of antecedents makes its column numeric, and one
+    ``?``, a NUL byte or any other text makes it a column of strings (``"0"``, ``"1"``,
+    ``"?"``): either way the table is then binarized as raw columns, and this names the cell
+    that did it (a missing value too).
     """
     for col in frame.columns:
         if alone and not is_binary_table(frame.drop(columns=[col])):
             continue
         values = frame[col]
-        if values.dtype == bool or values.dtype.kind not in "iuf":
+        if values.dtype == bool:
             continue
-        stray = ~values.isin([0, 1]).to_numpy()
+        if values.dtype.kind in "iuf":
+            stray = ~values.isin([0, 1]).to_numpy()
+        else:  # text (a CSV's "0", "1" and one "?"), or objects
+            as_text = values.map(lambda v: v if isinstance(v, str) else repr(v))
+            stray = ~(values.isin([0, 1]) | as_text.str.strip().isin(["0", "1"])).to_numpy()
+            stray &= ~values.map(lambda v: isinstance(v, bool)).to_numpy()
         if 0 < stray.sum() < stray.size / 2:
             row = int(np.flatnonzero(stray)[0])
             value = values.iloc[row]

@@ -185,7 +185,8 @@ def read_table(
     if features.shape[1] and is_binary_table(features):  # (no column: the estimator says so)
         return Table(features.astype("uint8"), y, groups_of, prot, str(path), weight=weights)
     stray = stray_binary_cell(features, alone=True)
-    if stray is not None and np.isfinite(stray[2]):  # (inf: the binarizer's error names it)
+    infinite = stray is not None and isinstance(stray[2], float) and np.isinf(stray[2])
+    if stray is not None and not infinite:  # (inf: the binarizer's error names it)
         warnings.warn(
             f"column {stray[0]!r} is 0/1 but for {stray[2]!r} at row {stray[1]}: the table is "
             "read as raw columns and binarized (if it holds antecedents, fix that cell)",

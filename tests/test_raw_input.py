@@ -4,6 +4,7 @@ errors of bad arguments (issue 25)."""
 
 from __future__ import annotations
 
+import re
 import warnings
 
 import numpy as np
@@ -182,3 +183,31 @@ def test_verbose_is_validated():
 
     with pytest.raises(InvalidParameterError, match="verbose apply to the named engines"):
         fit(X, y, engine=get_solver("bnb"), verbose=1, cuts="quantile")
+
+
+# --------------------------------------------------------------------------- 5. stray cells
+@pytest.mark.parametrize("cell", ["?", "\x00", "yes", 0.5])
+def test_one_stray_cell_in_a_table_of_0_1_columns_is_named(tmp_path, cell):
+    from fairlist.table import read_table
+
+    rng = np.random.default_rng(0)
+    frame = pd.DataFrame((rng.random((60, 3)) < 0.4).astype(int), columns=["a", "b", "c"])
+    frame = frame.astype(object)
+    frame.loc[5, "b"] = cell
+    frame["g"] = rng.integers(0, 2, 60)
+    frame["y"] = rng.integers(0, 2, 60)
+    frame.to_csv(tmp_path / "d.csv", index=False)
+    with pytest.warns(UserWarning, match=re.escape(f"column 'b' is 0/1 but for {cell!r} at row 5")):
+        read_table(str(tmp_path / "d.csv"), "y", ["g"], None, antecedents=False)
+    result = runner.invoke(app, ["fit", str(tmp_path / "d.csv"), "--target", "y",
+                                 "--sensitive", "g", "--max-length", "1"])  # fmt: skip
+    assert "column 'b' is 0/1 but for" in result.output and "at row 5" in result.output
+
+
+def test_a_column_of_text_is_not_a_stray_cell():
+    from fairlist._validation import stray_binary_cell
+
+    frame = pd.DataFrame({"sex": ["F", "M"] * 5, "bit": ["0", "1"] * 5})
+    assert stray_binary_cell(frame) is None
+    frame.loc[3, "bit"] = "?"
+    assert stray_binary_cell(frame) == ("bit", 3, "?")
