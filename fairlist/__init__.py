@@ -73,6 +73,11 @@ _LAZY = {
     "non_dominated": "pareto",
     "plot_pareto": "plotting",
     "SensitiveColumnWarning": "groups",
+    "export_python": "export",
+    "export_sql": "export",
+    "export_text": "export",
+    "make_fair_scorer": "model_selection",
+    "select": "model_selection",
 }
 
 __all__ = [

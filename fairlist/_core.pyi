@@ -22,6 +22,10 @@ class Metric(enum.IntEnum):
     EODDS = ...
     CUAE = ...
 
+#: The C++ metric table (metric.hpp): ``(value, short name, rates compared, gaps added)`` per
+#: measure, e.g. ``(5, "EOdds", ("tpr", "fpr"), 2)``.
+METRIC_TABLE: tuple[tuple[int, str, tuple[str, ...], int], ...]
+
 class Policy(enum.IntEnum):
     """Search policies: the order in which prefixes are expanded (queue.hpp)."""
 

@@ -254,26 +254,53 @@ def pair_counts(matrix: np.ndarray) -> np.ndarray:
 # --------------------------------------------------------------------------------------------
 
 
-def _fmt(value: float) -> str:
-    """Compact text of a cut point: ``5119`` rather than ``5119.0``."""
+def _fmt(value: float, digits: int = 6) -> str:
+    """Compact text of a cut point: ``5119`` rather than ``5119.0``; ``digits`` significant
+    digits otherwise."""
     if float(value).is_integer():
         return str(int(value))
-    return f"{value:.6g}"
+    return f"{value:.{digits}g}"
 
 
-def _interval_names(cuts: np.ndarray, integer: bool) -> list[str]:
-    """Names of the intervals ``(-inf, c1), [c1, c2), …, [ck, inf)`` (see module docstring)."""
+def _digits(cuts: np.ndarray) -> int:
+    """The fewest significant digits, at least 6, that print the cut points as distinct texts.
+
+    Two MDLP cuts may differ beyond the sixth digit (``1.0000001`` and ``1.0000002``): printed
+    alike, distinct intervals would read as one (``x:1-1``) or share a name. 17 digits tell any
+    two distinct floats apart.
+    """
+    for digits in range(6, 18):
+        if len({_fmt(c, digits) for c in cuts}) == len(cuts):
+            return digits
+    return 17  # pragma: no cover - 17 digits always round-trip a float
+
+
+def _interval_names(cuts: np.ndarray, integer: bool, digits: int | None = None) -> list[str]:
+    """Names of the intervals ``(-inf, c1), [c1, c2), …, [ck, inf)`` (see module docstring).
+
+    Cut points are printed with as many digits as keep them apart (:func:`_digits`; ``digits``
+    forces a number, 6 being what fairlist 0.1 printed).
+
+    Examples
+    --------
+    >>> _interval_names(np.array([2.5, 7.0]), integer=False)
+    ['<2.5', '2.5-7', '>=7']
+    >>> _interval_names(np.array([1.0000001, 1.0000002]), integer=False)
+    ['<1.0000001', '1.0000001-1.0000002', '>=1.0000002']
+    """
     if cuts.size == 0:
         return []
-    names = [f"<{_fmt(cuts[0])}"]
+    digits = _digits(cuts) if digits is None else digits
+    fmt = lambda v: _fmt(v, digits)  # noqa: E731
+    names = [f"<{fmt(cuts[0])}"]
     for lo, hi in zip(cuts[:-1], cuts[1:], strict=True):
         upper = hi - 1 if integer else hi
         if integer and upper == lo:
-            names.append(_fmt(lo))
+            names.append(fmt(lo))
             continue
         sep = ".." if (lo < 0 or upper < 0) else "-"
-        names.append(f"{_fmt(lo)}{sep}{_fmt(upper)}")
-    names.append(f">={_fmt(cuts[-1])}")
+        names.append(f"{fmt(lo)}{sep}{fmt(upper)}")
+    names.append(f">={fmt(cuts[-1])}")
     return names
 
 

@@ -802,6 +802,46 @@ def show(
         )
 
 
+class ExportFormat(str, enum.Enum):
+    python = "python"
+    sql = "sql"
+    text = "text"
+
+
+@app.command()
+def export(
+    model: Annotated[
+        Path, typer.Argument(metavar="MODEL", help="A rule list or a model saved as JSON.")
+    ],
+    format: Annotated[
+        ExportFormat, typer.Option("--format", help="python, sql or text.")
+    ] = ExportFormat.text,
+    labels: Annotated[
+        bool, typer.Option("--labels", help="Return the class names rather than 0/1.")
+    ] = False,
+    output: Annotated[Optional[Path], typer.Option(help="Write here; default: stdout.")] = None,
+    as_json: JsonOpt = False,
+) -> None:
+    """Write a saved rule list as a Python function, an SQL CASE expression or text.
+
+    A model fitted on raw columns tests those columns (see fairlist.export).
+    """
+    from ._json import write_text
+    from .export import export as export_model
+    from .export import read_model
+
+    with _errors(as_json):
+        text = export_model(read_model(model), format.value, labels=labels)
+        if output is not None:
+            write_text(output, text + "\n")
+    if as_json:
+        _emit_json({"format": format.value, "text": text, "output": output})
+    elif output is None:
+        typer.echo(text)
+    else:
+        typer.echo(f"{format.value} written to {output}")
+
+
 def main() -> None:
     """The ``fairlist`` program. An interrupt outside a command's own handling (while it imports
     its modules, say) ends in Typer's exit 130; after SIGTERM that becomes 143."""

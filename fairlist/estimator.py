@@ -226,7 +226,9 @@ class FairRuleListClassifier(ClassifierMixin, BaseEstimator):
     unfairness_ : float
         Training unfairness under ``metric``.
     stats_ : dict
-        Engine statistics (nodes, seconds, ...).
+        Engine statistics (nodes, seconds, ...). ``stats_["certified_length"]`` is
+        ``certified_length_``; the branch-and-bound's ``n_sample_classes`` counts the classes of
+        identical samples (rows with the same antecedents), not the two labels.
     result_ : Result
         The engine's full result.
     classes_ : ndarray of shape (2,)
@@ -250,6 +252,12 @@ class FairRuleListClassifier(ClassifierMixin, BaseEstimator):
     feature_names_in_ : ndarray of str
         Only when X was a DataFrame whose column names are all strings (the sensitive columns
         left out).
+
+    See Also
+    --------
+    fairlist.model_selection.make_fair_scorer : choose ``epsilon`` with GridSearchCV by held-out
+        accuracy under a held-out fairness level (accuracy alone picks the loosest cap).
+    fairlist.export.export_sql : the fitted list as SQL, Python or text.
 
     Examples
     --------
@@ -515,6 +523,8 @@ class FairRuleListClassifier(ClassifierMixin, BaseEstimator):
         self.lower_bound_ = result.lower_bound
         self.gap_ = result.gap
         self.certified_length_ = _certified_length(problem, result)
+        if self.certified_length_ is not None or "certified_length" in result.stats:
+            result.stats["certified_length"] = self.certified_length_  # one value, stats_ too
         self.accuracy_ = evaluation.accuracy
         self.unfairness_ = evaluation.unfairness
         self.metric_ = problem.metric
@@ -739,7 +749,9 @@ class FairRuleListClassifier(ClassifierMixin, BaseEstimator):
         ModelFileError
             Naming the file and the JSON path of the first field that breaks the schema.
         """
-        doc = check_model(doc, source, parameters=PARAMETER_CONSTRAINTS)
+        doc = check_model(
+            doc, source, parameters=PARAMETER_CONSTRAINTS, defaults=cls().get_params()
+        )
         params = dict(doc["params"])
         if isinstance(params.get("binarizer"), Mapping):
             params["binarizer"] = Binarizer(**params["binarizer"]["Binarizer"])

@@ -184,15 +184,60 @@ def encode_groups(
             )
         others = [v for v in values if v != key]
         other = _name(others[0]) if len(others) == 1 else f"not {_name(key)}"
+        if len(others) == 1:
+            _distinct_names([key, others[0]])
         return Groups(np.where(mask, 0, 1).astype(np.int32), (_name(key), other))
     if table.shape[1] == 1 and _is_mask(keys):
         return Groups(
             np.where(keys.to_numpy().astype(bool), 0, 1).astype(np.int32),
             ("protected", "unprotected"),
         )
+    names = _distinct_names(values)
     code = {v: i for i, v in enumerate(values)}
     codes = np.fromiter((code[v] for v in keys), dtype=np.int32, count=len(keys))
-    return Groups(codes, tuple(_name(v) for v in values))
+    return Groups(codes, names)
+
+
+def _distinct_names(values: Sequence[Any]) -> tuple[str, ...]:
+    """The names of distinct group values, refused when two values share a name.
+
+    A group is known by its name in the model file, ``group_rates_`` and every message, so two
+    groups must not print alike: ``1`` and ``'1'`` both read ``1``, and the intersections
+    ``('a & b', 'c')`` and ``('a', 'b & c')`` both read ``a & b & c``.
+
+    Examples
+    --------
+    >>> _distinct_names([1, "1"])  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    fairlist.errors.DataError: sensitive_features holds 1 and '1', two groups that would both ...
+    """
+    seen: dict[str, Any] = {}
+    for v in values:
+        name = _name(v)
+        if name in seen:
+            first = seen[name]
+            fix = (
+                "a value holds the separator ' & ' of intersection names; replace it in the "
+                "column's values"
+                if isinstance(v, tuple)
+                else "make the values distinct as text (e.g. convert the column with .astype(str))"
+            )
+            raise DataError(
+                f"sensitive_features holds {_show(first)} and {_show(v)}, two groups that would "
+                f"both be named {name!r}; {fix}"
+            )
+        seen[name] = v
+    return tuple(seen)
+
+
+def _show(value: Any) -> str:
+    """A group value as the user wrote it (``1``, ``'1'``, ``('a & b', 'c')``)."""
+    if isinstance(value, np.generic):
+        value = value.item()
+    if isinstance(value, tuple):
+        return "(" + ", ".join(_show(v) for v in value) + ")"
+    return repr(value)
 
 
 def _check_protected(protected: Any, n_columns: int) -> None:

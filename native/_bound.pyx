@@ -25,7 +25,7 @@ from _core cimport (
 
 
 cdef Metric _metric(int metric) except *:
-    # The C++ enum is contiguous from SP to CUAE (fairness_bound.hpp).
+    # The C++ enum is contiguous from SP to CUAE (metric.hpp).
     if metric < <int>Metric.SP or metric > <int>Metric.CUAE:
         raise ValueError(
             f"metric={metric!r} must be an integer in {<int>Metric.SP}..{<int>Metric.CUAE} "

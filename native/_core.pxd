@@ -55,7 +55,7 @@ cdef extern from "fairlist/counts.hpp" namespace "fairlist" nogil:
         Fixed(int groups)
 
 
-cdef extern from "fairlist/fairness_bound.hpp" namespace "fairlist" nogil:
+cdef extern from "fairlist/metric.hpp" namespace "fairlist" nogil:
     cpdef enum class Metric(int):
         """Unfairness measures; values equal to fairlist.metrics.Metric."""
         SP     # statistical parity
@@ -65,6 +65,19 @@ cdef extern from "fairlist/fairness_bound.hpp" namespace "fairlist" nogil:
         EODDS  # equalized odds
         CUAE   # conditional use accuracy equality
 
+    # One row of the metric table (FAIRLIST_METRICS in metric.hpp).
+    cdef struct MetricInfo:
+        Metric metric     # the measure
+        const char* name  # its short name (SP, PP, PE, EOpp, EOdds, CUAE)
+        unsigned rates    # bits of the rates it compares, in the order of kRateNames
+        int gaps          # 1: one rate's gap; 2: the sum of two rates' gaps
+    const MetricInfo kMetricTable[]
+    const int kNumMetrics
+    const int kNumRates
+    const char* const kRateNames[]
+
+
+cdef extern from "fairlist/fairness_bound.hpp" namespace "fairlist" nogil:
     cdef struct FairnessBound:
         bint feasible       # some completion meets epsilon
         int64_t min_errors  # minimum errors on the uncaptured samples (if feasible)

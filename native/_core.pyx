@@ -10,6 +10,21 @@ from libcpp.vector cimport vector
 # this module's Python enums: Metric, Policy, SearchStatus, StopReason).
 
 
+def _metric_table():
+    cdef int i, r
+    rows = []
+    for i in range(kNumMetrics):
+        info = kMetricTable[i]
+        rates = tuple(kRateNames[r].decode() for r in range(kNumRates) if info.rates & (1U << r))
+        rows.append((int(info.metric), info.name.decode(), rates, info.gaps))
+    return tuple(rows)
+
+
+#: The C++ metric table (native/include/fairlist/metric.hpp), one row per measure:
+#: ``(value, short name, rates compared, gaps added)``, e.g. ``(5, "EOdds", ("tpr", "fpr"), 2)``.
+METRIC_TABLE = _metric_table()
+
+
 def pack_matrix(const uint8_t[:, ::1] X):
     """Bit-pack a (n, m) 0/1 matrix column by column into a (m, ceil(n/64)) uint64 array."""
     cdef size_t n = X.shape[0], m = X.shape[1]

@@ -261,7 +261,7 @@ def test_the_search_does_not_depend_on_the_order_of_the_rows():
         )  # fmt: skip
         a, b = BnBSolver().solve(problem), BnBSolver().solve(shuffled)
         assert a.objective == b.objective
-        for key in ("nodes_expanded", "children_evaluated", "n_rows", "n_classes"):
+        for key in ("nodes_expanded", "children_evaluated", "n_rows", "n_sample_classes"):
             assert a.stats[key] == b.stats[key]
 
 
@@ -270,7 +270,7 @@ def test_rows_are_merged():
     X = np.array([[1, 0], [1, 0], [1, 0], [0, 1], [0, 1]], dtype=np.uint8)
     problem = Problem(X, [1, 1, 0, 0, 0], np.array([0, 0, 0, 1, 2]), lam=0.01)
     stats = BnBSolver().solve(problem).stats
-    assert (stats["n_rows"], stats["n_classes"], stats["n_groups"]) == (4, 2, 3)
+    assert (stats["n_rows"], stats["n_sample_classes"], stats["n_groups"]) == (4, 2, 3)
 
 
 def test_rounded_weights_are_said_so_and_keep_the_list_fair():

@@ -18,6 +18,7 @@ import warnings
 from fractions import Fraction
 
 import numpy as np
+import pandas as pd
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -29,7 +30,7 @@ from reference import (
 )
 
 from fairlist.errors import DataError, InvalidParameterError
-from fairlist.groups import SmallGroupWarning
+from fairlist.groups import SmallGroupWarning, encode_groups
 from fairlist.metrics import FEASIBILITY_TOL, Metric, confusion_counts, unfairness
 from fairlist.solvers import ENGINES, Problem, Status
 from fairlist.solvers.cpsat import CPSatSolver, build_model, fairness_cap, integer_weights
@@ -513,3 +514,31 @@ def test_solve_with_engine_cpsat_accepts_groups_and_weights():
                                    epsilon=0.1, max_length=1)
     result = solve(problem, engine="cpsat")
     assert result.stats["n_groups"] == 3 and math.isfinite(result.objective)
+
+
+@pytest.mark.parametrize(
+    ("sensitive", "first", "second"),
+    [
+        (np.array([1, "1", 1, "1", 2, 2], dtype=object), "1", "'1'"),
+        (
+            pd.DataFrame({"a": ["a & b", "a", "x", "a & b"], "b": ["c", "b & c", "y", "c"]}),
+            "('a', 'b & c')",
+            "('a & b', 'c')",
+        ),
+    ],
+)
+def test_groups_whose_names_coincide_are_refused_at_fit_naming_both(sensitive, first, second):
+    with pytest.raises(DataError) as info:
+        encode_groups(sensitive)
+    assert first in str(info.value) and second in str(info.value)
+    X = np.array([[1, 0], [0, 1], [1, 1], [0, 0], [1, 0], [0, 1]][: len(sensitive)])
+    y = [1, 0, 1, 0, 1, 0][: len(sensitive)]
+    from fairlist import FairRuleListClassifier
+
+    with pytest.raises(DataError, match="both be named"):
+        FairRuleListClassifier(binarizer=None).fit(X, y, sensitive_features=sensitive)
+
+
+def test_protected_against_a_single_other_group_of_the_same_name_is_refused():
+    with pytest.raises(DataError, match="both be named '1'"):
+        encode_groups(np.array([1, "1", 1, "1"], dtype=object), protected=1)

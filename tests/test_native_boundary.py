@@ -160,3 +160,42 @@ def test_the_core_refuses_bad_groups_and_weights():
         _core.BranchAndBound(rules, labels, groups, weights * 0, n, k, problem, config)
     with pytest.raises(ValueError, match="40 entries"):
         _core.BranchAndBound(rules, labels, groups[:-1], weights, n, k, problem, config)
+
+
+def test_the_cpp_metric_table_is_the_python_one():
+    """``_core.METRIC_TABLE`` (metric.hpp's one list) against ``fairlist.metrics``: values, short
+    names, the rates each measure compares, and one gap per rate."""
+    from fairlist.metrics import METRIC_RATES
+
+    assert [row[0] for row in _core.METRIC_TABLE] == [int(m) for m in Metric]
+    for value, name, rates, gaps in _core.METRIC_TABLE:
+        metric = Metric(value)
+        assert name == metric.short_name
+        assert rates == METRIC_RATES[metric]
+        assert gaps == len(rates)
+        assert _core.Metric(value).value == value
+
+
+def _switches_over(text: str, subject: str):
+    """The bodies of the ``switch`` statements whose condition matches ``subject``."""
+    for match in re.finditer(r"switch \(([^)]*)\) \{", text):
+        if not re.search(subject, match.group(1)):
+            continue
+        depth, end = 1, match.end()
+        while depth:
+            depth += {"{": 1, "}": -1}.get(text[end], 0)
+            end += 1
+        yield text[match.end() : end]
+
+
+def test_every_switch_over_a_metric_names_each_one_and_has_no_default():
+    """With no default, -Werror=switch (meson.build) makes a measure missing from a switch a
+    compile error; this checks that no default came back to hide one."""
+    assert "-Werror=switch" in (NATIVE.parent / "meson.build").read_text()
+    found = 0
+    for path in sorted((NATIVE / "src").glob("*.cpp")):
+        for body in _switches_over(path.read_text(), r"metric|^m$"):
+            found += 1
+            assert "default:" not in body, path.name
+            assert all(f"Metric::{m.name}:" in body for m in _core.Metric), path.name
+    assert found >= 6

@@ -51,9 +51,10 @@ engine:
   search never answers "no fair list" where a constant one is fair.
   ``Result.stats`` says which case applied: ``weights_exact``, ``weight_scale`` (integer units per
   unit of weight; inf beyond the float range, with subnormal weights), ``weight_rho``,
-  ``weight_margin`` (how much lower the search's cap is); also ``n_groups``, ``weighted``, and
-  ``n_rows`` (distinct weighted rows searched). The returned list is always re-evaluated with the
-  true weights.
+  ``weight_margin`` (how much lower the search's cap is); also ``n_groups``, ``weighted``,
+  ``n_rows`` (distinct weighted rows searched) and ``n_sample_classes`` (classes of samples with
+  the same antecedents, not the two labels; ``n_classes`` before). The returned list is always
+  re-evaluated with the true weights.
 """
 
 from __future__ import annotations
@@ -455,6 +456,7 @@ use_terminal_solver : bool
             deadline = start + float(problem.limits.time_limit)
         raw = self._run(search, deadline)
         stats.update(raw["stats"])
+        stats["n_sample_classes"] = stats.pop("n_classes")
         stats["warm_start"] = warm_start
         stats["duplicate_antecedents"] = problem.n_antecedents - len(kept)
         status = Status[raw["status"].name]

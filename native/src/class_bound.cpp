@@ -71,8 +71,9 @@ ClassFairnessBound::ClassFairnessBound(const RuleData& data, Metric metric, doub
                     add_gap(ga, gb, diff);
                     break;
                 }
-                default:
-                    return;  // PP, CUAE: not linear
+                case Metric::PP:
+                case Metric::CUAE:
+                    return;  // not linear: no gap, the bound is inactive
             }
         }
     }

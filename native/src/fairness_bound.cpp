@@ -465,10 +465,10 @@ double unfairness(Metric m, const GroupConfusion& p, const GroupConfusion& u) {
             return std::fabs(rate(p.tp, p.tp + p.fn) - rate(u.tp, u.tp + u.fn)) +
                    std::fabs(rate(p.fp, p.fp + p.tn) - rate(u.fp, u.fp + u.tn));
         case Metric::CUAE:
-        default:
             return std::fabs(rate(p.tp, p.tp + p.fp) - rate(u.tp, u.tp + u.fp)) +
                    std::fabs(rate(p.tn, p.tn + p.fn) - rate(u.tn, u.tn + u.fn));
     }
+    return std::numeric_limits<double>::quiet_NaN();  // not a Metric value: never fair
 }
 
 namespace {
@@ -508,9 +508,9 @@ double unfairness(Metric m, const Fixed& f) {
         case Metric::EODDS:
             return gap(f.k, tpr) + gap(f.k, fpr);
         case Metric::CUAE:
-        default:
             return gap(f.k, ppv) + gap(f.k, npv);
     }
+    return std::numeric_limits<double>::quiet_NaN();  // not a Metric value: never fair
 }
 
 // cp, cu: the counts of the captured samples of the protected and unprotected groups; up, uu:
@@ -554,13 +554,13 @@ FairnessBound fairness_lower_bound(Metric m, double epsilon, const GroupConfusio
             return eodds_solve(A, B, T, work_budget);
         }
         case Metric::PP:
-        case Metric::CUAE:
-        default: {
+        case Metric::CUAE: {
             const Ratio P{cp.tp, cp.fn, cp.fp, cp.tn, up.pos, up.neg};
             const Ratio U{cu.tp, cu.fn, cu.fp, cu.tn, uu.pos, uu.neg};
             return ratio_solve(m == Metric::CUAE, P, U, T, work_budget);
         }
     }
+    return {false, 0};  // not a Metric value (its unfairness is NaN: the fast path failed)
 }
 
 }  // namespace fairlist

@@ -171,23 +171,27 @@ FairnessBound shrink_windows(const RateGroup* const* rg, int parts, int k, doubl
     return {true, round_up(cost, weight)};
 }
 
-// Group g's rate for SP, PE or EOpp (or a part of EOdds: EOPP for the TPR, PE for the FPR).
-RateGroup rate_group(Metric m, const GroupConfusion& c, const Uncaptured& u) {
-    i64 d, fixed, down, up;  // denominator, fixed numerator, how far it can fall / rise from r0
-    switch (m) {
-        case Metric::SP:
+// The rates whose numerator is linear in the completion: SP's, PE's and EOpp's (and EOdds' two).
+enum class LinearRate { POSITIVE, FPR, TPR };
+
+// Group g's linear rate.
+RateGroup rate_group(LinearRate r, const GroupConfusion& c, const Uncaptured& u) {
+    // Denominator, fixed numerator, how far the numerator can fall / rise from it.
+    i64 d = 0, fixed = 0, down = 0, up = 0;
+    switch (r) {
+        case LinearRate::POSITIVE:  // SP
             d = c.tp + c.fp + c.tn + c.fn + u.pos + u.neg;
             fixed = c.tp + c.fp + u.pos;
             down = u.pos;
             up = u.neg;
             break;
-        case Metric::PE:
+        case LinearRate::FPR:  // PE, EOdds' second gap
             d = c.fp + c.tn + u.neg;
             fixed = c.fp;
             down = 0;
             up = u.neg;
             break;
-        default:  // EOPP
+        case LinearRate::TPR:  // EOpp, EOdds' first gap
             d = c.tp + c.fn + u.pos;
             fixed = c.tp + u.pos;
             down = u.pos;
@@ -302,7 +306,6 @@ FairnessBound group_fairness_lower_bound(Metric m, double epsilon, const Fixed& 
     // Every fair completion's exact unfairness is at most the canonical cap plus the rounding
     // of the double check (~1e-15), below this.
     const double cap = epsilon + kFeasibilityTol + kRateMargin;
-    if (m == Metric::PP || m == Metric::CUAE) return ratio_groups(m == Metric::CUAE, f, u, cap);
     double weight = 0.0;
     for (int g = 0; g < k; ++g) {
         weight += static_cast<double>(f.g[g].tp + f.g[g].fp + f.g[g].tn + f.g[g].fn + u[g].pos +
@@ -310,15 +313,28 @@ FairnessBound group_fairness_lower_bound(Metric m, double epsilon, const Fixed& 
     }
     RateGroup first[kMaxGroups], second[kMaxGroups];
     const RateGroup* parts[2] = {first, second};
-    if (m == Metric::EODDS) {
-        for (int g = 0; g < k; ++g) {
-            first[g] = rate_group(Metric::EOPP, f.g[g], u[g]);
-            second[g] = rate_group(Metric::PE, f.g[g], u[g]);
-        }
-        return shrink_windows(parts, 2, k, cap, weight);
+    auto one_rate = [&](LinearRate r) {
+        for (int g = 0; g < k; ++g) first[g] = rate_group(r, f.g[g], u[g]);
+        return shrink_windows(parts, 1, k, cap, weight);
+    };
+    switch (m) {
+        case Metric::PP:
+        case Metric::CUAE:
+            return ratio_groups(m == Metric::CUAE, f, u, cap);
+        case Metric::SP:
+            return one_rate(LinearRate::POSITIVE);
+        case Metric::PE:
+            return one_rate(LinearRate::FPR);
+        case Metric::EOPP:
+            return one_rate(LinearRate::TPR);
+        case Metric::EODDS:
+            for (int g = 0; g < k; ++g) {
+                first[g] = rate_group(LinearRate::TPR, f.g[g], u[g]);
+                second[g] = rate_group(LinearRate::FPR, f.g[g], u[g]);
+            }
+            return shrink_windows(parts, 2, k, cap, weight);
     }
-    for (int g = 0; g < k; ++g) first[g] = rate_group(m, f.g[g], u[g]);
-    return shrink_windows(parts, 1, k, cap, weight);
+    return {false, 0};  // not a Metric value
 }
 
 }  // namespace fairlist

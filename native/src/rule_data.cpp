@@ -25,6 +25,15 @@ struct Row {
 
 }  // namespace
 
+// One distinct weighted row: a class, a group, a label and the summed weight of its samples.
+struct RuleData::Row {
+    std::uint32_t e;
+    int g, y;
+    std::int64_t w;
+    bool forced;
+    int cell() const { return (g * 2 + y) * 2 + (forced ? 1 : 0); }
+};
+
 FAIRLIST_POPCNT_CLONES
 void RuleData::count(const word_t* rule, const word_t* free, SplitCounts* s,
                      std::int64_t* forced) const {
@@ -59,12 +68,21 @@ RuleData::RuleData(const word_t* rules, const word_t* labels, const std::int32_t
         throw std::invalid_argument("RuleData: the number of groups must be in 2.." +
                                     std::to_string(kMaxGroups));
     }
-    const std::size_t n = n_samples, snw = words_for(n);
+    const std::vector<std::uint32_t> kept = kept_samples(groups, weights);
+    std::vector<std::uint32_t> representative;  // a kept sample of each class
+    std::vector<Row> rows = merge_classes(rules, labels, groups, weights, kept, &representative);
+    class_bits(rules, representative);
+    const std::vector<std::size_t> position = lay_out_rows(&rows);
+    count_planes(rows, position);
+}
+
+std::vector<std::uint32_t> RuleData::kept_samples(const std::int32_t* groups,
+                                                  const std::int64_t* weights) {
     // The samples that count (positive weight).
     std::vector<std::uint32_t> kept;
-    kept.reserve(n);
-    for (std::size_t i = 0; i < n; ++i) {
-        if (groups[i] < 0 || groups[i] >= n_groups) {
+    kept.reserve(n_samples_);
+    for (std::size_t i = 0; i < n_samples_; ++i) {
+        if (groups[i] < 0 || groups[i] >= k_) {
             throw std::invalid_argument("RuleData: a group code is outside 0..n_groups-1");
         }
         const std::int64_t w = weights ? weights[i] : 1;
@@ -73,72 +91,97 @@ RuleData::RuleData(const word_t* rules, const word_t* labels, const std::int32_t
         if (w > 0) kept.push_back(static_cast<std::uint32_t>(i));
     }
     if (kept.empty()) throw std::invalid_argument("RuleData: every sample weight is 0");
-    auto weight = [weights](std::uint32_t i) -> std::int64_t { return weights ? weights[i] : 1; };
+    return kept;
+}
 
-    // Classes: the kept samples grouped by their antecedent bits (compared exactly, no hashing),
-    // in lexicographic order of the bits.
-    const std::size_t mw = words_for(m_);
-    const std::size_t nk = kept.size();
-    std::vector<word_t> bits(nk * mw, 0);
+std::vector<std::uint32_t> RuleData::sorted_by_bits(const word_t* rules,
+                                                    const std::vector<std::uint32_t>& kept,
+                                                    std::vector<word_t>* bits) const {
+    // The kept samples' antecedent bits, and their order by those bits (lexicographic).
+    const std::size_t mw = words_for(m_), snw = words_for(n_samples_), nk = kept.size();
+    bits->assign(nk * mw, 0);
     for (std::size_t j = 0; j < m_; ++j) {
         const word_t* r = rules + j * snw;
         for (std::size_t s = 0; s < nk; ++s) {
-            if (bit(r, kept[s])) bits[s * mw + j / kWordBits] |= word_t{1} << (j % kWordBits);
+            if (bit(r, kept[s])) (*bits)[s * mw + j / kWordBits] |= word_t{1} << (j % kWordBits);
         }
     }
     std::vector<std::uint32_t> order(nk);
     std::iota(order.begin(), order.end(), 0U);
-    auto row_less = [&](std::uint32_t a, std::uint32_t b) {
-        return std::lexicographical_compare(bits.begin() + a * mw, bits.begin() + (a + 1) * mw,
-                                            bits.begin() + b * mw, bits.begin() + (b + 1) * mw);
-    };
+    const word_t* b = bits->data();
+    std::stable_sort(order.begin(), order.end(), [&](std::uint32_t x, std::uint32_t y) {
+        return std::lexicographical_compare(b + x * mw, b + (x + 1) * mw, b + y * mw,
+                                            b + (y + 1) * mw);
+    });
+    return order;
+}
+
+std::vector<RuleData::Row> RuleData::merge_classes(
+    const word_t* rules, const word_t* labels, const std::int32_t* groups,
+    const std::int64_t* weights, const std::vector<std::uint32_t>& kept,
+    std::vector<std::uint32_t>* representative) {
+    // Classes: the kept samples grouped by their antecedent bits (compared exactly, no hashing),
+    // in lexicographic order of the bits.
+    std::vector<word_t> bits;
+    const std::vector<std::uint32_t> order = sorted_by_bits(rules, kept, &bits);
+    const std::size_t mw = words_for(m_), nk = kept.size();
     auto row_equal = [&](std::uint32_t a, std::uint32_t b) {
         return std::equal(bits.begin() + a * mw, bits.begin() + (a + 1) * mw,
                           bits.begin() + b * mw);
     };
-    std::stable_sort(order.begin(), order.end(), row_less);
-
     std::vector<Row> rows;
-    std::vector<std::uint32_t> representative;  // a kept sample of each class
     const std::size_t k = static_cast<std::size_t>(k_);
     std::vector<std::int64_t> cell(2 * k);
     std::int64_t total = 0;
     for (std::size_t start = 0; start < nk;) {
         std::size_t end = start + 1;
         while (end < nk && row_equal(order[start], order[end])) ++end;
-        const auto e = static_cast<std::uint32_t>(representative.size());
-        representative.push_back(kept[order[start]]);
+        const auto e = static_cast<std::uint32_t>(representative->size());
+        representative->push_back(kept[order[start]]);
         std::fill(cell.begin(), cell.end(), 0);
         for (std::size_t s = start; s < end; ++s) {
             const std::uint32_t i = kept[order[s]];
-            const std::int64_t w = weight(i);
+            const std::int64_t w = weights ? weights[i] : 1;
             cell[static_cast<std::size_t>(groups[i]) * 2 + static_cast<std::size_t>(bit(labels, i))] += w;
             total += w;
             if (total > (std::int64_t{1} << 31)) {
                 throw std::invalid_argument("RuleData: the sample weights add up to more than 2^31");
             }
         }
-        std::int64_t by_label[2] = {0, 0};
-        for (std::size_t g = 0; g < k; ++g) {
-            by_label[0] += cell[2 * g];
-            by_label[1] += cell[2 * g + 1];
-        }
-        // Every rule list predicts one label for the whole class: the minority label's weight is
-        // an error whatever the list (ties: the positives).
-        const int minority = by_label[1] <= by_label[0] ? 1 : 0;
-        const bool has_forced = std::min(by_label[0], by_label[1]) > 0;
-        if (has_forced) n_forced_ += by_label[minority];
-        class_counts_.insert(class_counts_.end(), cell.begin(), cell.end());
-        class_labels_.push_back(by_label[0]);
-        class_labels_.push_back(by_label[1]);
-        for (std::size_t g = 0; g < k; ++g) {
-            for (int y = 0; y < 2; ++y) {
-                const std::int64_t w = cell[2 * g + static_cast<std::size_t>(y)];
-                if (w > 0) rows.push_back(Row{e, static_cast<int>(g), y, w, has_forced && y == minority});
-            }
-        }
+        add_class(e, cell, &rows);
         start = end;
     }
+    return rows;
+}
+
+void RuleData::add_class(std::uint32_t e, const std::vector<std::int64_t>& cell,
+                         std::vector<Row>* rows) {
+    const std::size_t k = static_cast<std::size_t>(k_);
+    std::int64_t by_label[2] = {0, 0};
+    for (std::size_t g = 0; g < k; ++g) {
+        by_label[0] += cell[2 * g];
+        by_label[1] += cell[2 * g + 1];
+    }
+    // Every rule list predicts one label for the whole class: the minority label's weight is
+    // an error whatever the list (ties: the positives).
+    const int minority = by_label[1] <= by_label[0] ? 1 : 0;
+    const bool has_forced = std::min(by_label[0], by_label[1]) > 0;
+    if (has_forced) n_forced_ += by_label[minority];
+    class_counts_.insert(class_counts_.end(), cell.begin(), cell.end());
+    class_labels_.push_back(by_label[0]);
+    class_labels_.push_back(by_label[1]);
+    for (std::size_t g = 0; g < k; ++g) {
+        for (int y = 0; y < 2; ++y) {
+            const std::int64_t w = cell[2 * g + static_cast<std::size_t>(y)];
+            if (w > 0) {
+                rows->push_back(Row{e, static_cast<int>(g), y, w, has_forced && y == minority});
+            }
+        }
+    }
+}
+
+void RuleData::class_bits(const word_t* rules, const std::vector<std::uint32_t>& representative) {
+    const std::size_t snw = words_for(n_samples_);
     n_classes_ = representative.size();
     cw_ = words_for(n_classes_);
     class_all_.assign(cw_, 0);
@@ -149,8 +192,11 @@ RuleData::RuleData(const word_t* rules, const word_t* labels, const std::int32_t
             if (bit(rules + j * snw, representative[e])) set_bit(class_rules_.data() + j * cw_, e);
         }
     }
+}
 
+std::vector<std::size_t> RuleData::lay_out_rows(std::vector<Row>* sorted) {
     // Rows by cell, each cell from a word boundary; heaviest first within a cell.
+    std::vector<Row>& rows = *sorted;
     std::stable_sort(rows.begin(), rows.end(), [](const Row& a, const Row& b) {
         if (a.cell() != b.cell()) return a.cell() < b.cell();
         return a.w > b.w;
@@ -174,7 +220,7 @@ RuleData::RuleData(const word_t* rules, const word_t* labels, const std::int32_t
             if (bit(class_rules_.data() + j * cw_, rows[r].e)) set_bit(rules_.data() + j * nw_, p);
         }
     }
-    // Each word's cell and the bit planes of its rows' weights.
+    // Each word's cell.
     words_.resize(nw_);
     for (std::size_t r = 0; r < rows.size(); ++r) {
         Word& w = words_[position[r] / kWordBits];
@@ -182,6 +228,12 @@ RuleData::RuleData(const word_t* rules, const word_t* labels, const std::int32_t
         w.label = static_cast<std::uint8_t>(rows[r].y);
         w.forced = rows[r].forced ? 1 : 0;
     }
+    return position;
+}
+
+void RuleData::count_planes(const std::vector<Row>& rows,
+                            const std::vector<std::size_t>& position) {
+    // The bit planes of each word's rows' weights.
     std::vector<int> planes(nw_, 1);
     for (std::size_t r = 0; r < rows.size(); ++r) {
         int& b = planes[position[r] / kWordBits];

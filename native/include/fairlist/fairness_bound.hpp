@@ -13,12 +13,11 @@
 #include <cstdint>
 
 #include "fairlist/counts.hpp"
+#include "fairlist/metric.hpp"
 
 namespace fairlist {
 
 // Values equal to fairlist.metrics.Metric.
-enum class Metric : int { SP = 1, PP = 2, PE = 3, EOPP = 4, EODDS = 5, CUAE = 6 };
-
 constexpr double kFeasibilityTol = 1e-9;
 
 // Unfairness of complete confusion counts: same arithmetic as fairlist.metrics

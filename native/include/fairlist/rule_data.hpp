@@ -86,6 +86,32 @@ class RuleData {
         int planes;
     };
 
+    struct Row;  // a distinct weighted row (rule_data.cpp)
+
+    // The steps of the constructor, in order.
+    // The samples of positive weight (validating groups and weights; sets unit_).
+    std::vector<std::uint32_t> kept_samples(const std::int32_t* groups,
+                                            const std::int64_t* weights);
+    // The kept samples' antecedent bits (*bits) and their order by those bits.
+    std::vector<std::uint32_t> sorted_by_bits(const word_t* rules,
+                                              const std::vector<std::uint32_t>& kept,
+                                              std::vector<word_t>* bits) const;
+    // The classes (a representative sample each) and their distinct weighted rows.
+    std::vector<Row> merge_classes(const word_t* rules, const word_t* labels,
+                                   const std::int32_t* groups, const std::int64_t* weights,
+                                   const std::vector<std::uint32_t>& kept,
+                                   std::vector<std::uint32_t>* representative);
+    // Class e's counts per (group, label) cell: its forced errors, its counts, its rows.
+    void add_class(std::uint32_t e, const std::vector<std::int64_t>& cell,
+                   std::vector<Row>* rows);
+    // The antecedents over the classes.
+    void class_bits(const word_t* rules, const std::vector<std::uint32_t>& representative);
+    // Sorts the rows by cell and places them (each cell from a word boundary): the row-level
+    // antecedents, totals and words; returns each row's position.
+    std::vector<std::size_t> lay_out_rows(std::vector<Row>* rows);
+    // The bit planes of the rows' weights, word by word.
+    void count_planes(const std::vector<Row>& rows, const std::vector<std::size_t>& position);
+
     std::size_t n_samples_, m_;
     int k_;
     bool unit_ = true;

@@ -1,4 +1,5 @@
-// The terminal solver: the last two rules of a length-capped search found by counting.
+// The counts of the terminal solver (terminal_solver.hpp): the last two rules of a length-capped
+// search found by counting.
 //
 // Under a length cap L the search spends most of its work on prefixes of L - 1 rules, which it
 // stores, queues and expands only to evaluate their leaves "prefix + rule + default".  For a
@@ -28,7 +29,7 @@
 // are Q's minus those of the classes r captures (the similarity of MurTree, Q being the cached
 // neighbour), or counted afresh when that is cheaper (PairCounts::cost tells).
 //
-// Exactness: the enumeration (terminal.cpp) visits every list of the space below P with one or
+// Exactness: the enumeration (terminal_solver.cpp) visits every list of the space below P with one or
 // two more rules, except lists it proves no better than one it visits or than the incumbent,
 // and offers as incumbent each visited one that is fair and beats it; see the argument there.
 #pragma once
@@ -115,7 +116,7 @@ class PairCounts {
 
  private:
     // The counts of one class or pair in 16 bytes (one vector addition): (group, label)
-    // 00, 01, 10, 11.  32 bits suffice: Search::terminal_applies requires a total weight below
+    // 00, 01, 10, 11.  32 bits suffice: TerminalSolver::applies requires a total weight below
     // 2^31, and every count here is a sum of weights of distinct samples.
     struct alignas(16) Quad {
         std::int32_t v[4];

@@ -1,0 +1,134 @@
+// What a search knows before it starts: the data, the objective and the constraint, the options,
+// and what follows from them alone (the objective of a count, whether counts are fair, the
+// permutation map's key, the lengths the bounds count).  Read-only while a phase runs, so every
+// worker of a search reads one SearchContext; Search sets the phase (the length cap of a
+// length-deepening phase) between phases.
+#pragma once
+
+#include <algorithm>
+#include <cstddef>
+#include <cstdint>
+
+#include "fairlist/counts.hpp"
+#include "fairlist/fairness_bound.hpp"
+#include "fairlist/permutation_map.hpp"
+#include "fairlist/queue.hpp"
+#include "fairlist/rule_data.hpp"
+#include "fairlist/search.hpp"
+#include "fairlist/trie.hpp"
+
+namespace fairlist {
+
+// A prefix walked from the root (SearchContext::walk_prefix).
+struct Walk {
+    Fixed fixed;                   // confusion counts of the samples it captures
+    std::int64_t errors = 0;       // errors on them
+    SplitCounts free;              // the samples it leaves uncaptured, by (group, label)
+    std::int64_t forced_free = 0;  // equivalent-points errors among those
+};
+
+class SearchContext {
+ public:
+    // The arguments of Search's constructor; validates them (std::invalid_argument).
+    SearchContext(const word_t* rules, const word_t* labels, const std::int32_t* groups,
+                  const std::int64_t* weights, std::size_t n_samples, std::size_t n_antecedents,
+                  int n_groups, const ProblemSpec& problem, const Config& config);
+
+    const RuleData& data() const { return data_; }
+    const ProblemSpec& problem() const { return problem_; }
+    const Config& config() const { return config_; }
+    double n() const { return n_; }  // total weight (the number of samples without weights)
+
+    // The class bound: constrained, switched on, and the metric is linear (class_bound.hpp).
+    bool use_class_bound() const { return use_class_bound_; }
+    // The per-sample fairness bound on each child: constrained and switched on, and not
+    // redundant with the class bound.  With the class bound active and epsilon > 0 it is
+    // skipped: on COMPAS (SP, EOdds at 0.05, 4M nodes) it pruned nothing the class bound had
+    // not, while costing 15-25% of the time; over the six races and the twelve race x sex groups
+    // (SP, EOpp, EOdds at 0.02-0.1, 300,000 nodes) it changed no lower bound, at 10% of the
+    // time.  At epsilon = 0 integrality matters (the class bound is a linear relaxation), so
+    // both run.
+    bool use_sample_bound() const { return use_sample_bound_; }
+    // Predictions keep to majority labels: majority_only, or no constraint (search.hpp).
+    bool majority_labels() const { return majority_labels_; }
+
+    // The running phase: lists of at most max_length() rules; lists shorter than min_length()
+    // are known not to beat the incumbent (length deepening), so a prefix's completions of
+    // interest have at least that many rules.  full_length(): the whole run's cap.
+    std::size_t max_length() const { return max_length_; }
+    std::size_t min_length() const { return min_length_; }
+    std::size_t full_length() const { return full_length_; }
+    void set_phase(std::size_t max_length, std::size_t min_length) {
+        max_length_ = max_length;
+        min_length_ = min_length;
+    }
+
+    double objective(std::int64_t errors, std::size_t length) const {
+        return static_cast<double>(errors) / n_ + problem_.lam * static_cast<double>(length);
+    }
+    bool fair(const Fixed& f) const {
+        return !problem_.constrained || is_fair(unfairness(problem_.metric, f), problem_.epsilon);
+    }
+    // The permutation map's key counts: what the metric's value depends on among the captured
+    // samples' confusion counts, given the captured set (none without a constraint).
+    int key_size() const;
+    int key_counts(const Fixed& f, std::uint32_t* out) const;
+    // An empty permutation map, and the queue's order, for this problem.
+    PermutationMap new_map() const;
+    NodeQueue::Order queue_order() const;
+
+    // The fairness lower bound of fairness_bound.hpp on completions of fixed counts f with
+    // uncaptured samples u: with two groups and unit weights the exact integer one
+    // (fairness_bound.cpp), otherwise the real-valued one over k groups
+    // (fairness_bound_groups.cpp).
+    FairnessBound sample_bound(const Fixed& f, const SplitCounts& u,
+                               std::int64_t work_budget) const;
+
+    // Walks a prefix from the root (rules: antecedent << 1 | prediction, n of them): leaves in
+    // free (n_words words) the samples it does not capture and counts both sides in *walk.
+    // Returns false, the walk unfinished, at the first rule that predicts the minority label of
+    // the samples it captures when majority_only.
+    bool walk_prefix(const std::uint32_t* rules, std::size_t n, word_t* free, Walk* walk,
+                     bool majority_only = false) const;
+
+    // The fewest rules of a list of interest below a prefix of k rules (lookahead, min_length).
+    std::size_t bound_length(std::size_t k) const {
+        return std::max(k + (config_.use_lookahead ? 1 : 0), min_length_);
+    }
+    // Maximum useful length (bounds.hpp): the lists not yet evaluated below a prefix of k rules
+    // have at least k + 1 rules (and min_length), so none beats the incumbent `best` once lam
+    // times that many reaches it.
+    bool beyond_useful_length(std::size_t k, double best) const {
+        return config_.use_length_bound &&
+               problem_.lam * static_cast<double>(std::max(k + 1, min_length_)) >= best;
+    }
+    // The bound counted for a queued prefix of `depth` rules (its lists not yet evaluated have
+    // one more rule, and at least min_length).
+    double queued_bound(std::int64_t lb_errors, std::size_t depth) const {
+        return objective(lb_errors, std::max(depth + 1, min_length_));
+    }
+    // Whether a popped prefix of k rules may still have a list beating `best`.
+    bool worth_expanding(const Node& node, std::size_t k, double best) const {
+        if (k >= max_length_ || beyond_useful_length(k, best)) return false;
+        return objective(node.lb_errors, bound_length(k)) < best;
+    }
+    // The queue key of a child (the policy's order; lower pops first).
+    double priority(std::int64_t lb_errors, std::int64_t leaf_errors, std::size_t depth,
+                    std::int64_t n_captured) const;
+
+ private:
+    RuleData data_;
+    ProblemSpec problem_;
+    Config config_;
+    double n_;
+    bool use_class_bound_;
+    bool use_sample_bound_;
+    // Two groups and unit weights: the exact integer fairness bound.
+    bool exact_two_groups_;
+    bool majority_labels_;
+    std::size_t max_length_;   // effective cap on the length (of the running phase)
+    std::size_t min_length_ = 0;
+    std::size_t full_length_;  // the whole run's cap
+};
+
+}  // namespace fairlist

@@ -1,0 +1,79 @@
+// The frontier of a search: the prefix trie (trie.hpp), the queue of prefixes to expand
+// (queue.hpp), the permutation map (permutation_map.hpp) and the bounds of the queued prefixes
+// (bound_tracker.hpp).  Every unexplored list of the running phase extends a queued prefix (or
+// the node being expanded), which is what makes the least queued bound a lower bound.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+
+#include "fairlist/bitset.hpp"
+#include "fairlist/bound_tracker.hpp"
+#include "fairlist/context.hpp"
+#include "fairlist/permutation_map.hpp"
+#include "fairlist/queue.hpp"
+#include "fairlist/search.hpp"
+#include "fairlist/trie.hpp"
+
+namespace fairlist {
+
+// The permutation-map key of a child: the counts of SearchContext::key_counts() and the hash of
+// those and of its uncaptured classes.
+struct MapKey {
+    std::uint32_t counts[PermutationMap::kMaxKey];  // the first key_counts() used
+    std::uint64_t hash = 0;
+};
+
+class Frontier {
+ public:
+    explicit Frontier(const SearchContext& ctx);
+
+    // A fresh trie, queue and permutation map (between length-deepening phases).
+    void reset();
+
+    Node& node(std::uint32_t i) { return trie_[i]; }
+    const Node& node(std::uint32_t i) const { return trie_[i]; }
+    std::size_t depth(std::uint32_t i) const { return trie_.depth(i); }
+    std::size_t live() const { return trie_.live(); }
+    void retire(std::uint32_t i) { trie_.retire(i); }
+
+    // The root (the empty prefix) with its bound on the errors; queued when `queue`.
+    std::uint32_t add_root(std::int64_t lb_errors, bool queue, double bound);
+
+    bool empty() const { return queue_.empty(); }
+    std::size_t queue_size() const { return queue_.size(); }
+    // Pops the next prefix; `bound` must be the one it was pushed with (queued_bound).
+    std::uint32_t pop() { return queue_.pop(); }
+    void untrack(double bound) { tracked_.pop(bound); }
+    // The least bound of the queued prefixes (bound_tracker.hpp; +inf: none).
+    double least_tracked() { return tracked_.least(); }
+    // The least queued bound, scanning the queue (exact; at a stop).
+    double queued_lower_bound(const SearchContext& ctx, double best) const;
+
+    // Inserts a child that passed the bounds into the trie and (when enqueue) the queue, with
+    // `bound` its queued bound, unless the permutation map holds an equivalent prefix that
+    // dominates it; returns its node, or Trie::kNone when it is dropped.  child_classes: its
+    // uncaptured classes; other_classes: scratch of n_class_words words.
+    std::uint32_t add_child(std::uint32_t parent, std::uint32_t rule, std::size_t k,
+                            std::int64_t errors, std::int64_t lb_errors, double priority,
+                            double bound, const MapKey& key, const word_t* child_classes,
+                            word_t* other_classes, bool enqueue, Stats* stats);
+    void prefetch(std::uint64_t hash) const { pmap_.prefetch(hash); }
+
+    std::size_t memory_bytes() const { return trie_.bytes() + queue_.bytes() + pmap_.bytes(); }
+    std::size_t peak_live() const { return trie_.peak_live(); }
+    std::size_t peak_queue() const { return queue_.peak(); }
+
+ private:
+    const SearchContext& ctx_;
+    Trie trie_;
+    NodeQueue queue_;
+    PermutationMap pmap_;
+    BoundTracker tracked_;
+
+    // Leaves in `out` the classes that trie node i's prefix leaves uncaptured; returns its
+    // length.
+    std::size_t stored_classes(std::uint32_t i, word_t* out) const;
+};
+
+}  // namespace fairlist

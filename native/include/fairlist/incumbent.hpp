@@ -1,0 +1,79 @@
+// The incumbent: the best fair rule list found so far, shared by everything that finds lists
+// (constant lists, warm start, beam, expansion, terminal solver) and, in a parallel search, by
+// every worker (DESIGN.md §8).
+//
+// Reads are lock-free: objective() is an atomic, and a stale value only prunes less.  Writes
+// take a mutex, re-check and store the objective with the list, so the objective read is always
+// that of a stored list or an older, larger one.
+//
+// Tie-break.  Among lists of equal objective the incumbent keeps the first in a canonical order:
+// fewer rules first, then the antecedent ids lexicographically, then the rules' predictions,
+// then the default prediction (precedes()).  The order in which the lists are offered then does
+// not decide among the ties that were offered: a search that offers the same set of lists, in
+// any order and from any number of threads, returns the same list.  (Which lists of the optimal
+// objective get offered depends on the pruning, which drops a prefix whose bound equals the
+// incumbent's objective: see DESIGN.md §8 and the parallel search's note.)
+#pragma once
+
+#include <atomic>
+#include <cstddef>
+#include <cstdint>
+#include <limits>
+#include <mutex>
+#include <vector>
+
+namespace fairlist {
+
+class Incumbent {
+ public:
+    // The objective of the best list so far; +inf while there is none.
+    double objective() const { return objective_.load(std::memory_order_relaxed); }
+    bool has() const { return objective() < std::numeric_limits<double>::infinity(); }
+
+    // Offers the list prefix[0 .. n) (+ last, unless kNoRule) + default_prediction, of this
+    // objective and errors (rules: antecedent << 1 | prediction).  fair() is called, only when
+    // the list would become the incumbent, to check it (the caller's counts); true when it did
+    // become the incumbent, improving the objective or equal to it and earlier in the canonical
+    // order.  *improved (may be null): whether it improved the objective.
+    static constexpr std::uint32_t kNoRule = 0xffffffffU;
+    template <class Fair>
+    bool offer(double objective, std::int64_t errors, const std::uint32_t* prefix, std::size_t n,
+               std::uint32_t last, int default_prediction, Fair&& fair, bool* improved) {
+        if (objective > this->objective()) return false;
+        std::lock_guard<std::mutex> lock(mutex_);
+        const double best = objective_.load(std::memory_order_relaxed);
+        if (objective > best) return false;
+        const bool better = objective < best;
+        if (!better && !precedes(prefix, n, last, default_prediction)) return false;
+        if (!fair()) return false;
+        rules_.assign(prefix, prefix + n);
+        if (last != kNoRule) rules_.push_back(last);
+        default_ = default_prediction;
+        errors_ = errors;
+        objective_.store(objective, std::memory_order_relaxed);
+        if (improved != nullptr) *improved = better;
+        return true;
+    }
+
+    // A copy of the list (call when no thread offers: after the search).
+    struct List {
+        std::vector<std::uint32_t> rules;  // antecedent << 1 | prediction
+        int default_prediction = 0;
+        std::int64_t errors = 0;
+        double objective = std::numeric_limits<double>::infinity();
+    };
+    List get() const;
+
+ private:
+    mutable std::mutex mutex_;
+    std::atomic<double> objective_{std::numeric_limits<double>::infinity()};
+    std::vector<std::uint32_t> rules_;
+    int default_ = 0;
+    std::int64_t errors_ = 0;
+
+    // Whether the candidate comes before the stored list in the canonical order (mutex held).
+    bool precedes(const std::uint32_t* prefix, std::size_t n, std::uint32_t last,
+                  int default_prediction) const;
+};
+
+}  // namespace fairlist

@@ -1,0 +1,159 @@
+#include "fairlist/context.hpp"
+
+#include <cmath>
+#include <stdexcept>
+
+#include "fairlist/bounds.hpp"
+
+namespace fairlist {
+
+SearchContext::SearchContext(const word_t* rules, const word_t* labels,
+                             const std::int32_t* groups, const std::int64_t* weights,
+                             std::size_t n_samples, std::size_t n_antecedents, int n_groups,
+                             const ProblemSpec& problem, const Config& config)
+    : data_(rules, labels, groups, weights, n_samples, n_antecedents, n_groups),
+      problem_(problem),
+      config_(config),
+      n_(static_cast<double>(data_.total_weight())),
+      use_class_bound_(problem.constrained && config.use_class_bound &&
+                       is_metric(static_cast<int>(problem.metric)) && is_linear(problem.metric)),
+      use_sample_bound_(problem.constrained && config.use_fairness_bound &&
+                        !(use_class_bound_ && problem.epsilon > 0.0)),
+      exact_two_groups_(n_groups == 2 && data_.unit_weights()),
+      majority_labels_(config.majority_only || !problem.constrained) {
+    if (n_samples >= (std::size_t{1} << 31)) throw std::invalid_argument("too many samples (>= 2^31)");
+    if (n_antecedents >= (std::size_t{1} << 28)) {
+        throw std::invalid_argument("too many antecedents (>= 2^28)");
+    }
+    if (!(problem.lam >= 0.0) || !std::isfinite(problem.lam)) {
+        throw std::invalid_argument("lam must be a finite number >= 0");
+    }
+    if (problem.constrained && !(problem.epsilon >= 0.0)) {
+        throw std::invalid_argument("epsilon must be >= 0");
+    }
+    if (!is_metric(static_cast<int>(problem.metric))) throw std::invalid_argument("unknown metric");
+    const int policy = static_cast<int>(config.policy);
+    if (policy < 0 || policy > 6) throw std::invalid_argument("unknown policy");
+    // A list never has more rules than antecedents.
+    max_length_ = n_antecedents;
+    if (config.max_length >= 0) {
+        max_length_ = std::min<std::size_t>(max_length_, static_cast<std::size_t>(config.max_length));
+    }
+    full_length_ = max_length_;
+}
+
+NodeQueue::Order SearchContext::queue_order() const {
+    if (config_.seed != 0) return NodeQueue::Order::HEAP;
+    if (config_.policy == Policy::BFS) return NodeQueue::Order::FIFO;
+    if (config_.policy == Policy::DFS) return NodeQueue::Order::LIFO;
+    return NodeQueue::Order::HEAP;
+}
+
+int SearchContext::key_size() const {
+    if (!problem_.constrained) return 0;
+    switch (problem_.metric) {
+        case Metric::SP:
+        case Metric::PE:
+        case Metric::EOPP:
+            return data_.n_groups();
+        case Metric::PP:
+        case Metric::EODDS:
+        case Metric::CUAE:
+            return 2 * data_.n_groups();
+    }
+    return 2 * data_.n_groups();  // not a Metric value (refused by the constructor)
+}
+
+PermutationMap SearchContext::new_map() const {
+    // Counts (and errors) reach the total weight; the errors are stored unless the key holds
+    // the true and false positives of every group.
+    return PermutationMap(key_size(),
+                          config_.wide_map_counts || data_.total_weight() >= (std::int64_t{1} << 16),
+                          key_size() < 2 * data_.n_groups());
+}
+
+int SearchContext::key_counts(const Fixed& f, std::uint32_t* out) const {
+    if (!problem_.constrained) return 0;
+    const int k = f.k;
+    auto put = [&](int i, std::int64_t v) { out[i] = static_cast<std::uint32_t>(v); };
+    auto every_count = [&] {  // with the captured set, tp and fp fix tn and fn
+        for (int g = 0; g < k; ++g) {
+            put(2 * g, f.g[g].tp);
+            put(2 * g + 1, f.g[g].fp);
+        }
+        return 2 * k;
+    };
+    switch (problem_.metric) {
+        case Metric::SP:  // positive rate: (tp + fp) / group size
+            for (int g = 0; g < k; ++g) put(g, f.g[g].tp + f.g[g].fp);
+            return k;
+        case Metric::PE:  // false positive rate: fp / group negatives
+            for (int g = 0; g < k; ++g) put(g, f.g[g].fp);
+            return k;
+        case Metric::EOPP:  // true positive rate: tp / group positives
+            for (int g = 0; g < k; ++g) put(g, f.g[g].tp);
+            return k;
+        case Metric::PP:
+        case Metric::EODDS:
+        case Metric::CUAE:
+            return every_count();
+    }
+    return every_count();  // not a Metric value (refused by the constructor)
+}
+
+FairnessBound SearchContext::sample_bound(const Fixed& f, const SplitCounts& u,
+                                          std::int64_t work_budget) const {
+    if (exact_two_groups_) {
+        return fairness_lower_bound(problem_.metric, problem_.epsilon, f.g[0], f.g[1],
+                                    u.uncaptured(0), u.uncaptured(1), work_budget);
+    }
+    Uncaptured free[kMaxGroups];
+    for (int g = 0; g < u.k; ++g) free[g] = u.uncaptured(g);
+    return group_fairness_lower_bound(problem_.metric, problem_.epsilon, f, free);
+}
+
+bool SearchContext::walk_prefix(const std::uint32_t* rules, std::size_t n, word_t* free,
+                                Walk* walk, bool majority_only) const {
+    const std::size_t nw = data_.n_words();
+    std::copy(data_.all(), data_.all() + nw, free);
+    walk->fixed = Fixed(data_.n_groups());
+    walk->errors = 0;
+    SplitCounts s;
+    std::int64_t forced;
+    for (std::size_t k = 0; k < n; ++k) {
+        const word_t* r = data_.rule(rules[k] >> 1);
+        const int q = static_cast<int>(rules[k] & 1U);
+        data_.count(r, free, &s, &forced);
+        if (!label_allowed(s, q, majority_only)) return false;
+        add_predicted(walk->fixed, s, q);
+        walk->errors += s.label(1 - q);
+        for (std::size_t i = 0; i < nw; ++i) free[i] &= ~r[i];
+    }
+    data_.count(data_.all(), free, &walk->free, &walk->forced_free);
+    return true;
+}
+
+double SearchContext::priority(std::int64_t lb_errors, std::int64_t leaf_errors,
+                               std::size_t depth, std::int64_t n_captured) const {
+    switch (config_.policy) {
+        case Policy::BFS:
+            return static_cast<double>(depth);
+        case Policy::BFS_OBJECTIVE_AWARE:
+            // Same depth: the objective differs by the errors only; more errors pop first.
+            return static_cast<double>(depth) + 0.5 * (1.0 - static_cast<double>(leaf_errors) / n_);
+        case Policy::BFS_OBJECTIVE_AWARE_LOWEST:
+            // The reference code's order: same depth, fewer errors (lower objective) pop first.
+            return static_cast<double>(depth) + 0.5 * static_cast<double>(leaf_errors) / n_;
+        case Policy::LOWER_BOUND:
+            return objective(lb_errors, depth);
+        case Policy::CURIOSITY:
+            return objective(lb_errors, depth) * n_ / static_cast<double>(n_captured);
+        case Policy::DFS:
+            return -static_cast<double>(depth);
+        case Policy::OBJECTIVE:
+            return objective(leaf_errors, depth);
+    }
+    return 0.0;
+}
+
+}  // namespace fairlist

@@ -1,0 +1,236 @@
+#include "fairlist/expander.hpp"
+
+#include <algorithm>
+#include <limits>
+#include <stdexcept>
+
+#include "fairlist/bounds.hpp"
+
+namespace fairlist {
+
+namespace {
+
+std::uint64_t mix64(std::uint64_t z) {
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+    return z ^ (z >> 31);
+}
+
+}  // namespace
+
+Expander::Expander(const SearchContext& ctx, Frontier& frontier, Incumbent& incumbent,
+                   const std::atomic<bool>* stop_flag)
+    : ctx_(ctx),
+      frontier_(frontier),
+      incumbent_(incumbent),
+      scratch_(ctx.data()),
+      poll_(stop_flag, ctx.config().time_limit),
+      class_bound_(ctx.data(), ctx.problem().metric, ctx.problem().epsilon) {
+    stats_.n_rows = static_cast<std::int64_t>(ctx.data().n_rows());
+    stats_.n_classes = static_cast<std::int64_t>(ctx.data().n_classes());
+    if (ctx.config().use_terminal_solver && TerminalSolver::applies(ctx.data())) {
+        terminal_ = std::make_unique<TerminalSolver>(ctx, incumbent, poll_, stats_);
+    }
+}
+
+bool Expander::root_bound(std::int64_t* rest) {
+    const RuleData& data = ctx_.data();
+    const ProblemSpec& problem = ctx_.problem();
+    *rest = ctx_.config().use_equivalent_points ? data.n_forced_errors() : 0;
+    if (!problem.constrained || !ctx_.config().use_fairness_bound) return true;
+    ++stats_.fairness_bound_calls;
+    const Fixed none(data.n_groups());
+    const FairnessBound fb = ctx_.sample_bound(none, data.totals(), kExactWorkBudget);
+    bool feasible = fb.feasible;
+    if (fb.feasible) *rest = std::max(*rest, fb.min_errors);
+    if (fb.feasible && ctx_.use_class_bound()) {
+        std::int64_t cb;
+        class_bound_.prepare(data.class_all());
+        if (class_bound_.bound(none, data.class_all(), scratch_.class_none.data(),
+                               class_bound_.majority_positive(data.class_all()),
+                               data.n_forced_errors(), &cb)) {
+            *rest = std::max(*rest, cb);
+        } else {
+            feasible = false;
+        }
+    }
+    if (!feasible && incumbent_.has()) {
+        throw std::logic_error("fairness_lower_bound reports no fair completion of the empty "
+                               "prefix, but a fair rule list is known");
+    }
+    return feasible;
+}
+
+void Expander::offer(std::int64_t errors, std::size_t length, const Fixed& counts,
+                     std::uint32_t last_rule, int d) {
+    const std::vector<std::uint32_t>& path = scratch_.path;
+    bool improved = false;
+    incumbent_.offer(ctx_.objective(errors, length), errors, path.data(), path.size(),
+                     length > path.size() ? last_rule : Incumbent::kNoRule, d,
+                     [&] { return ctx_.fair(counts); }, &improved);
+    if (improved) ++stats_.incumbent_updates;
+}
+
+std::size_t Expander::load_prefix(std::uint32_t index, Walk* prefix) {
+    std::vector<std::uint32_t>& path = scratch_.path;
+    path.clear();
+    for (std::uint32_t i = index; frontier_.node(i).parent != Trie::kNone;
+         i = frontier_.node(i).parent) {
+        path.push_back(frontier_.node(i).rule);
+    }
+    std::reverse(path.begin(), path.end());
+    ctx_.walk_prefix(path.data(), path.size(), scratch_.free.data(), prefix);
+    const RuleData& data = ctx_.data();
+    const std::size_t cw = data.n_class_words();
+    std::copy(data.class_all(), data.class_all() + cw, scratch_.class_free.begin());
+    for (const std::uint32_t rule : path) {
+        const word_t* r = data.class_rule(rule >> 1);
+        for (std::size_t i = 0; i < cw; ++i) scratch_.class_free[i] &= ~r[i];
+    }
+    if (ctx_.use_class_bound()) {
+        scratch_.class_positive = class_bound_.majority_positive(scratch_.class_free.data());
+        class_bound_.prepare(scratch_.class_free.data());
+    }
+    return path.size();
+}
+
+void Expander::expand(std::uint32_t index) {
+    Walk prefix;
+    const std::size_t depth = load_prefix(index, &prefix);
+    if (terminal_ != nullptr) terminal_->begin_expansion();  // its counts are taken afresh
+    for (const std::uint32_t rule : scratch_.path) scratch_.in_prefix[rule >> 1] = 1;
+
+    const RuleData& data = ctx_.data();
+    const auto poll_work = static_cast<std::int64_t>(data.n_words());
+    SplitCounts captured;
+    std::int64_t forced_captured;
+    for (std::uint32_t j = 0; j < data.n_antecedents(); ++j) {
+        if (scratch_.in_prefix[j]) continue;
+        if (poll_.poll(poll_work)) break;  // the caller stops
+        data.count(data.rule(j), scratch_.free.data(), &captured, &forced_captured);
+        if (captured.total() == 0) continue;  // captures nothing new: never useful
+        const std::int64_t forced_child = prefix.forced_free - forced_captured;
+        for (int q = 0; q < 2; ++q) {
+            if (!label_allowed(captured, q, ctx_.majority_labels())) continue;
+            evaluate_child(index, depth, j, q, captured, forced_child, prefix);
+        }
+    }
+    for (const std::uint32_t rule : scratch_.path) scratch_.in_prefix[rule >> 1] = 0;
+    if (poll_.stopped()) return;  // cut short: the search keeps its bound
+    Node& node = frontier_.node(index);
+    node.flags |= Node::kExpanded;
+    if (node.n_children == 0) frontier_.retire(index);
+}
+
+void Expander::finish_by_counting(std::uint32_t index) {
+    Walk prefix;
+    const std::size_t depth = load_prefix(index, &prefix);
+    terminal_->finish_prefix(prefix, frontier_.node(index).lb_errors, depth,
+                             scratch_.class_free.data(), &scratch_.path);
+    if (poll_.stopped()) return;  // cut short: the search keeps its bound
+    Node& node = frontier_.node(index);
+    node.flags |= Node::kExpanded;
+    if (node.n_children == 0) frontier_.retire(index);
+}
+
+void Expander::evaluate_child(std::uint32_t parent, std::size_t depth, std::uint32_t j, int q,
+                              const SplitCounts& captured, std::int64_t forced_free,
+                              const Walk& prefix) {
+    ++stats_.children_evaluated;
+    const ProblemSpec& problem = ctx_.problem();
+    const Config& config = ctx_.config();
+    const std::size_t k = depth + 1;
+    if (!problem.constrained && config.use_support_bounds &&
+        support_too_small(captured, q, problem.lam, ctx_.n())) {
+        ++stats_.pruned_support;
+        return;
+    }
+    Fixed f = prefix.fixed;
+    add_predicted(f, captured, q);
+    const std::int64_t errors = prefix.errors + captured.label(1 - q);
+    const SplitCounts u = minus(prefix.free, captured);
+    const std::uint32_t rule = j << 1 | static_cast<std::uint32_t>(q);
+    const std::int64_t leaf_errors = offer_leaves(f, errors, u, k, rule);
+
+    // The prefix as a node to extend later.
+    if (k >= ctx_.max_length() || u.total() == 0) return;
+    if (ctx_.beyond_useful_length(k, incumbent_.objective())) {
+        ++stats_.pruned_length;
+        return;
+    }
+    // Errors every completion makes on the uncaptured samples: the best of the bounds, from
+    // the cheapest to the most expensive, stopping as soon as the child is pruned.  Every
+    // completion of the child is a completion of the parent, so the parent's bound on the errors
+    // holds for it too (the floor, with the hierarchical bound on; see bounds.hpp).  It prunes
+    // the children of a parent within one rule of the incumbent before their fairness bounds run.
+    const bool hierarchical = config.use_hierarchical_bound;
+    ErrorBound b{hierarchical ? errors : 0, config.use_equivalent_points ? forced_free : 0,
+                 hierarchical ? frontier_.node(parent).lb_errors : 0, ctx_.bound_length(k)};
+    if (ctx_.objective(b.errors(), b.length) >= incumbent_.objective()) {
+        ++stats_.pruned_by_bound;
+        return;
+    }
+    // The permutation map's key and hash (see Frontier::add_child), computed now so that the
+    // map's slot is fetched from memory while the fairness bounds run.
+    MapKey key;
+    const int n_counts = ctx_.key_counts(f, key.counts);
+    if (config.use_permutation_map) key.hash = map_hash(j, key.counts, n_counts);
+    if (!fairness_bounds(ctx_, incumbent_, &class_bound_, scratch_.class_free.data(),
+                         scratch_.class_positive, f, j, u, forced_free, &b, &stats_)) {
+        return;
+    }
+    const std::int64_t lb_errors = b.errors();
+    const std::int64_t n_captured = ctx_.data().total_weight() - u.total();
+    // The hook of the terminal solver: a child two rules short of the length cap is finished
+    // by counting at once, never queued.
+    const bool finish = finishes_by_counting(k);
+    const std::uint32_t child = frontier_.add_child(
+        parent, rule, k, errors, lb_errors, ctx_.priority(lb_errors, leaf_errors, k, n_captured),
+        ctx_.queued_bound(lb_errors, k), key, scratch_.child_classes.data(),
+        scratch_.other_classes.data(), !finish, &stats_);
+    if (!finish || child == Trie::kNone) return;
+    terminal_->finish_child(j, q, f, errors, u, forced_free, lb_errors, k,
+                            scratch_.class_free.data(), &scratch_.path);
+    if (poll_.stopped()) return;  // cut short: the search keeps the expanded node's bound
+    frontier_.node(child).flags |= Node::kExpanded;
+    frontier_.retire(child);
+    ++stats_.nodes_expanded;
+}
+
+// Offers "child + default" for each default label the space allows.  Lists tying the incumbent
+// are offered too: Incumbent keeps the canonical one among them.
+inline std::int64_t Expander::offer_leaves(const Fixed& f, std::int64_t errors,
+                                           const SplitCounts& u, std::size_t k,
+                                           std::uint32_t rule) {
+    std::int64_t leaf_errors = std::numeric_limits<std::int64_t>::max();
+    for (int d = 0; d < 2; ++d) {
+        if (!label_allowed(u, d, ctx_.majority_labels())) continue;
+        const std::int64_t e = errors + u.label(1 - d);
+        leaf_errors = std::min(leaf_errors, e);
+        if (ctx_.objective(e, k) <= incumbent_.objective()) {
+            Fixed full = f;
+            add_predicted(full, u, d);
+            offer(e, k, full, rule, d);
+        }
+    }
+    return leaf_errors;
+}
+
+inline std::uint64_t Expander::map_hash(std::uint32_t j, const std::uint32_t* counts,
+                                        int n_counts) {
+    const RuleData& data = ctx_.data();
+    const word_t* r = data.class_rule(j);
+    std::uint64_t hash = 0x2545f4914f6cdd1dULL;
+    for (std::size_t i = 0; i < data.n_class_words(); ++i) {
+        scratch_.child_classes[i] = scratch_.class_free[i] & ~r[i];
+        hash = mix64(hash ^ scratch_.child_classes[i]);
+    }
+    for (int i = 0; i < n_counts; ++i) {
+        hash = mix64(hash ^ (counts[i] + (std::uint64_t{1} << (32 + i))));
+    }
+    hash = mix64(hash);
+    frontier_.prefetch(hash);
+    return hash;
+}
+
+}  // namespace fairlist

@@ -1,0 +1,106 @@
+#include "fairlist/frontier.hpp"
+
+#include <algorithm>
+#include <limits>
+
+namespace fairlist {
+
+Frontier::Frontier(const SearchContext& ctx)
+    : ctx_(ctx),
+      trie_(!ctx.config().use_permutation_map),
+      queue_(ctx.queue_order(), ctx.config().policy == Policy::DFS, ctx.config().seed),
+      pmap_(ctx.new_map()) {}
+
+void Frontier::reset() {
+    const Config& config = ctx_.config();
+    trie_ = Trie(!config.use_permutation_map);
+    queue_ = NodeQueue(ctx_.queue_order(), config.policy == Policy::DFS, config.seed);
+    pmap_ = ctx_.new_map();
+}
+
+std::uint32_t Frontier::add_root(std::int64_t lb_errors, bool queue, double bound) {
+    const std::uint32_t root = trie_.add(Trie::kNone, 0, static_cast<std::int32_t>(lb_errors));
+    tracked_.reset(ctx_.objective(ctx_.data().total_weight(), ctx_.max_length() + 1));
+    if (queue) {
+        queue_.push(0.0, root);
+        tracked_.push(bound);
+    } else {
+        trie_.retire(root);
+    }
+    return root;
+}
+
+double Frontier::queued_lower_bound(const SearchContext& ctx, double best) const {
+    // Every unexplored rule list within the running phase's cap extends a queued prefix, hence
+    // has one more rule (and at least min_length).
+    double lb = best;
+    queue_.for_each([&](std::uint32_t index) {
+        const Node& node = trie_[index];
+        const std::size_t depth = trie_.depth(index);
+        if ((node.flags & Node::kSuperseded) || depth >= ctx.max_length()) return;
+        lb = std::min(lb, ctx.queued_bound(node.lb_errors, depth));
+    });
+    return lb;
+}
+
+std::size_t Frontier::stored_classes(std::uint32_t index, word_t* out) const {
+    const RuleData& data = ctx_.data();
+    const std::size_t cw = data.n_class_words();
+    std::copy(data.class_all(), data.class_all() + cw, out);
+    std::size_t length = 0;
+    for (std::uint32_t i = index; trie_[i].parent != Trie::kNone; i = trie_[i].parent) {
+        const word_t* r = data.class_rule(trie_[i].antecedent());
+        for (std::size_t w = 0; w < cw; ++w) out[w] &= ~r[w];
+        ++length;
+    }
+    return length;
+}
+
+std::uint32_t Frontier::add_child(std::uint32_t parent, std::uint32_t rule, std::size_t k,
+                                  std::int64_t errors, std::int64_t lb_errors, double priority,
+                                  double bound, const MapKey& key, const word_t* child_classes,
+                                  word_t* other_classes, bool enqueue, Stats* stats) {
+    auto insert = [&] {
+        const std::uint32_t child = trie_.add(parent, rule, static_cast<std::int32_t>(lb_errors));
+        ++stats->nodes_created;
+        if (enqueue) {
+            queue_.push(priority, child);
+            tracked_.push(bound);
+        }
+        return child;
+    };
+    if (!ctx_.config().use_permutation_map) return insert();
+    // Key: the captured samples (as the uncaptured classes) plus the counts the metric's value
+    // depends on (see key_counts()); the entry also keeps the errors on the captured samples.
+    // The stored prefix's classes and length are recomputed from its path.
+    const std::size_t cw = ctx_.data().n_class_words();
+    std::size_t other_length = 0;
+    const PermutationMap::Slot hit = pmap_.find(key.hash, key.counts, [&](std::uint32_t other) {
+        other_length = stored_classes(other, other_classes);
+        return std::equal(other_classes, other_classes + cw, child_classes);
+    });
+    const auto captured_errors = static_cast<std::uint32_t>(errors);
+    if (!hit.found()) {
+        const std::uint32_t child = insert();
+        pmap_.insert(key.hash, child, captured_errors, key.counts);
+        return child;
+    }
+    // Same uncaptured samples and counts: every completion of one is a completion of the other
+    // with the same unfairness, and the objectives differ by the errors on the captured samples
+    // and the lengths.  Keep the prefix with no more of both (the earlier one on a tie); when
+    // neither has, keep both, the new one outside the map.
+    const std::uint32_t other_errors = pmap_.stores_errors() ? pmap_.errors(hit) : captured_errors;
+    if (other_errors <= captured_errors && other_length <= k) {
+        ++stats->permutation_hits;
+        return Trie::kNone;
+    }
+    const std::uint32_t child = insert();
+    if (captured_errors <= other_errors && k <= other_length) {
+        Node& old = trie_[pmap_.node(hit)];
+        if (!(old.flags & (Node::kExpanded | Node::kRetired))) old.flags |= Node::kSuperseded;
+        pmap_.replace(hit, child, captured_errors);
+    }
+    return child;
+}
+
+}  // namespace fairlist

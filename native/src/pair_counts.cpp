@@ -1,0 +1,244 @@
+// The terminal solver's counts (pair_counts.hpp).
+#include "fairlist/pair_counts.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+
+namespace fairlist {
+
+namespace {
+
+// The terminal solver runs with two groups only (TerminalSolver::applies), so every count
+// here has k = 2.
+inline void accumulate(SplitCounts& into, const SplitCounts& s) {
+    for (int g = 0; g < 2; ++g) {
+        into.c[g][0] += s.c[g][0];
+        into.c[g][1] += s.c[g][1];
+    }
+    into.n[0] += s.n[0];
+    into.n[1] += s.n[1];
+}
+
+}  // namespace
+
+PairCounts::PairCounts(const RuleData& data, StopCheck* stop)
+    : data_(data), stop_(stop), m_(data.n_antecedents()) {
+    const std::size_t nc = data.n_classes();
+    offsets_.reserve(nc + 1);
+    offsets_.push_back(0);
+    for (std::size_t e = 0; e < nc; ++e) {
+        for (std::size_t j = 0; j < m_; ++j) {
+            if ((data.class_rule(j)[e / kWordBits] >> (e % kWordBits)) & 1U) {
+                features_.push_back(static_cast<std::uint32_t>(j));
+            }
+        }
+        offsets_.push_back(static_cast<std::uint32_t>(features_.size()));
+        // Weights of the class by (group, label); the sums over any set of classes stay below
+        // the total weight, which TerminalSolver::applies keeps within 32 bits.
+        SplitCounts c(2);
+        for (int g = 0; g < 2; ++g) {
+            for (int y = 0; y < 2; ++y) c.add(g, y, data.class_count(e, g, y));
+        }
+        class_counts_.push_back(c);
+        class_forced_.push_back(std::min(data.class_label(e, 0), data.class_label(e, 1)));
+        class_quad_.push_back(Quad{{static_cast<std::int32_t>(c.c[0][0]),
+                                    static_cast<std::int32_t>(c.c[0][1]),
+                                    static_cast<std::int32_t>(c.c[1][0]),
+                                    static_cast<std::int32_t>(c.c[1][1])}});
+        const auto d = static_cast<std::int64_t>(offsets_[e + 1] - offsets_[e]);
+        class_cost_.push_back(d * d);
+    }
+    for (Table* t : {&base_, &other_}) {
+        t->classes.assign(data.n_class_words(), 0);
+        t->pair.assign(m_ * m_, Quad{});
+        t->single.assign(m_, SplitCounts(2));
+        t->forced.assign(m_, 0);
+        t->stamp.assign(m_, 0);  // epoch 0: every (zero) row valid
+    }
+    single_.assign(m_, SplitCounts(2));
+    single4_.assign(m_, Four{});
+    forced_.assign(m_, 0);
+    label_[0].assign(m_, 0);
+    label_[1].assign(m_, 0);
+}
+
+SplitCounts PairCounts::split(const Quad& q) {
+    SplitCounts s(2);
+    s.add(0, 0, q.v[0]);
+    s.add(0, 1, q.v[1]);
+    s.add(1, 0, q.v[2]);
+    s.add(1, 1, q.v[3]);
+    return s;
+}
+
+std::int64_t PairCounts::cost(const word_t* classes) const {
+    std::int64_t total = 0;
+    for (std::size_t w = 0; w < data_.n_class_words(); ++w) {
+        for (word_t x = classes[w]; x; x &= x - 1) {
+            total += class_cost_[w * kWordBits + static_cast<std::size_t>(portable::ctz64(x))];
+        }
+    }
+    return total;
+}
+
+void PairCounts::count_singles(Table& t, const word_t* classes) {
+    if (++t.epoch == 0) {  // wrapped: no row may look counted
+        std::fill(t.stamp.begin(), t.stamp.end(), 0U);
+        t.epoch = 1;
+    }
+    const std::size_t cw = data_.n_class_words();
+    std::copy(classes, classes + cw, t.classes.begin());
+    std::fill(t.single.begin(), t.single.end(), SplitCounts(2));
+    std::fill(t.forced.begin(), t.forced.end(), 0);
+    for (std::size_t w = 0; w < cw; ++w) {
+        std::int64_t work = 1;
+        for (word_t x = classes[w]; x; x &= x - 1) {
+            const std::size_t e = w * kWordBits + static_cast<std::size_t>(portable::ctz64(x));
+            const SplitCounts& c = class_counts_[e];
+            const std::int64_t f = class_forced_[e];
+            work += offsets_[e + 1] - offsets_[e];
+            for (std::uint32_t k = offsets_[e]; k < offsets_[e + 1]; ++k) {
+                accumulate(t.single[features_[k]], c);
+                t.forced[features_[k]] += f;
+            }
+        }
+        if (stop_ != nullptr && stop_->poll(work)) return;  // partial: the search stops
+    }
+}
+
+void PairCounts::count_row(Table& t, std::uint32_t a) {
+    // Each class of the set that a captures adds its counts to (a, b) for each of its
+    // antecedents b: the row of a, where they add up, stays in the first-level cache.
+    Quad* const row = t.pair.data() + a * m_;
+    std::fill(row, row + m_, Quad{});
+    const std::size_t cw = data_.n_class_words();
+    const word_t* r = data_.class_rule(a);
+    const std::uint32_t* const features = features_.data();
+    for (std::size_t w = 0; w < cw; ++w) {
+        std::int64_t work = 1;
+        for (word_t x = r[w] & t.classes[w]; x; x &= x - 1) {
+            const std::size_t e = w * kWordBits + static_cast<std::size_t>(portable::ctz64(x));
+            const Quad q = class_quad_[e];
+            const std::uint32_t* const last = features + offsets_[e + 1];
+            work += offsets_[e + 1] - offsets_[e];
+            for (const std::uint32_t* b = features + offsets_[e]; b != last; ++b) {
+                Quad& p = row[*b];
+                for (int k = 0; k < 4; ++k) p.v[k] += q.v[k];
+            }
+        }
+        if (stop_ != nullptr && stop_->poll(work)) return;  // partial, and not marked counted
+    }
+    row[a] = Quad{};  // (a, a) is not a pair
+    t.stamp[a] = t.epoch;
+}
+
+void PairCounts::make_view() {
+    active_.clear();
+    for (std::uint32_t j = 0; j < m_; ++j) {
+        SplitCounts s = plus_->single[j];
+        std::int64_t f = plus_->forced[j];
+        if (minus_ != nullptr) {
+            s = minus(s, minus_->single[j]);
+            f -= minus_->forced[j];
+        }
+        single_[j] = s;
+        single4_[j] = Four{{s.c[0][0], s.c[0][1], s.c[1][0], s.c[1][1]}};
+        forced_[j] = f;
+        label_[0][j] = s.label(0);
+        label_[1][j] = s.label(1);
+        if (s.total() > 0) active_.push_back(j);
+    }
+}
+
+void PairCounts::count(const word_t* classes) {
+    count_singles(base_, classes);
+    for (std::uint32_t a = 0; a < m_; ++a) {
+        if (base_.single[a].total() > 0) count_row(base_, a);
+    }
+    plus_ = &base_;
+    minus_ = nullptr;
+    make_view();
+}
+
+void PairCounts::remove(const word_t* removed) {
+    count_singles(other_, removed);
+    plus_ = &base_;
+    minus_ = &other_;
+    make_view();
+}
+
+void PairCounts::count_alone(const word_t* classes) {
+    count_singles(other_, classes);
+    plus_ = &other_;
+    minus_ = nullptr;
+    make_view();
+}
+
+void PairCounts::count_rows(const std::vector<std::uint32_t>& rows) {
+    if (plus_ == &base_ && minus_ == nullptr) return;  // the base has every row
+    for (const std::uint32_t a : rows) {
+        if (other_.single[a].total() > 0 && !other_.has_row(a)) count_row(other_, a);
+        if (stop_ != nullptr && stop_->stopped()) return;
+    }
+}
+
+// Rule (j, Q) after i: b = single(j) - pair(i, j) on scalars (the label and the number of
+// gaps fixed at compile time), its gain, then the fairness gaps for each first label whose
+// need the gain meets.
+template <int Q, int Gaps>
+std::size_t PairCounts::scan_gainers(std::uint32_t i, const std::vector<std::uint32_t>& order,
+                                     const SecondRuleScreen& screen,
+                                     std::vector<std::uint32_t>* out) const {
+    const Quad* const plus = plus_->pair.data() + i * m_;
+    const Quad* const minus =
+        minus_ != nullptr && minus_->has_row(i) ? minus_->pair.data() + i * m_ : nullptr;
+    const std::int64_t* const same = label_[Q].data();
+    const std::int64_t need = std::min(screen.need[0], screen.need[1]);
+    std::size_t examined = 0;
+    for (const std::uint32_t j : order) {
+        if (same[j] < need) break;
+        if (j == i) continue;
+        ++examined;
+        // b by (group, label), Quad index 2 g + y.
+        const Four& s = single4_[j];
+        std::int64_t b[4] = {s.v[0] - plus[j].v[0], s.v[1] - plus[j].v[1],
+                             s.v[2] - plus[j].v[2], s.v[3] - plus[j].v[3]};
+        if (minus != nullptr) {
+            for (int k = 0; k < 4; ++k) b[k] += minus[j].v[k];
+        }
+        const std::int64_t gain = (b[Q] + b[2 + Q]) - (b[1 - Q] + b[3 - Q]);
+        if (gain < need) continue;
+        double t[2] = {0.0, 0.0};
+        for (int k = 0; k < Gaps; ++k) {
+            for (int c = 0; c < 4; ++c) t[k] += screen.coef[k][c] * static_cast<double>(b[c]);
+            t[k] *= screen.sign;
+        }
+        bool keep = false;
+        for (int q1 = 0; q1 < 2 && !keep; ++q1) {
+            if (gain < screen.need[q1]) continue;
+            keep = true;
+            for (int k = 0; k < Gaps; ++k) {
+                if (std::fabs(screen.base[q1][k] + t[k]) > screen.cap) keep = false;
+            }
+        }
+        if (keep) out->push_back(j);
+    }
+    return examined;
+}
+
+std::size_t PairCounts::gainers(std::uint32_t i, int q, const std::vector<std::uint32_t>& order,
+                                const SecondRuleScreen& screen,
+                                std::vector<std::uint32_t>* out) const {
+    // The label and the number of gaps (0, 1 or 2) as template arguments.
+    if (screen.n_gaps == 0) {
+        return q ? scan_gainers<1, 0>(i, order, screen, out) : scan_gainers<0, 0>(i, order, screen, out);
+    }
+    if (screen.n_gaps == 1) {
+        return q ? scan_gainers<1, 1>(i, order, screen, out) : scan_gainers<0, 1>(i, order, screen, out);
+    }
+    return q ? scan_gainers<1, 2>(i, order, screen, out) : scan_gainers<0, 2>(i, order, screen, out);
+}
+
+}  // namespace fairlist

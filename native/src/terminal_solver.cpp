@@ -1,0 +1,287 @@
+// The terminal solver (terminal_solver.hpp): finish_prefix for a popped prefix, finish_child for
+// a prefix just created, through enumerate(), which evaluates every list of one or two more
+// rules below it.
+#include "fairlist/terminal_solver.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+#include "fairlist/bounds.hpp"
+
+namespace fairlist {
+
+TerminalSolver::TerminalSolver(const SearchContext& ctx, Incumbent& incumbent, StopCheck& poll,
+                               Stats& stats)
+    : ctx_(ctx),
+      incumbent_(incumbent),
+      poll_(poll),
+      stats_(stats),
+      counts_(ctx.data(), &poll),
+      bound_(ctx.data(), ctx.problem().metric, ctx.problem().epsilon),
+      classes_(ctx.data().n_class_words()),
+      removed_(ctx.data().n_class_words()) {
+    if (ctx.problem().constrained) screen_gaps_ = static_cast<int>(bound_.n_gaps());
+}
+
+void TerminalSolver::finish_prefix(const Walk& prefix, std::int64_t floor, std::size_t depth,
+                                   const word_t* classes, std::vector<std::uint32_t>* path) {
+    counts_.count(classes);
+    if (poll_.stopped()) return;  // cut short: the search keeps the node's bound
+    const Finish p{prefix.fixed, prefix.errors, prefix.free, prefix.forced_free,
+                   floor, depth, classes};
+    enumerate(p, path);
+}
+
+void TerminalSolver::finish_child(std::uint32_t j, int q, const Fixed& f, std::int64_t errors,
+                                  const SplitCounts& u, std::int64_t forced_free,
+                                  std::int64_t lb_errors, std::size_t k,
+                                  const word_t* parent_classes,
+                                  std::vector<std::uint32_t>* path) {
+    // The child's classes: the expanded prefix's minus those j captures.
+    const std::size_t cw = ctx_.data().n_class_words();
+    const word_t* r = ctx_.data().class_rule(j);
+    for (std::size_t w = 0; w < cw; ++w) {
+        classes_[w] = parent_classes[w] & ~r[w];
+        removed_[w] = parent_classes[w] & r[w];
+    }
+    // Its counts: the expanded prefix's (counted once per expansion) minus those of the
+    // classes j captures, or its own classes counted afresh when that is less work.  The two
+    // labels of j share them.
+    if (j != counted_) {
+        if (!base_) {
+            counts_.count(parent_classes);
+            base_ = true;
+        }
+        if (counts_.cost(removed_.data()) < counts_.cost(classes_.data())) {
+            counts_.remove(removed_.data());
+        } else {
+            counts_.count_alone(classes_.data());
+        }
+        counted_ = j;
+    }
+    // A count cut short leaves partial counts (and the base uncounted): the search stops.
+    if (poll_.stopped()) {
+        begin_expansion();
+        return;
+    }
+    path->push_back(j << 1 | static_cast<std::uint32_t>(q));
+    const Finish p{f, errors, u, forced_free, lb_errors, k, classes_.data()};
+    enumerate(p, path);
+    path->pop_back();
+}
+
+// Every list of the space with one or two more rules below the prefix p, offered as incumbent
+// when fair and no worse.
+//
+// One-rule lists P + (i, q1) + default d: all of them (each label the space allows).
+//
+// Two-rule lists.  P + (i, q1) + (j, q2) + default q2 predicts as P + (i, q1) + default q2 (j's
+// samples and the default's get the same label), which has one rule less, is in the space too
+// (a label at least as frequent as the other on two sets is so on their union) and is evaluated
+// here: it is skipped.  A rule j that captures nothing after i is skipped too (the list
+// predicts as P + (i, q1) + default, one rule shorter).  So the default is d = 1 - q2, and with
+// b = j's samples after i and rest1 = the samples i leaves,
+//
+//   errors = e1 + rest1.label(q2) - gain,   gain = b.label(q2) - b.label(1 - q2),
+//
+// where e1 counts the errors up to (i, q1).  Three cuts, each skipping only lists whose
+// objective is at least the incumbent's, and a fourth skipping only unfair lists:
+//  * the bounds of evaluate_child on the child P + (i, q1) (equivalent points, the class and
+//    fairness bounds, with the child's length k2 = |P| + 2 and P's bound as a floor: every
+//    list here is a completion of that child and of P; see bounds.hpp);
+//  * a list beats the incumbent only if errors <= e_max (the largest count with
+//    objective(e_max, k2) < best), i.e. gain >= need = e1 + rest1.label(q2) - e_max;
+//  * gain <= b.label(q2) <= single(j).label(q2) (b is part of j's samples), so with the
+//    antecedents sorted by single(j).label(q2), decreasing, the scan over j stops at the first
+//    whose count is below need: no later j can reach it;
+//  * the fairness screen (SecondRuleScreen, with a constraint on SP, PE, EOpp or EOdds and two
+//    groups): the list's positive predictions per (group, label) are f1's plus b's (q2 = 1) or
+//    f1's plus rest1's minus b's (q2 = 0, the default predicting 1), so each linear gap of
+//    ClassFairnessBound::gap_coef is base + sign * (coef . b); the metric's unfairness is the
+//    largest |gap| (SP, PE, EOpp: the one rate gap; EOdds: |a| + |b| = max(|a + b|, |a - b|)),
+//    so a list with some |gap| above epsilon + kFeasibilityTol is unfair.  The screen's cap adds
+//    kScreenMargin (1e-7), far above the rounding of these sums of products (about 1e-14), so
+//    it skips no list that fair() would accept.  Switched off with the terminal solver.
+// Every list left is checked exactly: offer() compares its objective and calls fair().
+void TerminalSolver::enumerate(const Finish& p, std::vector<std::uint32_t>* path) {
+    ++stats_.terminal_prefixes;
+    if (ctx_.use_class_bound()) {
+        positive_ = bound_.majority_positive(p.classes);
+        bound_.prepare(p.classes);
+    }
+    sort_by_label();
+    if (!first_rules(p, path)) return;  // cut short: the caller's node keeps its bound
+    // Second rules, after the rows of the first ones are counted.
+    counts_.count_rows(rows_);
+    if (poll_.stopped()) return;
+    const auto n_active = static_cast<std::int64_t>(counts_.active().size());
+    for (const First& first : firsts_) {
+        if (poll_.poll(n_active)) return;
+        second_rules(first, p.depth + 2, path);
+    }
+}
+
+void TerminalSolver::sort_by_label() {
+    for (int q = 0; q < 2; ++q) {
+        std::vector<std::uint32_t>& order = by_label_[q];
+        order = counts_.active();
+        std::sort(order.begin(), order.end(), [&](std::uint32_t x, std::uint32_t y) {
+            const std::int64_t cx = counts_.label(q, x), cy = counts_.label(q, y);
+            return cx > cy || (cx == cy && x < y);
+        });
+    }
+}
+
+bool TerminalSolver::first_rules(const Finish& p, std::vector<std::uint32_t>* path) {
+    const std::size_t k1 = p.depth + 1, k2 = p.depth + 2;
+    const bool maj = ctx_.majority_labels();
+    const bool hierarchical = ctx_.config().use_hierarchical_bound;
+    const auto poll_work = static_cast<std::int64_t>(ctx_.data().n_class_words()) + 1;
+    firsts_.clear();
+    rows_.clear();
+    for (const std::uint32_t i : counts_.active()) {
+        if (poll_.poll(poll_work)) return false;
+        const SplitCounts& a = counts_.single(i);
+        First first;
+        first.i = i;
+        first.rest1 = minus(p.free, a);
+        const SplitCounts& rest1 = first.rest1;
+        for (int q1 = 0; q1 < 2; ++q1) {
+            if (!label_allowed(a, q1, maj)) continue;
+            ++stats_.children_evaluated;
+            const std::uint32_t rule = i << 1 | static_cast<std::uint32_t>(q1);
+            std::int64_t& e1 = first.e1[q1];
+            Fixed& f1 = first.f1[q1];
+            e1 = p.errors + a.label(1 - q1);
+            f1 = p.fixed;
+            add_predicted(f1, a, q1);
+            for (int d = 0; d < 2; ++d) {  // P + (i, q1) + default d
+                if (!label_allowed(rest1, d, maj)) continue;
+                const std::int64_t e = e1 + rest1.label(1 - d);
+                if (ctx_.objective(e, k1) > incumbent_.objective()) continue;
+                Fixed full = f1;
+                add_predicted(full, rest1, d);
+                offer(e, k1, full, *path, rule, d);
+            }
+            if (rest1.total() == 0) continue;
+            // Whether a second rule can still beat the incumbent.
+            const std::int64_t forced_rest = p.forced_free - counts_.forced(i);
+            ErrorBound b{hierarchical ? e1 : 0,
+                         ctx_.config().use_equivalent_points ? forced_rest : 0,
+                         hierarchical ? p.floor : 0, k2};
+            if (ctx_.objective(b.errors(), k2) >= incumbent_.objective()) {
+                ++stats_.pruned_by_bound;
+                continue;
+            }
+            first.second[q1] = bound_child(f1, i, rest1, forced_rest, p.classes, &b) &&
+                               ctx_.objective(b.errors(), k2) < incumbent_.objective();
+        }
+        if (!first.second[0] && !first.second[1]) continue;
+        firsts_.push_back(first);
+        rows_.push_back(i);
+    }
+    return true;
+}
+
+void TerminalSolver::second_rules(const First& first, std::size_t k2,
+                                  std::vector<std::uint32_t>* path) {
+    const std::uint32_t i = first.i;
+    const SplitCounts& rest1 = first.rest1;
+    const bool maj = ctx_.majority_labels();
+    counts_.set_row(i);
+    const std::int64_t e_max = max_errors(k2);
+    for (int q2 = 0; q2 < 2; ++q2) {
+        const int d = 1 - q2;
+        const SecondRuleScreen screen = make_screen(first, q2, e_max);
+        gainers_.clear();
+        stats_.terminal_lists +=
+            static_cast<std::int64_t>(counts_.gainers(i, q2, by_label_[q2], screen, &gainers_));
+        for (const std::uint32_t j : gainers_) {
+            const SplitCounts b = minus(counts_.single(j), counts_.pair(j));
+            const std::int64_t gain = b.label(q2) - b.label(1 - q2);
+            if (b.total() == 0 || !label_allowed(b, q2, maj)) continue;
+            const SplitCounts rest = minus(rest1, b);
+            if (!label_allowed(rest, d, maj)) continue;
+            for (int q1 = 0; q1 < 2; ++q1) {  // P + (i, q1) + (j, q2) + default d
+                if (!first.second[q1] || gain < screen.need[q1]) continue;
+                const std::int64_t e = first.e1[q1] + rest1.label(q2) - gain;
+                if (ctx_.objective(e, k2) > incumbent_.objective()) continue;
+                Fixed full = first.f1[q1];
+                add_predicted(full, b, q2);
+                add_predicted(full, rest, d);
+                path->push_back(i << 1 | static_cast<std::uint32_t>(q1));
+                offer(e, k2, full, *path, j << 1 | static_cast<std::uint32_t>(q2), d);
+                path->pop_back();
+            }
+        }
+    }
+}
+
+SecondRuleScreen TerminalSolver::make_screen(const First& first, int q2,
+                                             std::int64_t e_max) const {
+    SecondRuleScreen screen;
+    screen.n_gaps = screen_gaps_;
+    screen.sign = q2 == 1 ? 1.0 : -1.0;
+    screen.cap = ctx_.problem().epsilon + kFeasibilityTol + kScreenMargin;
+    for (int k = 0; k < screen_gaps_; ++k) {
+        const auto& c = bound_.gap_coef(static_cast<std::size_t>(k));
+        for (int g = 0; g < 2; ++g) {
+            for (int y = 0; y < 2; ++y) screen.coef[k][2 * g + y] = c[g][y];
+        }
+    }
+    const SplitCounts& rest1 = first.rest1;
+    for (int q1 = 0; q1 < 2; ++q1) {
+        screen.need[q1] = first.second[q1] ? first.e1[q1] + rest1.label(q2) - e_max
+                                           : std::numeric_limits<std::int64_t>::max();
+        if (!first.second[q1]) continue;
+        // The gaps without b: the positives of the prefix and rule i, and with q2 = 0 those of
+        // rest1 (the default's, b's being taken off through the sign).
+        const Fixed& f1 = first.f1[q1];
+        for (int k = 0; k < screen_gaps_; ++k) {
+            double v = 0.0;
+            for (int g = 0; g < 2; ++g) {
+                const double* c = screen.coef[k] + 2 * g;
+                v += c[0] * static_cast<double>(f1.g[g].fp) + c[1] * static_cast<double>(f1.g[g].tp);
+                if (q2 == 0) {
+                    v += c[0] * static_cast<double>(rest1.c[g][0]) +
+                         c[1] * static_cast<double>(rest1.c[g][1]);
+                }
+            }
+            screen.base[q1][k] = v;
+        }
+    }
+    return screen;
+}
+
+bool TerminalSolver::bound_child(const Fixed& f, std::uint32_t i, const SplitCounts& u,
+                                 std::int64_t forced_free, const word_t* classes,
+                                 ErrorBound* b) {
+    return fairness_bounds(ctx_, incumbent_, &bound_, classes, positive_, f, i, u, forced_free,
+                           b, &stats_);
+}
+
+std::int64_t TerminalSolver::max_errors(std::size_t length) const {
+    const double best = incumbent_.objective();
+    if (!(best < std::numeric_limits<double>::infinity())) {
+        return std::numeric_limits<std::int64_t>::max() / 4;
+    }
+    // From the continuous answer, then +-1 steps on the very comparison the search makes.
+    auto e = static_cast<std::int64_t>(
+        std::floor((best - ctx_.problem().lam * static_cast<double>(length)) * ctx_.n()));
+    while (e >= 0 && !(ctx_.objective(e, length) < best)) --e;
+    while (ctx_.objective(e + 1, length) < best) ++e;
+    return e;
+}
+
+void TerminalSolver::offer(std::int64_t errors, std::size_t length, const Fixed& counts,
+                           const std::vector<std::uint32_t>& path, std::uint32_t last_rule,
+                           int d) {
+    bool improved = false;
+    incumbent_.offer(ctx_.objective(errors, length), errors, path.data(), path.size(),
+                     length > path.size() ? last_rule : Incumbent::kNoRule, d,
+                     [&] { return ctx_.fair(counts); }, &improved);
+    if (improved) ++stats_.incumbent_updates;
+}
+
+}  // namespace fairlist
