@@ -51,6 +51,7 @@ from __future__ import annotations
 
 import math
 import numbers
+import time
 import warnings
 from collections.abc import Hashable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -64,7 +65,7 @@ from sklearn.utils.validation import check_is_fitted
 from ._json import jsonable
 from ._params import BOOLEAN, Interval, Options, Satisfies, validate_params
 from ._validation import as_table, encode_labels, stray_binary_cell
-from .errors import DataError, MissingColumnError
+from .errors import DataError, MissingColumnError, TimeLimitError
 
 __all__ = [
     "Binarizer",
@@ -223,12 +224,23 @@ def _popcount_sum(words: np.ndarray) -> np.ndarray:
     return _POPCOUNT8[as_bytes].sum(axis=-1, dtype=np.int64)
 
 
-def pair_counts(matrix: np.ndarray) -> np.ndarray:
+def _check_deadline(deadline: float | None, done: int, total: int, what: str) -> None:
+    """A :class:`TimeLimitError` when ``deadline`` (a ``time.perf_counter()`` time) is past."""
+    if deadline is not None and time.perf_counter() >= deadline:
+        raise TimeLimitError(
+            f"binarizing did not finish within the time limit ({done} of {total} {what}); "
+            "raise the time limit, or make fewer antecedents (max_antecedents, a higher "
+            "min_support, conjunctions=False, or fewer columns)"
+        )
+
+
+def pair_counts(matrix: np.ndarray, deadline: float | None = None) -> np.ndarray:
     """``C[a, b]`` = number of rows where columns ``a`` and ``b`` of a boolean matrix are both set.
 
     The columns are packed into 64-bit words (one bit per row) and each pair costs an AND and
     a popcount per word: ``n/64`` word operations, with no floating point and no BLAS (whose
-    threads stall on a busy machine).
+    threads stall on a busy machine). ``deadline`` (a ``time.perf_counter()`` time): a
+    :class:`~fairlist.errors.TimeLimitError` once it is past.
 
     Examples
     --------
@@ -244,6 +256,7 @@ def pair_counts(matrix: np.ndarray) -> np.ndarray:
     words = packed.view(np.uint64)  # (r, n_words); padding bits are zero
     counts = np.empty((r, r), dtype=np.int64)
     for a in range(r):
+        _check_deadline(deadline, a, r, "antecedents paired into conjunctions")
         counts[a, a:] = _popcount_sum(words[a] & words[a:])
         counts[a:, a] = counts[a, a:]
     return counts
@@ -594,7 +607,7 @@ class Binarizer(TransformerMixin, BaseEstimator):
             raise DataError(f"column {name!r} gives duplicate antecedent names: {col.names}")
         return col
 
-    def fit(self, X: Any, y: Any = None) -> Binarizer:
+    def fit(self, X: Any, y: Any = None, *, deadline: float | None = None) -> Binarizer:
         """Learn the single antecedents, and mine the conjunctions, on ``X``.
 
         Parameters
@@ -603,10 +616,19 @@ class Binarizer(TransformerMixin, BaseEstimator):
             The table (arrays are accepted; their columns are named ``x0, x1, …``).
         y : array-like of shape (n_samples,), optional
             Binary label; needed by ``numeric="mdlp"`` when there is a numeric column to cut.
+        deadline : float, optional
+            A ``time.perf_counter()`` time (the estimator's ``time_limit`` counted from the
+            start of its ``fit``): checked between columns and while mining conjunctions.
 
         Returns
         -------
         self
+
+        Raises
+        ------
+        TimeLimitError
+            When ``deadline`` passes before the binarizer is fitted; the message says how far
+            it got (columns cut, or antecedents paired).
         """
         validate_params(type(self).__name__, PARAMETER_CONSTRAINTS, self.get_params(deep=False))
         frame = self._validate_frame(X)
@@ -625,11 +647,11 @@ class Binarizer(TransformerMixin, BaseEstimator):
         self.feature_names_in_ = np.asarray([str(c) for c in frame.columns], dtype=object)
         self.n_features_in_ = frame.shape[1]
 
-        columns = [
-            self._fit_column(name, frame[name], codes)
-            for name in frame.columns
-            if name not in self._sensitive_columns()
-        ]
+        names = [c for c in frame.columns if c not in self._sensitive_columns()]
+        columns = []
+        for done, name in enumerate(names):
+            _check_deadline(deadline, done, len(names), "columns cut")
+            columns.append(self._fit_column(name, frame[name], codes))
         if not any(c.names for c in columns):
             raise DataError(self._no_antecedent(frame, columns))
         for col in columns:
@@ -658,7 +680,7 @@ class Binarizer(TransformerMixin, BaseEstimator):
         pairs = np.empty((0, 2), dtype=np.intp)
         pair_support = np.empty(0)
         if self.conjunctions:
-            counts = pair_counts(singles)
+            counts = pair_counts(singles, deadline)
             i, j = np.triu_indices(r, k=1)
             keep = (source[i] != source[j]) & (counts[i, j] >= self.min_support * n - 1e-9)
             keep &= counts[i, j] > 0

@@ -371,10 +371,17 @@ class FairRuleListClassifier(ClassifierMixin, BaseEstimator):
         return binarizer
 
     def _prepare(
-        self, X: Any, y: Any, sensitive_features: Any, protected: Any, sample_weight: Any
+        self,
+        X: Any,
+        y: Any,
+        sensitive_features: Any,
+        protected: Any,
+        sample_weight: Any,
+        start: float,
     ) -> Problem:
-        """Validate the data, binarize it if needed and build the :class:`Problem` (sets the
-        data-derived attributes)."""
+        """Validate the data, binarize it if needed (by ``start + time_limit``, a
+        ``time.perf_counter()`` time) and build the :class:`Problem` (sets the data-derived
+        attributes)."""
         if sample_weight is not None:  # its own errors first, as scikit-learn's checks expect
             check_sample_weight(sample_weight, X.shape[0] if hasattr(X, "shape") else len(X))
         X, groups, self.sensitive_columns_ = _split_sensitive(
@@ -397,7 +404,8 @@ class FairRuleListClassifier(ClassifierMixin, BaseEstimator):
             binarizer = self._new_binarizer()
             if self.sensitive_columns_:
                 binarizer.set_params(sensitive=None)  # those columns are already out of X
-            self.binarizer_ = binarizer.fit(X, y)
+            deadline = None if self.time_limit is None else start + float(self.time_limit)
+            self.binarizer_ = binarizer.fit(X, y, deadline=deadline)
             X = self.binarizer_.transform(X)
             names = [str(c) for c in self.binarizer_.get_feature_names_out()]
         else:
@@ -459,13 +467,16 @@ class FairRuleListClassifier(ClassifierMixin, BaseEstimator):
         ------
         InfeasibleError
             When no rule list meets ``epsilon`` (proved, or a limit stopped the search first).
+        TimeLimitError
+            (An ``InfeasibleError``.) When ``time_limit`` runs out while the binarizer is
+            still building the antecedents of a raw table; the message says how far it got.
         """
         start = time.perf_counter()  # time_limit covers fit from here, data preparation too
         validate_params(type(self).__name__, PARAMETER_CONSTRAINTS, self.get_params(deep=False))
         for attr in ("feature_names_in_", "n_features_in_"):
             if hasattr(self, attr):  # a refit must not inherit the previous data's names
                 delattr(self, attr)
-        problem = self._prepare(X, y, sensitive_features, protected, sample_weight)
+        problem = self._prepare(X, y, sensitive_features, protected, sample_weight, start)
         problem = problem.with_limits(problem.limits.minus(time.perf_counter() - start))
         if self.verbose:
             antecedents = f"{problem.n_antecedents} antecedents"

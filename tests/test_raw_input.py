@@ -211,3 +211,39 @@ def test_a_column_of_text_is_not_a_stray_cell():
     assert stray_binary_cell(frame) is None
     frame.loc[3, "bit"] = "?"
     assert stray_binary_cell(frame) == ("bit", 3, "?")
+
+
+# --------------------------------------------------------------------------- 6. the time limit
+def wide(n_rows: int = 3000, n_columns: int = 800, seed: int = 0):
+    """A wide raw table: many numeric columns for MDLP and many antecedents to pair."""
+    rng = np.random.default_rng(seed)
+    frame = pd.DataFrame(rng.integers(0, 50, (n_rows, n_columns)).astype(float),
+                         columns=[f"x{j}" for j in range(n_columns)])  # fmt: skip
+    frame["sex"] = rng.choice(["F", "M"], n_rows)
+    y = (frame.iloc[:, :20].sum(axis=1) + rng.normal(0, 20, n_rows) > 490).astype(int)
+    return frame, y.to_numpy()
+
+
+def test_the_time_limit_stops_the_binarizer_with_a_clear_error():
+    import time
+
+    from fairlist.errors import TimeLimitError
+
+    X, y = wide()
+    start = time.perf_counter()
+    with pytest.raises(TimeLimitError, match=r"binarizing did not finish within the time limit "
+                                             r"\(\d+ of \d+ "):  # fmt: skip
+        FairRuleListClassifier(time_limit=0.3, cuts="quantile", max_length=1).fit(
+            X, y, sensitive_features="sex"
+        )
+    assert time.perf_counter() - start < 0.3 + 1.0  # the tests allow 1 s past the limit
+
+
+def test_the_fit_command_exits_3_when_binarizing_outlasts_the_time_limit(tmp_path):
+    X, y = wide(n_rows=1500)
+    X["label"] = y
+    X.to_csv(tmp_path / "d.csv", index=False)
+    result = runner.invoke(app, ["fit", str(tmp_path / "d.csv"), "--target", "label",
+                                 "--sensitive", "sex", "--time-limit", "0.2"])  # fmt: skip
+    assert result.exit_code == 3, result.output
+    assert "binarizing did not finish within the time limit" in result.output
