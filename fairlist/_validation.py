@@ -167,6 +167,15 @@ def check_labels(y: Any, *, name: str = "y", n_rows: int | None = None) -> np.nd
             f"{name} has {int(missing.sum())} missing label(s) (NaN/None), first at row "
             f"{int(np.flatnonzero(missing)[0])}; every sample needs a label"
         )
+    if arr.dtype == object:  # text and numbers: "1" and 1 would be two classes, or one
+        text = np.fromiter((isinstance(v, (str, bytes)) for v in arr), bool, arr.shape[0])
+        if 0 < text.sum() < text.size:
+            first = int(np.flatnonzero(~text)[0] if text[0] else np.flatnonzero(text)[0])
+            kinds = sorted({type(v).__name__ for v in arr.tolist()})
+            raise DataError(
+                f"{name} mixes labels of types {', '.join(kinds)} ({arr[0]!r} at row 0, "
+                f"{arr[first]!r} at row {first}); give every label the same type"
+            )
     return arr
 
 

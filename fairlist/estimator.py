@@ -382,6 +382,7 @@ class FairRuleListClassifier(ClassifierMixin, BaseEstimator):
         """Validate the data, binarize it if needed (by ``start + time_limit``, a
         ``time.perf_counter()`` time) and build the :class:`Problem` (sets the data-derived
         attributes)."""
+        _check_is_table(X)
         if sample_weight is not None:  # its own errors first, as scikit-learn's checks expect
             check_sample_weight(sample_weight, X.shape[0] if hasattr(X, "shape") else len(X))
         X, groups, self.sensitive_columns_ = _split_sensitive(
@@ -546,6 +547,7 @@ class FairRuleListClassifier(ClassifierMixin, BaseEstimator):
         """The antecedents of X in the rule list's column order (raw rows go through
         ``binarizer_``; the sensitive columns are ignored)."""
         check_is_fitted(self, "rule_list_")
+        _check_is_table(X)
         if isinstance(X, pd.DataFrame) and self.sensitive_columns_:
             X = X.drop(columns=[c for c in self.sensitive_columns_ if c in X.columns])
         if isinstance(X, pd.DataFrame) and hasattr(self, "feature_names_in_"):
@@ -879,6 +881,18 @@ def _group_rates(counts: Any) -> pd.DataFrame:
         | {r: [getattr(g, r) for g in counts.groups] for r in rates},
         index=pd.Index(counts.names, name="group"),
     )
+
+
+def _check_is_table(X: Any) -> None:
+    """A :class:`DataError` naming X when it is None or a scalar (scikit-learn's message for it
+    is about reshaping an array)."""
+    scalar = isinstance(X, (str, bytes, numbers.Number, np.generic))
+    if X is None or scalar or (isinstance(X, np.ndarray) and X.ndim == 0):
+        got = "None" if X is None else f"{type(X).__name__} {X!r}"
+        raise DataError(
+            "X must be a table of samples (a DataFrame, or an array of shape (n_samples, "
+            f"n_columns)); got {got}"
+        )
 
 
 def _check_target(y: Any, n_rows: int, name: str = "y") -> None:

@@ -185,8 +185,11 @@ def read_table(
     if features.shape[1] and is_binary_table(features):  # (no column: the estimator says so)
         return Table(features.astype("uint8"), y, groups_of, prot, str(path), weight=weights)
     stray = stray_binary_cell(features, alone=True)
-    infinite = stray is not None and isinstance(stray[2], float) and np.isinf(stray[2])
-    if stray is not None and not infinite:  # (inf: the binarizer's error names it)
+    # (a missing or infinite value: the binarizer's error names it)
+    named_later = stray is not None and (stray[2] is None or (
+        isinstance(stray[2], float) and not np.isfinite(stray[2])
+    ))  # fmt: skip
+    if stray is not None and not named_later:
         warnings.warn(
             f"column {stray[0]!r} is 0/1 but for {stray[2]!r} at row {stray[1]}: the table is "
             "read as raw columns and binarized (if it holds antecedents, fix that cell)",

@@ -247,3 +247,36 @@ def test_the_fit_command_exits_3_when_binarizing_outlasts_the_time_limit(tmp_pat
                                  "--sensitive", "sex", "--time-limit", "0.2"])  # fmt: skip
     assert result.exit_code == 3, result.output
     assert "binarizing did not finish within the time limit" in result.output
+
+
+# --------------------------------------------------------------------------- 7. bad arguments
+def test_integer_group_codes_far_apart_are_numbered_not_counted_up_to():
+    from fairlist.solvers import Problem
+
+    rng = np.random.default_rng(0)
+    X = (rng.random((100, 3)) < 0.5).astype(np.uint8)
+    y = rng.integers(0, 2, 100).astype(np.uint8)
+    far = np.where(rng.random(100) < 0.5, 7, 10**11)
+    with pytest.raises(DataError, match="code 0 has no sample.*the largest is 100000000000"):
+        Problem(X, y, far)  # (was a MemoryError: a count for each code up to 10**11)
+    assert Problem.from_data(X, y, far).group_names == ("7", "100000000000")
+    clf = FairRuleListClassifier(max_length=1, time_limit=10).fit(X, y, sensitive_features=far)
+    assert clf.group_names_ == ("7", "100000000000")
+
+
+@pytest.mark.parametrize("X", [None, 3, "abc"])
+def test_x_none_or_a_scalar_is_named(X):
+    y = np.arange(10) % 2
+    with pytest.raises(DataError, match=r"^X must be a table of samples .*; got (None|int 3|str)"):
+        FairRuleListClassifier().fit(X, y, sensitive_features=y)
+    X_ok = np.eye(10, 3, dtype=int)
+    clf = FairRuleListClassifier(max_length=1).fit(X_ok, y, sensitive_features=y)
+    with pytest.raises(DataError, match=r"^X must be a table of samples"):
+        clf.predict(X)
+
+
+@pytest.mark.parametrize("y", [[1, "a"] * 10, np.array(["a", 1] * 10, dtype=object)])
+def test_labels_of_mixed_types_are_named(y):
+    X = np.eye(20, 3, dtype=int)
+    with pytest.raises(DataError, match=r"^y mixes labels of types int, str \(.* at row 1\)"):
+        FairRuleListClassifier().fit(X, y, sensitive_features=np.arange(20) % 2)
