@@ -383,6 +383,8 @@ class FairRuleListClassifier(ClassifierMixin, BaseEstimator):
         ``time.perf_counter()`` time) and build the :class:`Problem` (sets the data-derived
         attributes)."""
         _check_is_table(X)
+        if not hasattr(X, "shape") and hasattr(X, "__array__") and not hasattr(X, "__len__"):
+            X = np.asarray(X)  # an array-like known only by its __array__
         if sample_weight is not None:  # its own errors first, as scikit-learn's checks expect
             check_sample_weight(sample_weight, X.shape[0] if hasattr(X, "shape") else len(X))
         X, groups, self.sensitive_columns_ = _split_sensitive(
