@@ -634,6 +634,28 @@ class Binarizer(TransformerMixin, BaseEstimator):
         frame = self._validate_frame(X)
         self._check_sensitive(frame)
         codes = None if y is None else encode_labels(y, n_rows=frame.shape[0], require_two=False)[1]
+        self._check_named_columns(frame)
+        self.feature_names_in_ = np.asarray([str(c) for c in frame.columns], dtype=object)
+        self.n_features_in_ = frame.shape[1]
+        self._fit_columns(frame, codes, deadline)
+
+        singles = self._singles(frame, warn=False)  # (n, r) bool
+        single_support = singles.mean(axis=0)
+        neg = np.arange(singles.shape[1]) if self.negations else np.empty(0, dtype=np.intp)
+        pairs, pair_support = self._mine_pairs(singles, deadline)
+        single_keep, neg, pairs, pair_support = self._cap(singles.shape[1], neg, pairs,
+                                                          pair_support)  # fmt: skip
+        self._single_keep = single_keep
+        self._negated = neg
+        self._pairs = pairs
+        self._names_out = self._output_names()
+        self.supports_ = np.concatenate(
+            [single_support[single_keep], 1.0 - single_support[neg], pair_support]
+        )
+        return self
+
+    def _check_named_columns(self, frame: pd.DataFrame) -> None:
+        """The columns named in ``cut_points`` and ``categorical`` exist and are not sensitive."""
         for name in list(self.cut_points or {}) + list(self.categorical or []):
             if name not in frame.columns:
                 raise MissingColumnError(
@@ -644,9 +666,13 @@ class Binarizer(TransformerMixin, BaseEstimator):
                     f"column {name!r} is the sensitive column: it is never an antecedent, so "
                     "it cannot be named in cut_points/categorical"
                 )
-        self.feature_names_in_ = np.asarray([str(c) for c in frame.columns], dtype=object)
-        self.n_features_in_ = frame.shape[1]
 
+    def _fit_columns(
+        self, frame: pd.DataFrame, codes: np.ndarray | None, deadline: float | None = None
+    ) -> None:
+        """Each column's single antecedents (``columns_``, ``cut_points_``, ``categories_``,
+        ``single_names_``); a column that yields none is warned about. ``deadline``: see
+        :meth:`fit`."""
         names = [c for c in frame.columns if c not in self._sensitive_columns()]
         columns = []
         for done, name in enumerate(names):
@@ -656,68 +682,60 @@ class Binarizer(TransformerMixin, BaseEstimator):
             raise DataError(self._no_antecedent(frame, columns))
         for col in columns:
             if not col.names:
-                advice = ""
-                if col.unused == NO_CUT:
-                    advice = f" ({QUANTILE_ADVICE})"
+                advice = f" ({QUANTILE_ADVICE})" if col.unused == NO_CUT else ""
                 warnings.warn(
                     f"column {col.name!r} {col.unused} at fit time; it yields no "
                     f"antecedent{advice}",
                     ConstantColumnWarning,
-                    stacklevel=2,
+                    stacklevel=3,  # the caller of fit
                 )
         self.columns_ = [c for c in columns if c.names]
         self.cut_points_ = {c.name: c.cut_points for c in self.columns_ if c.kind == "numeric"}
         self.categories_ = {c.name: c.categories for c in self.columns_ if c.kind == "categorical"}
         self.single_names_ = [n for c in self.columns_ for n in c.names]
 
-        singles = self._singles(frame, warn=False)  # (n, r) bool
-        n = singles.shape[0]
-        r = singles.shape[1]
+    def _mine_pairs(
+        self, singles: np.ndarray, deadline: float | None = None
+    ) -> tuple[np.ndarray, np.ndarray]:
+        """The conjunctions of two single antecedents of different columns whose support is at
+        least ``min_support`` (index pairs and supports; none without ``conjunctions``).
+        ``deadline``: see :meth:`fit`."""
+        if not self.conjunctions:
+            return np.empty((0, 2), dtype=np.intp), np.empty(0)
+        n, r = singles.shape
         source = np.repeat(np.arange(len(self.columns_)), [len(c.names) for c in self.columns_])
-        single_support = singles.mean(axis=0)
+        counts = pair_counts(singles, deadline)
+        i, j = np.triu_indices(r, k=1)
+        keep = (source[i] != source[j]) & (counts[i, j] >= self.min_support * n - 1e-9)
+        keep &= counts[i, j] > 0
+        return np.stack([i[keep], j[keep]], axis=1), counts[i[keep], j[keep]] / n
 
-        neg = np.arange(r) if self.negations else np.empty(0, dtype=np.intp)
-        pairs = np.empty((0, 2), dtype=np.intp)
-        pair_support = np.empty(0)
-        if self.conjunctions:
-            counts = pair_counts(singles, deadline)
-            i, j = np.triu_indices(r, k=1)
-            keep = (source[i] != source[j]) & (counts[i, j] >= self.min_support * n - 1e-9)
-            keep &= counts[i, j] > 0
-            pairs = np.stack([i[keep], j[keep]], axis=1)
-            pair_support = counts[i[keep], j[keep]] / n
-
+    def _cap(
+        self, r: int, neg: np.ndarray, pairs: np.ndarray, pair_support: np.ndarray
+    ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+        """``max_antecedents`` applied: singles, then negations, then the conjunctions of
+        largest support are kept (``n_dropped_`` counts the others, with a warning)."""
         self.n_dropped_ = 0
         total = r + neg.size + pairs.shape[0]
         cap = self.max_antecedents
-        if cap is not None and total > cap:
-            self.n_dropped_ = total - cap
-            warnings.warn(
-                f"max_antecedents={cap} drops {self.n_dropped_} of {total} antecedents "
-                "(kept: single antecedents, then negations, then the conjunctions of largest "
-                "support)",
-                AntecedentCapWarning,
-                stacklevel=2,
-            )
-            order = np.argsort(-pair_support, kind="stable")
-            room = cap
-            single_keep = np.arange(min(r, room))
-            room -= single_keep.size
-            neg = neg[:room]
-            room -= neg.size
-            order = np.sort(order[:room])
-            pairs, pair_support = pairs[order], pair_support[order]
-        else:
-            single_keep = np.arange(r)
-
-        self._single_keep = single_keep
-        self._negated = neg
-        self._pairs = pairs
-        self._names_out = self._output_names()
-        self.supports_ = np.concatenate(
-            [single_support[single_keep], 1.0 - single_support[neg], pair_support]
+        if cap is None or total <= cap:
+            return np.arange(r), neg, pairs, pair_support
+        self.n_dropped_ = total - cap
+        warnings.warn(
+            f"max_antecedents={cap} drops {self.n_dropped_} of {total} antecedents "
+            "(kept: single antecedents, then negations, then the conjunctions of largest "
+            "support)",
+            AntecedentCapWarning,
+            stacklevel=3,  # the caller of fit
         )
-        return self
+        order = np.argsort(-pair_support, kind="stable")
+        room = cap
+        single_keep = np.arange(min(r, room))
+        room -= single_keep.size
+        neg = neg[:room]
+        room -= neg.size
+        order = np.sort(order[:room])
+        return single_keep, neg, pairs[order], pair_support[order]
 
     def _no_antecedent(self, frame: pd.DataFrame, columns: list[_Column]) -> str:
         """Why fit built no antecedent: each column's reason, and the cell that kept a table of

@@ -533,31 +533,10 @@ def cross_validated_front(
 
     def run(keys: list) -> bool:
         """Fit ``keys``; store each row; False when an interrupt stopped the sweep."""
-
-        def on_result(i: int, row: dict[str, Any], seconds: float) -> bool:
-            rows[keys[i]] = {**row, "seconds": seconds}
-            tally["done"] += 1
-            if progress is not None:
-                progress(tally["done"], total)
-            return row["status"] != INTERRUPTED
-
-        report = run_tasks(fit_fold, keys, (data, settings), n_jobs=n_jobs, backend=backend,
-                           on_result=on_result)  # fmt: skip
-        return not report.interrupted
+        return _run_fits(keys, rows, (data, settings), tally, total, progress, n_jobs, backend)
 
     finished = run(first)
-    todo = []
-    for e, pol, k in grid:
-        free = rows.get((None, pol, k))
-        if (
-            free is not None
-            and free["status"] == str(Status.OPTIMAL)
-            and free["train_unfairness"] <= e + FEASIBILITY_TOL
-        ):
-            rows[(e, pol, k)] = {**free, "reused": True}
-            tally["done"] += 1
-        else:
-            todo.append((e, pol, k))
+    todo = _reuse_unconstrained(grid, rows, tally)
     if finished:
         if progress is not None and tally["done"]:
             progress(tally["done"], total)
@@ -573,6 +552,43 @@ def cross_validated_front(
         partial=not finished,
     )  # fmt: skip
     return ParetoResult(points, _summarise(points), "cross_validation", m, settings_doc)
+
+
+def _run_fits(
+    keys: list, rows: dict, shared: tuple, tally: dict[str, int], total: int,
+    progress: Progress | None, n_jobs: int | None, backend: str | None,
+) -> bool:
+    """Fit ``keys`` in parallel; store each row as it comes, with the progress; False when an
+    interrupt stopped the sweep."""
+
+    def on_result(i: int, row: dict[str, Any], seconds: float) -> bool:
+        rows[keys[i]] = {**row, "seconds": seconds}
+        tally["done"] += 1
+        if progress is not None:
+            progress(tally["done"], total)
+        return row["status"] != INTERRUPTED
+
+    report = run_tasks(fit_fold, keys, shared, n_jobs=n_jobs, backend=backend,
+                       on_result=on_result)  # fmt: skip
+    return not report.interrupted
+
+
+def _reuse_unconstrained(grid: list, rows: dict, tally: dict[str, int]) -> list:
+    """A grid fit whose unconstrained fit (same policy and fold) is optimal and already meets
+    its cap is that fit (``reused``); returns the grid fits left to run."""
+    todo = []
+    for e, pol, k in grid:
+        free = rows.get((None, pol, k))
+        if (
+            free is not None
+            and free["status"] == str(Status.OPTIMAL)
+            and free["train_unfairness"] <= e + FEASIBILITY_TOL
+        ):
+            rows[(e, pol, k)] = {**free, "reused": True}
+            tally["done"] += 1
+        else:
+            todo.append((e, pol, k))
+    return todo
 
 
 def _cv_points(grid: list, rows: dict, first: list = ()) -> pd.DataFrame:
@@ -690,35 +706,13 @@ engine_options
     solver = settings.solver(policy)
     delta = unfairness_resolution(m, problem.y, problem.protected)
     step = max(delta / 2, 2 * FEASIBILITY_TOL)
-    rows: list[dict[str, Any]] = []
-    epsilon: float | None = None
-    complete, all_optimal, partial = False, True, False
-    while max_points is None or len(rows) < max_points:
-        start = time.perf_counter()
-        try:
-            result = solver.solve(problem.replace(epsilon=epsilon))
-        except KeyboardInterrupt:
-            partial = True
-            break
-        row = _training_row(problem, result, epsilon, time.perf_counter() - start)
-        rows.append(row)
-        if progress is not None:
-            progress(row)
-        if row["status"] == INTERRUPTED:
-            partial = True
-            break
-        if result.rule_list is None:
-            complete = result.status is Status.INFEASIBLE
-            break
-        all_optimal &= result.status is Status.OPTIMAL
-        if row["unfairness"] <= FEASIBILITY_TOL:
-            complete = True
-            break
-        epsilon = max(0.0, row["unfairness"] - step)
+    rows, complete, all_optimal, partial = _epsilon_constraint(
+        problem, solver, step, max_points, progress
+    )
     points = pd.DataFrame.from_records(rows, columns=_TRAINING_COLUMNS)
     found = points[points["rule_list"].notna() & (points["status"] != INTERRUPTED)]
-    mask = non_dominated(found["unfairness"], found["objective"])
-    front = found[mask].sort_values("unfairness").reset_index(drop=True)
+    front = found[non_dominated(found["unfairness"], found["objective"])]
+    front = front.sort_values("unfairness").reset_index(drop=True)
     settings_doc = dict(
         engine=engine, lam=lam, max_length=max_length, policy=policy, max_nodes=max_nodes,
         time_limit=time_limit, memory_limit_mb=memory_limit_mb, step=step, resolution=delta,
@@ -727,6 +721,37 @@ engine_options
         labels=list(problem.labels), feature_names=list(problem.feature_names),
     )  # fmt: skip
     return ParetoResult(points, front, "training", m, settings_doc)
+
+
+def _epsilon_constraint(
+    problem: Problem, solver: Any, step: float, max_points: int | None,
+    progress: Callable[[dict[str, Any]], None] | None,
+) -> tuple[list[dict[str, Any]], bool, bool, bool]:
+    """The adaptive epsilon-constraint loop: solve, cap just below the unfairness found,
+    repeat. Returns the rows, whether the front is complete (infeasible or unfairness 0 was
+    reached), whether every solve was optimal, and whether an interrupt cut it short."""
+    rows: list[dict[str, Any]] = []
+    epsilon: float | None = None
+    all_optimal = True
+    while max_points is None or len(rows) < max_points:
+        start = time.perf_counter()
+        try:
+            result = solver.solve(problem.replace(epsilon=epsilon))
+        except KeyboardInterrupt:
+            return rows, False, all_optimal, True
+        row = _training_row(problem, result, epsilon, time.perf_counter() - start)
+        rows.append(row)
+        if progress is not None:
+            progress(row)
+        if row["status"] == INTERRUPTED:
+            return rows, False, all_optimal, True
+        if result.rule_list is None:
+            return rows, result.status is Status.INFEASIBLE, all_optimal, False
+        all_optimal &= result.status is Status.OPTIMAL
+        if row["unfairness"] <= FEASIBILITY_TOL:
+            return rows, True, all_optimal, False
+        epsilon = max(0.0, row["unfairness"] - step)
+    return rows, False, all_optimal, False
 
 
 _TRAINING_COLUMNS = [

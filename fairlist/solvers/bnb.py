@@ -306,7 +306,7 @@ use_terminal_solver : bool
     >>> import numpy as np
     >>> from fairlist.solvers import Problem
     >>> X = np.array([[1, 0], [1, 1], [0, 1], [0, 0]], dtype=np.uint8)
-    >>> p = Problem(X, y=[1, 1, 0, 0], protected=[1, 0, 1, 0], lam=0.01)
+    >>> p = Problem(X, [1, 1, 0, 0], [True, False, True, False], lam=0.01)
     >>> BnBSolver().solve(p).objective
     0.01
     """

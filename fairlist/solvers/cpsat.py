@@ -174,6 +174,32 @@ class LongModelWarning(UserWarning):
     """CP-SAT was left to model long lists (no max_length): the model is large and slow."""
 
 
+def _warn_if_long(problem: Problem, K: int, source: str) -> None:
+    """A :class:`LongModelWarning` when no max_length was given and the bound is long."""
+    if source in ("lambda_bound", "n_antecedents") and K > LONG_MODEL:
+        warnings.warn(
+            f"CP-SAT models lists of up to {K} rules (the bound {source} implies) over "
+            f"{problem.n_antecedents} antecedents: a large model that may find no list "
+            "within the time limit; give max_length (2-4 is typical) for a fast one",
+            LongModelWarning,
+            stacklevel=3,  # the caller of solve, as when _solve warned itself
+        )
+
+
+def _rounded_lower_bound(
+    problem: Problem, built: CPSatModel, solver: cp_model.CpSolver, code: Any, K: int,
+    source: str,
+) -> float:
+    """The rounded model's own certificate (an objective in the rounded weights); a list
+    longer than a lambda bound K has objective >= lam (K + 1) (see resolve_max_length)."""
+    rounded = math.inf
+    if code != cp_model.INFEASIBLE:
+        rounded = built.objective.lower_bound(solver.best_objective_bound)
+    if source == "lambda_bound":
+        rounded = min(rounded, problem.lam * (K + 1))
+    return rounded
+
+
 class _ProgressReporter(cp_model.CpSolverSolutionCallback):
     """Hands the search's progress to a callback, as the branch-and-bound's progress does:
     ``{"best_objective", "lower_bound", "solutions", "seconds"}`` in the problem's units, at
@@ -331,14 +357,7 @@ class CPSatSolver:
         watch = None if memory_limit is None else MemoryWatch(memory_limit)
         deadline = Deadline(None if time_limit is None else start + float(time_limit), watch)
         K, source = resolve_max_length(problem, self.max_length)
-        if source in ("lambda_bound", "n_antecedents") and K > LONG_MODEL:
-            warnings.warn(
-                f"CP-SAT models lists of up to {K} rules (the bound {source} implies) over "
-                f"{problem.n_antecedents} antecedents: a large model that may find no list "
-                "within the time limit; give max_length (2-4 is typical) for a fast one",
-                LongModelWarning,
-                stacklevel=2,
-            )
+        _warn_if_long(problem, K, source)
         try:
             built = build_model(problem, K, self.initial, bool(self.majority_only), deadline)
             deadline.check("model")  # built, but no time left to search
@@ -370,34 +389,22 @@ class CPSatSolver:
             stop = StopReason.MEMORY_LIMIT
         stats = dict(built.stats)
         stats.update(
-            max_length=K,
-            max_length_source=source,
-            epsilon_exact=built.epsilon_exact,
-            lam_fraction=str(built.objective.lam),
-            objective_scale=built.objective.scale,
+            max_length=K, max_length_source=source, epsilon_exact=built.epsilon_exact,
+            lam_fraction=str(built.objective.lam), objective_scale=built.objective.scale,
             lam_model=str(built.objective.lam + built.objective.lam_shift),
-            cpsat_status=solver.status_name(code),
-            num_workers=self.num_workers,
-            conflicts=solver.num_conflicts,
-            branches=solver.num_branches,
-            build_seconds=build_seconds,
-            solve_seconds=solver.wall_time,
+            cpsat_status=solver.status_name(code), num_workers=self.num_workers,
+            conflicts=solver.num_conflicts, branches=solver.num_branches,
+            build_seconds=build_seconds, solve_seconds=solver.wall_time,
             seconds=time.perf_counter() - start,
-        )
+        )  # fmt: skip
         status = _STATUS[code]
         if code == cp_model.OPTIMAL and solver.objective_value - solver.best_objective_bound >= 0.5:
             # CP-SAT calls a solve stopped by absolute_gap_limit OPTIMAL; the objective is an
             # integer in the model's units, so a difference of 1 is an open gap.
             status, stop = Status.FEASIBLE, StopReason.GAP_LIMIT
         if not built.data.sample_weights.exact and built.epsilon_exact:
-            # the rounded model's own certificate (an objective in the rounded weights); a list
-            # longer than a lambda bound K has objective >= lam (K + 1) (see resolve_max_length)
-            rounded = math.inf
-            if code != cp_model.INFEASIBLE:
-                rounded = built.objective.lower_bound(solver.best_objective_bound)
-            if source == "lambda_bound":
-                rounded = min(rounded, problem.lam * (K + 1))
-            stats["rounded_lower_bound"] = rounded
+            stats["rounded_lower_bound"] = _rounded_lower_bound(problem, built, solver, code, K,
+                                                                source)  # fmt: skip
         if not built.exact:
             # The model's cap is conservative, or its weights rounded: its optimum and its
             # infeasibility prove nothing about the problem.
