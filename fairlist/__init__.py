@@ -52,6 +52,7 @@ from .errors import (
     InfeasibleError,
     InvalidParameterError,
     ModelFileError,
+    TimeLimitError,
 )
 from .interrupts import InterruptSignals, Terminated
 from .metrics import Metric, confusion_counts, unfairness
@@ -87,6 +88,7 @@ __all__ = [
     "DataError",
     "InfeasibleError",
     "ModelFileError",
+    "TimeLimitError",
     "InterruptSignals",
     "Terminated",
     "Metric",

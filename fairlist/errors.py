@@ -17,6 +17,7 @@ __all__ = [
     "MissingColumnError",
     "ModelFileError",
     "InfeasibleError",
+    "TimeLimitError",
 ]
 
 
@@ -59,3 +60,9 @@ class InfeasibleError(FairlistError, ValueError):
     def __init__(self, message: str, result: Any = None) -> None:
         super().__init__(message)
         self.result = result
+
+
+class TimeLimitError(InfeasibleError):
+    """The time limit ran out before the search began: binarizing the table took it all (the
+    message says how far it got). Like a search stopped before any fair list (status
+    ``unknown``), there is no rule list; ``fairlist fit`` exits with the same code, 3."""
