@@ -2,6 +2,7 @@
 
 #include <cmath>
 #include <stdexcept>
+#include <thread>
 
 #include "fairlist/bounds.hpp"
 
@@ -34,6 +35,15 @@ SearchContext::SearchContext(const word_t* rules, const word_t* labels,
     if (!is_metric(static_cast<int>(problem.metric))) throw std::invalid_argument("unknown metric");
     const int policy = static_cast<int>(config.policy);
     if (policy < 0 || policy > 6) throw std::invalid_argument("unknown policy");
+    if (config.n_jobs == 0) throw std::invalid_argument("n_jobs must not be 0");
+    if (config.n_jobs > 0) {
+        n_jobs_ = static_cast<std::size_t>(config.n_jobs);
+    } else {  // -1: every hardware thread, -2: all but one, ...
+        const std::int64_t hardware =
+            std::max<std::int64_t>(1, static_cast<std::int64_t>(std::thread::hardware_concurrency()));
+        n_jobs_ = static_cast<std::size_t>(std::max<std::int64_t>(1, hardware + 1 + config.n_jobs));
+    }
+    canonical_ties_ = config.canonical_ties || n_jobs_ > 1;
     // A list never has more rules than antecedents.
     max_length_ = n_antecedents;
     if (config.max_length >= 0) {

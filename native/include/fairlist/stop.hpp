@@ -34,13 +34,20 @@ class StopCheck {
     // flag: set by request_stop (may be null: never); time_limit <= 0: none.
     StopCheck(const std::atomic<bool>* flag, double time_limit)
         : flag_(flag), time_limit_(time_limit) {}
+    // A second flag: the parallel search's halt, set when one worker stops them all (null:
+    // none); a poll that finds it reports INTERRUPTED, and the search keeps the first
+    // worker's reason.
+    void set_halt(const std::atomic<bool>* halt) { halt_ = halt; }
 
     void start(Clock::time_point t) { start_ = t; }
     double elapsed() const {
         return std::chrono::duration<double>(Clock::now() - start_).count();
     }
     bool time_up() const { return time_limit_ > 0 && elapsed() >= time_limit_; }
-    bool flagged() const { return flag_ != nullptr && flag_->load(std::memory_order_relaxed); }
+    bool flagged() const {
+        return (flag_ != nullptr && flag_->load(std::memory_order_relaxed)) ||
+               (halt_ != nullptr && halt_->load(std::memory_order_relaxed));
+    }
 
     // After `work` more units: true when the search must stop (and from then on).
     bool poll(std::int64_t work) {
@@ -61,6 +68,7 @@ class StopCheck {
 
  private:
     const std::atomic<bool>* flag_;
+    const std::atomic<bool>* halt_ = nullptr;
     double time_limit_;
     Clock::time_point start_ = Clock::now();
     std::int64_t work_ = 0;
