@@ -56,11 +56,12 @@ bool Frontier::comes_first(const std::vector<std::uint32_t>& parent_path, std::u
     path(i, other_path);
     const std::size_t k = other_path->size();
     auto mine = [&](std::size_t t) { return t < parent_path.size() ? parent_path[t] : rule; };
-    for (std::size_t t = 0; t < k; ++t) {
-        if ((mine(t) >> 1) != ((*other_path)[t] >> 1)) return (mine(t) >> 1) < ((*other_path)[t] >> 1);
+    const std::vector<std::uint32_t>& other = *other_path;
+    for (std::size_t t = 0; t < k; ++t) {  // antecedent ids
+        if ((mine(t) >> 1) != (other[t] >> 1)) return (mine(t) >> 1) < (other[t] >> 1);
     }
-    for (std::size_t t = 0; t < k; ++t) {
-        if ((mine(t) & 1U) != ((*other_path)[t] & 1U)) return (mine(t) & 1U) < ((*other_path)[t] & 1U);
+    for (std::size_t t = 0; t < k; ++t) {  // then predictions
+        if ((mine(t) & 1U) != (other[t] & 1U)) return (mine(t) & 1U) < (other[t] & 1U);
     }
     return false;
 }

@@ -243,7 +243,8 @@ SecondRuleScreen TerminalSolver::make_screen(const First& first, int q2,
             double v = 0.0;
             for (int g = 0; g < 2; ++g) {
                 const double* c = screen.coef[k] + 2 * g;
-                v += c[0] * static_cast<double>(f1.g[g].fp) + c[1] * static_cast<double>(f1.g[g].tp);
+                v += c[0] * static_cast<double>(f1.g[g].fp) +
+                     c[1] * static_cast<double>(f1.g[g].tp);
                 if (q2 == 0) {
                     v += c[0] * static_cast<double>(rest1.c[g][0]) +
                          c[1] * static_cast<double>(rest1.c[g][1]);

@@ -80,14 +80,14 @@ struct Config {
     bool use_lookahead = true;          // a child has one more rule: lb + lam >= best prunes
     bool use_length_bound = true;       // maximum useful length: lam * length < best
     bool use_equivalent_points = true;  // identical samples with different labels force errors
-    bool use_fairness_bound = true;     // fairness lower bound (with a constraint; see use_sample_bound_)
+    bool use_fairness_bound = true;     // fairness lower bound (with a constraint; context.hpp)
     bool use_class_bound = true;        // its equivalence-class LP version (class_bound.hpp)
     bool use_permutation_map = true;    // safe permutation map (see permutation_map.hpp)
     bool use_support_bounds = true;     // accurate-support bound (only without a constraint)
-    // Under a length cap, finish each prefix two rules short of it by counting (terminal_solver.hpp)
-    // instead of expanding it and its children; the same lists are evaluated.  Ignored where
-    // TerminalSolver::applies() is false (more than two groups, a total weight of 2^31 or
-    // more, more than 1,024 antecedents).
+    // Under a length cap, finish each prefix two rules short of it by counting
+    // (terminal_solver.hpp) instead of expanding it and its children; the same lists are
+    // evaluated.  Ignored where TerminalSolver::applies() is false (more than two groups, a
+    // total weight of 2^31 or more, more than 1,024 antecedents).
     bool use_terminal_solver = true;
     std::int64_t max_nodes = 0;         // stop when the trie holds this many nodes; 0: none
     double time_limit = 0.0;            // seconds; <= 0: none

@@ -2,13 +2,13 @@
 //
 // The search loop checks the stop flag (request_stop, from another thread) before every node and
 // the clock every 64 nodes; but one node can be long: expanding a prefix on a large table, or
-// finishing one by counting (terminal_solver.hpp) on many classes, runs for seconds.  So the loops inside
-// a node poll a StopCheck too: each poll adds the work done since the last one; the flag (one
-// relaxed load) is read at every poll, the clock once kClockWork units of work have gone by
-// (a unit is about one addition of counts: 2^20 of them take about a millisecond).  Once a poll
-// finds a reason to stop, the check stays stopped: the loops unwind without finishing their node,
-// and the search reports that reason, keeping that node's bound in its lower bound (it proves
-// nothing about the node's lists).
+// finishing one by counting (terminal_solver.hpp) on many classes, runs for seconds.  So the
+// loops inside a node poll a StopCheck too: each poll adds the work done since the last one;
+// the flag (one relaxed load) is read at every poll, the clock once kClockWork units of work
+// have gone by (a unit is about one addition of counts: 2^20 of them take about a
+// millisecond).  Once a poll finds a reason to stop, the check stays stopped: the loops unwind
+// without finishing their node, and the search reports that reason, keeping that node's bound
+// in its lower bound (it proves nothing about the node's lists).
 #pragma once
 
 #include <atomic>
