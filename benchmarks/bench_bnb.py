@@ -135,7 +135,7 @@ def run_one(args: argparse.Namespace) -> None:
             **{k: stats[k] for k in (
                 "nodes_expanded", "children_evaluated", "peak_trie_size", "nodes_created",
                 "seconds", "peak_memory_bytes", "certified_length", "n_groups", "n_rows",
-                "n_classes", "weights_exact",
+                "n_sample_classes", "weights_exact",
             )},
         },
         sys.stdout,
@@ -326,7 +326,7 @@ def print_row(lam: float | str, case: str, r: dict, groups: bool = False) -> Non
           f"{r['children_evaluated']:>11,} {r['peak_trie_size']:>9,} "
           f"{r['seconds']:>8.2f} {rate:>9.3g} {r['wall_seconds']:>7.2f} "
           f"{r['peak_rss_mb']:>7.0f} {per_node:>6.0f} {certified(r):>5}"
-          + (f" {r['n_groups']:>6} {r['n_rows']:>5} {r['n_classes']:>7}" if groups else ""),
+          + (f" {r['n_groups']:>6} {r['n_rows']:>5} {r['n_sample_classes']:>7}" if groups else ""),
           flush=True)
 
 

@@ -5,7 +5,7 @@
 
 The issue's case by default: COMPAS (``load_compas``), statistical parity, 16 caps x 5 folds,
 one policy (bfs), 300,000 trie nodes a fit, 80 fits, no reuse of unconstrained fits. For each
-worker count it runs the fits through :func:`fairlist.pareto.run_tasks` (the code path of
+worker count it runs the fits through :func:`fairlist.parallel.run_tasks` (the code path of
 ``cross_validated_front`` and of the study: the data memory-mapped once for the process
 workers, completions unordered) and prints the wall time, the speedup over the first count,
 and the parallel efficiency (the fits' own time over workers x wall time). It then measures

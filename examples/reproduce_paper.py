@@ -13,7 +13,12 @@ When every fit is done it writes the tables (``fits.csv``, ``points.csv``, ``fro
 summary (``report.md``) and the figures (``figures/``) into ``--out``, and prints the table
 against the paper's examples and the parallel efficiency.
 
-Exit status: 0 done, 1 error (a message, no traceback), 130 interrupted (resume by rerunning).
+``--out`` must be a new or empty folder, or one this command wrote: any other folder is refused,
+never written into. SIGTERM stops the run as Ctrl-C does (the fits done are kept, the workers
+end with it).
+
+Exit status: 0 done, 1 error (one line naming the argument or the file, no traceback), 2 a
+malformed option, 130 interrupted by Ctrl-C, 143 by SIGTERM (resume by rerunning).
 Needs the ``study`` extra (``pip install -e '.[study]'``: fairlearn, dask[distributed]).
 """
 
@@ -26,17 +31,36 @@ from dataclasses import replace
 from pathlib import Path
 
 from fairlist.errors import FairlistError
-from fairlist.study import PRESETS, run_study, study_figures, study_report
+from fairlist.interrupts import InterruptSignals
+from fairlist.study import PRESETS, ResultsFolderError, run_study, study_figures, study_report
 
 
 def _floats(text: str) -> tuple[float, ...]:
     """``0.01,0.02`` or ``linspace:0,1,60``."""
-    if text.startswith("linspace:"):
-        import numpy as np
+    try:
+        if text.startswith("linspace:"):
+            import numpy as np
 
-        low, high, n = text.split(":", 1)[1].split(",")
-        return tuple(float(v) for v in np.linspace(float(low), float(high), int(n)))
-    return tuple(float(v) for v in text.split(",") if v.strip())
+            low, high, n = text.split(":", 1)[1].split(",")
+            return tuple(float(v) for v in np.linspace(float(low), float(high), int(n)))
+        return tuple(float(v) for v in text.split(",") if v.strip())
+    except ValueError:
+        raise argparse.ArgumentTypeError(
+            f"{text!r} is not a list of numbers (0.01,0.02 or linspace:LOW,HIGH,N)"
+        ) from None
+
+
+def _n_jobs(text: str) -> int:
+    """A nonzero integer (-1: one worker per core)."""
+    try:
+        value = int(text)
+    except ValueError:
+        value = 0
+    if value == 0:
+        raise argparse.ArgumentTypeError(
+            f"{text!r}: give a number of worker processes >= 1, or -1 for one per core"
+        )
+    return value
 
 
 def _names(text: str) -> tuple[str, ...]:
@@ -59,40 +83,45 @@ def parse(argv: list[str] | None = None) -> argparse.Namespace:
     parser.add_argument("--preset", choices=sorted(PRESETS), default="subgrid",
                         help="named grid (default: subgrid)")  # fmt: skip
     parser.add_argument("--out", type=Path, required=True, help="results folder")
-    parser.add_argument("--n-jobs", type=int, default=None, help="local worker processes")
+    parser.add_argument("--n-jobs", type=_n_jobs, default=None, help="local worker processes")
     parser.add_argument("--scheduler", default=None, help="Dask scheduler address")
     parser.add_argument("--data-home", type=Path, default=None, help="folder of the raw files")
     parser.add_argument("--max-fits", type=int, default=None, help="stop after this many fits")
     parser.add_argument("--no-figures", action="store_true", help="tables only")
     for name, kind in OVERRIDES.items():
-        parser.add_argument(f"--{name.replace('_', '-')}", dest=name, default=None,
-                            type=str if kind in (_names, _floats) else kind,
+        parser.add_argument(f"--{name.replace('_', '-')}", dest=name, default=None, type=kind,
                             help=f"override the preset's {name}")  # fmt: skip
     return parser.parse_args(argv)
 
 
 def main(argv: list[str] | None = None) -> int:
     args = parse(argv)
-    changes = {}
-    for name, kind in OVERRIDES.items():
-        value = getattr(args, name)
-        if value is not None:
-            changes[name] = kind(value) if kind in (_names, _floats) else value
+    changes = {n: v for n in OVERRIDES if (v := getattr(args, n)) is not None}
     start = time.perf_counter()
-    try:
-        grid = replace(PRESETS[args.preset], **changes)
-        outcome = run_study(
-            grid, args.out, n_jobs=args.n_jobs, scheduler=args.scheduler,
-            data_home=args.data_home, max_fits=args.max_fits,
-        )  # fmt: skip
-    except FairlistError as exc:
-        print(f"error: {exc}", file=sys.stderr)
-        return 1
+    # SIGTERM as Ctrl-C: the run stops, its workers are ended, the fits done are kept
+    with InterruptSignals() as signals:
+        try:
+            grid = replace(PRESETS[args.preset], **changes)
+            outcome = run_study(
+                grid, args.out, n_jobs=args.n_jobs, scheduler=args.scheduler,
+                data_home=args.data_home, max_fits=args.max_fits,
+            )  # fmt: skip
+        except ResultsFolderError as exc:
+            print(f"error: --out: {exc}", file=sys.stderr)
+            return 1
+        except (FairlistError, OSError) as exc:
+            print(f"error: {exc}", file=sys.stderr)
+            return 1
+        except KeyboardInterrupt:  # before the fits started (loading the data)
+            print("interrupted before any fit; nothing stored", file=sys.stderr)
+            return signals.exit_code
     print(outcome.report.summary(), file=sys.stderr)
     if not outcome.complete:
         print(f"stopped: {outcome.stored + outcome.computed}/{outcome.total} fits stored in "
               f"{args.out}; run the same command again to resume", file=sys.stderr)  # fmt: skip
-        return 130 if outcome.report.interrupted and args.max_fits is None else 0
+        if signals.received or (outcome.report.interrupted and args.max_fits is None):
+            return signals.exit_code
+        return 0
     (args.out / "report.md").write_text(study_report(grid, outcome.tables), encoding="utf-8")
     if not args.no_figures:
         study_figures(grid, outcome.tables, args.out / "figures", outcome.data)

@@ -245,26 +245,53 @@ def pair_counts(matrix: np.ndarray) -> np.ndarray:
 # --------------------------------------------------------------------------------------------
 
 
-def _fmt(value: float) -> str:
-    """Compact text of a cut point: ``5119`` rather than ``5119.0``."""
+def _fmt(value: float, digits: int = 6) -> str:
+    """Compact text of a cut point: ``5119`` rather than ``5119.0``; ``digits`` significant
+    digits otherwise."""
     if float(value).is_integer():
         return str(int(value))
-    return f"{value:.6g}"
+    return f"{value:.{digits}g}"
 
 
-def _interval_names(cuts: np.ndarray, integer: bool) -> list[str]:
-    """Names of the intervals ``(-inf, c1), [c1, c2), …, [ck, inf)`` (see module docstring)."""
+def _digits(cuts: np.ndarray) -> int:
+    """The fewest significant digits, at least 6, that print the cut points as distinct texts.
+
+    Two MDLP cuts may differ beyond the sixth digit (``1.0000001`` and ``1.0000002``): printed
+    alike, distinct intervals would read as one (``x:1-1``) or share a name. 17 digits tell any
+    two distinct floats apart.
+    """
+    for digits in range(6, 18):
+        if len({_fmt(c, digits) for c in cuts}) == len(cuts):
+            return digits
+    return 17  # pragma: no cover - 17 digits always round-trip a float
+
+
+def _interval_names(cuts: np.ndarray, integer: bool, digits: int | None = None) -> list[str]:
+    """Names of the intervals ``(-inf, c1), [c1, c2), …, [ck, inf)`` (see module docstring).
+
+    Cut points are printed with as many digits as keep them apart (:func:`_digits`; ``digits``
+    forces a number, 6 being what fairlist 0.1 printed).
+
+    Examples
+    --------
+    >>> _interval_names(np.array([2.5, 7.0]), integer=False)
+    ['<2.5', '2.5-7', '>=7']
+    >>> _interval_names(np.array([1.0000001, 1.0000002]), integer=False)
+    ['<1.0000001', '1.0000001-1.0000002', '>=1.0000002']
+    """
     if cuts.size == 0:
         return []
-    names = [f"<{_fmt(cuts[0])}"]
+    digits = _digits(cuts) if digits is None else digits
+    fmt = lambda v: _fmt(v, digits)  # noqa: E731
+    names = [f"<{fmt(cuts[0])}"]
     for lo, hi in zip(cuts[:-1], cuts[1:], strict=True):
         upper = hi - 1 if integer else hi
         if integer and upper == lo:
-            names.append(_fmt(lo))
+            names.append(fmt(lo))
             continue
         sep = ".." if (lo < 0 or upper < 0) else "-"
-        names.append(f"{_fmt(lo)}{sep}{_fmt(upper)}")
-    names.append(f">={_fmt(cuts[-1])}")
+        names.append(f"{fmt(lo)}{sep}{fmt(upper)}")
+    names.append(f">={fmt(cuts[-1])}")
     return names
 
 
@@ -570,6 +597,28 @@ class Binarizer(TransformerMixin, BaseEstimator):
         frame = self._validate_frame(X)
         self._check_sensitive(frame)
         codes = None if y is None else encode_labels(y, n_rows=frame.shape[0], require_two=False)[1]
+        self._check_named_columns(frame)
+        self.feature_names_in_ = np.asarray([str(c) for c in frame.columns], dtype=object)
+        self.n_features_in_ = frame.shape[1]
+        self._fit_columns(frame, codes)
+
+        singles = self._singles(frame, warn=False)  # (n, r) bool
+        single_support = singles.mean(axis=0)
+        neg = np.arange(singles.shape[1]) if self.negations else np.empty(0, dtype=np.intp)
+        pairs, pair_support = self._mine_pairs(singles)
+        single_keep, neg, pairs, pair_support = self._cap(singles.shape[1], neg, pairs,
+                                                          pair_support)  # fmt: skip
+        self._single_keep = single_keep
+        self._negated = neg
+        self._pairs = pairs
+        self._names_out = self._output_names()
+        self.supports_ = np.concatenate(
+            [single_support[single_keep], 1.0 - single_support[neg], pair_support]
+        )
+        return self
+
+    def _check_named_columns(self, frame: pd.DataFrame) -> None:
+        """The columns named in ``cut_points`` and ``categorical`` exist and are not sensitive."""
         for name in list(self.cut_points or {}) + list(self.categorical or []):
             if name not in frame.columns:
                 raise MissingColumnError(
@@ -580,9 +629,10 @@ class Binarizer(TransformerMixin, BaseEstimator):
                     f"column {name!r} is the sensitive column: it is never an antecedent, so "
                     "it cannot be named in cut_points/categorical"
                 )
-        self.feature_names_in_ = np.asarray([str(c) for c in frame.columns], dtype=object)
-        self.n_features_in_ = frame.shape[1]
 
+    def _fit_columns(self, frame: pd.DataFrame, codes: np.ndarray | None) -> None:
+        """Each column's single antecedents (``columns_``, ``cut_points_``, ``categories_``,
+        ``single_names_``); a column that yields none is warned about."""
         columns = [
             self._fit_column(name, frame[name], codes)
             for name in frame.columns
@@ -595,61 +645,52 @@ class Binarizer(TransformerMixin, BaseEstimator):
                 warnings.warn(
                     f"column {col.name!r} {col.unused} at fit time; it yields no antecedent",
                     ConstantColumnWarning,
-                    stacklevel=2,
+                    stacklevel=3,  # the caller of fit
                 )
         self.columns_ = [c for c in columns if c.names]
         self.cut_points_ = {c.name: c.cut_points for c in self.columns_ if c.kind == "numeric"}
         self.categories_ = {c.name: c.categories for c in self.columns_ if c.kind == "categorical"}
         self.single_names_ = [n for c in self.columns_ for n in c.names]
 
-        singles = self._singles(frame, warn=False)  # (n, r) bool
-        n = singles.shape[0]
-        r = singles.shape[1]
+    def _mine_pairs(self, singles: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """The conjunctions of two single antecedents of different columns whose support is at
+        least ``min_support`` (index pairs and supports; none without ``conjunctions``)."""
+        if not self.conjunctions:
+            return np.empty((0, 2), dtype=np.intp), np.empty(0)
+        n, r = singles.shape
         source = np.repeat(np.arange(len(self.columns_)), [len(c.names) for c in self.columns_])
-        single_support = singles.mean(axis=0)
+        counts = pair_counts(singles)
+        i, j = np.triu_indices(r, k=1)
+        keep = (source[i] != source[j]) & (counts[i, j] >= self.min_support * n - 1e-9)
+        keep &= counts[i, j] > 0
+        return np.stack([i[keep], j[keep]], axis=1), counts[i[keep], j[keep]] / n
 
-        neg = np.arange(r) if self.negations else np.empty(0, dtype=np.intp)
-        pairs = np.empty((0, 2), dtype=np.intp)
-        pair_support = np.empty(0)
-        if self.conjunctions:
-            counts = pair_counts(singles)
-            i, j = np.triu_indices(r, k=1)
-            keep = (source[i] != source[j]) & (counts[i, j] >= self.min_support * n - 1e-9)
-            keep &= counts[i, j] > 0
-            pairs = np.stack([i[keep], j[keep]], axis=1)
-            pair_support = counts[i[keep], j[keep]] / n
-
+    def _cap(
+        self, r: int, neg: np.ndarray, pairs: np.ndarray, pair_support: np.ndarray
+    ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+        """``max_antecedents`` applied: singles, then negations, then the conjunctions of
+        largest support are kept (``n_dropped_`` counts the others, with a warning)."""
         self.n_dropped_ = 0
         total = r + neg.size + pairs.shape[0]
         cap = self.max_antecedents
-        if cap is not None and total > cap:
-            self.n_dropped_ = total - cap
-            warnings.warn(
-                f"max_antecedents={cap} drops {self.n_dropped_} of {total} antecedents "
-                "(kept: single antecedents, then negations, then the conjunctions of largest "
-                "support)",
-                AntecedentCapWarning,
-                stacklevel=2,
-            )
-            order = np.argsort(-pair_support, kind="stable")
-            room = cap
-            single_keep = np.arange(min(r, room))
-            room -= single_keep.size
-            neg = neg[:room]
-            room -= neg.size
-            order = np.sort(order[:room])
-            pairs, pair_support = pairs[order], pair_support[order]
-        else:
-            single_keep = np.arange(r)
-
-        self._single_keep = single_keep
-        self._negated = neg
-        self._pairs = pairs
-        self._names_out = self._output_names()
-        self.supports_ = np.concatenate(
-            [single_support[single_keep], 1.0 - single_support[neg], pair_support]
+        if cap is None or total <= cap:
+            return np.arange(r), neg, pairs, pair_support
+        self.n_dropped_ = total - cap
+        warnings.warn(
+            f"max_antecedents={cap} drops {self.n_dropped_} of {total} antecedents "
+            "(kept: single antecedents, then negations, then the conjunctions of largest "
+            "support)",
+            AntecedentCapWarning,
+            stacklevel=3,  # the caller of fit
         )
-        return self
+        order = np.argsort(-pair_support, kind="stable")
+        room = cap
+        single_keep = np.arange(min(r, room))
+        room -= single_keep.size
+        neg = neg[:room]
+        room -= neg.size
+        order = np.sort(order[:room])
+        return single_keep, neg, pairs[order], pair_support[order]
 
     def _no_antecedent(self, frame: pd.DataFrame, columns: list[_Column]) -> str:
         """Why fit built no antecedent: each column's reason, and the cell that kept a table of

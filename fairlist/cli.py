@@ -34,8 +34,8 @@ import json
 import math
 import sys
 import warnings
+from collections.abc import Callable
 from contextlib import contextmanager, nullcontext
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Annotated, Any, Optional
 
@@ -43,11 +43,9 @@ import numpy as np
 import typer
 
 from ._json import dumps, jsonable
-from ._validation import is_binary_table, stray_binary_cell
 from ._version import __version__
 from .datasets import GROUPS
 from .errors import (
-    DataError,
     FairlistError,
     InfeasibleError,
     InvalidParameterError,
@@ -56,11 +54,9 @@ from .errors import (
 from .interrupts import InterruptSignals
 from .metrics import METRIC_RATES, Metric
 from .solvers import ENGINES
-from .solvers.bnb import POLICIES
-
-#: The default budget (the estimator's), without importing scikit-learn at start-up.
-DEFAULT_MAX_NODES = 4_000_000
-DEFAULT_TIME_LIMIT = 60.0
+from .solvers.base import DEFAULT_MAX_NODES, DEFAULT_TIME_LIMIT
+from .solvers.bnb import PAPER_POLICIES, POLICIES
+from .table import read_rows, read_table
 
 app = typer.Typer(
     name="fairlist",
@@ -195,8 +191,10 @@ LamOpt = Annotated[float, typer.Option(help="Length penalty per rule (the paper'
 MaxLengthOpt = Annotated[Optional[int], typer.Option(help="Longest rule list (number of rules).")]
 EngineOpt = Annotated[Engine, typer.Option(help="Exact engine.")]
 PolicyOpt = Annotated[Optional[PolicyName], typer.Option(help="bnb search policy.")]
-TimeLimitOpt = Annotated[Optional[float], typer.Option(help="Seconds per solve.")]
-MaxNodesOpt = Annotated[Optional[int], typer.Option(help="bnb trie size limit per solve.")]
+TimeLimitOpt = Annotated[Optional[float], typer.Option(help="Seconds per solve (0: none).")]
+MaxNodesOpt = Annotated[
+    Optional[int], typer.Option(help="bnb trie size limit per solve (0: none).")
+]
 MemoryLimitOpt = Annotated[
     Optional[float],
     typer.Option(
@@ -207,177 +205,10 @@ MemoryLimitOpt = Annotated[
 JsonOpt = Annotated[bool, typer.Option("--json", help="Machine-readable output.")]
 
 
-# --------------------------------------------------------------------------- data
-@dataclass
-class Table:
-    """What a command needs from ``DATA``."""
-
-    X: Any  # DataFrame: antecedents, or raw columns (with the sensitive ones) when not binarized
-    y: Any  # Series of labels (names), or None
-    sensitive: Any  # Series (or DataFrame of several columns): the group of each row
-    protected: Any  # the protected value (None: every value is a group, or a 0/1 mask)
-    source: str  # what was read, for people
-    sensitive_columns: list[str] | None = None  # the columns of X holding the groups (raw)
-    weight: Any = None  # Series of sample weights, or None
-
-    @property
-    def groups(self) -> Any:
-        """What fit takes as sensitive_features: the column names of a raw table, else groups."""
-        return self.sensitive_columns or self.sensitive
-
-
-def _dataset_names() -> list[str]:
-    from .datasets import DATASETS
-
-    return sorted(DATASETS)
-
-
-def _typed_value(column: Any, text: str | None) -> Any:
-    """``--protected`` read as the sensitive column's type (``1`` is an int on an int column)."""
-    if text is None or column.ndim != 1 or column.dtype.kind not in "iufb":
-        return text
-    try:
-        return type(column.iloc[0].item())(float(text))
-    except (TypeError, ValueError):
-        return text
-
-
-def read_csv(path: Path) -> Any:
-    """The CSV file ``path`` as a DataFrame, exactly as written, or a :class:`DataError` saying
-    what is wrong with the file.
-
-    pandas would quietly change some tables: it renames a repeated column name (a second ``y``
-    becomes ``y.1``, an antecedent, and the label leaks into the model), names an empty one
-    ``Unnamed: 1``, and turns the first field into the index when the rows have one more field
-    than the header. So the header is read here (the csv module, first non-blank line) and each
-    of those is an error, as are a file without rows and one that is not UTF-8 text.
-    """
-    import csv
-
-    import pandas as pd
-
-    try:
-        with open(path, newline="", encoding="utf-8-sig") as lines:
-            header = next((row for row in csv.reader(lines) if row), None)
-        if header is None:
-            raise DataError(f"{path.name} is empty: no header line")
-        frame = pd.read_csv(path, encoding="utf-8-sig")
-    except UnicodeDecodeError as exc:
-        raise DataError(
-            f"{path.name} is not UTF-8 text ({exc.reason} at byte {exc.start})"
-        ) from None
-    except (csv.Error, pd.errors.ParserError, pd.errors.EmptyDataError) as exc:
-        first = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
-        raise DataError(f"{path.name} is not a readable CSV file: {first}") from None
-    counts: dict[str, int] = {}
-    for name in header:
-        counts[name] = counts.get(name, 0) + 1
-    repeated = [name for name, count in counts.items() if count > 1]
-    if repeated:
-        raise DataError(
-            f"{path.name} has duplicate column names: {repeated}; every column needs its own name"
-        )
-    if "" in counts:
-        raise DataError(
-            f"{path.name}: column {header.index('') + 1} of the header has no name; name every "
-            "column (a CSV written by pandas with its index has one: write it with index=False)"
-        )
-    if not frame.index.equals(pd.RangeIndex(len(frame))) or len(frame.columns) != len(header):
-        raise DataError(
-            f"{path.name}: the data rows have more fields than the header ({len(header)} names)"
-        )
-    if len(frame) == 0:
-        raise DataError(f"{path.name} has no rows (only a header)")
-    return frame
-
-
-def _check_roles(named: list[tuple[str, str | None]]) -> None:
-    """Each column in one role only: a label that is also a group, a weight or dropped, or a
-    group given twice, would be learned from (or counted) twice."""
-    seen: dict[str, str] = {}
-    for option, column in named:
-        if column is None:
-            continue
-        if column in seen:
-            first = seen[column]
-            same = f"twice as {option}" if first == option else f"as {first} and {option}"
-            raise DataError(f"column {column!r} is given {same}; each column has one role")
-        seen[column] = option
-
-
-def load_table(
-    data: str,
-    target: str | None,
-    sensitive: list[str] | None,
-    protected: str | None,
-    drop: list[str] | None = None,
-    min_support: float | None = None,
-    need_target: bool = True,
-    antecedents: bool = True,
-    weight: str | None = None,
-    groups: str = "paper",
-) -> Table:
-    """Read ``DATA``: a built-in data set name or a CSV file.
-
-    A built-in data set comes as the paper's antecedents, with ``groups`` (its sensitive
-    groups). A CSV's columns other than the target, the sensitive ones, the weight and ``drop``
-    are antecedents when they are all 0/1; otherwise, with ``antecedents=True``, they are
-    binarized here (:class:`~fairlist.binarize.Binarizer`, MDLP cuts when there is a target),
-    and with ``antecedents=False`` they are returned raw, the sensitive columns included, for
-    the estimator to binarize (so that its model keeps the binarizer and predicts raw rows).
-    """
-    import pandas as pd
-
-    path = Path(data)
-    if not path.exists() and data in _dataset_names():
-        from .datasets import load_dataset
-
-        kwargs = {} if min_support is None else {"min_support": min_support}
-        ds = load_dataset(data, groups=groups, **kwargs)
-        y = pd.Series(np.asarray(ds.labels)[ds.y.to_numpy()], name=ds.y.name, index=ds.y.index)
-        return Table(ds.X, y, ds.sensitive, ds.protected, f"{data} (built-in, {groups} groups)")
-    if not path.exists():
-        known = ", ".join(_dataset_names())
-        raise FileNotFoundError(f"no file {data!r} and no built-in data set of that name ({known})")
-    named = [("--target", target), *(("--sensitive", c) for c in sensitive or ())]
-    named += [("--weight", weight)]
-    _check_roles([*named, *(("--drop", c) for c in drop or ())])
-    frame = read_csv(path)
-    if not sensitive:
-        raise DataError(f"--sensitive is required with a CSV file (a column of {path.name})")
-    if target is None and need_target:
-        raise DataError(f"--target is required with a CSV file (a column of {path.name})")
-    for name, col in [*named, *(("--drop", c) for c in drop or ())]:
-        if col is not None and col not in frame.columns:
-            shown = ", ".join(map(str, frame.columns[:8]))
-            raise MissingColumnError(
-                f"{name} {col!r} is not a column of {path.name} ({shown}, ...)"
-            )
-    y = frame[target] if target is not None else None
-    groups_of = frame[sensitive[0]] if len(sensitive) == 1 else frame[list(sensitive)]
-    prot = _typed_value(groups_of, protected)
-    weights = frame[weight] if weight is not None else None
-    features = frame.drop(columns=[c for c in (target, weight, *sensitive, *(drop or ())) if c])
-    if features.shape[1] and is_binary_table(features):  # (no column: the estimator says so)
-        return Table(features.astype("uint8"), y, groups_of, prot, str(path), weight=weights)
-    stray = stray_binary_cell(features, alone=True)
-    if stray is not None and np.isfinite(stray[2]):  # (inf: the binarizer's error names it)
-        warnings.warn(
-            f"column {stray[0]!r} is 0/1 but for {stray[2]!r} at row {stray[1]}: the table is "
-            "read as raw columns and binarized (if it holds antecedents, fix that cell)",
-            stacklevel=2,
-        )
-    if not antecedents:
-        raw = frame.drop(columns=[c for c in (target, weight, *(drop or ())) if c])
-        return Table(raw, y, groups_of, prot, f"{path} (raw columns)", list(sensitive), weights)
-    from .binarize import Binarizer
-
-    kwargs = {} if min_support is None else {"min_support": min_support}
-    numeric = "mdlp" if y is not None else "quantile"
-    X = Binarizer(numeric=numeric, **kwargs).fit(features, y).transform(features)
-    return Table(
-        X, y, groups_of, prot, f"{path} (binarized: {X.shape[1]} antecedents)", weight=weights
-    )
+def _limit(value: float | None) -> float | None:
+    """A limit option as the library takes it: 0 means none, in every command (the library's
+    None; the estimator's ``time_limit=None``)."""
+    return value or None
 
 
 # --------------------------------------------------------------------------- fit
@@ -465,45 +296,68 @@ def fit(
     default), or Ctrl-C; it then reports the best list found (status feasible) with the proved
     lower bound and the gap.
     """
-    from sklearn.exceptions import ConvergenceWarning
-
-    from .estimator import FairRuleListClassifier
-
     with _errors(as_json):
-        table = load_table(
+        table = read_table(
             data, target, sensitive, protected, drop, min_support, antecedents=False,
             weight=weight, groups=groups.value,
         )  # fmt: skip
         callback, status = _progress_printer(not as_json)
-        options: dict[str, Any] = {"progress": callback} if callback else {}
-        if deepen_length:
-            options["deepen_length"] = deepen_length
-        binarizer: Any = "auto"
-        if min_support is not None and table.sensitive_columns:
-            from .binarize import Binarizer
-
-            binarizer = Binarizer(min_support=min_support)
-        clf = FairRuleListClassifier(
+        clf = _classifier(
+            table, min_support, callback,
             metric=metric.value, epsilon=epsilon, lam=lam, max_length=max_length,
-            engine=engine.value, policy=policy and policy.value, time_limit=time_limit or None,
-            max_nodes=max_nodes or None, gap_tolerance=gap_tolerance or None,
-            memory_limit_mb=memory_limit, engine_options=options or None, binarizer=binarizer,
+            engine=engine.value, policy=policy and policy.value, time_limit=_limit(time_limit),
+            max_nodes=_limit(max_nodes), gap_tolerance=_limit(gap_tolerance),
+            memory_limit_mb=memory_limit, deepen_length=deepen_length,
         )  # fmt: skip
-        with warnings.catch_warnings(), status if status is not None else nullcontext():
-            warnings.simplefilter("ignore", ConvergenceWarning)
-            clf.fit(
-                table.X, table.y, sensitive_features=table.groups, protected=table.protected,
-                sample_weight=table.weight,
-            )  # fmt: skip
-        clf.set_params(engine_options=None)  # the callback is not part of the model
-        metadata = {"data": table.source, "target": target, "sensitive": sensitive,
-                    "protected": jsonable(table.protected)}  # fmt: skip
+        _fit_quietly(clf, table, status)
         if output is not None:
+            metadata = {"data": table.source, "target": target, "sensitive": sensitive,
+                        "protected": jsonable(table.protected)}  # fmt: skip
             clf.save(output, metadata=metadata)
-    stop = clf.result_.stop_reason
-    summary = {
+    if as_json:
+        _emit_json(_fit_summary(clf, epsilon, output))
+    else:
+        _print_fit(clf, epsilon, output)
+    _fit_exit(clf, require_optimal, as_json)
+
+
+def _classifier(
+    table: Any, min_support: float | None, callback: Any, deepen_length: int, **params: Any
+) -> Any:
+    """The estimator ``fit`` runs: the command's settings, the progress callback and, for a
+    raw table with ``--min-support``, a binarizer with that support."""
+    from .estimator import FairRuleListClassifier
+
+    options: dict[str, Any] = {"progress": callback} if callback else {}
+    if deepen_length:
+        options["deepen_length"] = deepen_length
+    binarizer: Any = "auto"
+    if min_support is not None and table.sensitive_columns:
+        from .binarize import Binarizer
+
+        binarizer = Binarizer(min_support=min_support)
+    return FairRuleListClassifier(engine_options=options or None, binarizer=binarizer, **params)
+
+
+def _fit_quietly(clf: Any, table: Any, status: Any) -> None:
+    """Fit ``clf`` on ``table`` (a limit that stops the search is reported, not warned about),
+    with the status line up while it runs; the callback is then dropped from the model."""
+    from sklearn.exceptions import ConvergenceWarning
+
+    with warnings.catch_warnings(), status if status is not None else nullcontext():
+        warnings.simplefilter("ignore", ConvergenceWarning)
+        clf.fit(
+            table.X, table.y, sensitive_features=table.groups, protected=table.protected,
+            sample_weight=table.weight,
+        )  # fmt: skip
+    clf.set_params(engine_options=None)  # the callback is not part of the model
+
+
+def _fit_summary(clf: Any, epsilon: float | None, output: Path | None) -> dict[str, Any]:
+    """``fit --json``'s document."""
+    return {
         "status": str(clf.status_),
-        "stop_reason": str(stop),
+        "stop_reason": str(clf.result_.stop_reason),
         "engine": clf.result_.engine,
         "metric": clf.metric_.short_name,
         "epsilon": epsilon,
@@ -521,10 +375,11 @@ def fit(
         "rule_list": clf.rule_list_.to_dict(),
         "model": str(output) if output else None,
     }
-    if as_json:
-        _emit_json(summary)
-    else:
-        _print_fit(clf, epsilon, output)
+
+
+def _fit_exit(clf: Any, require_optimal: bool, as_json: bool) -> None:
+    """Exit 130/143 after an interrupt, 5 under --require-optimal without a certificate."""
+    stop = clf.result_.stop_reason
     if str(stop) == "interrupted":
         raise typer.Exit(_interrupted_code())
     if require_optimal and str(clf.status_) != "optimal":
@@ -593,12 +448,7 @@ def predict(
 
     with _errors(as_json):
         clf = FairRuleListClassifier.load(model)
-        if Path(data).exists():
-            frame = read_csv(Path(data))
-        elif data in _dataset_names():
-            frame = load_table(data, None, None, None).X
-        else:
-            raise FileNotFoundError(f"no file {data!r}")
+        frame = read_rows(data)
         needed = [str(c) for c in getattr(clf, "feature_names_in_", [])]
         if needed:  # the model's input columns, in its order (target, groups, others left out)
             absent = [c for c in needed if c not in frame.columns]
@@ -645,8 +495,10 @@ def pareto(
         typer.Option(help="Cross-validated sweep with K folds (the default, 5 folds)."),
     ] = None,
     policies: Annotated[
-        str, typer.Option(help="Comma-separated bnb policies pooled into the front.")
-    ] = "bfs,bfs_objective_aware,curiosity,lower_bound",
+        str,
+        typer.Option(help="Comma-separated bnb policies pooled into the front (default: the "
+                     "paper's four, as fairlist.pareto.PAPER_POLICIES)."),
+    ] = ",".join(PAPER_POLICIES),
     engine: EngineOpt = Engine.bnb,
     lam: LamOpt = 0.001,
     max_length: MaxLengthOpt = None,
@@ -673,59 +525,74 @@ def pareto(
     goes to the JSON (--json-output, else OUTPUT's name with .partial.json), and the exit
     status is 130 (143).
     """
-    import numpy as np
-
-    from .pareto import cross_validated_front, training_front
-
     with _errors(as_json):
         if exact and cv is not None:
             raise InvalidParameterError("--exact and --cv K are two different fronts: pick one")
-        table = load_table(data, target, sensitive, protected, drop, groups=groups.value)
+        table = read_table(data, target, sensitive, protected, drop, groups=groups.value)
         if plot is not None and plot.suffix.lower() not in (".png", ".svg", ".pdf"):
             raise InvalidParameterError(f"--plot must end in .png, .svg or .pdf, got {plot.name!r}")
         common = dict(
             metric=metric.value, engine=engine.value, lam=lam, max_length=max_length,
-            max_nodes=max_nodes, time_limit=time_limit, memory_limit_mb=memory_limit,
+            max_nodes=_limit(max_nodes), time_limit=_limit(time_limit),
+            memory_limit_mb=memory_limit,
         )  # fmt: skip
-        with _progress_bar(not as_json) as report:
-            if exact:
-                count = [0]
-
-                def step(row: dict[str, Any]) -> None:
-                    count[0] += 1
-                    report(count[0], None)
-
-                result = training_front(
-                    table.X, table.y, table.sensitive, table.protected, progress=step, **common
-                )
-            else:
-                result = cross_validated_front(
-                    table.X, table.y, table.sensitive, table.protected,
-                    epsilons=np.linspace(0.0, epsilon_max, n_epsilons), cv=cv or 5,
-                    policies=[p.strip() for p in policies.split(",") if p.strip()],
-                    random_state=seed, n_jobs=n_jobs,
-                    backend=backend.value if backend else None, progress=report, **common,
-                )  # fmt: skip
-        result.to_csv(output)
-        if json_output is None and result.partial:  # the fits done are not lost: every point
-            json_output = output.with_name(output.stem + ".partial.json")
-        if json_output is not None:
-            result.to_json(json_output)
+        sweep = None if exact else dict(
+            epsilons=np.linspace(0.0, epsilon_max, n_epsilons), cv=cv or 5,
+            policies=[p.strip() for p in policies.split(",") if p.strip()],
+            random_state=seed, n_jobs=n_jobs, backend=backend.value if backend else None,
+        )  # fmt: skip
+        result = _trace_front(table, sweep, common, as_json)
+        json_output = _write_front(result, output, json_output)
         if plot is not None:
-            from .plotting import plot_fronts, save_figure
-
-            name = "fairlist (training)" if exact else "fairlist"
-            ax = plot_fronts({name: result}, metric=metric.value, title=table.source.split(" ")[0])
-            save_figure(ax, plot)
+            _plot_front(result, plot, exact, metric.value, table.source.split(" ")[0])
     if as_json:
-        doc = result.to_dict()
-        doc["files"] = {"csv": str(output), "json": json_output and str(json_output),
-                        "plot": plot and str(plot)}  # fmt: skip
-        _emit_json(doc)
+        files = {"csv": output, "json": json_output, "plot": plot}
+        _emit_json(result.to_dict() | {"files": {k: v and str(v) for k, v in files.items()}})
     else:
         _print_front(result, output, json_output, plot)
     if result.partial:
         raise typer.Exit(_interrupted_code())
+
+
+def _trace_front(table: Any, sweep: dict[str, Any] | None, common: dict, as_json: bool) -> Any:
+    """The exact training front (``sweep`` None) or the cross-validated sweep, with a progress
+    bar on a terminal."""
+    from .pareto import cross_validated_front, training_front
+
+    data = (table.X, table.y, table.sensitive, table.protected)
+    with _progress_bar(not as_json) as report:
+        if sweep is None:
+            return training_front(*data, progress=_counting(report), **common)
+        return cross_validated_front(*data, progress=report, **sweep, **common)
+
+
+def _write_front(result: Any, output: Path, json_output: Path | None) -> Path | None:
+    """Write the front's CSV and, when asked or when the sweep was cut short (so that the fits
+    done are not lost), every point as JSON; returns the JSON's path, if any."""
+    result.to_csv(output)
+    if json_output is None and result.partial:
+        json_output = output.with_name(output.stem + ".partial.json")
+    if json_output is not None:
+        result.to_json(json_output)
+    return json_output
+
+
+def _counting(report: Callable[[int, int | None], None]) -> Callable[[dict[str, Any]], None]:
+    """A training front's progress callback: the points found so far (no total)."""
+    count = [0]
+
+    def step(row: dict[str, Any]) -> None:
+        count[0] += 1
+        report(count[0], None)
+
+    return step
+
+
+def _plot_front(result: Any, plot: Path, exact: bool, metric: str, title: str) -> None:
+    from .plotting import plot_fronts, save_figure
+
+    name = "fairlist (training)" if exact else "fairlist"
+    save_figure(plot_fronts({name: result}, metric=metric, title=title), plot)
 
 
 def _print_front(result: Any, output: Path, json_output: Path | None, plot: Path | None) -> None:
@@ -798,7 +665,7 @@ def verify(
     from .verify import verify as run_verify
 
     with _errors(as_json):
-        table = load_table(
+        table = read_table(
             data, target, sensitive, protected, drop, weight=weight, groups=groups.value
         )
         problem = Problem.from_data(
@@ -807,7 +674,8 @@ def verify(
             epsilon=epsilon, lam=lam, limits=Limits(memory_limit_mb=memory_limit),
         )  # fmt: skip
         report = run_verify(
-            problem, max_length=max_length, time_limit=time_limit, majority_only=majority_only
+            problem, max_length=max_length, time_limit=_limit(time_limit),
+            majority_only=majority_only,
         )
     if as_json:
         _emit_json(
@@ -906,6 +774,46 @@ def show(
             f"({training['stop_reason']}), objective {training['objective']:.6f}, lower bound "
             f"{training['lower_bound']:.6f}"
         )
+
+
+class ExportFormat(str, enum.Enum):
+    python = "python"
+    sql = "sql"
+    text = "text"
+
+
+@app.command()
+def export(
+    model: Annotated[
+        Path, typer.Argument(metavar="MODEL", help="A rule list or a model saved as JSON.")
+    ],
+    format: Annotated[
+        ExportFormat, typer.Option("--format", help="python, sql or text.")
+    ] = ExportFormat.text,
+    labels: Annotated[
+        bool, typer.Option("--labels", help="Return the class names rather than 0/1.")
+    ] = False,
+    output: Annotated[Optional[Path], typer.Option(help="Write here; default: stdout.")] = None,
+    as_json: JsonOpt = False,
+) -> None:
+    """Write a saved rule list as a Python function, an SQL CASE expression or text.
+
+    A model fitted on raw columns tests those columns (see fairlist.export).
+    """
+    from ._json import write_text
+    from .export import export as export_model
+    from .export import read_model
+
+    with _errors(as_json):
+        text = export_model(read_model(model), format.value, labels=labels)
+        if output is not None:
+            write_text(output, text + "\n")
+    if as_json:
+        _emit_json({"format": format.value, "text": text, "output": output})
+    elif output is None:
+        typer.echo(text)
+    else:
+        typer.echo(f"{format.value} written to {output}")
 
 
 def main() -> None:

@@ -36,7 +36,7 @@ from sklearn.utils.multiclass import check_classification_targets, type_of_targe
 from sklearn.utils.validation import check_is_fitted
 
 from ._json import dumps, jsonable, write_text
-from ._params import InstanceOf, Interval, Options, Satisfies, validate_params
+from ._params import BOOLEAN, InstanceOf, Interval, Options, Satisfies, validate_params
 from ._validation import (
     as_binary,
     as_table,
@@ -48,6 +48,8 @@ from ._validation import (
 from ._version import __version__
 from .binarize import Binarizer
 from .errors import DataError, InfeasibleError, InvalidParameterError, MissingColumnError
+from .groups import SensitiveColumnWarning
+from .metric_table import RATES
 from .metrics import Metric, check_sample_weight
 from .metrics import protected_mask as sensitive_mask
 from .model_file import MODEL_FORMAT, MODEL_VERSION, check_model, read_document
@@ -63,7 +65,14 @@ from .solvers import (
     StopReason,
     get_solver,
 )
-from .solvers.base import EPSILON, LAM, MAX_LENGTH, METRIC
+from .solvers.base import (
+    DEFAULT_MAX_NODES,
+    DEFAULT_TIME_LIMIT,
+    EPSILON,
+    LAM,
+    MAX_LENGTH,
+    METRIC,
+)
 
 try:  # scikit-learn >= 1.6
     from sklearn.utils.validation import validate_data as _validate_data
@@ -77,14 +86,11 @@ __all__ = [
     "FairRuleListClassifier",
     "InfeasibleError",
     "PARAMETER_CONSTRAINTS",
+    "SensitiveColumnWarning",
     "sensitive_mask",
     "MODEL_FORMAT",
 ]
 
-#: The default budget: the paper's trie size, and a time limit as a safety net (see fit's
-#: ``time_limit``; both engines stop at the first limit reached, with their best list and gap).
-DEFAULT_MAX_NODES = 4_000_000
-DEFAULT_TIME_LIMIT = 60.0
 
 
 #: What each parameter may be (a value is valid when any constraint of its list accepts it).
@@ -107,6 +113,7 @@ PARAMETER_CONSTRAINTS: dict[str, list] = {
     "random_state": [None, Interval(numbers.Integral, None, None)],
     "engine_options": [None, InstanceOf(Mapping, "a dict")],
     "binarizer": [None, Options(("auto",)), InstanceOf(Binarizer, "a Binarizer")],
+    "allow_sensitive_antecedents": [BOOLEAN],
 }
 
 
@@ -170,6 +177,18 @@ class FairRuleListClassifier(ClassifierMixin, BaseEstimator):
         conjunctions). A ``Binarizer`` is cloned and fitted on ``X``; None requires antecedents.
         The fitted one (``binarizer_``) is part of the saved model, so a loaded model predicts
         on raw rows.
+    allow_sensitive_antecedents : bool, default=False
+        False: the sensitive attribute is never an antecedent. Columns of a DataFrame ``X``
+        named by ``sensitive_features`` are left out, and so are, when ``sensitive_features``
+        holds the groups themselves (``fit(X, y, sensitive_features=X["gender"])``, as
+        fairlearn users write it), the columns of ``X`` that hold the same groups (the same
+        values up to a renaming: ``gender``, ``gender == "male"`` or its 0/1 code) or share a
+        sensitive feature's name, with a :class:`~fairlist.groups.SensitiveColumnWarning`
+        naming them; either way they are listed in ``sensitive_columns_``. A column merely
+        correlated with the groups stays. An array ``X`` is not searched: it has no names to
+        leave a column out by at predict time, and on a few rows a 0/1 column often splits
+        them as a two-group mask does by chance. True: every column of ``X`` is a candidate
+        antecedent, the sensitive ones too.
 
     Attributes
     ----------
@@ -186,7 +205,9 @@ class FairRuleListClassifier(ClassifierMixin, BaseEstimator):
     unfairness_ : float
         Training unfairness under ``metric``.
     stats_ : dict
-        Engine statistics (nodes, seconds, ...).
+        Engine statistics (nodes, seconds, ...). ``stats_["certified_length"]`` is
+        ``certified_length_``; the branch-and-bound's ``n_sample_classes`` counts the classes of
+        identical samples (rows with the same antecedents), not the two labels.
     result_ : Result
         The engine's full result.
     classes_ : ndarray of shape (2,)
@@ -204,12 +225,18 @@ class FairRuleListClassifier(ClassifierMixin, BaseEstimator):
     binarizer_ : Binarizer or None
         The fitted binarizer that turned raw columns into antecedents (None: X held antecedents).
     sensitive_columns_ : list of str
-        Columns of X named by ``sensitive_features``: they are the groups, never antecedents, and
-        ``predict`` ignores them.
+        Columns of X named by ``sensitive_features``, or holding the same groups (see
+        ``allow_sensitive_antecedents``): never antecedents, and ``predict`` ignores them.
     n_features_in_ : int
     feature_names_in_ : ndarray of str
         Only when X was a DataFrame whose column names are all strings (the sensitive columns
         left out).
+
+    See Also
+    --------
+    fairlist.model_selection.make_fair_scorer : choose ``epsilon`` with GridSearchCV by held-out
+        accuracy under a held-out fairness level (accuracy alone picks the loosest cap).
+    fairlist.export.export_sql : the fitted list as SQL, Python or text.
 
     Examples
     --------
@@ -217,7 +244,7 @@ class FairRuleListClassifier(ClassifierMixin, BaseEstimator):
     >>> X = np.array([[1, 0], [1, 1], [0, 1], [0, 0], [1, 0], [0, 1]])
     >>> y = np.array(["yes", "yes", "no", "no", "yes", "no"])
     >>> clf = FairRuleListClassifier(metric="SP", epsilon=0.5, lam=0.01)
-    >>> clf.fit(X, y, sensitive_features=[1, 1, 1, 0, 0, 0]).predict(X[:2])  # doctest: +SKIP
+    >>> clf.fit(X, y, sensitive_features=[1, 1, 1, 0, 0, 0]).predict(X[:2])
     array(['yes', 'yes'], dtype='<U3')
     """
 
@@ -237,6 +264,7 @@ class FairRuleListClassifier(ClassifierMixin, BaseEstimator):
         random_state: int | None = None,
         engine_options: dict[str, Any] | None = None,
         binarizer: str | Binarizer | None = "auto",
+        allow_sensitive_antecedents: bool = False,
     ) -> None:
         self.metric = metric
         self.epsilon = epsilon
@@ -251,6 +279,7 @@ class FairRuleListClassifier(ClassifierMixin, BaseEstimator):
         self.random_state = random_state
         self.engine_options = engine_options
         self.binarizer = binarizer
+        self.allow_sensitive_antecedents = allow_sensitive_antecedents
 
     # ------------------------------------------------------------------ sklearn tags
     def __sklearn_tags__(self):
@@ -309,7 +338,9 @@ class FairRuleListClassifier(ClassifierMixin, BaseEstimator):
         data-derived attributes)."""
         if sample_weight is not None:  # its own errors first, as scikit-learn's checks expect
             check_sample_weight(sample_weight, X.shape[0] if hasattr(X, "shape") else len(X))
-        X, groups, self.sensitive_columns_ = _split_sensitive(as_table("X", X), sensitive_features)
+        X, groups, self.sensitive_columns_ = _split_sensitive(
+            as_table("X", X), sensitive_features, self.allow_sensitive_antecedents
+        )
         if len(getattr(X, "shape", ())) == 2 and X.shape[1] == 0:
             what = "once the sensitive columns are out" if self.sensitive_columns_ else "at all"
             raise DataError(  # scikit-learn's words first: its checks match them
@@ -337,7 +368,7 @@ class FairRuleListClassifier(ClassifierMixin, BaseEstimator):
                 if hasattr(self, "feature_names_in_")
                 else None
             )
-        _check_target(y, len(X), label)
+            _check_target(y, len(X), label)  # (binarized: checked above, before the binarizer)
         problem = Problem.from_data(
             X, y, groups, protected, sample_weight=sample_weight, feature_names=names,
             metric=self.metric, epsilon=self.epsilon, lam=self.lam, max_length=self.max_length,
@@ -371,7 +402,9 @@ class FairRuleListClassifier(ClassifierMixin, BaseEstimator):
             The group of each sample: one column of any number of groups, several columns
             (their intersections are the groups), a boolean mask (True = protected), or the
             name(s) of the column(s) of ``X`` that hold them (those columns are then never
-            antecedents and ``predict`` ignores them). See :mod:`fairlist.groups`.
+            antecedents and ``predict`` ignores them). Given as values, a column of ``X`` that
+            holds the same groups is left out too, with a warning (see
+            ``allow_sensitive_antecedents``). See :mod:`fairlist.groups`.
         protected : scalar or tuple, optional
             Compare the group of this value (a tuple of values for several columns) with all
             the others together, as the paper's two groups.
@@ -443,6 +476,8 @@ class FairRuleListClassifier(ClassifierMixin, BaseEstimator):
         self.lower_bound_ = result.lower_bound
         self.gap_ = result.gap
         self.certified_length_ = _certified_length(problem, result)
+        if self.certified_length_ is not None or "certified_length" in result.stats:
+            result.stats["certified_length"] = self.certified_length_  # one value, stats_ too
         self.accuracy_ = evaluation.accuracy
         self.unfairness_ = evaluation.unfairness
         self.metric_ = problem.metric
@@ -636,7 +671,9 @@ class FairRuleListClassifier(ClassifierMixin, BaseEstimator):
         ModelFileError
             Naming the file and the JSON path of the first field that breaks the schema.
         """
-        doc = check_model(doc, source)
+        doc = check_model(
+            doc, source, parameters=PARAMETER_CONSTRAINTS, defaults=cls().get_params()
+        )
         params = dict(doc["params"])
         if isinstance(params.get("binarizer"), Mapping):
             params["binarizer"] = Binarizer(**params["binarizer"]["Binarizer"])
@@ -700,7 +737,7 @@ class FairRuleListClassifier(ClassifierMixin, BaseEstimator):
 
 def _group_rates(counts: Any) -> pd.DataFrame:
     """Each group's size and rates under a rule list (one row a group)."""
-    rates = ("positive_rate", "tpr", "fpr", "ppv", "npv")
+    rates = tuple(RATES)
     return pd.DataFrame(
         {"n_samples": [g.n for g in counts.groups]}
         | {r: [getattr(g, r) for g in counts.groups] for r in rates},
@@ -735,12 +772,16 @@ def _certified_length(problem: Problem, result: Result) -> int | None:
     return int(result.stats["certified_length"]) if result.stats.get("certified_length") else None
 
 
-def _split_sensitive(X: Any, sensitive_features: Any) -> tuple[Any, Any, list[str]]:
+def _split_sensitive(
+    X: Any, sensitive_features: Any, allow: bool = False
+) -> tuple[Any, Any, list[str]]:
     """(X without the sensitive columns, the groups, those columns' names).
 
     ``sensitive_features`` names columns of X when it is a string, or a list of strings that
-    are all columns of X (fewer than its rows); otherwise it holds the groups and X is
-    returned as is.
+    are all columns of X (fewer than its rows); otherwise it holds the groups, and the columns
+    of a DataFrame X that hold a sensitive feature (:func:`_sensitive_copies`) are left out with
+    a :class:`SensitiveColumnWarning`. ``allow`` (``allow_sensitive_antecedents``): X is
+    returned whole, the named columns included.
     """
     s = sensitive_features
     names: list[str] = []
@@ -757,7 +798,7 @@ def _split_sensitive(X: Any, sensitive_features: Any) -> tuple[Any, Any, list[st
     ):  # fmt: skip
         names = list(s)
     if not names:
-        return X, s, []
+        return (X, s, []) if allow else _drop_copies(X, s)
     repeated = sorted({c for c in names if names.count(c) > 1})
     if repeated:
         raise DataError(f"sensitive_features names {repeated[0]!r} twice; name each column once")
@@ -769,4 +810,73 @@ def _split_sensitive(X: Any, sensitive_features: Any) -> tuple[Any, Any, list[st
             f"{', …' if X.shape[1] > 10 else ''})"
         )
     groups = X[names[0]] if len(names) == 1 else X[names]
+    if allow:
+        return X, groups, []
     return X.drop(columns=names), groups, names
+
+
+def _drop_copies(X: Any, s: Any) -> tuple[Any, Any, list[str]]:
+    """``_split_sensitive`` for groups given as values: X without its copies of them."""
+    copies = _sensitive_copies(X, s) if isinstance(X, pd.DataFrame) else []
+    if not copies:
+        return X, s, []
+    shown = ", ".join(repr(c) for c in copies)
+    warnings.warn(
+        f"column(s) {shown} of X hold the sensitive feature(s) given as sensitive_features: "
+        "they are left out of the antecedents (as sensitive_features=<column name> does) and "
+        "ignored by predict; allow_sensitive_antecedents=True keeps them",
+        SensitiveColumnWarning,
+        stacklevel=5,
+    )
+    return X.drop(columns=copies), s, copies
+
+
+def _sensitive_copies(X: Any, s: Any) -> list[Any]:
+    """The columns of the DataFrame X that hold a sensitive feature given as values.
+
+    A column is a copy when it has a string name that is the name of ``s`` (a Series) or of one
+    of its columns (a DataFrame), or when it splits the rows into the same groups as one
+    sensitive feature: the same values up to a renaming, whatever the dtypes (``gender`` as
+    strings or categories, ``gender == "male"``, its 0/1 code). Rows are compared by position.
+    A column merely correlated with the groups is not a copy.
+    """
+    frame = X
+    if s is None or frame.shape[1] == 0:
+        return []
+    if isinstance(s, pd.Series):
+        table = s.to_frame()
+    elif isinstance(s, pd.DataFrame):
+        table = s
+    else:
+        try:
+            values = np.asarray(s)
+        except (TypeError, ValueError):
+            return []
+        if values.ndim not in (1, 2):
+            return []
+        table = pd.DataFrame(values if values.ndim == 2 else values[:, None])
+    if len(table) != len(frame):  # the row counts' error comes later, with both numbers
+        return []
+    names = {c for c in table.columns if isinstance(c, str)}
+    if isinstance(s, pd.Series) and not isinstance(s.name, str):
+        names = set()
+    groupings = [_grouping(table.iloc[:, j]) for j in range(table.shape[1])]
+    copies = []
+    for j, column in enumerate(frame.columns):
+        if isinstance(column, str) and column in names:
+            copies.append(column)
+            continue
+        codes = _grouping(frame.iloc[:, j])
+        if any(np.array_equal(codes, g) for g in groupings):
+            copies.append(column)
+    return copies
+
+
+def _grouping(column: pd.Series) -> np.ndarray:
+    """Group codes numbered by first appearance (missing values: -1): two columns split the
+    rows into the same groups exactly when their codes are equal."""
+    try:
+        codes, _ = pd.factorize(column.to_numpy(), use_na_sentinel=True)
+    except TypeError:  # unhashable cells: by their text
+        codes, _ = pd.factorize(column.astype(str).to_numpy(), use_na_sentinel=True)
+    return codes

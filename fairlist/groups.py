@@ -36,10 +36,12 @@ import pandas as pd
 
 from ._validation import named
 from .errors import DataError, InvalidParameterError
+from .metric_table import RATES, Metric
 
 __all__ = [
     "Groups",
     "SmallGroupWarning",
+    "SensitiveColumnWarning",
     "SMALL_GROUP",
     "encode_groups",
     "merge_small_groups",
@@ -56,6 +58,12 @@ INTERSECTION = " & "
 class SmallGroupWarning(UserWarning):
     """A group is so small, or lacks the samples a rate needs, that the cap constrains it in a
     way the user may not expect; the message names the groups and the remedy."""
+
+
+class SensitiveColumnWarning(UserWarning):
+    """A column of X holds a sensitive feature given by its values (the fairlearn way,
+    ``fit(X, y, sensitive_features=X["gender"])``): the estimator leaves it out of the
+    antecedents, and the message names it (``allow_sensitive_antecedents=True`` keeps it)."""
 
 
 @dataclass(frozen=True)
@@ -176,15 +184,60 @@ def encode_groups(
             )
         others = [v for v in values if v != key]
         other = _name(others[0]) if len(others) == 1 else f"not {_name(key)}"
+        if len(others) == 1:
+            _distinct_names([key, others[0]])
         return Groups(np.where(mask, 0, 1).astype(np.int32), (_name(key), other))
     if table.shape[1] == 1 and _is_mask(keys):
         return Groups(
             np.where(keys.to_numpy().astype(bool), 0, 1).astype(np.int32),
             ("protected", "unprotected"),
         )
+    names = _distinct_names(values)
     code = {v: i for i, v in enumerate(values)}
     codes = np.fromiter((code[v] for v in keys), dtype=np.int32, count=len(keys))
-    return Groups(codes, tuple(_name(v) for v in values))
+    return Groups(codes, names)
+
+
+def _distinct_names(values: Sequence[Any]) -> tuple[str, ...]:
+    """The names of distinct group values, refused when two values share a name.
+
+    A group is known by its name in the model file, ``group_rates_`` and every message, so two
+    groups must not print alike: ``1`` and ``'1'`` both read ``1``, and the intersections
+    ``('a & b', 'c')`` and ``('a', 'b & c')`` both read ``a & b & c``.
+
+    Examples
+    --------
+    >>> _distinct_names([1, "1"])  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    fairlist.errors.DataError: sensitive_features holds 1 and '1', two groups that would both ...
+    """
+    seen: dict[str, Any] = {}
+    for v in values:
+        name = _name(v)
+        if name in seen:
+            first = seen[name]
+            fix = (
+                "a value holds the separator ' & ' of intersection names; replace it in the "
+                "column's values"
+                if isinstance(v, tuple)
+                else "make the values distinct as text (e.g. convert the column with .astype(str))"
+            )
+            raise DataError(
+                f"sensitive_features holds {_show(first)} and {_show(v)}, two groups that would "
+                f"both be named {name!r}; {fix}"
+            )
+        seen[name] = v
+    return tuple(seen)
+
+
+def _show(value: Any) -> str:
+    """A group value as the user wrote it (``1``, ``'1'``, ``('a & b', 'c')``)."""
+    if isinstance(value, np.generic):
+        value = value.item()
+    if isinstance(value, tuple):
+        return "(" + ", ".join(_show(v) for v in value) + ")"
+    return repr(value)
 
 
 def _check_protected(protected: Any, n_columns: int) -> None:
@@ -247,19 +300,15 @@ def check_group_sizes(
     opportunity, say) has that rate fixed at 0; with more than two groups, a group of fewer than
     :data:`SMALL_GROUP` samples has coarse rates. The message names them and the remedy.
     """
-    from .metrics import Metric
-
     m = Metric.parse(metric)
     w = np.ones(len(y)) if sample_weight is None else np.asarray(sample_weight, dtype=float)
     y = np.asarray(y).astype(bool)
     size = np.bincount(groups.codes, weights=w, minlength=groups.k)
     positives = np.bincount(groups.codes, weights=w * y, minlength=groups.k)
     negatives = size - positives
-    needs = {
-        Metric.EQUAL_OPPORTUNITY: (("positive", positives),),
-        Metric.PREDICTIVE_EQUALITY: (("negative", negatives),),
-        Metric.EQUALIZED_ODDS: (("positive", positives), ("negative", negatives)),
-    }.get(m, ())
+    count_of = {"positive": positives, "negative": negatives}
+    needs = [(RATES[r].needs, count_of.get(RATES[r].needs)) for r in m.info.rates]
+    needs = [(what, count) for what, count in needs if count is not None]
     lacking = [
         f"{groups.names[g]!r} (no {what} sample)"
         for what, count in needs

@@ -21,7 +21,6 @@ over the groups (fairlearn's ``difference(method="between_groups")``); with two 
 
 from __future__ import annotations
 
-import enum
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -30,8 +29,9 @@ import numpy as np
 import pandas as pd
 
 from ._validation import as_binary, named
-from .errors import DataError, InvalidParameterError
+from .errors import DataError
 from .groups import encode_groups
+from .metric_table import METRICS, RATES, Metric
 
 __all__ = [
     "FEASIBILITY_TOL",
@@ -57,52 +57,6 @@ __all__ = [
 FEASIBILITY_TOL = 1e-9
 
 
-class Metric(enum.IntEnum):
-    """The six unfairness measures. The integer values are shared with the C++ core."""
-
-    STATISTICAL_PARITY = 1
-    PREDICTIVE_PARITY = 2
-    PREDICTIVE_EQUALITY = 3
-    EQUAL_OPPORTUNITY = 4
-    EQUALIZED_ODDS = 5
-    CONDITIONAL_USE_ACCURACY_EQUALITY = 6
-
-    @property
-    def short_name(self) -> str:
-        return _SHORT[self]
-
-    @classmethod
-    def parse(cls, value: Any) -> Metric:
-        """Accept a Metric, its integer, its long name or its short name (SP, PP, PE, EOpp,
-        EOdds, CUAE), case-insensitively."""
-        if isinstance(value, Metric):
-            return value
-        if isinstance(value, (int, np.integer)) and not isinstance(value, bool):
-            try:
-                return cls(int(value))
-            except ValueError:
-                pass
-        if isinstance(value, str):
-            key = value.strip().lower().replace("-", "_").replace(" ", "_")
-            if key in _ALIASES:
-                return _ALIASES[key]
-        allowed = ", ".join(sorted({m.name.lower() for m in cls} | set(_SHORT.values())))
-        raise InvalidParameterError(
-            f"metric={value!r} is not a known unfairness measure; use one of {allowed}"
-        )
-
-
-_SHORT = {
-    Metric.STATISTICAL_PARITY: "SP",
-    Metric.PREDICTIVE_PARITY: "PP",
-    Metric.PREDICTIVE_EQUALITY: "PE",
-    Metric.EQUAL_OPPORTUNITY: "EOpp",
-    Metric.EQUALIZED_ODDS: "EOdds",
-    Metric.CONDITIONAL_USE_ACCURACY_EQUALITY: "CUAE",
-}
-_ALIASES = {m.name.lower(): m for m in Metric} | {s.lower(): m for m, s in _SHORT.items()}
-
-
 @dataclass(frozen=True)
 class GroupCounts:
     """Confusion counts of one group: true/false positives and negatives (sums of sample
@@ -117,45 +71,42 @@ class GroupCounts:
     def n(self) -> float:
         return self.tp + self.fp + self.tn + self.fn
 
-    @staticmethod
-    def _rate(num: float, den: float) -> float:
-        return num / den if den else 0.0
+    def rate(self, name: str) -> float:
+        """The rate ``name`` of :data:`fairlist.metric_table.RATES` (0 for a zero
+        denominator)."""
+        r = RATES[name]
+        den = sum(getattr(self, c) for c in r.denominator)
+        return sum(getattr(self, c) for c in r.numerator) / den if den else 0.0
 
     @property
     def positive_rate(self) -> float:
         """P(y_pred = 1)."""
-        return self._rate(self.tp + self.fp, self.n)
+        return self.rate("positive_rate")
 
     @property
     def tpr(self) -> float:
         """True positive rate P(y_pred = 1 | y = 1)."""
-        return self._rate(self.tp, self.tp + self.fn)
+        return self.rate("tpr")
 
     @property
     def fpr(self) -> float:
         """False positive rate P(y_pred = 1 | y = 0)."""
-        return self._rate(self.fp, self.fp + self.tn)
+        return self.rate("fpr")
 
     @property
     def ppv(self) -> float:
         """Positive predictive value P(y = 1 | y_pred = 1)."""
-        return self._rate(self.tp, self.tp + self.fp)
+        return self.rate("ppv")
 
     @property
     def npv(self) -> float:
         """Negative predictive value P(y = 0 | y_pred = 0)."""
-        return self._rate(self.tn, self.tn + self.fn)
+        return self.rate("npv")
 
 
-#: The rates each metric compares across groups (EOdds and CUAE: the sum of two gaps).
-METRIC_RATES: dict[Metric, tuple[str, ...]] = {
-    Metric.STATISTICAL_PARITY: ("positive_rate",),
-    Metric.PREDICTIVE_PARITY: ("ppv",),
-    Metric.PREDICTIVE_EQUALITY: ("fpr",),
-    Metric.EQUAL_OPPORTUNITY: ("tpr",),
-    Metric.EQUALIZED_ODDS: ("tpr", "fpr"),
-    Metric.CONDITIONAL_USE_ACCURACY_EQUALITY: ("ppv", "npv"),
-}
+#: The rates each metric compares across groups (EOdds and CUAE: the sum of two gaps), from
+#: :data:`fairlist.metric_table.METRICS`.
+METRIC_RATES: dict[Metric, tuple[str, ...]] = {m: info.rates for m, info in METRICS.items()}
 
 
 class ConfusionCounts:
@@ -368,7 +319,13 @@ def _metric_function(metric: Metric):
         return unfairness(y_true, y_pred, sensitive_features, metric, protected, sample_weight)
 
     fn.__name__ = metric.name.lower()
-    fn.__doc__ = f"{metric.name.replace('_', ' ').capitalize()} ({metric.short_name}) unfairness."
+    info = metric.info
+    fn.__doc__ = (
+        f"{metric.name.replace('_', ' ').capitalize()} ({metric.short_name}) unfairness: the "
+        + (f"gap of {info.rates[0]}" if len(info.rates) == 1 else
+           f"sum of the gaps of {' and '.join(info.rates)} (fairlearn takes their maximum)")
+        + " over the groups."
+    )
     return fn
 
 

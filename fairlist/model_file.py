@@ -15,11 +15,18 @@ version, and a model that loads must predict what was saved:
 * the parts agree: two distinct classes, named by the rule list's labels; one count per rule
   and the default; the groups' counts add up to them; every antecedent is one of the feature
   names; the binarizer's output is the rule list's feature names; the training accuracy is the
-  one the counts give.
+  one the counts give;
+* the figures do not contradict each other (:func:`_agreement`): the objective, each group's
+  positive rate, true and false positive rates, and the unfairness are recomputed from the
+  counts and rates they come from; the lower bound is not above the objective; an ``optimal``
+  status has stop reason ``completed``; the metric is the parameters' and the unfairness meets
+  the file's own cap; a model fitted on an array names its columns ``x0, x1, …`` in order (it
+  reads them by position).
 
 A refused document raises :class:`~fairlist.errors.ModelFileError`, one line that names the
 file (when there is one) and the JSON path of the bad field, e.g. ``model.json:
-'rule_n_samples' has 1 entry, expected 3 (one per rule and the default)``.
+'rule_n_samples' has 1 entry, expected 3 (one per rule and the default)`` or ``model.json:
+'training.lower_bound' 0.5 is above the objective 0.43``.
 
 The checks return the document normalized (version 1's missing fields filled with their
 defaults), for the classes to build themselves from without further checks.
@@ -35,6 +42,7 @@ from typing import Any, NoReturn
 
 from ._json import read_json
 from .errors import ModelFileError
+from .metric_table import RATES
 
 __all__ = [
     "MODEL_FORMAT",
@@ -56,7 +64,7 @@ _MAX_INT = 2**63 - 1
 #: Relative tolerance when sums of (possibly weighted) counts are compared.
 _RTOL = 1e-7
 #: The per-group rates of ``groups.rates`` (each a list, one entry a group).
-_RATES = ("positive_rate", "tpr", "fpr", "ppv", "npv")
+_RATES = tuple(RATES)
 
 
 def read_document(path: str | Path) -> Any:
@@ -329,8 +337,18 @@ _TRAINING_FIELDS = ["status", "objective", "lower_bound", "accuracy", "unfairnes
                     "engine", "search_space", "stop_reason", "stats"]  # fmt: skip
 
 
-def check_model(doc: Any, source: str | Path | None = None) -> dict[str, Any]:
+def check_model(
+    doc: Any,
+    source: str | Path | None = None,
+    *,
+    parameters: Mapping[str, Sequence[Any]],
+    defaults: Mapping[str, Any] | None = None,
+) -> dict[str, Any]:
     """A model document checked against its schema (see the module docstring).
+
+    ``parameters`` is the estimator's declared table of parameter constraints and ``defaults``
+    its parameters' defaults, for a document that omits some (the estimator hands them in: the
+    schema knows no estimator, so the two do not import each other).
 
     Returns the document normalized: ``rule_list`` as :func:`check_rule_list` returns it, a
     version-1 document's missing fields filled (``sensitive_columns`` empty, ``groups``,
@@ -342,7 +360,7 @@ def check_model(doc: Any, source: str | Path | None = None) -> dict[str, Any]:
     at.obj(*_MODEL_FIELDS[version])
     out: dict[str, Any] = {"version": version}
     out["fairlist_version"] = at.child("fairlist_version").string()
-    out["params"] = _params(at.child("params"))
+    out["params"] = _params(at.child("params"), parameters)
     out["classes"] = classes = _classes(at.child("classes"))
     rl_at = at.child("rule_list")
     out["rule_list"] = rl = _rule_list(rl_at, in_model=True)
@@ -365,6 +383,7 @@ def check_model(doc: Any, source: str | Path | None = None) -> dict[str, Any]:
     out["groups"] = None if groups_at.value is None else _groups(groups_at, n)
     out["training"] = _training(at.child("training"), rl, n, pos, version)
     out["metadata"] = dict(_free(at.child("metadata"))) if at.has("metadata") else {}
+    _agreement(at, out, defaults)
     return out
 
 
@@ -389,12 +408,10 @@ def _constraint(at: _At, allowed: Sequence[Any]) -> Any:
     at.fail(f"is {_kind(value)}, expected {' or '.join(_describe(c) for c in allowed)}")
 
 
-def _params(at: _At) -> dict[str, Any]:
+def _params(at: _At, constraints: Mapping[str, Sequence[Any]]) -> dict[str, Any]:
     """The estimator's parameters: the known ones, each as its declaration allows (a missing
     one takes its default)."""
-    from .estimator import PARAMETER_CONSTRAINTS
-
-    at.obj([], list(PARAMETER_CONSTRAINTS))
+    at.obj([], list(constraints))
     params = {}
     for name in at.value:
         p = at.child(name)
@@ -406,7 +423,7 @@ def _params(at: _At) -> dict[str, Any]:
             p.obj(["Binarizer"])
             params[name] = {"Binarizer": _binarizer_params(p.child("Binarizer"), pairs=False)}
         else:
-            params[name] = _constraint(p, PARAMETER_CONSTRAINTS[name])
+            params[name] = _constraint(p, constraints[name])
     return params
 
 
@@ -529,7 +546,7 @@ def _training(at: _At, rl: dict[str, Any], n: list, pos: list, version: int) -> 
     """The training figures: status and certificate, objective and bound, accuracy (the one the
     counts give), unfairness, metric, engine statistics."""
     from .metrics import Metric
-    from .solvers import StopReason
+    from .status import StopReason
 
     certified = ["certified_length"]  # since version 2
     at.obj(_TRAINING_FIELDS + certified * (version > 1), certified * (version == 1))
@@ -549,6 +566,11 @@ def _training(at: _At, rl: dict[str, Any], n: list, pos: list, version: int) -> 
     out["stats"] = dict(_free(at.child("stats")))
     cert_at = at.child("certified_length")
     out["certified_length"] = cert_at.optional("integer", 0) if at.has("certified_length") else None
+    stats = out["stats"]  # one certificate: the field; older files' engine count was partial
+    if out["certified_length"] is not None or "certified_length" in stats:
+        stats["certified_length"] = out["certified_length"]
+    if "n_classes" in stats and "n_sample_classes" not in stats:  # its name before 0.2
+        stats["n_sample_classes"] = stats.pop("n_classes")
     outputs = [p for _, p in rl["rules"]] + [rl["default"]]
     correct = sum(p if q == 1 else c - p for q, c, p in zip(outputs, n, pos, strict=True))
     if abs(correct / sum(n) - accuracy) > 1e-6:
@@ -556,6 +578,116 @@ def _training(at: _At, rl: dict[str, Any], n: list, pos: list, version: int) -> 
             f"is {accuracy!r}, but the rules and their counts give {correct / sum(n)!r}"
         )
     return out
+
+
+# --------------------------------------------------------------------------- agreement
+#: Tolerance when a figure of the file is compared with what its counts give.
+_ATOL = 1e-7
+
+
+def _agreement(at: _At, out: dict[str, Any], defaults: Mapping[str, Any] | None) -> None:
+    """The fields that must agree with each other: what the counts determine is recomputed
+    (objective, groups' rates, unfairness), the certificate is possible, the training figures
+    are those of the parameters (metric, cap), and an array-fitted model reads its columns by
+    position (``x0, x1, …``)."""
+    from .metrics import FEASIBILITY_TOL, METRIC_RATES, Metric
+
+    train, train_at, rl = out["training"], at.child("training"), out["rule_list"]
+    params = {**(defaults or {}), **out["params"]}  # a parameter absent and without default:
+    # the check that needs it is skipped
+    # 1. the certificate
+    objective, lower = train["objective"], train["lower_bound"]
+    if lower > objective + _ATOL * max(1.0, abs(objective)):
+        train_at.child("lower_bound").fail(f"{lower!r} is above the objective {objective!r}")
+    if train["status"] == "optimal" and train["stop_reason"] != "completed":
+        train_at.child("stop_reason").fail(
+            f"is {train['stop_reason']!r}, but the status is 'optimal' (a certified search "
+            "completes)"
+        )
+    # 2. the objective the counts and the length penalty give
+    n, pos = out["rule_n_samples"], out["rule_n_positive"]
+    outputs = [p for _, p in rl["rules"]] + [rl["default"]]
+    correct = sum(p if q == 1 else c - p for q, c, p in zip(outputs, n, pos, strict=True))
+    lam = params.get("lam")
+    if isinstance(lam, numbers.Real):
+        length = len(rl["rules"])
+        expected = (sum(n) - correct) / sum(n) + lam * length
+        if abs(objective - expected) > _ATOL:
+            train_at.child("objective").fail(
+                f"is {objective!r}, but the counts and the length penalty give {expected!r} "
+                f"(error {1 - correct / sum(n)!r} + lam {lam!r} x {length} rules)"
+            )
+    # 3. the metric and the cap of the parameters
+    metric = train["metric"]
+    try:
+        asked = Metric.parse(params.get("metric", metric)).name.lower()
+    except (ValueError, TypeError):
+        asked = metric
+    if asked != metric:
+        train_at.child("metric").fail(f"is {metric!r}, but 'params.metric' is {asked!r}")
+    epsilon, unfair = params.get("epsilon"), train["unfairness"]
+    if isinstance(epsilon, numbers.Real) and unfair > epsilon + FEASIBILITY_TOL + _ATOL:
+        train_at.child("unfairness").fail(
+            f"{unfair!r} is over the model's own cap, 'params.epsilon' {epsilon!r}"
+        )
+    # 4. the groups' rates, and the unfairness they give
+    if out["groups"] is not None:
+        _group_rates(at.child("groups"), out["groups"], outputs, n, pos, correct)
+        rates = out["groups"]["rates"]
+        needed = METRIC_RATES[Metric.parse(metric)]
+        if all(v is not None for r in needed for v in rates[r]):
+            gap = sum(max(rates[r]) - min(rates[r]) for r in needed)
+            if abs(gap - unfair) > _ATOL:
+                train_at.child("unfairness").fail(
+                    f"is {unfair!r}, but the groups' rates ('groups.rates') give {gap!r} under "
+                    f"{metric}"
+                )
+    # 5. an array-fitted model reads its antecedents by position
+    if out["binarizer"] is None and out["feature_names_in"] is None:
+        position = [f"x{j}" for j in range(out["n_features_in"])]
+        if rl["feature_names"] != position:
+            at.child("rule_list").child("feature_names").fail(
+                f"is {_short(rl['feature_names'], 60)}, expected {_short(position, 60)}: a model "
+                "fitted on an array reads its columns by position"
+            )
+
+
+def _group_rates(
+    at: _At, groups: dict[str, Any], outputs: list[int], n: list, pos: list, correct: float
+) -> None:
+    """Each group's rates, recomputed where the counts determine them: the positive rate from
+    the rules' counts per group; the true and false positive rates from it and the predictive
+    values; the true positives and negatives the predictive values give add up to the rules'."""
+    rates, counts = groups["rates"], groups["rule_n_samples"]
+    rates_at = at.child("rates")
+    tp_total = tn_total = 0.0
+    for g, size in enumerate(rates["n_samples"]):
+        predicted = sum(row[g] for row, q in zip(counts, outputs, strict=True) if q == 1)
+        expected = {"positive_rate": predicted / size if size else 0.0}
+        ppv, npv = rates["ppv"][g], rates["npv"][g]
+        if ppv is not None and npv is not None:
+            tp, tn = ppv * predicted, npv * (size - predicted)
+            fp, fn = predicted - tp, size - predicted - tn
+            tp_total, tn_total = tp_total + tp, tn_total + tn
+            expected["tpr"] = tp / (tp + fn) if tp + fn > _ATOL else 0.0
+            expected["fpr"] = fp / (fp + tn) if fp + tn > _ATOL else 0.0
+        for rate, value in expected.items():
+            stored = rates[rate][g]
+            if stored is not None and abs(stored - value) > 1e-6:
+                rates_at.child(rate).items()[g].fail(
+                    f"is {stored!r}, but the group's counts give {value!r}"
+                )
+    if all(v is not None for r in ("ppv", "npv") for v in rates[r]):
+        tp_rules = sum(p for q, p in zip(outputs, pos, strict=True) if q == 1)
+        scale = max(1.0, sum(n))
+        if abs(tp_total - tp_rules) > 1e-6 * scale or abs(tp_total + tn_total - correct) > (
+            1e-6 * scale
+        ):
+            rates_at.child("ppv").fail(
+                f"and 'npv' give {tp_total:.6g} true positives and {tn_total:.6g} true negatives "
+                f"over the groups, but the rules' counts give {tp_rules:.6g} and "
+                f"{correct - tp_rules:.6g}"
+            )
 
 
 # --------------------------------------------------------------------------- the binarizer
@@ -590,6 +722,7 @@ def _binarizer(at: _At) -> dict[str, Any]:
                 cats_at.fail("is not empty, expected [] for a numeric column")
             cuts = _increasing(cuts_at)
             labels = _interval_names(np.asarray(cuts, dtype=float), integer)
+            legacy = _interval_names(np.asarray(cuts, dtype=float), integer, digits=6)
             categories: list = []
         else:
             if cuts_at.value is not None:
@@ -597,11 +730,13 @@ def _binarizer(at: _At) -> dict[str, Any]:
             cuts = None
             categories = [_category(e) for e in cats_at.items("a list of categories")]
             _distinct(cats_at, categories)
-            labels = [str(v) for v in categories]
+            labels = legacy = [str(v) for v in categories]
         expected = [f"{name}:{label}" for label in labels] + ([f"{name}:{MISSING}"] * missing)
+        older = [f"{name}:{label}" for label in legacy] + ([f"{name}:{MISSING}"] * missing)
         names_at = c_at.child("names")
         names = names_at.names()
-        if names and names != expected:  # [] is a constant column's: no antecedent
+        if names and names != expected and names != older:  # [] is a constant column's: none
+            # (older: cut points printed with 6 digits, as fairlist 0.1 did)
             names_at.fail(f"is {_short(names, 60)}, expected {_short(expected, 60)}")
         columns.append({"name": name, "kind": kind, "names": names, "categories": categories,
                         "cut_points": cuts, "integer": integer, "missing": missing})  # fmt: skip

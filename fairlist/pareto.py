@@ -59,7 +59,6 @@ import json
 import math
 import numbers
 import time
-import warnings
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -71,7 +70,9 @@ import pandas as pd
 from ._json import dumps, jsonable, write_text
 from ._params import InstanceOf, Interval, Satisfies, validate_params
 from .errors import InvalidParameterError
+from .metric_table import RATES
 from .metrics import FEASIBILITY_TOL, Metric, unfairness
+from .parallel import RunReport, run_tasks
 from .rulelist import RuleList
 from .solvers import (
     ENGINE_NAMES,
@@ -84,6 +85,7 @@ from .solvers import (
     get_solver,
 )
 from .solvers.base import LAM, MAX_LENGTH, METRIC
+from .solvers.bnb import PAPER_POLICIES
 
 # This module is what a sweep's worker processes import (the task function lives here), so it
 # imports neither scikit-learn nor the estimator: a fresh worker starts in about a third of the
@@ -106,13 +108,6 @@ __all__ = [
     "run_tasks",
 ]
 
-#: The four search policies the paper pools (BFS original, BFS objective-aware, curious, lower
-#: bound), named as the branch-and-bound engine names them. BFS objective-aware in the order of
-#: the paper's code (within a length, the lower objective first: ``bfs_objective_aware_lowest``);
-#: its text says the higher first (``bfs_objective_aware``). Under the same node budget the
-#: code's order ended with a lower objective in 16 of 157 fits of docs/reproduction.md's grid
-#: and a higher one in none (the rest tie).
-PAPER_POLICIES = ("bfs", "bfs_objective_aware_lowest", "curiosity", "lower_bound")
 
 #: Status of a fit that Ctrl-C cut short (never a point of a front).
 INTERRUPTED = "interrupted"
@@ -151,22 +146,19 @@ def unfairness_resolution(metric: Metric | str, y: np.ndarray, protected: np.nda
 
     See the module docstring: a constant of the group sizes for SP, PE, EOpp and EOdds.
     """
-    m = Metric.parse(metric)
+    info = Metric.parse(metric).info
+    if not info.linear:
+        return 0.0
     y = np.asarray(y).astype(bool)
     g = np.asarray(protected).astype(bool)
-    n_p, n_u = int(g.sum()), int((~g).sum())
-    pos_p, pos_u = int((y & g).sum()), int((y & ~g).sum())
-    neg_p, neg_u = n_p - pos_p, n_u - pos_u
-    one = lambda v: max(v, 1)  # noqa: E731 - a zero denominator makes that rate constant 0
-    if m is Metric.STATISTICAL_PARITY:
-        return 1.0 / (n_p * n_u)
-    if m is Metric.EQUAL_OPPORTUNITY:
-        return 1.0 / (one(pos_p) * one(pos_u))
-    if m is Metric.PREDICTIVE_EQUALITY:
-        return 1.0 / (one(neg_p) * one(neg_u))
-    if m is Metric.EQUALIZED_ODDS:
-        return 1.0 / math.lcm(one(pos_p) * one(pos_u), one(neg_p) * one(neg_u))
-    return 0.0
+    size = {  # the samples each fixed denominator counts, in each of the two groups
+        "any": (int(g.sum()), int((~g).sum())),
+        "positive": (int((y & g).sum()), int((y & ~g).sum())),
+    }
+    size["negative"] = (size["any"][0] - size["positive"][0], size["any"][1] - size["positive"][1])
+    # a zero denominator makes that rate constant 0: count it as 1
+    steps = [max(a, 1) * max(b, 1) for a, b in (size[RATES[r].needs] for r in info.rates)]
+    return 1.0 / math.lcm(*steps)
 
 
 def rule_list_text(
@@ -289,138 +281,6 @@ def _records(frame: pd.DataFrame) -> list[dict[str, Any]]:
         {k: jsonable(_without_names(v)) for k, v in row.items()}
         for row in frame.to_dict(orient="records")
     ]
-
-
-# --------------------------------------------------------------------------- parallel runs
-@dataclass(frozen=True)
-class RunReport:
-    """What a :func:`run_tasks` call did.
-
-    Attributes
-    ----------
-    total, done : int
-        Tasks given and tasks whose results came back.
-    wall_seconds : float
-        Elapsed time of the whole run (worker start-up and data shipping included).
-    busy_seconds : float
-        Sum of the tasks' own durations, measured inside the workers.
-    workers : int
-        Workers the backend ran (joblib's effective ``n_jobs``; a Dask cluster's threads).
-    interrupted : bool
-        True when Ctrl-C or a ``False`` from ``on_result`` stopped the run early.
-    """
-
-    total: int
-    done: int
-    wall_seconds: float
-    busy_seconds: float
-    workers: int
-    interrupted: bool
-
-    @property
-    def efficiency(self) -> float:
-        """Parallel efficiency: busy time / (workers × wall time), 1.0 for perfect scaling."""
-        if self.done == 0 or self.wall_seconds <= 0 or self.workers <= 0:
-            return math.nan
-        return self.busy_seconds / (self.workers * self.wall_seconds)
-
-    def summary(self) -> str:
-        """One line: tasks, wall time, workers, parallel efficiency."""
-        if self.done == 0:
-            return f"0/{self.total} tasks run"
-        return (
-            f"{self.done}/{self.total} tasks in {self.wall_seconds:.1f} s on {self.workers} "
-            f"worker(s), {self.busy_seconds:.1f} s busy: parallel efficiency "
-            f"{100 * self.efficiency:.0f}%"
-        )
-
-
-def _timed(index: int, fn: Callable, args: tuple) -> tuple[int, Any, float]:
-    """Run ``fn(*args)`` in a worker; return its index, its result and its duration."""
-    start = time.perf_counter()
-    out = fn(*args)
-    return index, out, time.perf_counter() - start
-
-
-def run_tasks(
-    fn: Callable,
-    tasks: Sequence[tuple],
-    shared: Sequence[Any] = (),
-    *,
-    n_jobs: int | None = None,
-    backend: str | None = None,
-    on_result: Callable[[int, Any, float], bool | None] | None = None,
-    max_nbytes: str | int | None = "64K",
-) -> RunReport:
-    """Run ``fn(*shared, *task)`` for every task through joblib; report completions as they come.
-
-    Parameters
-    ----------
-    fn : callable
-        A module-level function (picklable).
-    tasks : sequence of tuples
-        The small per-task arguments, in the order they should start (put the longest first:
-        the last tasks to start then are short, and no worker idles at the end).
-    shared : sequence
-        Arguments common to every task (the data). Each goes to the workers once: joblib's
-        process backend memory-maps the numpy arrays in them (those above ``max_nbytes``) and
-        hands every task a reference; ``backend="dask"`` scatters them to every worker of the
-        cluster (the active ``dask.distributed.Client``) before the first task.
-    n_jobs, backend
-        As :class:`joblib.Parallel` (None: joblib's defaults, or an enclosing
-        ``joblib.parallel_config``).
-    on_result : callable(index, result, seconds), optional
-        Called in the calling process as each task completes; return False to stop the run.
-    max_nbytes : str, int or None
-        Memory-map arrays larger than this (joblib's parameter; None: never).
-
-    Returns
-    -------
-    RunReport
-        ``interrupted`` is True when Ctrl-C (``KeyboardInterrupt``) or ``on_result`` stopped
-        the run; results delivered before that were all passed to ``on_result``, the tasks
-        still running are cancelled (joblib kills the process workers running them).
-    """
-    from joblib import Parallel, delayed, effective_n_jobs, parallel_config
-
-    shared = list(shared)
-    config: dict[str, Any] = {"n_jobs": n_jobs, "max_nbytes": max_nbytes}
-    if backend is not None:
-        config["backend"] = backend
-    if backend == "dask" and shared:
-        config["scatter"] = shared
-    start = time.perf_counter()
-    done, busy, interrupted = 0, 0.0, False
-    workers = 1
-    if tasks:
-        with parallel_config(**config):
-            workers = max(1, int(effective_n_jobs(n_jobs)))
-            runner = Parallel(return_as="generator_unordered")
-            outputs = None
-            try:  # an interrupt while the workers start aborts them too
-                outputs = runner(
-                    delayed(_timed)(i, fn, (*shared, *task)) for i, task in enumerate(tasks)
-                )
-                for index, out, seconds in outputs:
-                    done += 1
-                    busy += seconds
-                    if on_result is not None and on_result(index, out, seconds) is False:
-                        interrupted = True
-                        break
-            except KeyboardInterrupt:
-                interrupted = True
-            finally:
-                # Cancels what has not run: joblib aborts the remaining tasks, and after an
-                # interrupt or an error kills the process workers and removes their memory maps
-                # (/dev/shm); after a normal end loky keeps its workers for the next call (they
-                # end with the process).
-                if outputs is not None:
-                    with warnings.catch_warnings():  # the cancelling is meant: no warning
-                        warnings.filterwarnings(  # (results not used, tasks cancelled)
-                            "ignore", r"[0-9]+ tasks (have been successfully|which were still)"
-                        )
-                        outputs.close()
-    return RunReport(len(tasks), done, time.perf_counter() - start, busy, workers, interrupted)
 
 
 # --------------------------------------------------------------------------- data handling
@@ -673,31 +533,10 @@ def cross_validated_front(
 
     def run(keys: list) -> bool:
         """Fit ``keys``; store each row; False when an interrupt stopped the sweep."""
-
-        def on_result(i: int, row: dict[str, Any], seconds: float) -> bool:
-            rows[keys[i]] = {**row, "seconds": seconds}
-            tally["done"] += 1
-            if progress is not None:
-                progress(tally["done"], total)
-            return row["status"] != INTERRUPTED
-
-        report = run_tasks(fit_fold, keys, (data, settings), n_jobs=n_jobs, backend=backend,
-                           on_result=on_result)  # fmt: skip
-        return not report.interrupted
+        return _run_fits(keys, rows, (data, settings), tally, total, progress, n_jobs, backend)
 
     finished = run(first)
-    todo = []
-    for e, pol, k in grid:
-        free = rows.get((None, pol, k))
-        if (
-            free is not None
-            and free["status"] == str(Status.OPTIMAL)
-            and free["train_unfairness"] <= e + FEASIBILITY_TOL
-        ):
-            rows[(e, pol, k)] = {**free, "reused": True}
-            tally["done"] += 1
-        else:
-            todo.append((e, pol, k))
+    todo = _reuse_unconstrained(grid, rows, tally)
     if finished:
         if progress is not None and tally["done"]:
             progress(tally["done"], total)
@@ -713,6 +552,43 @@ def cross_validated_front(
         partial=not finished,
     )  # fmt: skip
     return ParetoResult(points, _summarise(points), "cross_validation", m, settings_doc)
+
+
+def _run_fits(
+    keys: list, rows: dict, shared: tuple, tally: dict[str, int], total: int,
+    progress: Progress | None, n_jobs: int | None, backend: str | None,
+) -> bool:
+    """Fit ``keys`` in parallel; store each row as it comes, with the progress; False when an
+    interrupt stopped the sweep."""
+
+    def on_result(i: int, row: dict[str, Any], seconds: float) -> bool:
+        rows[keys[i]] = {**row, "seconds": seconds}
+        tally["done"] += 1
+        if progress is not None:
+            progress(tally["done"], total)
+        return row["status"] != INTERRUPTED
+
+    report = run_tasks(fit_fold, keys, shared, n_jobs=n_jobs, backend=backend,
+                       on_result=on_result)  # fmt: skip
+    return not report.interrupted
+
+
+def _reuse_unconstrained(grid: list, rows: dict, tally: dict[str, int]) -> list:
+    """A grid fit whose unconstrained fit (same policy and fold) is optimal and already meets
+    its cap is that fit (``reused``); returns the grid fits left to run."""
+    todo = []
+    for e, pol, k in grid:
+        free = rows.get((None, pol, k))
+        if (
+            free is not None
+            and free["status"] == str(Status.OPTIMAL)
+            and free["train_unfairness"] <= e + FEASIBILITY_TOL
+        ):
+            rows[(e, pol, k)] = {**free, "reused": True}
+            tally["done"] += 1
+        else:
+            todo.append((e, pol, k))
+    return todo
 
 
 def _cv_points(grid: list, rows: dict, first: list = ()) -> pd.DataFrame:
@@ -830,35 +706,13 @@ engine_options
     solver = settings.solver(policy)
     delta = unfairness_resolution(m, problem.y, problem.protected)
     step = max(delta / 2, 2 * FEASIBILITY_TOL)
-    rows: list[dict[str, Any]] = []
-    epsilon: float | None = None
-    complete, all_optimal, partial = False, True, False
-    while max_points is None or len(rows) < max_points:
-        start = time.perf_counter()
-        try:
-            result = solver.solve(problem.replace(epsilon=epsilon))
-        except KeyboardInterrupt:
-            partial = True
-            break
-        row = _training_row(problem, result, epsilon, time.perf_counter() - start)
-        rows.append(row)
-        if progress is not None:
-            progress(row)
-        if row["status"] == INTERRUPTED:
-            partial = True
-            break
-        if result.rule_list is None:
-            complete = result.status is Status.INFEASIBLE
-            break
-        all_optimal &= result.status is Status.OPTIMAL
-        if row["unfairness"] <= FEASIBILITY_TOL:
-            complete = True
-            break
-        epsilon = max(0.0, row["unfairness"] - step)
+    rows, complete, all_optimal, partial = _epsilon_constraint(
+        problem, solver, step, max_points, progress
+    )
     points = pd.DataFrame.from_records(rows, columns=_TRAINING_COLUMNS)
     found = points[points["rule_list"].notna() & (points["status"] != INTERRUPTED)]
-    mask = non_dominated(found["unfairness"], found["objective"])
-    front = found[mask].sort_values("unfairness").reset_index(drop=True)
+    front = found[non_dominated(found["unfairness"], found["objective"])]
+    front = front.sort_values("unfairness").reset_index(drop=True)
     settings_doc = dict(
         engine=engine, lam=lam, max_length=max_length, policy=policy, max_nodes=max_nodes,
         time_limit=time_limit, memory_limit_mb=memory_limit_mb, step=step, resolution=delta,
@@ -867,6 +721,37 @@ engine_options
         labels=list(problem.labels), feature_names=list(problem.feature_names),
     )  # fmt: skip
     return ParetoResult(points, front, "training", m, settings_doc)
+
+
+def _epsilon_constraint(
+    problem: Problem, solver: Any, step: float, max_points: int | None,
+    progress: Callable[[dict[str, Any]], None] | None,
+) -> tuple[list[dict[str, Any]], bool, bool, bool]:
+    """The adaptive epsilon-constraint loop: solve, cap just below the unfairness found,
+    repeat. Returns the rows, whether the front is complete (infeasible or unfairness 0 was
+    reached), whether every solve was optimal, and whether an interrupt cut it short."""
+    rows: list[dict[str, Any]] = []
+    epsilon: float | None = None
+    all_optimal = True
+    while max_points is None or len(rows) < max_points:
+        start = time.perf_counter()
+        try:
+            result = solver.solve(problem.replace(epsilon=epsilon))
+        except KeyboardInterrupt:
+            return rows, False, all_optimal, True
+        row = _training_row(problem, result, epsilon, time.perf_counter() - start)
+        rows.append(row)
+        if progress is not None:
+            progress(row)
+        if row["status"] == INTERRUPTED:
+            return rows, False, all_optimal, True
+        if result.rule_list is None:
+            return rows, result.status is Status.INFEASIBLE, all_optimal, False
+        all_optimal &= result.status is Status.OPTIMAL
+        if row["unfairness"] <= FEASIBILITY_TOL:
+            return rows, True, all_optimal, False
+        epsilon = max(0.0, row["unfairness"] - step)
+    return rows, False, all_optimal, False
 
 
 _TRAINING_COLUMNS = [

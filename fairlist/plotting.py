@@ -22,6 +22,8 @@ import numpy as np
 import pandas as pd
 
 from .errors import DataError, InvalidParameterError
+from .metric_table import METRICS
+from .metric_table import RATES as _RATE_TABLE
 from .metrics import ConfusionCounts, GroupCounts, Metric, confusion_counts
 from .pareto import ParetoResult, non_dominated
 
@@ -40,22 +42,10 @@ _MARKERS = ("o", "s", "^", "D", "v", "P", "X", "*")
 #: The two splits a front is measured on, as the axis labels name them.
 SPLITS = {"training": "Training", "test": "Test"}
 
-#: Per-group rates (name -> GroupCounts attribute) and the ones each metric compares.
-RATES = {
-    "positive rate": "positive_rate",
-    "TPR": "tpr",
-    "FPR": "fpr",
-    "PPV": "ppv",
-    "NPV": "npv",
-}
-_METRIC_RATES = {
-    Metric.STATISTICAL_PARITY: ("positive rate",),
-    Metric.PREDICTIVE_PARITY: ("PPV",),
-    Metric.PREDICTIVE_EQUALITY: ("FPR",),
-    Metric.EQUAL_OPPORTUNITY: ("TPR",),
-    Metric.EQUALIZED_ODDS: ("TPR", "FPR"),
-    Metric.CONDITIONAL_USE_ACCURACY_EQUALITY: ("PPV", "NPV"),
-}
+#: Per-group rates (label -> GroupCounts attribute) and the ones each metric compares, from
+#: :mod:`fairlist.metric_table`.
+RATES = {r.label: r.name for r in _RATE_TABLE.values()}
+_METRIC_RATES = {m: tuple(_RATE_TABLE[r].label for r in i.rates) for m, i in METRICS.items()}
 
 FrontLike = ParetoResult | pd.DataFrame | tuple[Sequence[float], Sequence[float]]
 

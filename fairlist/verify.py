@@ -18,6 +18,7 @@ True
 
 from __future__ import annotations
 
+import dataclasses
 import math
 from dataclasses import dataclass
 from typing import Any
@@ -183,7 +184,7 @@ def verify(
         K, _source = resolve_max_length(problem, None)
     limits = problem.limits
     if time_limit is not None:
-        limits = Limits(limits.max_nodes, float(time_limit), limits.memory_limit_mb)
+        limits = dataclasses.replace(limits, time_limit=float(time_limit))  # the rest kept
     same = problem.replace(max_length=K, limits=limits)
     # One Ctrl-C stops the verification: the engine it reaches returns its best so far (or,
     # caught here, had none yet), and CP-SAT does not start after an interrupted bnb.

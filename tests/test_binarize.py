@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import itertools
+import json
 import math
 import warnings
 
@@ -427,3 +428,47 @@ def test_fit_transform_equals_fit_then_transform_and_works_in_a_pipeline():
     np.testing.assert_array_equal(b.fit_transform(df, y), clone(b).fit(df, y).transform(df))
     pipe = make_pipeline(Binarizer(sensitive="group", numeric="quantile"))
     assert pipe.fit_transform(df).shape[0] == len(df)
+
+
+def test_cut_points_that_differ_beyond_six_digits_get_distinct_names():
+    # MDLP puts cuts midway between distinct values; values 1e-7 apart give cuts that six
+    # significant digits print alike ('x:1-1' twice): the names carry the digits that matter.
+    values = np.array([1.0, 1.00000015, 1.00000025, 1.00000035, 2.0] * 4)
+    frame = pd.DataFrame({"x": values})
+    b = Binarizer(
+        cut_points={"x": [1.0000001, 1.0000002, 1.0000003]}, negations=False, conjunctions=False
+    ).fit(frame)
+    names = list(b.get_feature_names_out())
+    assert names == [
+        "x:<1.0000001", "x:1.0000001-1.0000002", "x:1.0000002-1.0000003", "x:>=1.0000003"
+    ]
+    assert b.transform(frame).sum(axis=0).tolist() == [4, 4, 4, 8]
+    y = (values > 1.0000002).astype(int)
+    mdlp = Binarizer(negations=False, conjunctions=False).fit(pd.DataFrame({"x": values}), y)
+    assert len(set(mdlp.get_feature_names_out())) == len(mdlp.get_feature_names_out())
+    assert all("1-1" not in n for n in mdlp.get_feature_names_out())
+
+
+def test_cut_points_printed_with_six_digits_keep_their_names():
+    b = Binarizer(cut_points={"x": [0.1234567, 5119.0]}, negations=False, conjunctions=False)
+    names = list(b.fit(pd.DataFrame({"x": [0.0, 1.0, 6000.0]})).get_feature_names_out())
+    assert names == ["x:<0.123457", "x:0.123457-5119", "x:>=5119"]
+
+
+def test_a_model_saved_with_six_digit_cut_names_still_loads():
+    """fairlist 0.1 printed cuts with 6 digits: its names (``x:1-1``) still load, as written."""
+    from fairlist.estimator import FairRuleListClassifier
+
+    rng = np.random.default_rng(0)
+    x = rng.choice([1.0, 1.00000015, 1.00000025, 2.0], 200)
+    frame = pd.DataFrame({"x": x, "g": rng.choice(["a", "b"], 200)})
+    y = (x > 1.0000002).astype(int)
+    binarizer = Binarizer(cut_points={"x": [1.0000001, 1.0000002]}, conjunctions=False)
+    clf = FairRuleListClassifier(binarizer=binarizer, time_limit=None)
+    clf.fit(frame, y, sensitive_features="g")
+    text = json.dumps(clf.to_dict())
+    for new, old in [("1.0000001-1.0000002", "1-1"), ("<1.0000001", "<1"), (">=1.0000002", ">=1")]:
+        text = text.replace(f"x:{new}", f"x:{old}")
+    loaded = FairRuleListClassifier.from_dict(json.loads(text))
+    assert "x:1-1" in loaded.binarizer_.get_feature_names_out()
+    assert loaded.predict(frame).tolist() == clf.predict(frame).tolist()

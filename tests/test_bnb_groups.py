@@ -132,12 +132,17 @@ def assert_matches_reference(seed: int, majority_only: bool = False, **options) 
         assert abs(result.objective - ref.objective) <= 1e-9, (context, ref.objective)
         assert result.lower_bound == result.objective, context
         return
-    # Rounded weights: never a certificate; a returned list is fair for the true weights, so
-    # never better than the optimum, and equal to it unless the optimum's unfairness is within
-    # the lowered cap's margin of epsilon.
-    assert result.status in (Status.FEASIBLE, Status.UNKNOWN), context
+    # Rounded weights: a returned list is fair for the true weights, so never better than the
+    # optimum, and equal to it unless the optimum's unfairness is within the lowered cap's
+    # margin of epsilon; infeasible and the lower bound come from the search with the raised
+    # cap (weights.bound_from_above) and must agree with brute force.
+    assert result.lower_bound <= ref.objective + 1e-12, context
+    if result.status is Status.INFEASIBLE:
+        assert math.isinf(ref.objective), context
     if result.rule_list is None:
+        assert result.status in (Status.UNKNOWN, Status.INFEASIBLE), context
         return
+    assert result.status in (Status.FEASIBLE, Status.OPTIMAL), context
     assert result.objective >= ref.objective - 1e-9, context
     margin = 1e-4
     inside = problem.epsilon is None or (
@@ -256,7 +261,7 @@ def test_the_search_does_not_depend_on_the_order_of_the_rows():
         )  # fmt: skip
         a, b = BnBSolver().solve(problem), BnBSolver().solve(shuffled)
         assert a.objective == b.objective
-        for key in ("nodes_expanded", "children_evaluated", "n_rows", "n_classes"):
+        for key in ("nodes_expanded", "children_evaluated", "n_rows", "n_sample_classes"):
             assert a.stats[key] == b.stats[key]
 
 
@@ -265,7 +270,7 @@ def test_rows_are_merged():
     X = np.array([[1, 0], [1, 0], [1, 0], [0, 1], [0, 1]], dtype=np.uint8)
     problem = Problem(X, [1, 1, 0, 0, 0], np.array([0, 0, 0, 1, 2]), lam=0.01)
     stats = BnBSolver().solve(problem).stats
-    assert (stats["n_rows"], stats["n_classes"], stats["n_groups"]) == (4, 2, 3)
+    assert (stats["n_rows"], stats["n_sample_classes"], stats["n_groups"]) == (4, 2, 3)
 
 
 def test_rounded_weights_are_said_so_and_keep_the_list_fair():
@@ -275,12 +280,17 @@ def test_rounded_weights_are_said_so_and_keep_the_list_fair():
     weights = engine_weights(problem)
     assert not weights.exact and 0 < weights.rho < 1e-6
     result = BnBSolver().solve(problem)
-    assert result.status is Status.FEASIBLE and result.lower_bound == 0.0
+    # the lower bound comes from the search with the raised cap (weights.bound_from_above)
+    assert result.status is Status.FEASIBLE
+    assert result.lower_bound == result.stats["raised_cap_lower_bound"]
+    assert 0 < result.objective - result.lower_bound < 1e-6
     assert not result.stats["weights_exact"] and result.stats["weight_rho"] == weights.rho
     assert problem.evaluate(result.rule_list).fair
-    # epsilon = 0 leaves no room below the cap: unknown at once
+    # epsilon = 0 leaves no room below the cap: the search is skipped, and the constant list
+    # (unfairness 0 under SP) is returned, checked on the true weights
     zero = BnBSolver().solve(problem.replace(epsilon=0.0))
-    assert zero.status is Status.UNKNOWN and zero.rule_list is None
+    assert zero.status is Status.FEASIBLE and zero.rule_list.length == 0
+    assert zero.stats["fair_constant"] and zero.lower_bound <= zero.objective
     # without a cap the lower bound is the search's, scaled by (1 - rho) / (1 + rho)
     free = BnBSolver().solve(problem.replace(epsilon=None))
     assert free.status is Status.FEASIBLE and 0 < free.lower_bound <= free.objective

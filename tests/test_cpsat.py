@@ -157,7 +157,8 @@ def test_a_gap_tolerance_stops_within_the_gap_of_the_true_optimum():
     for _ in range(12):
         problem = random_problem(rng, n=200, m=10, metric="SP", epsilon=0.1, lam=0.001)
         optimum = reference_solve(problem, 3).objective
-        result = CPSatSolver(max_length=3).solve(problem.replace(limits=Limits(gap_tolerance=0.05)))
+        limited = problem.replace(max_length=3, limits=Limits(gap_tolerance=0.05))
+        result = CPSatSolver().solve(limited)
         assert result.lower_bound <= optimum + 1e-9 <= result.objective + 2e-9
         assert result.objective - result.lower_bound <= 0.05 + 1e-9
         if result.stop_reason is StopReason.GAP_LIMIT:
@@ -202,7 +203,7 @@ def test_engine_is_reachable_through_solve_and_reports_full_space():
 def test_hint_is_accepted_and_does_not_change_the_optimum():
     problem = random_problem(np.random.default_rng(4), n=50, m=5, metric="EOdds", epsilon=0.05)
     ref = reference_solve(problem, 3)
-    res = cpsat(problem.replace(max_length=3), hint=ref.rule_list)
+    res = cpsat(problem.replace(max_length=3), initial=ref.rule_list)
     assert res.stats["hinted"] is True
     assert abs(res.objective - ref.objective) <= 1e-9
 
@@ -214,7 +215,7 @@ def test_non_canonical_hint_is_kept_after_normalisation():
     X = np.array([[1, 0, 1], [0, 1, 0], [1, 1, 0], [0, 0, 0]] * 3, dtype=np.uint8)
     problem = Problem(X, [1, 1, 1, 0] * 3, [True, False] * 6, lam=0.01, max_length=2)
     hint = problem.rule_list([1, 0, 2], [1, 1, 0], 0)
-    res = cpsat(problem, hint=hint)
+    res = cpsat(problem, initial=hint)
     assert res.stats["hinted"] is True
     assert res.status is Status.OPTIMAL
 
@@ -222,7 +223,7 @@ def test_non_canonical_hint_is_kept_after_normalisation():
 def test_hint_longer_than_the_bound_is_ignored():
     problem = random_problem(np.random.default_rng(4), n=30, m=4, max_length=1)
     hint = problem.rule_list([0, 1], [1, 0], 1)
-    assert cpsat(problem, hint=hint).stats["hinted"] is False
+    assert cpsat(problem, initial=hint).stats["hinted"] is False
 
 
 def test_max_length_defaults_to_the_exact_lambda_bound():
@@ -277,7 +278,7 @@ def test_cap_that_cannot_be_encoded_exactly_never_claims_optimality():
     # CUAE on 2000 samples: the exact cap needs integers beyond 64 bits, so the model is made
     # conservative and must not report optimal/infeasible.
     problem = random_problem(np.random.default_rng(12), n=2000, m=2, metric="CUAE", epsilon=0.3)
-    res = cpsat(problem, max_length=1)
+    res = cpsat(problem.replace(max_length=1))
     assert res.stats["epsilon_exact"] is False
     assert res.status in (Status.FEASIBLE, Status.UNKNOWN)
     if res.rule_list is not None:
@@ -286,12 +287,28 @@ def test_cap_that_cannot_be_encoded_exactly_never_claims_optimality():
 
 @pytest.mark.parametrize(
     ("option", "value"),
-    [("num_workers", 0), ("time_limit", -1.0), ("max_length", -2), ("max_length", 1.5)],
+    [("num_workers", 0), ("seed", 2**40), ("seed", 1.5), ("initial", "if x then 1")],
 )
 def test_bad_option_raises_value_error_naming_it(option, value):
     problem = random_problem(np.random.default_rng(0), n=10, m=2)
     with pytest.raises(ValueError, match=option):
         CPSatSolver(**{option: value}).solve(problem)
+
+
+@pytest.mark.parametrize(
+    ("old", "value", "new"),
+    [("hint", None, "initial"), ("random_seed", 3, "seed"), ("max_length", 2, "Problem"),
+     ("time_limit", 5.0, "Limits")],
+)
+def test_deprecated_options_warn_and_name_their_owner(old, value, new):
+    if old == "hint":
+        value = RuleList([], default=1)
+    with pytest.warns(FutureWarning, match=f"{old}=.*{new}"):
+        solver = CPSatSolver(**{old: value})
+    if old == "hint":
+        assert solver.initial is value
+    if old == "random_seed":
+        assert solver.seed == 3
 
 
 # ---------------------------------------------------------------- the model's hint
@@ -398,7 +415,7 @@ def test_ctrl_c_stops_the_search_and_reports_interrupted(shared_data, monkeypatc
 
 def test_completed_search_on_a_conservative_model_is_completed_but_not_proved():
     problem = random_problem(np.random.default_rng(12), n=2000, m=2, metric="CUAE", epsilon=0.3)
-    res = cpsat(problem, max_length=1)
+    res = cpsat(problem.replace(max_length=1))
     assert res.stats["epsilon_exact"] is False and res.stats["cpsat_status"] == "OPTIMAL"
     assert res.status is Status.FEASIBLE and res.stop_reason is StopReason.COMPLETED
 
@@ -461,4 +478,4 @@ def test_a_long_model_left_without_max_length_warns():
 
     problem = random_problem(np.random.default_rng(4), n=40, m=8, lam=0.001)
     with pytest.warns(LongModelWarning, match="max_length"):
-        CPSatSolver(time_limit=1.0).solve(problem)
+        CPSatSolver().solve(problem.with_limits(Limits(time_limit=1.0)))

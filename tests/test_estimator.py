@@ -20,9 +20,7 @@ from fairlist import estimator as est_module
 from fairlist.estimator import FairRuleListClassifier, InfeasibleError, sensitive_mask
 from fairlist.metrics import Metric, unfairness
 from fairlist.rulelist import Rule, RuleList
-from fairlist.solvers import Problem, Result, Status, StopReason
-
-ENGINES = ["bnb", "cpsat"]
+from fairlist.solvers import ENGINES, Problem, Result, Status, StopReason
 
 
 def tiny(n: int = 120, m: int = 5, seed: int = 0):
@@ -80,7 +78,7 @@ class RecordingSolver:
 
 
 # --------------------------------------------------------------------------- exactness
-@pytest.mark.parametrize("engine", ENGINES)
+@pytest.mark.parametrize("engine", list(ENGINES))
 @pytest.mark.parametrize(("metric", "epsilon"), [("SP", None), ("SP", 0.05), ("EOdds", 0.1)])
 def test_fit_finds_the_optimal_fair_rule_list(engine, metric, epsilon):
     X, y, s = tiny()
@@ -377,7 +375,7 @@ def test_engine_options_are_passed_down(monkeypatch):
     FairRuleListClassifier(engine="cpsat", random_state=4).fit(
         X, y, sensitive_features=s, protected="F"
     )
-    assert seen == {"engine": "cpsat", "random_seed": 4}
+    assert seen == {"engine": "cpsat", "seed": 4}
     with pytest.raises(ValueError, match="policy='bfs'.*cpsat"):
         FairRuleListClassifier(engine="cpsat", policy="bfs").fit(
             X, y, sensitive_features=s, protected="F"
@@ -686,3 +684,91 @@ def test_bounded_by_default_with_gap_and_certified_length():
     assert limited.status_ is Status.FEASIBLE
     assert limited.gap_ == pytest.approx(limited.objective_ - limited.lower_bound_)
     assert limited.gap_ > 0
+
+
+# --------------------------------------------------------------------------- the group as values
+def leaky_people(n: int = 300, seed: int = 2):
+    """raw_people plus a ``gender`` column that predicts y well: a rule list left free to test
+    it would (the fairlearn way of passing the groups is ``sensitive_features=X["gender"]``)."""
+    X, y = raw_people(n, seed)
+    rng = np.random.default_rng(seed)
+    X["gender"] = np.where((y == "yes") ^ (rng.random(n) < 0.1), "male", "female")
+    return X, y
+
+
+LEAKY = dict(metric="SP", epsilon=0.3, lam=0.01, max_length=2, time_limit=None)
+
+
+def test_sensitive_features_given_as_a_column_of_x_is_left_out_with_a_warning(tmp_path):
+    from fairlist import SensitiveColumnWarning
+
+    X, y = leaky_people()
+    free = FairRuleListClassifier(**LEAKY, allow_sensitive_antecedents=True)
+    assert "gender" in str(free.fit(X, y, sensitive_features=X["gender"]).rule_list_)
+    with pytest.warns(SensitiveColumnWarning, match="'gender'"):
+        clf = FairRuleListClassifier(**LEAKY).fit(X, y, sensitive_features=X["gender"])
+    by_name = FairRuleListClassifier(**LEAKY).fit(X, y, sensitive_features="gender")
+    assert clf.sensitive_columns_ == by_name.sensitive_columns_ == ["gender"]
+    assert not any("gender" in n for n in clf.binarizer_.get_feature_names_out())
+    assert str(clf.rule_list_) == str(by_name.rule_list_) and "gender" not in str(clf.rule_list_)
+    np.testing.assert_array_equal(clf.predict(X), by_name.predict(X))
+    clf.save(tmp_path / "m.json")
+    loaded = FairRuleListClassifier.load(tmp_path / "m.json")
+    assert loaded.sensitive_columns_ == ["gender"]
+    np.testing.assert_array_equal(loaded.predict(X), clf.predict(X))
+
+
+def test_a_copy_of_the_groups_under_another_name_or_dtype_is_left_out_a_correlated_one_stays():
+    from fairlist import SensitiveColumnWarning
+
+    X, y, s = tiny(n=200)
+    sex = pd.Series(s, name="sex", dtype="category")  # strings; X holds a 0/1 code of them
+    X["is_female"] = (s == "F").astype(np.uint8)
+    X["mostly_female"] = X["is_female"].to_numpy().copy()
+    X.loc[X.index[:15], "mostly_female"] ^= 1  # correlated, not the same groups
+    with pytest.warns(SensitiveColumnWarning, match="'is_female'") as caught:
+        clf = FairRuleListClassifier(metric="SP", epsilon=0.1, lam=0.01, max_length=2).fit(
+            X, y, sensitive_features=sex, protected="F"
+        )
+    assert "mostly_female" not in str(caught[0].message)
+    assert clf.sensitive_columns_ == ["is_female"]
+    assert list(clf.feature_names_in_) == [c for c in X.columns if c != "is_female"]
+    # an array has no names to leave a column out by at predict time: not searched
+    on_array = FairRuleListClassifier(metric="SP", epsilon=0.1, lam=0.01, max_length=2)
+    on_array.fit(X.to_numpy(), y, sensitive_features=sex.to_numpy(), protected="F")
+    assert on_array.n_features_in_ == X.shape[1] and on_array.sensitive_columns_ == []
+
+
+def test_grid_search_scores_the_same_whether_the_group_column_is_named_or_given():
+    X, y = leaky_people()
+    scores, columns = [], []
+    for s in ("gender", X["gender"]):
+        grid = GridSearchCV(FairRuleListClassifier(**LEAKY), {"epsilon": [0.1, 0.3]}, cv=3)
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            grid.fit(X, y, sensitive_features=s)
+        scores.append(grid.cv_results_["mean_test_score"])
+        columns.append(grid.best_estimator_.sensitive_columns_)
+    np.testing.assert_array_equal(scores[0], scores[1])
+    assert columns == [["gender"], ["gender"]]
+
+
+def test_allow_sensitive_antecedents_keeps_the_column_and_survives_clone_and_save(tmp_path):
+    X, y = leaky_people()
+    clf = FairRuleListClassifier(**LEAKY, allow_sensitive_antecedents=True)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # no SensitiveColumnWarning
+        clf.fit(X, y, sensitive_features=X["gender"])
+    assert clf.sensitive_columns_ == [] and "gender" in list(clf.feature_names_in_)
+    assert "gender" in str(clf.rule_list_)
+    assert clone(clf).get_params()["allow_sensitive_antecedents"] is True
+    clf.save(tmp_path / "m.json")
+    loaded = FairRuleListClassifier.load(tmp_path / "m.json")
+    assert loaded.allow_sensitive_antecedents is True
+    np.testing.assert_array_equal(loaded.predict(X), clf.predict(X))
+    named = FairRuleListClassifier(**LEAKY, allow_sensitive_antecedents=True)
+    assert "gender" in str(named.fit(X, y, sensitive_features="gender").rule_list_)
+    with pytest.raises(ValueError, match="allow_sensitive_antecedents"):
+        FairRuleListClassifier(allow_sensitive_antecedents="yes").fit(
+            X, y, sensitive_features="gender"
+        )

@@ -14,7 +14,7 @@ from typer.testing import CliRunner
 
 from fairlist.cli import app
 from fairlist.errors import InvalidParameterError
-from fairlist.solvers import Limits, Problem, StopReason, solve
+from fairlist.solvers import ENGINES, Limits, Problem, StopReason, solve
 from fairlist.solvers.bnb import BnBSolver
 from fairlist.solvers.cpsat import CPSatSolver
 
@@ -43,8 +43,8 @@ def small_problem(n: int = 120, m: int = 5, seed: int = 0, **fields) -> Problem:
             "progress_interval", "(0, 9.22337e+09]",
         ),
         (
-            lambda: CPSatSolver(random_seed=2**40).solve(small_problem(max_length=1)),
-            "random_seed", "[-2147483648, 2147483647]",
+            lambda: CPSatSolver(seed=2**40).solve(small_problem(max_length=1)),
+            "seed", "[-2147483648, 2147483647]",
         ),
         (
             lambda: CPSatSolver(num_workers=2**31).solve(small_problem(max_length=1)),
@@ -80,7 +80,7 @@ def test_cli_max_length_beyond_int64_is_one_line_naming_it(tmp_path):
     frame = pd.DataFrame(problem.X, columns=list("abcde"))
     frame["grp"], frame["label"] = problem.groups, problem.y
     frame.to_csv(data, index=False)
-    for engine in ("bnb", "cpsat"):
+    for engine in ENGINES:
         result = runner.invoke(
             app, ["fit", str(data), "--target", "label", "--sensitive", "grp", "--engine", engine,
                   "--max-length", "99999999999999999999"],
@@ -308,19 +308,18 @@ def assert_stopped_without_certificate(result, reason):
 
 def test_the_terminal_solver_stops_counting_at_the_time_limit():
     """The count polls the clock: a 0.5 s limit returns within TIME_MARGIN, uncertified (it
-    ran for seconds and reported optimal (completed) when only the search loop polled).  The
-    core's constructor (merging 80,000 rows, its count tables: about a second on a loaded
-    machine) counts towards the limit too, so the wall time is compared with that of a solve
-    whose limit is spent before the search starts."""
-    problem = counting_problem(time_limit=0.5)
-    start = time.perf_counter()
+    ran for seconds and reported optimal (completed) when only the search loop polled)."""
+    # The same solve with a limit of 1 ms measures what precedes the search (packing the
+    # table and building its classes: about 0.6 s here, more on a loaded machine); the count
+    # must add no more than the limit to it.
+    setup = time.perf_counter()
     BnBSolver().solve(counting_problem(time_limit=0.001))
-    preparation = time.perf_counter() - start
+    setup = time.perf_counter() - setup
+    problem = counting_problem(time_limit=0.5)
     start = time.perf_counter()
     result = BnBSolver().solve(problem)
     wall = time.perf_counter() - start
-    assert result.stats["seconds"] <= 0.5 + TIME_MARGIN, result.stats["seconds"]  # the search
-    assert wall <= max(0.5, preparation) + TIME_MARGIN, (wall, preparation)
+    assert wall <= setup + 0.5 + TIME_MARGIN, (wall, setup)
     assert_stopped_without_certificate(result, StopReason.TIME_LIMIT)
 
 
@@ -437,21 +436,26 @@ def test_cli_cpsat_takes_a_huge_lam(tmp_path):
     assert doc["status"] == "optimal" and doc["length"] == 0  # a fair constant list wins
 
 
-@pytest.mark.parametrize("engine", ["bnb", "cpsat"])
+@pytest.mark.parametrize("engine", list(ENGINES))
 @pytest.mark.parametrize("weight", [1e300, 1e-300])
 def test_extreme_sample_weights_give_a_status_not_a_traceback(engine, weight):
-    """One weight that dwarfs (or vanishes beside) the others: the weights are rounded, which
-    certifies nothing under a cap (status unknown); equal extreme weights are no weights."""
+    """One weight that dwarfs (or vanishes beside) the others: the weights are rounded, others
+    to 0, and the rounded counts show no list fair; a list fair for the true weights (the
+    constant one) comes back, never "no fair list" (issue 25: it was status unknown, no list).
+    Equal extreme weights are no weights."""
     problem = small_problem(epsilon=0.05, max_length=2)
     weights = np.ones(problem.n_samples)
     weights[0] = weight
-    result = solve(problem.replace(sample_weight=weights), engine)
-    assert str(result.status) == "unknown" and result.rule_list is None
+    weighted = problem.replace(sample_weight=weights)
+    result = solve(weighted, engine)
+    assert str(result.status) in ("feasible", "optimal") and result.rule_list is not None
+    assert weighted.evaluate(result.rule_list).fair
+    assert result.lower_bound <= result.objective
     same = solve(problem.replace(sample_weight=np.full(problem.n_samples, weight)), engine)
     assert same.optimal and same.objective == pytest.approx(solve(problem, engine).objective)
 
 
-@pytest.mark.parametrize("engine", ["bnb", "cpsat"])
+@pytest.mark.parametrize("engine", list(ENGINES))
 @pytest.mark.parametrize("epsilon", [0.0, 5e-324, 1e-300, 1e300, float("inf")])
 def test_extreme_epsilons_solve(engine, epsilon):
     problem = small_problem(epsilon=epsilon, max_length=2)

@@ -420,3 +420,136 @@ def test_a_write_that_fails_midway_leaves_the_old_file_whole(tmp_path):
         write_text(target, '{"new": "\udcff"}\n')
     assert target.read_text(encoding="utf-8") == '{"old": true}\n'
     assert sorted(p.name for p in tmp_path.iterdir()) == ["model.json", "plain.json"]
+
+
+# --------------------------------------------------------------------------- the certificate
+def test_the_certificate_is_one_value_in_the_estimator_and_the_file(files, tmp_path):
+    """``certified_length_`` and ``stats_["certified_length"]`` agree (an optimal list certifies
+    every length; the engine's count was its length deepening's only), before and after a save;
+    an older file's contradicting statistic reads as the field."""
+    table = files["table"]
+    clf = FairRuleListClassifier(max_length=2, time_limit=None)
+    clf.fit(table[["a", "b", "c", "d"]], table["label"], sensitive_features=table["grp"])
+    assert clf.status_ == "optimal" and clf.certified_length_ == 2
+    assert clf.stats_["certified_length"] == 2 == clf.result_.stats["certified_length"]
+    assert "n_classes" not in clf.stats_ and clf.stats_["n_sample_classes"] >= 2
+    doc = clf.to_dict()
+    assert doc["training"]["stats"]["certified_length"] == doc["training"]["certified_length"]
+
+    def older(d):  # as fairlist 0.1 wrote it: the engine's 0 and the old name
+        d["training"]["stats"]["certified_length"] = 0
+        d["training"]["stats"]["n_classes"] = d["training"]["stats"].pop("n_sample_classes")
+
+    loaded = FairRuleListClassifier.load(write(tmp_path, mutated(doc, older)))
+    assert loaded.certified_length_ == 2 == loaded.stats_["certified_length"]
+    assert loaded.stats_["n_sample_classes"] == clf.stats_["n_sample_classes"]
+    assert "n_classes" not in loaded.stats_
+
+
+# --------------------------------------------------------------------------- contradictions
+def training(**fields):
+    return lambda d: d["training"].update(fields)
+
+
+def shift(path, k, delta):
+    """Add ``delta`` to ``groups.rates.<path>[k]``."""
+    return lambda d: d["groups"]["rates"][path].__setitem__(
+        k, d["groups"]["rates"][path][k] + delta
+    )
+
+
+def swap_feature_names(d):
+    names = d["rule_list"]["feature_names"]
+    names[0], names[1] = names[1], names[0]
+
+
+# Fields that each pass the schema but contradict another field (issue 25): each loaded, was
+# shown and predicted silently; now refused, naming the field.
+CONTRADICTIONS = {
+    "a lower bound above the objective": (
+        lambda d: d["training"].update(lower_bound=d["training"]["objective"] + 0.1),
+        "'training.lower_bound' {lower_bound!r} is above the objective {objective!r}",
+    ),
+    "status optimal, stopped by the time limit": (
+        training(stop_reason="time_limit"),
+        "'training.stop_reason' is 'time_limit', but the status is 'optimal'",
+    ),
+    "an objective the counts do not give": (
+        lambda d: d["training"].update(objective=d["training"]["objective"] + 0.05),
+        "'training.objective' is",
+    ),
+    "an unfairness the groups' rates do not give": (
+        lambda d: d["training"].update(unfairness=d["training"]["unfairness"] + 0.05),
+        "'training.unfairness' is",
+    ),
+    "an unfairness over the file's own cap": (
+        lambda d: d["params"].update(epsilon=d["training"]["unfairness"] / 2),
+        "'training.unfairness' {unfairness!r} is over the model's own cap, 'params.epsilon'",
+    ),
+    "a metric that is not the parameters'": (
+        lambda d: d["params"].update(metric="predictive_parity"),
+        "'training.metric' is 'statistical_parity', but 'params.metric' is 'predictive_parity'",
+    ),
+    "a group's positive rate changed": (
+        shift("positive_rate", 0, 0.01),
+        "'groups.rates.positive_rate[0]' is",
+    ),
+    "a group's true positive rate changed": (shift("tpr", 1, -0.01), "'groups.rates.tpr[1]' is"),
+    "a group's predictive value changed": (shift("ppv", 0, -0.01), "'groups.rates."),
+    "the predictive values swapped between the groups": (
+        lambda d: d["groups"]["rates"].update(
+            ppv=d["groups"]["rates"]["ppv"][::-1], npv=d["groups"]["rates"]["npv"][::-1]
+        ),
+        "'groups.rates.",
+    ),
+}
+
+
+@pytest.mark.parametrize("case", list(CONTRADICTIONS))
+def test_fields_that_contradict_each_other_are_refused(files, tmp_path, case):
+    doc = files["doc"]
+    assert doc["training"]["status"] == "optimal" and doc["training"]["unfairness"] > 0
+    assert doc["params"]["epsilon"] is None and doc["training"]["metric"] == "statistical_parity"
+    change, message = CONTRADICTIONS[case]
+    bad = mutated(doc, change)
+    message = message.format(**bad["training"])
+    path = write(tmp_path, bad)
+    with pytest.raises(ModelFileError) as info:
+        FairRuleListClassifier.load(path)
+    assert str(info.value).startswith(f"{path}: {message}"), str(info.value)
+    assert one_error_line(["show", path]) == str(info.value)
+    assert one_error_line(["predict", path, files["folder"] / "d.csv"]) == str(info.value)
+
+
+def test_swapped_feature_names_of_an_array_fitted_model_are_refused(files, tmp_path):
+    """An array-fitted model reads its antecedents by position: swapping two names changed
+    its predictions silently."""
+    table = files["table"]
+    X = table[["a", "b", "c", "d"]].to_numpy()
+    clf = FairRuleListClassifier(engine="cpsat", max_length=2, time_limit=None)
+    clf.fit(X, table["label"], sensitive_features=table["grp"])
+    doc = clf.to_dict()
+    assert doc["rule_list"]["feature_names"] == ["x0", "x1", "x2", "x3"]
+    assert FairRuleListClassifier.from_dict(mutated(doc, lambda d: None)).predict(X).tolist() == (
+        clf.predict(X).tolist()
+    )
+    path = write(tmp_path, mutated(doc, swap_feature_names))
+    with pytest.raises(ModelFileError) as info:
+        FairRuleListClassifier.load(path)
+    assert str(info.value) == (
+        f"{path}: 'rule_list.feature_names' is ['x1', 'x0', 'x2', 'x3'], expected ['x0', 'x1', "
+        "'x2', 'x3']: a model fitted on an array reads its columns by position"
+    )
+
+
+@pytest.mark.parametrize("which", ["doc", "raw_doc"])
+def test_saved_models_agree_with_themselves(files, which):
+    """Every model the estimator saves passes the agreement checks (weighted ones too)."""
+    FairRuleListClassifier.from_dict(files[which])
+    table = files["table"]
+    weights = np.random.default_rng(0).integers(1, 4, len(table)) / 2
+    for metric in ("EOdds", "CUAE", "PE"):
+        clf = FairRuleListClassifier(metric=metric, epsilon=0.2, max_length=2, time_limit=None)
+        clf.fit(table[["a", "b", "c", "d"]], table["label"], sensitive_features=table["grp"],
+                sample_weight=weights)  # fmt: skip
+        FairRuleListClassifier.from_dict(json.loads(json.dumps(clf.to_dict())))

@@ -17,7 +17,7 @@ from fairlist.pareto import (
     training_front,
     unfairness_resolution,
 )
-from fairlist.solvers import Problem
+from fairlist.solvers import ENGINES, Problem
 
 
 def data(n: int = 90, m: int = 4, seed: int = 0):
@@ -73,7 +73,7 @@ def test_resolution_is_the_gap_between_attainable_values():
 
 
 # --------------------------------------------------------------------------- exact front
-@pytest.mark.parametrize("engine", ["bnb", "cpsat"])
+@pytest.mark.parametrize("engine", list(ENGINES))
 @pytest.mark.parametrize("metric", ["SP", "EOpp", "EOdds"])
 def test_training_front_equals_the_brute_force_front(engine, metric):
     X, y, g = data()
@@ -350,7 +350,7 @@ def _square(offset, k):
 
 
 def test_run_tasks_reports_every_result_and_the_efficiency():
-    from fairlist.pareto import run_tasks
+    from fairlist.parallel import run_tasks
 
     seen = {}
     report = run_tasks(_square, [(k,) for k in range(6)], (100,), n_jobs=2,

@@ -42,14 +42,19 @@ SIGNALS = [
 
 
 class Program:
-    """``fairlist ARGS`` in a new session, its stderr on a pseudo-terminal (so that it shows its
-    progress, which tells when it is at work), its output collected as it comes."""
+    """``fairlist ARGS`` (or ``python SCRIPT ARGS`` given ``script``) in a new session, its
+    stderr on a pseudo-terminal (so that it shows its progress, which tells when it is at
+    work), its output collected as it comes."""
 
-    def __init__(self, args: list[str], cwd: Path, env: dict[str, str] | None = None) -> None:
+    def __init__(
+        self, args: list[str], cwd: Path, env: dict[str, str] | None = None,
+        script: Path | None = None,
+    ) -> None:  # fmt: skip
         master, slave = pty.openpty()
         self.output = b""
+        launch = ["-c", LAUNCH] if script is None else [str(script)]
         self.proc = subprocess.Popen(
-            [sys.executable, "-c", LAUNCH, *args], cwd=cwd, stdin=subprocess.DEVNULL,
+            [sys.executable, *launch, *args], cwd=cwd, stdin=subprocess.DEVNULL,
             stdout=slave, stderr=slave, start_new_session=True,
             env={**os.environ, **ONE_THREAD, "COLUMNS": "200", **(env or {})},
         )  # fmt: skip
@@ -273,6 +278,27 @@ def test_a_signal_stops_a_parallel_sweep_and_leaves_nothing_behind(tmp_path, sta
     assert status == code, sweep.text
     doc = json.loads((tmp_path / "f.json").read_text())
     assert doc["settings"]["partial"] and (tmp_path / "f.csv").exists()
+
+
+def test_sigterm_stops_the_parallel_study_with_143_and_leaves_no_worker(tmp_path, data_home):
+    """examples/reproduce_paper.py --n-jobs 2, as pareto above: SIGTERM used to kill the main
+    process at once (-15) and leave its loky workers running."""
+    script = Path(__file__).resolve().parents[1] / "examples" / "reproduce_paper.py"
+    before = shm_entries()
+    study = Program(
+        ["--preset", "smoke", "--out", "study", "--n-jobs", "2", "--baselines", "",
+         "--max-nodes", "2000000", "--epsilons", "0.01,0.02,0.03,0.04", "--no-figures"],
+        tmp_path, data_home, script=script,
+    )  # fmt: skip
+    try:
+        study.wait_for(lambda: len(workers(study.proc.pid)) == 2)
+        time.sleep(0.5)  # the workers at work
+        status = study.stop(signal.SIGTERM)
+        assert gone(study.proc.pid, before) == ([], []), study.text
+        assert status == 143, study.text
+        assert "run the same command again to resume" in study.text
+    finally:
+        study.close()
 
 
 @pytest.mark.slow
@@ -531,7 +557,7 @@ def test_an_interrupted_parallel_run_kills_its_workers_and_their_memory_maps():
 import json, os, warnings
 import numpy as np
 from test_signals import children, shm_entries, shm_left, sleepy_task
-from fairlist.pareto import run_tasks
+from fairlist.parallel import run_tasks
 before = shm_entries()
 big = np.zeros(200_000)  # memory-mapped to the workers (above joblib's 64K)
 with warnings.catch_warnings():

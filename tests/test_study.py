@@ -148,6 +148,42 @@ def test_a_folder_of_another_version_is_refused(tmp_path):
         run(folder)
 
 
+def test_a_folder_that_is_not_a_studys_is_refused_and_left_as_it_was(tmp_path):
+    other = tmp_path / "other"
+    other.mkdir()
+    (other / "fits.csv").write_text("mine\n")
+    with pytest.raises(ResultsFolderError, match=r"other is not empty.*fits\.csv"):
+        run(other)
+    assert [p.name for p in other.iterdir()] == ["fits.csv"]
+    assert (other / "fits.csv").read_text() == "mine\n"
+    (tmp_path / "a_file").write_text("x")
+    with pytest.raises(ResultsFolderError, match="a_file is a file, not a folder"):
+        run(tmp_path / "a_file")
+    listed = tmp_path / "listed"
+    listed.mkdir()
+    (listed / "study.json").write_text("[1, 2]")
+    with pytest.raises(ResultsFolderError, match="not a study manifest \\(a JSON list"):
+        run(listed)
+    (tmp_path / "empty").mkdir()
+    assert run(tmp_path / "empty", max_fits=1).computed == 1  # an empty folder is claimed
+
+
+def test_an_edited_record_is_refused_naming_its_file(tmp_path):
+    run(tmp_path / "e", max_fits=2)
+    file = records(tmp_path / "e")[0]
+    doc = json.loads(file.read_text())
+    assert len(doc["sha256"]) == 64
+    doc["result"]["test_error"] = 0.0  # better numbers than the fit gave
+    file.write_text(json.dumps(doc))
+    with pytest.raises(ResultsFolderError, match=f"{file.name} is refused: its content does"):
+        run(tmp_path / "e")
+    file.write_text("{not json")
+    with pytest.raises(ResultsFolderError, match=f"{file.name} is refused: it cannot be read"):
+        run(tmp_path / "e")
+    file.unlink()  # as the message says: the fit is computed again
+    assert run(tmp_path / "e").complete
+
+
 @pytest.mark.parametrize(
     ("change", "message"),
     [
@@ -175,6 +211,8 @@ def test_bad_grids_are_named(tmp_path, change, message):
 def test_bad_run_arguments_are_named(tmp_path):
     with pytest.raises(InvalidParameterError, match="'max_fits' parameter"):
         run(tmp_path / "x", max_fits=0)
+    with pytest.raises(InvalidParameterError, match="'n_jobs' parameter.*nonzero"):
+        run(tmp_path / "x", n_jobs=0)
     with pytest.raises(InvalidParameterError, match="grid must be a StudyGrid"):
         run_study({"datasets": ["compas"]}, tmp_path / "x")
     assert issubclass(SchedulerError, FairlistError) and issubclass(ResultsFolderError, ValueError)

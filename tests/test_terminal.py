@@ -1,7 +1,7 @@
 """The terminal solver and the anytime gap: exact against brute force and CP-SAT.
 
-The terminal solver (``native/src/terminal.cpp``) finishes every prefix two rules short of the
-length cap by counting. These tests run the branch-and-bound with it on and off against
+The terminal solver (``native/src/terminal_solver.cpp``) finishes every prefix two rules short
+of the length cap by counting. These tests run the branch-and-bound with it on and off against
 ``tests/reference.py``'s enumeration: every metric, both search spaces, length caps 2-4 and
 length deepening, two groups with and without integer weights (where it runs: they check that
 it does) and k > 2 groups or a total weight of 2^31 or more (where it switches itself off:
@@ -159,8 +159,9 @@ def test_gap_tolerance_certifies_the_gap_and_a_valid_lower_bound(tolerance):
         )  # fmt: skip
         optimum = reference_solve(problem, 3).objective
         for terminal in (True, False):
-            result = BnBSolver(gap_tolerance=tolerance, use_terminal_solver=terminal,
-                               policy="bfs").solve(problem)  # fmt: skip
+            result = BnBSolver(use_terminal_solver=terminal, policy="bfs").solve(
+                problem.with_limits(Limits(gap_tolerance=tolerance))
+            )
             if math.isinf(optimum):
                 assert result.status is Status.INFEASIBLE
                 continue

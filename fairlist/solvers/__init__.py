@@ -53,7 +53,7 @@ class EngineSpec:
 #: Engine registry: adding an engine is adding an entry.
 ENGINES: dict[str, EngineSpec] = {
     "bnb": EngineSpec(".bnb", "BnBSolver", policy="policy", seed="seed"),
-    "cpsat": EngineSpec(".cpsat", "CPSatSolver", policy=None, seed="random_seed"),
+    "cpsat": EngineSpec(".cpsat", "CPSatSolver", policy=None, seed="seed"),
 }
 
 #: The engine names as a parameter constraint.

@@ -8,10 +8,10 @@ from __future__ import annotations
 
 import copy
 import dataclasses
-import enum
 import math
 import numbers
 import threading
+import warnings
 from collections.abc import Sequence
 from dataclasses import dataclass, field, fields
 from typing import Any, ClassVar, Protocol, runtime_checkable
@@ -31,34 +31,9 @@ from ..metrics import (
     unfairness_from_counts,
 )
 from ..rulelist import RuleList
+from ..status import Status, StopReason
 
 __all__ = ["Problem", "Result", "Status", "StopReason", "Evaluation", "Solver", "Limits"]
-
-
-class Status(str, enum.Enum):
-    """Outcome of a solve, mirroring CP-SAT's statuses."""
-
-    OPTIMAL = "optimal"  # search finished: the rule list is optimal (in the searched space)
-    FEASIBLE = "feasible"  # a limit stopped the search: best fair rule list found so far
-    INFEASIBLE = "infeasible"  # proved: no rule list (in the searched space) meets epsilon
-    UNKNOWN = "unknown"  # a limit stopped the search before any fair rule list was found
-
-    def __str__(self) -> str:
-        return self.value
-
-
-class StopReason(str, enum.Enum):
-    """Why a search stopped."""
-
-    COMPLETED = "completed"
-    NODE_LIMIT = "node_limit"
-    TIME_LIMIT = "time_limit"
-    MEMORY_LIMIT = "memory_limit"
-    INTERRUPTED = "interrupted"
-    GAP_LIMIT = "gap_limit"  # the best list is within the requested gap of the lower bound
-
-    def __str__(self) -> str:
-        return self.value
 
 
 #: The largest memory limit (MiB): 2**63 bytes, the most an int64 byte count holds.
@@ -104,6 +79,11 @@ class Limits:
         left = max(float(self.time_limit) - float(seconds), MIN_TIME_LEFT)
         return dataclasses.replace(self, time_limit=left)
 
+
+#: The estimator's and ``fairlist fit``'s default budget: the paper's trie of 4,000,000 nodes,
+#: and a minute as a safety net.
+DEFAULT_MAX_NODES = 4_000_000
+DEFAULT_TIME_LIMIT = 60.0
 
 #: The least time limit :meth:`Limits.minus` leaves (seconds).
 MIN_TIME_LEFT = 1e-3
@@ -437,6 +417,17 @@ def _group_codes(groups: Any, n: int) -> tuple[np.ndarray, tuple[str, ...]]:
     return g.astype(np.int32), tuple(str(i) for i in range(len(sizes)))
 
 
+def deprecated_option(owner: str, old: str, instead: str) -> None:
+    """Warn (FutureWarning) that ``owner``'s option ``old`` is deprecated for ``instead``: each
+    setting has one owner and one name (issue 27)."""
+    warnings.warn(
+        f"{owner}({old}=...) is deprecated and will be removed in a future release; "
+        f"use {instead} instead",
+        FutureWarning,
+        stacklevel=3,
+    )
+
+
 def check_problem(problem: Any) -> Problem:
     """``problem`` if it is a :class:`Problem`, else an error naming the argument."""
     if not isinstance(problem, Problem):
@@ -475,6 +466,24 @@ class Result:
     engine: str
     search_space: str = "full"  # "full": both labels per rule; "majority": CORELS' restriction
     stats: dict[str, Any] = field(default_factory=dict)
+
+    @classmethod
+    def no_list(
+        cls,
+        status: Status,
+        stop_reason: StopReason,
+        engine: str,
+        search_space: str = "full",
+        lower_bound: float = 0.0,
+        stats: dict[str, Any] | None = None,
+    ) -> Result:
+        """The result without a rule list (status infeasible or unknown): objective inf,
+        accuracy and unfairness NaN. Every engine builds it here."""
+        return cls(
+            status=status, rule_list=None, objective=math.inf, accuracy=math.nan,
+            unfairness=math.nan, lower_bound=lower_bound, stop_reason=stop_reason,
+            engine=engine, search_space=search_space, stats={} if stats is None else stats,
+        )  # fmt: skip
 
     @property
     def optimal(self) -> bool:

@@ -32,17 +32,29 @@ engine:
   ``epsilon + FEASIBILITY_TOL``, the order of the rounding of the floats themselves.
 * *rounded* (any other weights, or a total beyond 2**31): each weight ``w`` is rounded to a
   multiple of ``2**-j``, ``j`` the largest that keeps the integer total at most 2**31; ``rho`` is
-  the largest relative rounding error of a positive weight. Every weighted count then moves by a
-  factor in ``[1 - rho, 1 + rho]``, every rate (a part of a sum over a sum) by at most
-  ``2 rho / (1 - rho)``, every gap by twice that, so the search runs with the cap lowered by
-  ``4 rho / (1 - rho)`` per gap of the metric: every list it returns is fair for the true
-  weights. That search is no longer the problem, so the status is never better than
-  ``feasible`` (``unknown`` instead of ``infeasible``, and at once when the lowered cap is
-  negative, as with ``epsilon = 0``); the lower bound is 0 under a cap and, without one, the
-  search's bound times ``(1 - rho) / (1 + rho)`` (every objective moves by at most that factor).
-  ``Result.stats`` says which case applied: ``weights_exact``, ``weight_scale`` (integer units
-  per unit of weight), ``weight_rho``; also ``n_groups``, ``weighted``, and ``n_rows`` (distinct
-  weighted rows searched). The returned list is always re-evaluated with the true weights.
+  the largest relative rounding error of a positive weight.
+  :func:`fairlist.solvers.weights.cap_margin` bounds how far any list's unfairness on the rounded
+  weights lies from its unfairness on the true ones (each rate moves by at most the summed
+  absolute rounding error of its denominator's samples over their weight; the argument is in that
+  module's docstring), and the search runs with the cap lowered by that margin: every list it
+  returns is fair for the true weights. That search is no longer the problem, so the status is
+  never better than ``feasible`` (``unknown`` instead of ``infeasible``); under a cap, a second
+  search with the cap raised by the margin proves ``infeasible`` or a lower bound, typically
+  within ``n 2**-30`` of the objective (:func:`fairlist.solvers.weights.bound_from_above`,
+  ``stats["raised_cap_lower_bound"]``; ``optimal`` only if it reaches the objective) and,
+  without one, the search's bound times ``(1 - rho) / (1 + rho)`` (every
+  objective moves by at most that factor). When the margin leaves no room (a group or (group,
+  label) cell whose weights all round to 0, as with weights of 2**40 and 1; or ``epsilon = 0``)
+  the search is skipped, and when the search finds no list or a worse one than a constant list
+  fair for the true weights, that constant list is returned, status ``feasible``
+  (:func:`fairlist.solvers.weights.with_fair_constant`, ``stats["fair_constant"]``): a rounded
+  search never answers "no fair list" where a constant one is fair.
+  ``Result.stats`` says which case applied: ``weights_exact``, ``weight_scale`` (integer units per
+  unit of weight; inf beyond the float range, with subnormal weights), ``weight_rho``,
+  ``weight_margin`` (how much lower the search's cap is); also ``n_groups``, ``weighted``,
+  ``n_rows`` (distinct weighted rows searched) and ``n_sample_classes`` (classes of samples with
+  the same antecedents, not the two labels; ``n_classes`` before). The returned list is always
+  re-evaluated with the true weights.
 """
 
 from __future__ import annotations
@@ -50,11 +62,11 @@ from __future__ import annotations
 import math
 import numbers
 import os
-import threading
 import time
 import warnings
 from collections.abc import Callable
 from dataclasses import dataclass
+from fractions import Fraction
 from typing import Any, ClassVar
 
 import numpy as np
@@ -80,8 +92,17 @@ from .base import (
     Status,
     StopReason,
     check_problem,
+    deprecated_option,
 )
-from .weights import WEIGHT_LIMIT, exact_weights, rounded_weights
+from .runtime import run_interruptibly
+from .weights import (
+    WEIGHT_LIMIT,
+    bound_from_above,
+    cap_margin,
+    exact_weights,
+    rounded_weights,
+    with_fair_constant,
+)
 
 __all__ = [
     "BnBSolver",
@@ -100,6 +121,14 @@ MAX_GROUPS = 64
 #: in ``native/include/fairlist/queue.hpp``): "bfs", "bfs_objective_aware", "lower_bound",
 #: "curiosity", "dfs", "objective", "bfs_objective_aware_lowest".
 POLICIES = {policy.name.lower(): policy for policy in Policy}
+
+#: The four search policies the paper pools (BFS original, BFS objective-aware, curious, lower
+#: bound), named as the branch-and-bound engine names them. BFS objective-aware in the order of
+#: the paper's code (within a length, the lower objective first: ``bfs_objective_aware_lowest``);
+#: its text says the higher first (``bfs_objective_aware``). Under the same node budget the
+#: code's order ended with a lower objective in 16 of 157 fits of docs/reproduction.md's grid
+#: and a higher one in none (the rest tie).
+PAPER_POLICIES = ("bfs", "bfs_objective_aware_lowest", "curiosity", "lower_bound")
 
 
 def default_memory_limit_mb() -> float:
@@ -163,16 +192,20 @@ class EngineWeights:
     """
 
     values: np.ndarray | None  # (n,) int64, or None
-    scale: float  # integer units per unit of weight
+    scale: float  # integer units per unit of weight (inf beyond the float range)
     exact: bool
     rho: float  # largest relative error |values[i] / scale - w[i]| / w[i]; 0 when exact
+    # how much lower the search's cap is than the user's (weights.cap_margin, rounded up)
+    margin: float = 0.0
+    error_ratio: float = 0.0  # IntegerWeights.error_ratio: summed rounding error over the total
 
-    def cap_margin(self, n_gaps: int) -> float:
-        """How much lower the search's cap is than the user's, for a metric of ``n_gaps`` gaps:
-        every gap moves by at most ``4 rho / (1 - rho)`` when the weights are rounded."""
-        if self.rho == 0:
-            return 0.0
-        return math.inf if self.rho >= 1 else n_gaps * 4 * self.rho / (1 - self.rho)
+
+def _float(x: Fraction) -> float:
+    """``x`` (>= 0) as a float, inf beyond the float range (the scale of subnormal weights)."""
+    try:
+        return float(x)
+    except OverflowError:
+        return math.inf
 
 
 def engine_weights(problem: Problem) -> EngineWeights:
@@ -183,7 +216,13 @@ def engine_weights(problem: Problem) -> EngineWeights:
     w = problem.sample_weight
     read = exact_weights(w, WEIGHT_LIMIT) or rounded_weights(w, WEIGHT_LIMIT)
     values = None if read.exact and np.all(read.values == 1) else read.values
-    return EngineWeights(values, float(read.scale), read.exact, float(read.rho))
+    margin = cap_margin(
+        read, w, problem.y, problem.groups, problem.n_groups, METRIC_RATES[problem.metric]
+    )
+    return EngineWeights(
+        values, _float(read.scale), read.exact, float(read.rho),
+        math.nextafter(float(margin), math.inf) if margin else 0.0, read.error_ratio,
+    )  # fmt: skip
 
 
 def gap_tolerance(solver: float, limits: float | None) -> float:
@@ -246,12 +285,6 @@ use_terminal_solver : bool
         limits to itself; the time limit is shared. On COMPAS (163 antecedents, lambda 0.005)
         4 costs 20-40 s and, in 4 of 6 constrained cases, beats the list a 4,000,000-node
         search finds without it.
-    gap_tolerance : float
-        Stop as soon as the best list's objective is within this of the global lower bound
-        (absolute, in objective units): status ``feasible``, stop reason ``gap_limit``, and
-        ``Result.lower_bound`` certifies the gap (``objective - lower_bound <= gap_tolerance``).
-        0 (the default) searches on to a certificate or a limit. ``Limits.gap_tolerance``,
-        where set, applies too: the search stops at the smaller of the two positive ones.
     initial : RuleList or None
         A warm start (for example from the CP-SAT engine). It is ignored with a warning when it
         is unfair on the problem, longer than ``max_length``, or outside the searched space.
@@ -262,6 +295,11 @@ use_terminal_solver : bool
         optimum at that moment: ``best_objective - lower_bound`` is the gap still open.
     progress_interval : float
         Seconds between two progress calls.
+    gap_tolerance : float or None
+        Deprecated (FutureWarning): set ``Limits.gap_tolerance``, which both engines obey
+        (stop as soon as the best list's objective is within it of the global lower bound:
+        status ``feasible``, stop reason ``gap_limit``). Until it is removed the search stops
+        at the smaller positive one of the two.
     n_jobs : int
         Worker threads of the search: 1 (the default) is the serial search; -1 uses every
         hardware thread, -2 all but one, and so on. The workers share the trie, the queue,
@@ -275,7 +313,7 @@ use_terminal_solver : bool
     >>> import numpy as np
     >>> from fairlist.solvers import Problem
     >>> X = np.array([[1, 0], [1, 1], [0, 1], [0, 0]], dtype=np.uint8)
-    >>> p = Problem(X, y=[1, 1, 0, 0], protected=[1, 0, 1, 0], lam=0.01)
+    >>> p = Problem(X, [1, 1, 0, 0], [True, False, True, False], lam=0.01)
     >>> BnBSolver().solve(p).objective
     0.01
     """
@@ -300,11 +338,13 @@ use_terminal_solver : bool
         initial: RuleList | None = None,
         beam_width: int = 1024,
         deepen_length: int = 0,
-        gap_tolerance: float = 0.0,
         progress: Callable[[dict[str, Any]], None] | None = None,
         progress_interval: float = 0.5,
+        gap_tolerance: float | None = None,
         n_jobs: int = 1,
     ) -> None:
+        if gap_tolerance is not None:  # one owner per setting: Limits
+            deprecated_option("BnBSolver", "gap_tolerance", "Limits(gap_tolerance=...)")
         self.policy = policy
         self.majority_only = majority_only
         self.use_hierarchical_bound = use_hierarchical_bound
@@ -334,7 +374,7 @@ use_terminal_solver : bool
         "initial": [None, InstanceOf(RuleList)],
         "beam_width": [Interval(numbers.Integral, 0, INT64_MAX)],  # int64_t in fairlist::Config
         "deepen_length": [Interval(numbers.Integral, 0, INT64_MAX)],
-        "gap_tolerance": [Interval(numbers.Real, 0, None, closed="left")],
+        "gap_tolerance": [None, Interval(numbers.Real, 0, None, closed="left")],
         "progress": [None, Satisfies(callable, "a callable")],
         "progress_interval": [PROGRESS_INTERVAL],
         # int64_t in fairlist::Config; 0 is no number of workers
@@ -371,6 +411,14 @@ use_terminal_solver : bool
     # ------------------------------------------------------------------ solving
     def solve(self, problem: Problem) -> Result:
         """Search ``problem`` and return the best fair rule list with its certificate."""
+        start = time.perf_counter()
+        result = self._solve(problem)
+        # rounded weights under a cap: a second search with the cap raised by the margin bounds
+        # the true optimum from below (fairlist.solvers.weights.bound_from_above)
+        return bound_from_above(problem, result, self._solve, start)
+
+    def _solve(self, problem: Problem) -> Result:
+        """One search of ``problem`` (see :meth:`solve`)."""
         check_problem(problem)
         self._validate()
         start = time.perf_counter()  # the time limit covers the preparation below too
@@ -387,17 +435,16 @@ use_terminal_solver : bool
             "weight_scale": weights.scale,
             "weights_exact": weights.exact,
             "weight_rho": weights.rho,
+            "weight_margin": weights.margin,
+            "weight_error_ratio": weights.error_ratio,
         }
         epsilon = 0.0 if problem.epsilon is None else float(problem.epsilon)
         if problem.constrained:
-            epsilon -= weights.cap_margin(len(METRIC_RATES[problem.metric]))
-            if not epsilon >= 0:  # rounded weights: no list can be shown fair
-                return Result(
-                    status=Status.UNKNOWN, rule_list=None, objective=math.inf,
-                    accuracy=math.nan, unfairness=math.nan, lower_bound=0.0,
-                    stop_reason=StopReason.COMPLETED, engine=self.name, search_space=space,
-                    stats=stats,
-                )  # fmt: skip
+            epsilon -= weights.margin
+            if not epsilon >= 0:  # rounded weights: the search can show no list fair
+                return with_fair_constant(problem, Result.no_list(
+                    Status.UNKNOWN, StopReason.COMPLETED, self.name, space, 0.0, stats
+                ))  # fmt: skip
         kept, representative = distinct_columns(problem.X)
         search = BranchAndBound(
             pack_matrix(np.ascontiguousarray(problem.X[:, kept])),
@@ -422,34 +469,35 @@ use_terminal_solver : bool
             deadline = start + float(problem.limits.time_limit)
         raw = self._run(search, deadline)
         stats.update(raw["stats"])
+        stats["n_sample_classes"] = stats.pop("n_classes")
         stats["warm_start"] = warm_start
         stats["duplicate_antecedents"] = problem.n_antecedents - len(kept)
         status = Status[raw["status"].name]
         stop = StopReason[raw["stop_reason"].name]
         lower = raw["lower_bound"]
         if not weights.exact:  # certificates hold for the rounded weights only
+            # the rounded search's own certificate (an objective in the rounded weights)
+            stats["rounded_lower_bound"] = math.inf if status is Status.INFEASIBLE else lower
             status = {Status.OPTIMAL: Status.FEASIBLE, Status.INFEASIBLE: Status.UNKNOWN}.get(
                 status, status
             )
             shrink = (1 - weights.rho) / (1 + weights.rho)
             lower = lower * shrink if not problem.constrained else 0.0
         if not raw["has_solution"]:
-            return Result(
-                status=status, rule_list=None, objective=math.inf, accuracy=math.nan,
-                unfairness=math.nan, lower_bound=lower, stop_reason=stop,
-                engine=self.name, search_space=space, stats=stats,
-            )  # fmt: skip
+            result = Result.no_list(status, stop, self.name, space, lower, stats)
+            return result if weights.exact else with_fair_constant(problem, result)
         antecedents = [int(kept[j]) for j in raw["antecedents"]]
         rule_list = problem.rule_list(antecedents, raw["predictions"], raw["default_prediction"])
         ev = problem.evaluate(rule_list)
         self._check(problem, weights, rule_list, raw, ev)
         if status is Status.OPTIMAL:
             lower = ev.objective
-        return Result(
+        result = Result(
             status=status, rule_list=rule_list, objective=ev.objective, accuracy=ev.accuracy,
             unfairness=ev.unfairness, lower_bound=min(lower, ev.objective), stop_reason=stop,
             engine=self.name, search_space=space, stats=stats,
         )  # fmt: skip
+        return result if weights.exact else with_fair_constant(problem, result)
 
     @staticmethod
     def _check(problem: Problem, weights: EngineWeights, rule_list: RuleList, raw, ev) -> None:
@@ -514,41 +562,23 @@ use_terminal_solver : bool
         time_limit: the core's clock starts when its search does, after its constructor has
         merged the rows (a second on a million rows), and the time limit covers that too.
         """
-        outcome: dict[str, Any] = {}
-        done = threading.Event()
-
-        def target() -> None:
-            try:
-                outcome["result"] = search.run()
-            except BaseException as exc:  # re-raised in the calling thread
-                outcome["error"] = exc
-            finally:
-                done.set()
-
-        # Waiting on an Event, not Thread.join: a join interrupted by Ctrl-C can return at once
-        # afterwards, before the thread has finished (CPython < 3.13).
-        worker = threading.Thread(target=target, name="fairlist-bnb", daemon=True)
-        worker.start()
         interval = float(self.progress_interval) if self.progress is not None else 0.1
-        timed_out = False
-        last = time.perf_counter()
-        try:
-            while not done.wait(interval if deadline is None else min(interval, 0.05)):
-                now = time.perf_counter()
-                if deadline is not None and not timed_out and now >= deadline:
-                    timed_out = True
-                    search.request_stop()
-                if self.progress is not None and (deadline is None or now - last >= interval):
-                    last = now
-                    self.progress(search.progress())
-        except KeyboardInterrupt:
-            timed_out = False
-            search.request_stop()
-            done.wait()
-        worker.join()
-        if "error" in outcome:
-            raise outcome["error"]
-        result = outcome["result"]
+        state = {"timed_out": False, "last": time.perf_counter()}
+
+        def tick() -> None:
+            now = time.perf_counter()
+            if deadline is not None and not state["timed_out"] and now >= deadline:
+                state["timed_out"] = True
+                search.request_stop()
+            if self.progress is not None and (deadline is None or now - state["last"] >= interval):
+                state["last"] = now
+                self.progress(search.progress())
+
+        result, interrupted = run_interruptibly(
+            search.run, search.request_stop, tick=tick,
+            interval=interval if deadline is None else min(interval, 0.05), name="fairlist-bnb",
+        )  # fmt: skip
+        timed_out = state["timed_out"] and not interrupted
         if timed_out and result["stop_reason"].name == "INTERRUPTED":
             result["stop_reason"] = type(result["stop_reason"]).TIME_LIMIT
         return result

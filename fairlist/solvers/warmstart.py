@@ -25,7 +25,7 @@ from typing import Any
 
 from ..errors import InvalidParameterError
 from ..rulelist import RuleList
-from .base import Limits, Problem, Result
+from .base import Limits, Problem, Result, deprecated_option
 from .cpsat import DEFAULT_NUM_WORKERS, CPSatSolver, resolve_max_length
 
 __all__ = ["WARM_START_MAX_LENGTH", "cpsat_incumbent", "solve_with_warm_start"]
@@ -45,8 +45,8 @@ def _cpsat_run(
     if max_length is None:
         max_length = min(resolve_max_length(problem, None)[0], WARM_START_MAX_LENGTH)
     # the problem's other limits are the branch-and-bound's
-    limited = problem.replace(max_length=None, limits=Limits(time_limit=float(seconds)))
-    return CPSatSolver(max_length=max_length, **options).solve(limited)
+    limited = problem.replace(max_length=max_length, limits=Limits(time_limit=float(seconds)))
+    return CPSatSolver(**options).solve(limited)
 
 
 def cpsat_incumbent(
@@ -56,7 +56,8 @@ def cpsat_incumbent(
     *,
     majority_only: bool = False,
     num_workers: int | None = DEFAULT_NUM_WORKERS,
-    random_seed: int = 0,
+    seed: int = 0,
+    random_seed: int | None = None,
 ) -> RuleList | None:
     """The best fair rule list CP-SAT finds within ``seconds`` (None if it finds none).
 
@@ -70,12 +71,17 @@ def cpsat_incumbent(
     majority_only : bool
         Search the majority-label space (use it when the branch-and-bound does, or its warm
         start would be ignored).
-    num_workers, random_seed
+    num_workers, seed
         Passed to :class:`~fairlist.solvers.cpsat.CPSatSolver`.
+    random_seed
+        Deprecated name of ``seed``.
     """
+    if random_seed is not None:
+        deprecated_option("cpsat_incumbent", "random_seed", "seed=...")
+        seed = random_seed
     run = _cpsat_run(
         problem, seconds, max_length,
-        majority_only=majority_only, num_workers=num_workers, random_seed=random_seed,
+        majority_only=majority_only, num_workers=num_workers, seed=seed,
     )
     return run.rule_list
 
@@ -86,7 +92,8 @@ def solve_with_warm_start(
     *,
     max_length: int | None = None,
     num_workers: int | None = DEFAULT_NUM_WORKERS,
-    random_seed: int = 0,
+    seed: int = 0,
+    random_seed: int | None = None,
     **bnb_options: Any,
 ) -> Result:
     """Run CP-SAT for ``seconds``, then the branch-and-bound from its best rule list.
@@ -100,6 +107,9 @@ def solve_with_warm_start(
     """
     from .bnb import BnBSolver
 
+    if random_seed is not None:
+        deprecated_option("solve_with_warm_start", "random_seed", "seed=...")
+        seed = random_seed
     if "initial" in bnb_options:
         raise InvalidParameterError(
             "initial is set by solve_with_warm_start; call BnBSolver directly"
@@ -108,7 +118,7 @@ def solve_with_warm_start(
     majority_only = bool(bnb_options.get("majority_only", False))
     run = _cpsat_run(
         problem, seconds, max_length,
-        majority_only=majority_only, num_workers=num_workers, random_seed=random_seed,
+        majority_only=majority_only, num_workers=num_workers, seed=seed,
     )
     cpsat_seconds = time.perf_counter() - start
     result = BnBSolver(initial=run.rule_list, **bnb_options).solve(problem)

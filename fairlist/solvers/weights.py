@@ -8,19 +8,83 @@
   engine's limit: the engine then solves the weighted problem for these fractions exactly.
 * *rounded* (:func:`rounded_weights`): otherwise, the weights are rounded to multiples of
   ``2**-j``, ``j`` the largest that keeps the integer total within a limit, and ``rho`` is the
-  largest relative rounding error of a positive weight; each engine turns ``rho`` into a proven
-  margin on its fairness cap (see its module docstring).
+  largest relative rounding error of a positive weight. ``error`` bounds each sample's absolute
+  rounding error; :func:`cap_margin` turns it into a proven margin on the fairness cap that
+  both engines subtract (see below).
+
+Why a list the rounded search accepts is fair for the true weights (:func:`cap_margin`). Write
+``w[i]`` for the true weights and ``v[i] = values[i] / scale`` for the rounded ones, ``e[i] = v[i]
+- w[i]``. A rate of group ``g`` is ``num / den``: ``den`` sums the weights of a set ``D`` of
+samples (the group for the selection rate; its positives for TPR, its negatives for FPR; its
+predicted positives for PPV, predicted negatives for NPV) and ``num`` those of a subset ``S``.
+With ``a`` the summed ``e`` over ``S``, ``c`` over ``D - S`` and ``E_D`` the summed ``|e|`` over
+``D`` (so ``|a| + |c| <= E_D``), and primes for the rounded sums::
+
+    num'/den' - num/den = (a (den - num) - c num) / (den den'),
+    |a (den - num) - c num| <= (|a| + |c|) den'  and  <= (|a| + |c|) den,
+
+the latter with ``num, den`` written from ``num', den'`` the same way, so ``|rate' - rate| <=
+E_D / den`` (also when ``den' = 0``: then every ``v`` in ``D`` is 0, ``E_D = den``, and the
+rounded rate is 0 by convention; ``den = 0`` makes every ``v`` 0 too, both rates 0). For SP, PE,
+EOpp and EOdds ``D`` is fixed by the data, so ``delta[g] = E_D / den`` is computed once per group
+and rate. For PP and CUAE ``D`` depends on the list, but ``E_D / den <= max over D of |e[i]| /
+w[i]``, the largest relative error in the group, ``rho[g]``, is ``delta[g]``. A gap (largest minus
+smallest rate over the groups) moves by at most the largest ``delta[g] + delta[h]`` over pairs
+``g != h``, the sum of the two largest; a metric that adds two gaps, by the sum of both. The
+search caps the rounded unfairness at ``E - margin``, so every list it accepts has true
+unfairness at most ``E``. Conversely every list fair for the true weights has rounded
+unfairness at most ``E + margin``. This margin is no larger than the relative one (``2 rho`` per
+gap) and is small whenever every (group, label) cell holds a large weight, even when other
+weights round to 0 (weights of 1e9 and 1). Where it leaves no room (a cell made only of weights
+that round to 0, or ``epsilon = 0``), the engines fall back on :func:`fair_constant`.
+
+Bounding the rounded problem from both sides (:func:`bound_from_above`). The search above, with
+the cap lowered by ``margin``, returns a list fair for the true weights; its optimum proves
+nothing about the true problem, whose fair lists it may cut. A second rounded search with the
+cap *raised* by ``margin`` admits every list fair for the true weights (see above), so when it
+completes, its certified optimum ``O`` (a rounded objective ``A / T' + lam K``, ``A`` the rounded
+errors, ``T'`` the rounded total) bounds every such list's rounded objective from below; and
+when it proves that no list meets its cap, no list is fair for the true weights: status
+``infeasible``, proved. A rounded objective turns into a true one as follows. With ``Et`` the
+summed absolute rounding error (``eta = Et / T'``, :attr:`IntegerWeights.error_ratio`), a
+list's true errors ``a`` and total ``T`` satisfy ``a >= A - Et`` and ``T <= T' + Et``, so::
+
+    a / T + lam K >= (A - Et) / (T' + Et) + lam K >= (T' (O - lam K) - Et) / (T' + Et) + lam K
+                  =  (O - eta) / (1 + eta) + lam K eta / (1 + eta)  >=  (O - eta) / (1 + eta),
+
+a lower bound on the true objective of every fair list (decreasing in ``eta``, so an upper
+bound on ``eta`` keeps it valid). When it reaches the objective of the list the first search
+returned, that list is optimal: status ``optimal``. Otherwise the status stays ``feasible`` with
+this lower bound, which typically lies within ``2 eta`` (about ``n 2**-31``) of the objective.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import math
+import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from fractions import Fraction
+from typing import TYPE_CHECKING
 
 import numpy as np
 
-__all__ = ["WEIGHT_LIMIT", "IntegerWeights", "exact_weights", "rounded_weights"]
+from ..rulelist import RuleList
+
+if TYPE_CHECKING:
+    from .base import Problem, Result
+
+__all__ = [
+    "WEIGHT_LIMIT",
+    "bound_from_above",
+    "IntegerWeights",
+    "cap_margin",
+    "exact_weights",
+    "fair_constant",
+    "rounded_weights",
+    "with_fair_constant",
+]
 
 #: The integer weights add up to at most this: 32-bit counts in the branch-and-bound's trie and
 #: map, and the CP-SAT model's coefficients.
@@ -39,10 +103,22 @@ class IntegerWeights:
     scale: Fraction  # integer units per unit of weight
     exact: bool
     rho: Fraction  # largest relative error |values[i] / scale - w[i]| / w[i]; 0 when exact
+    # rounded only: (n,) float64 scale * w[i] to within 2**-52 (relative), and upper bounds on
+    # |values[i] - scale * w[i]|, both in integer units (a float scale can overflow)
+    scaled: np.ndarray | None = None
+    error: np.ndarray | None = None
 
     @property
     def total(self) -> int:
         return int(self.values.sum())
+
+    @property
+    def error_ratio(self) -> float:
+        """An upper bound on the summed absolute rounding error over the integer total (0 when
+        exact): no weighted sum, the total included, moves by more than this times the total."""
+        if self.error is None:
+            return 0.0
+        return _fsum_up(self.error) / self.total * (1 + 2.0**-50)
 
 
 def _fraction(w: float) -> Fraction | None:
@@ -80,7 +156,8 @@ def exact_weights(w: np.ndarray, limit: int = WEIGHT_LIMIT) -> IntegerWeights | 
 
 def rounded_weights(w: np.ndarray, limit: int) -> IntegerWeights:
     """The weights ``w`` (>= 0, not all 0) rounded to multiples of 2**-j, j the largest keeping
-    their integer total <= ``limit``, with the largest relative error ``rho``.
+    their integer total <= ``limit``, with the largest relative error ``rho`` and a bound on
+    each absolute error.
 
     They are first divided by the largest (the problem does not change when every weight is
     multiplied by one number), so that weights of 1e300 or 1e-300 round as 1 does; that
@@ -98,4 +175,162 @@ def rounded_weights(w: np.ndarray, limit: int) -> IntegerWeights:
     rho = min(Fraction(1), Fraction(float(errors.max()) * (1 + 1e-12)) + Fraction(2) ** -52)
     values = rounded.astype(np.int64)
     common = math.gcd(*np.unique(values).tolist()) or 1
-    return IntegerWeights(values // common, Fraction(2) ** j / common / Fraction(top), False, rho)
+    # x is w / top scaled, within 2**-53 (relative) of the true scaled weight: that is added
+    error = (np.abs(rounded - x) + x * 2.0**-52) / common
+    return IntegerWeights(
+        values // common, Fraction(2) ** j / common / Fraction(top), False, rho, x / common, error
+    )
+
+
+def _cells(metric_rates: tuple[str, ...], y: np.ndarray) -> list[np.ndarray | None]:
+    """Per rate, the samples its constant denominator sums within a group (None: the
+    denominator depends on the list, PPV and NPV)."""
+    every = np.ones(len(y), dtype=bool)
+    cell = {"positive_rate": every, "tpr": y == 1, "fpr": y == 0}
+    return [cell.get(rate) for rate in metric_rates]
+
+
+def _fsum_up(a: np.ndarray) -> float:
+    """A float at least the sum of the non-negative ``a`` (fsum rounds once)."""
+    return math.fsum(a.tolist()) * (1 + 2.0**-50) if a.size else 0.0
+
+
+def cap_margin(
+    weights: IntegerWeights,
+    w: np.ndarray,
+    y: np.ndarray,
+    groups: np.ndarray,
+    n_groups: int,
+    metric_rates: tuple[str, ...],
+) -> Fraction:
+    """How far the unfairness of any rule list on the rounded weights can lie from its unfairness
+    on the true weights ``w`` (0 when the weights are exact); see the module docstring.
+
+    ``y`` and ``groups`` are the samples' labels and group codes, ``metric_rates`` the metric's
+    rates (:data:`fairlist.metrics.METRIC_RATES`). At least 1 per rate means that nothing can be
+    shown fair."""
+    if weights.exact or weights.error is None or weights.scaled is None:
+        return Fraction(0)
+    scaled, error = weights.scaled, weights.error
+    margin = Fraction(0)
+    for cell in _cells(metric_rates, np.asarray(y)):
+        deltas = []
+        for g in range(n_groups):
+            in_group = groups == g
+            if cell is None:  # ratio rates: the group's largest relative error
+                positive = in_group & (w > 0)
+                rel = error[positive] / scaled[positive]
+                delta = float(rel.max()) * (1 + 2.0**-40) if rel.size else 0.0
+            else:
+                members = in_group & cell
+                den = math.fsum(scaled[members].tolist())
+                err = _fsum_up(error[members])
+                # the float scaling and sums round by far less than 2**-40 (relative)
+                delta = err / den * (1 + 2.0**-40) if den > 0 else 0.0
+            deltas.append(min(delta, 1.0) if math.isfinite(delta) else 1.0)
+        two = sorted(deltas)[-2:]
+        margin += Fraction(sum(two) * (1 + 2.0**-50))
+    return margin
+
+
+def fair_constant(problem: Problem, majority_only: bool = False) -> RuleList | None:
+    """The better of the two constant rule lists (no rules) that is fair for ``problem``'s true
+    weights (:meth:`Problem.evaluate`), None when neither is; with ``majority_only`` only a
+    label at least as heavy as the other.
+
+    The engines' answer when the rounded search cannot show a list fair: the constant lists
+    have unfairness 0 under SP, PE, EOpp (predict 0) and EOdds (predict 0), so a fair list then
+    exists whatever the rounding did."""
+    w = problem.weights
+    label_weight = [math.fsum(w[problem.y == q].tolist()) for q in (0, 1)]
+    best, best_objective = None, math.inf
+    for q in (0, 1):
+        if majority_only and label_weight[q] < label_weight[1 - q]:
+            continue
+        constant = RuleList((), q, problem.labels, problem.feature_names)
+        ev = problem.evaluate(constant)
+        if ev.fair and ev.objective < best_objective:
+            best, best_objective = constant, ev.objective
+    return best
+
+
+def with_fair_constant(problem: Problem, result: Result) -> Result:
+    """``result`` of a search on rounded weights, with the fair constant list
+    (:func:`fair_constant`, in the result's search space) in its place when it found no list or
+    a worse one.
+
+    A rounded search's "no list" proves nothing about the true weights (its cap is lowered by
+    :func:`cap_margin`), so a constant list that is fair for them is returned with status
+    ``feasible``, never ``infeasible`` or ``unknown``; its lower bound stays the search's (0
+    under a cap)."""
+    from .base import Status
+
+    constant = fair_constant(problem, result.search_space == "majority")
+    if constant is None:
+        return result
+    ev = problem.evaluate(constant)
+    if result.rule_list is not None and result.objective <= ev.objective:
+        return result
+    stats = {**result.stats, "fair_constant": True}
+    return dataclasses.replace(
+        result, status=Status.FEASIBLE, rule_list=constant, objective=ev.objective,
+        accuracy=ev.accuracy, unfairness=ev.unfairness,
+        lower_bound=min(result.lower_bound, ev.objective), stats=stats,
+    )  # fmt: skip
+
+
+def bound_from_above(
+    problem: Problem, result: Result, solve_rounded: Callable[[Problem], Result], start: float
+) -> Result:
+    """``result`` of a search on rounded weights under a cap, with the lower bound (and status)
+    that a second search with the cap raised by the margin proves (see the module docstring).
+
+    ``solve_rounded`` is the engine's own solve without this step; its result's stats must give
+    ``weight_margin`` (the margin, rounded up), ``weight_error_ratio`` (``eta``) and
+    ``rounded_lower_bound`` (a proven lower bound on the rounded objective of every list its
+    search admits: inf when it proved that none does; absent when it proves nothing). ``start``
+    is the ``time.perf_counter()`` at which the solve began (the time limit covers both)."""
+    from ..metrics import FEASIBILITY_TOL, METRIC_RATES
+    from .base import Status, StopReason
+
+    stats = result.stats
+    if (
+        stats.get("weights_exact", True)
+        or not problem.constrained
+        or result.stop_reason is not StopReason.COMPLETED
+    ):
+        return result
+    limits = problem.limits.minus(time.perf_counter() - start)
+    if limits.time_limit is not None and limits.time_limit <= 0:
+        return result
+    margin = float(stats["weight_margin"])
+    raised: float | None = (float(problem.epsilon) + 2 * margin) * (1 + 2.0**-40) + 2.0**-1000
+    if not raised + FEASIBILITY_TOL < len(METRIC_RATES[problem.metric]):
+        raised = None  # every list has a smaller unfairness: no cap
+    # a copy as Problem.with_limits makes one: the data, already validated, is not checked again
+    raised_problem = problem.with_limits(limits)
+    object.__setattr__(raised_problem, "epsilon", raised)
+    upper = solve_rounded(raised_problem)
+    bound = upper.stats.get("rounded_lower_bound")
+    stats = {**stats, "raised_cap_seconds": upper.stats.get("seconds", math.nan)}
+    if upper.stop_reason is not StopReason.COMPLETED or bound is None:
+        return dataclasses.replace(result, stats=stats)
+    if math.isinf(bound):  # no list meets the raised cap: none is fair for the true weights
+        if result.rule_list is not None:
+            raise RuntimeError(
+                f"{result.engine}: the search with the raised cap found no list, but "
+                f"{result.rule_list!r} is fair for the true weights; this is a bug"
+            )
+        return dataclasses.replace(
+            result, status=Status.INFEASIBLE, lower_bound=math.inf, stats=stats
+        )
+    eta = float(stats["weight_error_ratio"])
+    lower = max(0.0, (float(bound) - eta) / (1 + eta) * (1 - 2.0**-50))
+    stats["raised_cap_lower_bound"] = lower
+    if result.rule_list is None:
+        return dataclasses.replace(result, lower_bound=max(result.lower_bound, lower), stats=stats)
+    status = Status.OPTIMAL if lower >= result.objective else result.status
+    return dataclasses.replace(
+        result, status=status, lower_bound=min(max(result.lower_bound, lower), result.objective),
+        stats=stats,
+    )  # fmt: skip

@@ -14,11 +14,14 @@ inline int bit(const word_t* v, std::size_t i) {
 }
 inline void set_bit(word_t* v, std::size_t i) { v[i / kWordBits] |= word_t{1} << (i % kWordBits); }
 
-#if defined(__GNUC__) && defined(__x86_64__) && defined(__linux__) && !defined(__clang__)
-#define FAIRLIST_POPCNT_CLONES __attribute__((target_clones("popcnt", "default")))
-#else
-#define FAIRLIST_POPCNT_CLONES
-#endif
+// One distinct weighted row: a class, a group, a label and the summed weight of its samples.
+struct Row {
+    std::uint32_t e;
+    int g, y;
+    std::int64_t w;
+    bool forced;
+    int cell() const { return (g * 2 + y) * 2 + (forced ? 1 : 0); }
+};
 
 }  // namespace
 
@@ -45,9 +48,9 @@ void RuleData::count(const word_t* rule, const word_t* free, SplitCounts* s,
         if (!x) continue;
         const Word& w = words[i];
         const word_t* p = planes + w.offset;
-        std::int64_t c = __builtin_popcountll(x & p[0]);
+        std::int64_t c = portable::popcount64(x & p[0]);
         for (int b = 1; b < w.planes; ++b) {
-            c += static_cast<std::int64_t>(__builtin_popcountll(x & p[b])) << b;
+            c += static_cast<std::int64_t>(portable::popcount64(x & p[b])) << b;
         }
         s->c[w.group][w.label] += c;
         s->n[w.label] += c;

@@ -1,0 +1,150 @@
+"""Independent tasks run in parallel through joblib, reported as they complete.
+
+:func:`run_tasks` is the one parallel runner: the Pareto sweeps and the reproduction study run
+their fits through it. The data common to every task goes to the workers once (memory-mapped by
+joblib's process backend, scattered to a Dask cluster); Ctrl-C, or a ``False`` from the
+``on_result`` callback, stops the run and cancels what has not run. :class:`RunReport` says
+what a run did (tasks, wall and busy time, parallel efficiency).
+"""
+
+from __future__ import annotations
+
+import math
+import time
+import warnings
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+__all__ = ["RunReport", "run_tasks"]
+
+
+@dataclass(frozen=True)
+class RunReport:
+    """What a :func:`run_tasks` call did.
+
+    Attributes
+    ----------
+    total, done : int
+        Tasks given and tasks whose results came back.
+    wall_seconds : float
+        Elapsed time of the whole run (worker start-up and data shipping included).
+    busy_seconds : float
+        Sum of the tasks' own durations, measured inside the workers.
+    workers : int
+        Workers the backend ran (joblib's effective ``n_jobs``; a Dask cluster's threads).
+    interrupted : bool
+        True when Ctrl-C or a ``False`` from ``on_result`` stopped the run early.
+    """
+
+    total: int
+    done: int
+    wall_seconds: float
+    busy_seconds: float
+    workers: int
+    interrupted: bool
+
+    @property
+    def efficiency(self) -> float:
+        """Parallel efficiency: busy time / (workers × wall time), 1.0 for perfect scaling."""
+        if self.done == 0 or self.wall_seconds <= 0 or self.workers <= 0:
+            return math.nan
+        return self.busy_seconds / (self.workers * self.wall_seconds)
+
+    def summary(self) -> str:
+        """One line: tasks, wall time, workers, parallel efficiency."""
+        if self.done == 0:
+            return f"0/{self.total} tasks run"
+        return (
+            f"{self.done}/{self.total} tasks in {self.wall_seconds:.1f} s on {self.workers} "
+            f"worker(s), {self.busy_seconds:.1f} s busy: parallel efficiency "
+            f"{100 * self.efficiency:.0f}%"
+        )
+
+
+def _timed(index: int, fn: Callable, args: tuple) -> tuple[int, Any, float]:
+    """Run ``fn(*args)`` in a worker; return its index, its result and its duration."""
+    start = time.perf_counter()
+    out = fn(*args)
+    return index, out, time.perf_counter() - start
+
+
+def run_tasks(
+    fn: Callable,
+    tasks: Sequence[tuple],
+    shared: Sequence[Any] = (),
+    *,
+    n_jobs: int | None = None,
+    backend: str | None = None,
+    on_result: Callable[[int, Any, float], bool | None] | None = None,
+    max_nbytes: str | int | None = "64K",
+) -> RunReport:
+    """Run ``fn(*shared, *task)`` for every task through joblib; report completions as they come.
+
+    Parameters
+    ----------
+    fn : callable
+        A module-level function (picklable).
+    tasks : sequence of tuples
+        The small per-task arguments, in the order they should start (put the longest first:
+        the last tasks to start then are short, and no worker idles at the end).
+    shared : sequence
+        Arguments common to every task (the data). Each goes to the workers once: joblib's
+        process backend memory-maps the numpy arrays in them (those above ``max_nbytes``) and
+        hands every task a reference; ``backend="dask"`` scatters them to every worker of the
+        cluster (the active ``dask.distributed.Client``) before the first task.
+    n_jobs, backend
+        As :class:`joblib.Parallel` (None: joblib's defaults, or an enclosing
+        ``joblib.parallel_config``).
+    on_result : callable(index, result, seconds), optional
+        Called in the calling process as each task completes; return False to stop the run.
+    max_nbytes : str, int or None
+        Memory-map arrays larger than this (joblib's parameter; None: never).
+
+    Returns
+    -------
+    RunReport
+        ``interrupted`` is True when Ctrl-C (``KeyboardInterrupt``) or ``on_result`` stopped
+        the run; results delivered before that were all passed to ``on_result``, the tasks
+        still running are cancelled (joblib kills the process workers running them).
+    """
+    from joblib import Parallel, delayed, effective_n_jobs, parallel_config
+
+    shared = list(shared)
+    config: dict[str, Any] = {"n_jobs": n_jobs, "max_nbytes": max_nbytes}
+    if backend is not None:
+        config["backend"] = backend
+    if backend == "dask" and shared:
+        config["scatter"] = shared
+    start = time.perf_counter()
+    done, busy, interrupted = 0, 0.0, False
+    workers = 1
+    if tasks:
+        with parallel_config(**config):
+            workers = max(1, int(effective_n_jobs(n_jobs)))
+            runner = Parallel(return_as="generator_unordered")
+            outputs = None
+            try:  # an interrupt while the workers start aborts them too
+                outputs = runner(
+                    delayed(_timed)(i, fn, (*shared, *task)) for i, task in enumerate(tasks)
+                )
+                for index, out, seconds in outputs:
+                    done += 1
+                    busy += seconds
+                    if on_result is not None and on_result(index, out, seconds) is False:
+                        interrupted = True
+                        break
+            except KeyboardInterrupt:
+                interrupted = True
+            finally:
+                # Cancels what has not run: joblib aborts the remaining tasks, and after an
+                # interrupt or an error kills the process workers and removes their memory maps
+                # (/dev/shm); after a normal end loky keeps its workers for the next call (they
+                # end with the process).
+                if outputs is not None:
+                    with warnings.catch_warnings():  # the cancelling is meant: no warning
+                        warnings.filterwarnings(  # (results not used, tasks cancelled)
+                            "ignore", r"[0-9]+ tasks (have been successfully|which were still)"
+                        )
+                        outputs.close()
+    return RunReport(len(tasks), done, time.perf_counter() - start, busy, workers, interrupted)

@@ -1,0 +1,210 @@
+"""Sample weights spread beyond what the engines' integers hold (issue 25).
+
+Weights of 1e9 and 1, one of 2**40, 1e15 and about 1, or subnormal ones are rounded
+(:mod:`fairlist.solvers.weights`); a rounded weight of 0 once made the cap's margin infinite and
+both engines answered "no fair rule list" although the constant list is fair. Every engine of
+the registry must return a list fair for the true weights, never ``infeasible`` or
+``unknown``, with an honest lower bound: brute force (tests/reference.py) lies between the
+result's lower bound and its objective.
+"""
+
+from __future__ import annotations
+
+import math
+import warnings
+
+import numpy as np
+import pytest
+from reference import random_problem, reference_solve, reference_unfairness
+
+from fairlist import FairRuleListClassifier
+from fairlist.metrics import METRIC_RATES, Metric
+from fairlist.solvers import ENGINES, Problem, Status, solve
+from fairlist.solvers.cpsat import fairness_cap, integer_weights
+from fairlist.solvers.weights import WEIGHT_LIMIT, cap_margin, rounded_weights
+
+SPREADS = ("1e9", "2**40", "1e15", "subnormal", "equal_subnormal")
+#: The metrics under which a constant list has unfairness 0 (predict 0): a fair list exists.
+ZERO_METRICS = (
+    Metric.STATISTICAL_PARITY, Metric.EQUAL_OPPORTUNITY, Metric.PREDICTIVE_EQUALITY,
+    Metric.EQUALIZED_ODDS,
+)  # fmt: skip
+
+
+def spread_weights(kind: str, n: int, rng: np.random.Generator) -> np.ndarray:
+    """Weights whose spread is beyond 2**31 (or subnormal ones)."""
+    w = np.ones(n)
+    if kind == "1e9":
+        w[::3] = 1e9
+    elif kind == "2**40":
+        w[5] = 2.0**40
+    elif kind == "1e15":
+        w = rng.uniform(0.5, 1.5, n)
+        w[7] = 1e15
+    elif kind == "subnormal":
+        w = np.where(np.arange(n) % 2 == 0, 5e-324, 1e-310)
+    elif kind == "equal_subnormal":
+        w = np.full(n, 5e-324)
+    return w
+
+
+def spread_problem(kind: str, seed: int, **fields) -> Problem:
+    rng = np.random.default_rng(seed)
+    base = random_problem(rng, n=24, m=4)
+    return Problem(
+        base.X, base.y, base.groups == 0, sample_weight=spread_weights(kind, 24, rng),
+        max_length=2, **fields,
+    )  # fmt: skip
+
+
+def solve_quietly(problem: Problem, engine: str):
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        return solve(problem, engine)
+
+
+@pytest.mark.parametrize("engine", list(ENGINES))
+@pytest.mark.parametrize("kind", SPREADS)
+@pytest.mark.parametrize("metric", ZERO_METRICS, ids=lambda m: m.short_name)
+@pytest.mark.parametrize("epsilon", [0.0, 0.05])
+def test_spread_weights_give_a_fair_list_within_the_proven_margin(engine, kind, metric, epsilon):
+    for seed in range(3):
+        problem = spread_problem(kind, seed, metric=metric, epsilon=epsilon, lam=0.01)
+        result = solve_quietly(problem, engine)
+        ref = reference_solve(problem, 2)
+        context = (engine, kind, metric.short_name, epsilon, seed, result.stats)
+        assert math.isfinite(ref.objective), context  # the constant list is fair
+        assert result.status in (Status.OPTIMAL, Status.FEASIBLE), context
+        assert result.rule_list is not None, context
+        ev = problem.evaluate(result.rule_list)
+        assert ev.fair, context
+        assert abs(ev.objective - result.objective) <= 1e-12, context
+        # brute force lies within the proven margin: lower bound <= optimum <= objective
+        assert result.lower_bound <= ref.objective + 1e-12, context
+        assert ref.objective <= result.objective + 1e-12, context
+
+
+@pytest.mark.parametrize("engine", list(ENGINES))
+@pytest.mark.parametrize("metric", [Metric.PREDICTIVE_PARITY,
+                                    Metric.CONDITIONAL_USE_ACCURACY_EQUALITY],
+                         ids=lambda m: m.short_name)  # fmt: skip
+@pytest.mark.parametrize("kind", ["1e9", "2**40"])
+def test_spread_weights_never_claim_infeasibility_under_ratio_metrics(engine, metric, kind):
+    """PP and CUAE: the rounded problem proves nothing, so never ``infeasible``; a list that
+    comes back is fair, and one comes back whenever a constant list is fair."""
+    for seed in range(3):
+        problem = spread_problem(kind, seed, metric=metric, epsilon=0.1, lam=0.01)
+        result = solve_quietly(problem, engine)
+        ref = reference_solve(problem, 2)
+        context = (engine, kind, metric.short_name, seed, result.stats)
+        assert result.status is not Status.INFEASIBLE, context
+        assert result.lower_bound <= ref.objective + 1e-12, context
+        if result.rule_list is not None:
+            assert problem.evaluate(result.rule_list).fair, context
+            assert ref.objective <= result.objective + 1e-12, context
+        constant_fair = any(problem.evaluate(problem.rule_list([], [], q)).fair for q in (0, 1))
+        assert result.rule_list is not None or not constant_fair, context
+
+
+@pytest.mark.parametrize("engine", list(ENGINES))
+@pytest.mark.parametrize("kind", ["1e9", "2**40", "1e15"])
+def test_the_estimator_fits_with_spread_weights(engine, kind):
+    """The issue's report: fit raised InfeasibleError ("found no fair rule list ...")."""
+    rng = np.random.default_rng(3)
+    n = 60
+    X = rng.integers(0, 2, size=(n, 4))
+    sensitive = rng.integers(0, 2, size=n)
+    y = (X[:, 0] ^ (rng.random(n) < 0.2)).astype(int)
+    w = spread_weights(kind, n, rng)
+    clf = FairRuleListClassifier(
+        engine=engine, metric="statistical_parity", epsilon=0.02, max_length=2,
+        binarizer=None, time_limit=30,
+    )  # fmt: skip
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        clf.fit(X, y, sensitive_features=sensitive, sample_weight=w)
+    assert clf.result_.rule_list is not None and clf.result_.unfairness <= 0.02 + 1e-9
+
+
+@pytest.mark.parametrize("metric", list(Metric), ids=lambda m: m.short_name)
+@pytest.mark.parametrize("kind", ["1e9", "1e15", "real"])
+def test_the_margin_bounds_every_change_of_unfairness(metric, kind):
+    """cap_margin is a proven bound: the unfairness of any predictions on the rounded weights
+    lies within it of their unfairness on the true weights."""
+    rng = np.random.default_rng(11)
+    n = 40
+    w = rng.uniform(0.05, 3.0, n) if kind == "real" else spread_weights(kind, n, rng)
+    if kind != "real":
+        w[:4] = w.max()  # both groups, both labels hold a large weight below
+    base = random_problem(rng, n=n, m=3)
+    y, groups = base.y.copy(), (base.groups == 0).astype(np.int64)
+    y[:4], groups[:4] = [0, 1, 0, 1], [0, 0, 1, 1]
+    problem = Problem(base.X, y, groups == 1, sample_weight=w, metric=metric)
+    rounded = rounded_weights(w, WEIGHT_LIMIT)
+    margin = cap_margin(rounded, w, problem.y, problem.groups, problem.n_groups,
+                        METRIC_RATES[metric])  # fmt: skip
+    if kind == "real" or metric in ZERO_METRICS:
+        # every (group, label) cell holds a large weight; PP and CUAE take the largest
+        # relative error, 1 when a weight rounds to 0
+        assert margin < 1e-6
+    as_rounded = problem.replace(sample_weight=rounded.values.astype(np.float64))
+    for _ in range(300):
+        pred = (rng.random(n) < rng.uniform(0, 1)).astype(np.int64)
+        change = abs(reference_unfairness(as_rounded, pred) - reference_unfairness(problem, pred))
+        assert change <= float(margin) * (1 + 1e-9) + 1e-15
+
+
+def test_a_cell_of_weights_rounded_to_zero_leaves_no_room_but_no_false_answer():
+    """2**40 in one group: the other group's weights all round to 0, the margin is at least 1
+    (nothing can be shown fair by the rounded counts) and the engines fall back on the
+    constant list, fair for the true weights."""
+    problem = spread_problem("2**40", 0, metric="SP", epsilon=0.05, lam=0.01)
+    weights = integer_weights(problem)
+    assert not weights.exact and weights.rho == 1
+    assert fairness_cap(problem, weights) < 0
+    for engine in ENGINES:
+        result = solve_quietly(problem, engine)
+        assert result.status is Status.FEASIBLE and result.stats["fair_constant"], engine
+        assert result.rule_list.length == 0 and problem.evaluate(result.rule_list).fair
+
+
+@pytest.mark.parametrize("engine", list(ENGINES))
+@pytest.mark.parametrize("metric", ["SP", "EOpp", "PE"])
+def test_the_raised_cap_bounds_the_optimum_from_below(engine, metric):
+    """Real-valued weights are rounded; the search with the cap raised by the margin proves a
+    lower bound (weights.bound_from_above): brute force lies between it and the objective,
+    and when the answer is the optimum the two lie within 1e-6 (they were 0 and the objective)."""
+    from reference import random_group_problem
+
+    rng = np.random.default_rng(21)
+    tight = 0
+    for i in range(8):
+        problem = random_group_problem(
+            rng, n=30, m=4, k=2 + i % 2, weights="real", metric=metric,
+            epsilon=(0.05, 0.1)[i % 2], lam=0.01, max_length=2,
+        )  # fmt: skip
+        result = solve_quietly(problem, engine)
+        ref = reference_solve(problem, 2)
+        context = (engine, metric, i, result.stats)
+        assert not result.stats["weights_exact"], context
+        assert result.rule_list is not None and problem.evaluate(result.rule_list).fair, context
+        assert result.lower_bound <= ref.objective + 1e-12 <= result.objective + 2e-12, context
+        if abs(result.objective - ref.objective) <= 1e-12:
+            assert result.objective - result.lower_bound < 1e-6, context
+            tight += 1
+    assert tight >= 6
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_the_raised_cap_proves_infeasibility_for_the_true_weights(seed):
+    """CUAE at epsilon 0 with real weights: brute force finds no fair list, and the search with
+    the raised cap proves it (it was "unknown")."""
+    from reference import random_group_problem
+
+    rng = np.random.default_rng(300 + seed)
+    problem = random_group_problem(
+        rng, n=30, m=4, k=3, weights="real", metric="CUAE", epsilon=0.0, lam=0.01, max_length=2
+    )
+    assert math.isinf(reference_solve(problem, 2).objective)
+    result = solve_quietly(problem, "bnb")
+    assert result.status is Status.INFEASIBLE and result.rule_list is None
