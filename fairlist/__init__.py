@@ -60,6 +60,7 @@ from .errors import (
     InvalidParameterError,
     LengthPenaltyWarning,
     ModelFileError,
+    TimeLimitError,
 )
 from .interrupts import InterruptSignals, Terminated
 from .metrics import Metric, confusion_counts, unfairness
@@ -96,6 +97,7 @@ __all__ = [
     "InfeasibleError",
     "ModelFileError",
     "LengthPenaltyWarning",
+    "TimeLimitError",
     "InterruptSignals",
     "Terminated",
     "Metric",

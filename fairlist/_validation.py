@@ -115,19 +115,26 @@ def is_binary_table(frame: pd.DataFrame) -> bool:
 
 def stray_binary_cell(frame: pd.DataFrame, *, alone: bool = False) -> tuple[Any, int, Any] | None:
     """``(column, row, value)`` of the first cell that keeps a column of ``frame`` from being
-    0/1, in the first numeric column that is 0/1 in more than half of its cells; else None.
-    With ``alone``, only when that column is the one column of ``frame`` that is not 0/1.
+    0/1, in the first column that is 0/1 in more than half of its cells; else None. With
+    ``alone``, only when that column is the one column of ``frame`` that is not 0/1.
 
-    One 0.5 or ``inf`` typed into a table of antecedents makes its column numeric, and the
-    table is then binarized as raw columns: this names the cell that did it.
+    One 0.5 or ``inf`` typed into a table of antecedents makes its column numeric, and one
+    ``?``, a NUL byte or any other text makes it a column of strings (``"0"``, ``"1"``,
+    ``"?"``): either way the table is then binarized as raw columns, and this names the cell
+    that did it (a missing value too).
     """
     for col in frame.columns:
         if alone and not is_binary_table(frame.drop(columns=[col])):
             continue
         values = frame[col]
-        if values.dtype == bool or values.dtype.kind not in "iuf":
+        if values.dtype == bool:
             continue
-        stray = ~values.isin([0, 1]).to_numpy()
+        if values.dtype.kind in "iuf":
+            stray = ~values.isin([0, 1]).to_numpy()
+        else:  # text (a CSV's "0", "1" and one "?"), or objects
+            as_text = values.map(lambda v: v if isinstance(v, str) else repr(v))
+            stray = ~(values.isin([0, 1]) | as_text.str.strip().isin(["0", "1"])).to_numpy()
+            stray &= ~values.map(lambda v: isinstance(v, bool)).to_numpy()
         if 0 < stray.sum() < stray.size / 2:
             row = int(np.flatnonzero(stray)[0])
             value = values.iloc[row]
@@ -160,6 +167,15 @@ def check_labels(y: Any, *, name: str = "y", n_rows: int | None = None) -> np.nd
             f"{name} has {int(missing.sum())} missing label(s) (NaN/None), first at row "
             f"{int(np.flatnonzero(missing)[0])}; every sample needs a label"
         )
+    if arr.dtype == object:  # text and numbers: "1" and 1 would be two classes, or one
+        text = np.fromiter((isinstance(v, (str, bytes)) for v in arr), bool, arr.shape[0])
+        if 0 < text.sum() < text.size:
+            first = int(np.flatnonzero(~text)[0] if text[0] else np.flatnonzero(text)[0])
+            kinds = sorted({type(v).__name__ for v in arr.tolist()})
+            raise DataError(
+                f"{name} mixes labels of types {', '.join(kinds)} ({arr[0]!r} at row 0, "
+                f"{arr[first]!r} at row {first}); give every label the same type"
+            )
     return arr
 
 

@@ -51,6 +51,7 @@ from __future__ import annotations
 
 import math
 import numbers
+import time
 import warnings
 from collections.abc import Hashable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -64,7 +65,7 @@ from sklearn.utils.validation import check_is_fitted
 from ._json import jsonable
 from ._params import BOOLEAN, Interval, Options, Satisfies, validate_params
 from ._validation import as_table, encode_labels, stray_binary_cell
-from .errors import DataError, MissingColumnError
+from .errors import DataError, MissingColumnError, TimeLimitError
 
 __all__ = [
     "Binarizer",
@@ -81,6 +82,15 @@ BINARIZER_VERSION = 1
 
 MISSING = "missing"
 """Category name of a missing value under ``handle_missing="category"``."""
+
+
+NO_CUT = "has no cut point"
+"""Why a numeric column yields no antecedent when MDLP finds no cut worth making."""
+
+QUANTILE_ADVICE = (
+    "MDLP cuts only where the labels justify a cut; to cut it at quantiles pass cuts='quantile' "
+    "to the estimator, numeric='quantile' to a Binarizer, or --cuts quantile on the command line"
+)
 
 
 class UnseenCategoryWarning(UserWarning):
@@ -214,12 +224,23 @@ def _popcount_sum(words: np.ndarray) -> np.ndarray:
     return _POPCOUNT8[as_bytes].sum(axis=-1, dtype=np.int64)
 
 
-def pair_counts(matrix: np.ndarray) -> np.ndarray:
+def _check_deadline(deadline: float | None, done: int, total: int, what: str) -> None:
+    """A :class:`TimeLimitError` when ``deadline`` (a ``time.perf_counter()`` time) is past."""
+    if deadline is not None and time.perf_counter() >= deadline:
+        raise TimeLimitError(
+            f"binarizing did not finish within the time limit ({done} of {total} {what}); "
+            "raise the time limit, or make fewer antecedents (max_antecedents, a higher "
+            "min_support, conjunctions=False, or fewer columns)"
+        )
+
+
+def pair_counts(matrix: np.ndarray, deadline: float | None = None) -> np.ndarray:
     """``C[a, b]`` = number of rows where columns ``a`` and ``b`` of a boolean matrix are both set.
 
     The columns are packed into 64-bit words (one bit per row) and each pair costs an AND and
     a popcount per word: ``n/64`` word operations, with no floating point and no BLAS (whose
-    threads stall on a busy machine).
+    threads stall on a busy machine). ``deadline`` (a ``time.perf_counter()`` time): a
+    :class:`~fairlist.errors.TimeLimitError` once it is past.
 
     Examples
     --------
@@ -235,6 +256,7 @@ def pair_counts(matrix: np.ndarray) -> np.ndarray:
     words = packed.view(np.uint64)  # (r, n_words); padding bits are zero
     counts = np.empty((r, r), dtype=np.int64)
     for a in range(r):
+        _check_deadline(deadline, a, r, "antecedents paired into conjunctions")
         counts[a, a:] = _popcount_sum(words[a] & words[a:])
         counts[a:, a] = counts[a, a:]
     return counts
@@ -394,7 +416,12 @@ class Binarizer(TransformerMixin, BaseEstimator):
         hold at least two groups. ``transform`` ignores them (they may be absent there).
     numeric : {"mdlp", "quantile"}, default="mdlp"
         How numeric columns without explicit ``cut_points`` are cut. ``"mdlp"`` (supervised,
-        needs ``y``) is the paper's choice; ``"quantile"`` uses ``n_bins`` quantiles.
+        needs ``y``) is the paper's choice; ``"quantile"`` uses ``n_bins`` quantiles. MDLP
+        finds no cut in a column whose values do not separate the labels enough to pay for the
+        cut; that column then yields no antecedent, with a :class:`ConstantColumnWarning` that
+        says so. There is no silent fallback to quantiles: the antecedents would then depend on
+        which columns MDLP happened to reject, and the paper's discretisation would not be
+        reproduced; ask for ``"quantile"`` when every numeric column should be cut.
     n_bins : int, default=4
         Number of quantile intervals (``numeric="quantile"`` only); fewer when values repeat.
     cut_points : mapping of column name to sequence of float, or None, default=None
@@ -528,7 +555,8 @@ class Binarizer(TransformerMixin, BaseEstimator):
             raise DataError(
                 f"column {name!r} has {n_missing} missing values (NaN or None, of {series.size} "
                 f"rows; first at row {int(np.flatnonzero(missing)[0])}); drop "
-                "or impute them, or pass handle_missing='category'"
+                "or impute them, or pass handle_missing='category' (to the estimator or the "
+                "Binarizer; --handle-missing category on the command line)"
             )
         present = series[~missing]
         explicit = self.cut_points is not None and name in self.cut_points
@@ -573,13 +601,13 @@ class Binarizer(TransformerMixin, BaseEstimator):
             col.names.append(f"{name}:{MISSING}")
         if len(col.names) < 2:  # a single value, or a single interval: always true
             constant = series.nunique(dropna=False) < 2
-            col.unused = "takes a single value" if constant else "has no cut point"
+            col.unused = "takes a single value" if constant else NO_CUT
             col.names = []
         if len(set(col.names)) != len(col.names):
             raise DataError(f"column {name!r} gives duplicate antecedent names: {col.names}")
         return col
 
-    def fit(self, X: Any, y: Any = None) -> Binarizer:
+    def fit(self, X: Any, y: Any = None, *, deadline: float | None = None) -> Binarizer:
         """Learn the single antecedents, and mine the conjunctions, on ``X``.
 
         Parameters
@@ -588,10 +616,19 @@ class Binarizer(TransformerMixin, BaseEstimator):
             The table (arrays are accepted; their columns are named ``x0, x1, …``).
         y : array-like of shape (n_samples,), optional
             Binary label; needed by ``numeric="mdlp"`` when there is a numeric column to cut.
+        deadline : float, optional
+            A ``time.perf_counter()`` time (the estimator's ``time_limit`` counted from the
+            start of its ``fit``): checked between columns and while mining conjunctions.
 
         Returns
         -------
         self
+
+        Raises
+        ------
+        TimeLimitError
+            When ``deadline`` passes before the binarizer is fitted; the message says how far
+            it got (columns cut, or antecedents paired).
         """
         validate_params(type(self).__name__, PARAMETER_CONSTRAINTS, self.get_params(deep=False))
         frame = self._validate_frame(X)
@@ -600,12 +637,12 @@ class Binarizer(TransformerMixin, BaseEstimator):
         self._check_named_columns(frame)
         self.feature_names_in_ = np.asarray([str(c) for c in frame.columns], dtype=object)
         self.n_features_in_ = frame.shape[1]
-        self._fit_columns(frame, codes)
+        self._fit_columns(frame, codes, deadline)
 
         singles = self._singles(frame, warn=False)  # (n, r) bool
         single_support = singles.mean(axis=0)
         neg = np.arange(singles.shape[1]) if self.negations else np.empty(0, dtype=np.intp)
-        pairs, pair_support = self._mine_pairs(singles)
+        pairs, pair_support = self._mine_pairs(singles, deadline)
         single_keep, neg, pairs, pair_support = self._cap(singles.shape[1], neg, pairs,
                                                           pair_support)  # fmt: skip
         self._single_keep = single_keep
@@ -630,20 +667,25 @@ class Binarizer(TransformerMixin, BaseEstimator):
                     "it cannot be named in cut_points/categorical"
                 )
 
-    def _fit_columns(self, frame: pd.DataFrame, codes: np.ndarray | None) -> None:
+    def _fit_columns(
+        self, frame: pd.DataFrame, codes: np.ndarray | None, deadline: float | None = None
+    ) -> None:
         """Each column's single antecedents (``columns_``, ``cut_points_``, ``categories_``,
-        ``single_names_``); a column that yields none is warned about."""
-        columns = [
-            self._fit_column(name, frame[name], codes)
-            for name in frame.columns
-            if name not in self._sensitive_columns()
-        ]
+        ``single_names_``); a column that yields none is warned about. ``deadline``: see
+        :meth:`fit`."""
+        names = [c for c in frame.columns if c not in self._sensitive_columns()]
+        columns = []
+        for done, name in enumerate(names):
+            _check_deadline(deadline, done, len(names), "columns cut")
+            columns.append(self._fit_column(name, frame[name], codes))
         if not any(c.names for c in columns):
             raise DataError(self._no_antecedent(frame, columns))
         for col in columns:
             if not col.names:
+                advice = f" ({QUANTILE_ADVICE})" if col.unused == NO_CUT else ""
                 warnings.warn(
-                    f"column {col.name!r} {col.unused} at fit time; it yields no antecedent",
+                    f"column {col.name!r} {col.unused} at fit time; it yields no "
+                    f"antecedent{advice}",
                     ConstantColumnWarning,
                     stacklevel=3,  # the caller of fit
                 )
@@ -652,14 +694,17 @@ class Binarizer(TransformerMixin, BaseEstimator):
         self.categories_ = {c.name: c.categories for c in self.columns_ if c.kind == "categorical"}
         self.single_names_ = [n for c in self.columns_ for n in c.names]
 
-    def _mine_pairs(self, singles: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    def _mine_pairs(
+        self, singles: np.ndarray, deadline: float | None = None
+    ) -> tuple[np.ndarray, np.ndarray]:
         """The conjunctions of two single antecedents of different columns whose support is at
-        least ``min_support`` (index pairs and supports; none without ``conjunctions``)."""
+        least ``min_support`` (index pairs and supports; none without ``conjunctions``).
+        ``deadline``: see :meth:`fit`."""
         if not self.conjunctions:
             return np.empty((0, 2), dtype=np.intp), np.empty(0)
         n, r = singles.shape
         source = np.repeat(np.arange(len(self.columns_)), [len(c.names) for c in self.columns_])
-        counts = pair_counts(singles)
+        counts = pair_counts(singles, deadline)
         i, j = np.triu_indices(r, k=1)
         keep = (source[i] != source[j]) & (counts[i, j] >= self.min_support * n - 1e-9)
         keep &= counts[i, j] > 0
@@ -700,9 +745,8 @@ class Binarizer(TransformerMixin, BaseEstimator):
             return "no antecedent could be built: every column of X is a sensitive one"
         reasons = ", ".join(f"column {c.name!r} {c.unused}" for c in columns)
         message = f"no antecedent could be built: {reasons}"
-        if self.numeric == "mdlp" and any(c.unused == "has no cut point" for c in columns):
-            message += " (MDLP cuts only where the labels justify it; numeric='quantile' cuts "
-            message += "at quantiles)"
+        if any(c.unused == NO_CUT for c in columns):
+            message += f" ({QUANTILE_ADVICE})"
         stray = stray_binary_cell(frame[[c.name for c in columns]])
         if stray is not None:
             message += (

@@ -47,6 +47,7 @@ import typer.core
 
 from ._json import dumps, jsonable
 from ._version import __version__
+from .binarize import PARAMETER_CONSTRAINTS as BINARIZER
 from .datasets import GROUPS
 from .errors import (
     FairlistError,
@@ -138,6 +139,8 @@ Engine = enum.Enum("Engine", {name: name for name in ENGINES}, type=str)
 MetricName = enum.Enum("MetricName", {m.short_name: m.short_name for m in Metric}, type=str)
 PolicyName = enum.Enum("PolicyName", {name: name for name in POLICIES}, type=str)
 GroupsName = enum.Enum("GroupsName", {name: name for name in GROUPS}, type=str)
+MissingName = enum.Enum("MissingName", {n: n for n in BINARIZER["handle_missing"][0].values}, type=str)  # fmt: skip  # noqa: E501
+CutsName = enum.Enum("CutsName", {n: n for n in BINARIZER["numeric"][0].values}, type=str)
 
 
 class Backend(str, enum.Enum):
@@ -256,6 +259,16 @@ MemoryLimitOpt = Annotated[
     ),
 ]
 JsonOpt = Annotated[bool, typer.Option("--json", help="Machine-readable output.")]
+MissingOpt = Annotated[
+    Optional[MissingName],
+    typer.Option(help="Missing values in a raw CSV: refuse them, or a column:missing antecedent."),
+]
+CutsOpt = Annotated[
+    Optional[CutsName],
+    typer.Option(
+        help="Raw numeric columns: cut where the labels justify it (MDLP) or at quantiles."
+    ),
+]
 
 
 def _limit(value: float | None) -> float | None:
@@ -340,6 +353,8 @@ def fit(
         typer.Option(help=f"Exit {EXIT_NOT_CERTIFIED} when a limit stopped the search first."),
     ] = False,
     output: Annotated[Optional[Path], typer.Option(help="Write the model as JSON.")] = None,
+    handle_missing: MissingOpt = None,
+    cuts: CutsOpt = None,
     as_json: JsonOpt = False,
 ) -> None:
     """Learn a fair rule list; print it with its training accuracy, unfairness and certificate.
@@ -353,7 +368,8 @@ def fit(
         _check_output(output, "--output")
         table = read_table(
             data, target, sensitive, protected, drop, min_support, antecedents=False,
-            weight=weight, groups=groups.value,
+            weight=weight, groups=groups.value, handle_missing=handle_missing and
+            handle_missing.value, cuts=cuts and cuts.value,
         )  # fmt: skip
         callback, status = _progress_printer(not as_json)
         clf = _classifier(
@@ -390,7 +406,9 @@ def _classifier(
         from .binarize import Binarizer
 
         binarizer = Binarizer(min_support=min_support)
-    return FairRuleListClassifier(engine_options=options or None, binarizer=binarizer, **params)
+    return FairRuleListClassifier(
+        engine_options=options or None, binarizer=binarizer, **table.binarizer_params, **params
+    )
 
 
 def _fit_quietly(clf: Any, table: Any, status: Any) -> None:
@@ -630,6 +648,8 @@ def pareto(
         Optional[Path],
         typer.Option(help="Plot file (.png, .svg or .pdf)."),
     ] = None,
+    handle_missing: MissingOpt = None,
+    cuts: CutsOpt = None,
     as_json: JsonOpt = False,
 ) -> None:
     """Trace the error/unfairness Pareto front; write CSV/JSON and a plot.
@@ -646,7 +666,10 @@ def pareto(
         outputs = {"--output": output, "--json-output": json_output, "--plot": plot}
         for option, path in outputs.items():
             _check_output(path, option)  # before the sweep, not after minutes of it
-        table = read_table(data, target, sensitive, protected, drop, groups=groups.value)
+        table = read_table(
+            data, target, sensitive, protected, drop, groups=groups.value,
+            handle_missing=handle_missing and handle_missing.value, cuts=cuts and cuts.value,
+        )  # fmt: skip
         if plot is not None and plot.suffix.lower() not in (".png", ".svg", ".pdf"):
             raise InvalidParameterError(f"--plot must end in .png, .svg or .pdf, got {plot.name!r}")
         common = dict(
@@ -859,6 +882,8 @@ def verify(
     time_limit: TimeLimitOpt = None,
     memory_limit: MemoryLimitOpt = None,
     majority_only: Annotated[bool, typer.Option(help="Search CORELS' majority space.")] = False,
+    handle_missing: MissingOpt = None,
+    cuts: CutsOpt = None,
     as_json: JsonOpt = False,
 ) -> None:
     """Solve with both exact engines and check that they agree (exit 4 if not).
@@ -871,8 +896,9 @@ def verify(
 
     with _errors(as_json):
         table = read_table(
-            data, target, sensitive, protected, drop, weight=weight, groups=groups.value
-        )
+            data, target, sensitive, protected, drop, weight=weight, groups=groups.value,
+            handle_missing=handle_missing and handle_missing.value, cuts=cuts and cuts.value,
+        )  # fmt: skip
         problem = Problem.from_data(
             table.X, table.y, table.sensitive, table.protected, sample_weight=table.weight,
             metric=metric.value,

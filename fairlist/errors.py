@@ -18,6 +18,7 @@ __all__ = [
     "ModelFileError",
     "InfeasibleError",
     "LengthPenaltyWarning",
+    "TimeLimitError",
 ]
 
 
@@ -67,3 +68,9 @@ class LengthPenaltyWarning(UserWarning):
     although a longer fair list is more accurate on the training data. A smaller ``lam``
     (the message suggests one) lets the longer list win (see
     :func:`fairlist.length_penalty.check_length_penalty`)."""
+
+
+class TimeLimitError(InfeasibleError):
+    """The time limit ran out before the search began: binarizing the table took it all (the
+    message says how far it got). Like a search stopped before any fair list (status
+    ``unknown``), there is no rule list; ``fairlist fit`` exits with the same code, 3."""

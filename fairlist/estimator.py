@@ -20,7 +20,9 @@ Models are saved as JSON (:meth:`FairRuleListClassifier.save`), never pickle.
 
 from __future__ import annotations
 
+import math
 import numbers
+import sys
 import time
 import warnings
 from collections.abc import Mapping
@@ -46,6 +48,7 @@ from ._validation import (
     named,
 )
 from ._version import __version__
+from .binarize import PARAMETER_CONSTRAINTS as BINARIZER_CONSTRAINTS
 from .binarize import Binarizer
 from .errors import DataError, InfeasibleError, InvalidParameterError, MissingColumnError
 from .groups import SensitiveColumnWarning
@@ -115,7 +118,10 @@ PARAMETER_CONSTRAINTS: dict[str, list] = {
     "random_state": [None, Interval(numbers.Integral, None, None)],
     "engine_options": [None, InstanceOf(Mapping, "a dict")],
     "binarizer": [None, Options(("auto",)), InstanceOf(Binarizer, "a Binarizer")],
+    "handle_missing": [None, *BINARIZER_CONSTRAINTS["handle_missing"]],
+    "cuts": [None, *BINARIZER_CONSTRAINTS["numeric"]],
     "allow_sensitive_antecedents": [BOOLEAN],
+    "verbose": [BOOLEAN, Interval(numbers.Integral, 0, None, closed="left")],
 }
 
 
@@ -181,6 +187,16 @@ class FairRuleListClassifier(ClassifierMixin, BaseEstimator):
         conjunctions). A ``Binarizer`` is cloned and fitted on ``X``; None requires antecedents.
         The fitted one (``binarizer_``) is part of the saved model, so a loaded model predicts
         on raw rows.
+    handle_missing : {"error", "category"} or None, default=None
+        Missing values in a raw column (the binarizer's ``handle_missing``): ``"error"`` refuses
+        them, naming the column; ``"category"`` makes ``column:missing`` an antecedent. None:
+        the binarizer's own setting (``"error"`` for ``binarizer="auto"``).
+    cuts : {"mdlp", "quantile"} or None, default=None
+        How a raw numeric column is cut (the binarizer's ``numeric``): ``"mdlp"`` where the
+        labels justify a cut (the paper's choice; a column the criterion finds no cut in yields
+        no antecedent, with a :class:`~fairlist.binarize.ConstantColumnWarning`), ``"quantile"``
+        at quantiles (every numeric column with several values yields antecedents). None: the
+        binarizer's own setting (``"mdlp"`` for ``binarizer="auto"``).
     allow_sensitive_antecedents : bool, default=False
         False: the sensitive attribute is never an antecedent. Columns of a DataFrame ``X``
         named by ``sensitive_features`` are left out, and so are, when ``sensitive_features``
@@ -193,6 +209,11 @@ class FairRuleListClassifier(ClassifierMixin, BaseEstimator):
         leave a column out by at predict time, and on a few rows a 0/1 column often splits
         them as a two-group mask does by chance. True: every column of ``X`` is a candidate
         antecedent, the sensitive ones too.
+    verbose : int or bool, default=0
+        0: silent. 1 (or more): a line of the search's progress (seconds, nodes, best
+        objective, lower bound, gap) on stderr every few seconds, and one when the fit ends;
+        the named engines only (a :class:`~fairlist.solvers.Solver` passed as ``engine`` is
+        configured directly).
 
     Attributes
     ----------
@@ -268,7 +289,10 @@ class FairRuleListClassifier(ClassifierMixin, BaseEstimator):
         random_state: int | None = None,
         engine_options: dict[str, Any] | None = None,
         binarizer: str | Binarizer | None = "auto",
+        handle_missing: str | None = None,
+        cuts: str | None = None,
         allow_sensitive_antecedents: bool = False,
+        verbose: int = 0,
     ) -> None:
         self.metric = metric
         self.epsilon = epsilon
@@ -283,7 +307,10 @@ class FairRuleListClassifier(ClassifierMixin, BaseEstimator):
         self.random_state = random_state
         self.engine_options = engine_options
         self.binarizer = binarizer
+        self.handle_missing = handle_missing
+        self.cuts = cuts
         self.allow_sensitive_antecedents = allow_sensitive_antecedents
+        self.verbose = verbose
 
     # ------------------------------------------------------------------ sklearn tags
     def __sklearn_tags__(self):
@@ -297,10 +324,11 @@ class FairRuleListClassifier(ClassifierMixin, BaseEstimator):
         """The configured engine instance."""
         options = dict(self.engine_options or {})
         if not isinstance(self.engine, str):
-            if self.policy is not None or self.random_state is not None:
+            if self.policy is not None or self.random_state is not None or self.verbose:
                 raise InvalidParameterError(
-                    "policy and random_state apply to the named engines only; configure a "
-                    "Solver instance passed as engine= directly"
+                    "policy, random_state and verbose apply to the named engines only; "
+                    "configure a Solver instance passed as engine= directly (its progress= "
+                    "callback reports the search)"
                 )
             return self.engine
         spec = ENGINES[self.engine]
@@ -318,6 +346,8 @@ class FairRuleListClassifier(ClassifierMixin, BaseEstimator):
             options.setdefault(spec.policy, self.policy)
         if self.random_state is not None and spec.seed is not None:
             options.setdefault(spec.seed, int(self.random_state))
+        if self.verbose and "progress" in spec.options():
+            options["progress"] = _ProgressLog(options.get("progress"))
         return get_solver(self.engine, **options)
 
     def _binarizes(self, X: Any) -> bool:
@@ -335,11 +365,30 @@ class FairRuleListClassifier(ClassifierMixin, BaseEstimator):
             return values.dtype.kind in "OSU"
         return bool(((values != 0) & (values != 1)).any())
 
+    def _new_binarizer(self) -> Binarizer:
+        """The unfitted binarizer of ``binarizer``, with ``handle_missing`` and ``cuts`` set."""
+        binarizer = Binarizer() if self.binarizer == "auto" else clone(self.binarizer)
+        if self.handle_missing is not None:
+            binarizer.set_params(handle_missing=self.handle_missing)
+        if self.cuts is not None:
+            binarizer.set_params(numeric=self.cuts)
+        return binarizer
+
     def _prepare(
-        self, X: Any, y: Any, sensitive_features: Any, protected: Any, sample_weight: Any
+        self,
+        X: Any,
+        y: Any,
+        sensitive_features: Any,
+        protected: Any,
+        sample_weight: Any,
+        start: float,
     ) -> Problem:
-        """Validate the data, binarize it if needed and build the :class:`Problem` (sets the
-        data-derived attributes)."""
+        """Validate the data, binarize it if needed (by ``start + time_limit``, a
+        ``time.perf_counter()`` time) and build the :class:`Problem` (sets the data-derived
+        attributes)."""
+        _check_is_table(X)
+        if not hasattr(X, "shape") and hasattr(X, "__array__") and not hasattr(X, "__len__"):
+            X = np.asarray(X)  # an array-like known only by its __array__
         if sample_weight is not None:  # its own errors first, as scikit-learn's checks expect
             check_sample_weight(sample_weight, X.shape[0] if hasattr(X, "shape") else len(X))
         X, groups, self.sensitive_columns_ = _split_sensitive(
@@ -359,10 +408,11 @@ class FairRuleListClassifier(ClassifierMixin, BaseEstimator):
         if self._binarizes(X):
             X, y = _validate_data(self, X, y, skip_check_array=True)  # names and counts only
             _check_target(y, len(X), label)  # before the binarizer learns from it
-            binarizer = Binarizer() if self.binarizer == "auto" else clone(self.binarizer)
+            binarizer = self._new_binarizer()
             if self.sensitive_columns_:
                 binarizer.set_params(sensitive=None)  # those columns are already out of X
-            self.binarizer_ = binarizer.fit(X, y)
+            deadline = None if self.time_limit is None else start + float(self.time_limit)
+            self.binarizer_ = binarizer.fit(X, y, deadline=deadline)
             X = self.binarizer_.transform(X)
             names = [str(c) for c in self.binarizer_.get_feature_names_out()]
         else:
@@ -424,15 +474,26 @@ class FairRuleListClassifier(ClassifierMixin, BaseEstimator):
         ------
         InfeasibleError
             When no rule list meets ``epsilon`` (proved, or a limit stopped the search first).
+        TimeLimitError
+            (An ``InfeasibleError``.) When ``time_limit`` runs out while the binarizer is
+            still building the antecedents of a raw table; the message says how far it got.
         """
         start = time.perf_counter()  # time_limit covers fit from here, data preparation too
         validate_params(type(self).__name__, PARAMETER_CONSTRAINTS, self.get_params(deep=False))
         for attr in ("feature_names_in_", "n_features_in_"):
             if hasattr(self, attr):  # a refit must not inherit the previous data's names
                 delattr(self, attr)
-        problem = self._prepare(X, y, sensitive_features, protected, sample_weight)
+        problem = self._prepare(X, y, sensitive_features, protected, sample_weight, start)
         problem = problem.with_limits(problem.limits.minus(time.perf_counter() - start))
+        if self.verbose:
+            antecedents = f"{problem.n_antecedents} antecedents"
+            if self.binarizer_ is not None:
+                antecedents += f" from {self.binarizer_.n_features_in_} raw columns"
+            _say(f"fit: {problem.X.shape[0]} rows, {antecedents}, searching with {self.engine}")
         result = self._solver().solve(problem)
+        if self.verbose:
+            _say(f"fit: {_progress_text(result.stats | _result_info(result))}, "
+                 f"status {result.status} ({result.stop_reason})")  # fmt: skip
         self._set_result(problem, result)
         check_length_penalty(problem, result)  # warns when lam alone chose the constant list
         return self
@@ -493,8 +554,11 @@ class FairRuleListClassifier(ClassifierMixin, BaseEstimator):
         """The antecedents of X in the rule list's column order (raw rows go through
         ``binarizer_``; the sensitive columns are ignored)."""
         check_is_fitted(self, "rule_list_")
+        _check_is_table(X)
         if isinstance(X, pd.DataFrame) and self.sensitive_columns_:
             X = X.drop(columns=[c for c in self.sensitive_columns_ if c in X.columns])
+        if isinstance(X, pd.DataFrame) and hasattr(self, "feature_names_in_"):
+            X = self._by_name(X)
         raw = self.binarizer_ is not None
         try:  # scikit-learn's checks of the columns (count, names), raised as a DataError
             if raw:
@@ -503,11 +567,35 @@ class FairRuleListClassifier(ClassifierMixin, BaseEstimator):
                 X = _validate_data(self, X, dtype=None, reset=False)
         except DataError:
             raise
-        except ValueError as exc:
-            raise DataError(str(exc)) from exc
+        except ValueError as exc:  # its messages run to several lines: one line here
+            raise DataError(" ".join(str(exc).replace("\n- ", " ").split())) from exc
         if not raw:
             return as_binary("X", X, 2, columns=self.rule_list_.feature_names)
         return np.asarray(self.binarizer_.transform(X))
+
+    def _by_name(self, X: pd.DataFrame) -> pd.DataFrame:
+        """The fitted columns of the DataFrame X, found by name in any order.
+
+        As in scikit-learn, a column the model does not read is an error (it may be a label or
+        a renamed column), and so is a missing one; both are named.
+        """
+        fitted = list(self.feature_names_in_)
+        present = set(X.columns)
+        absent = [c for c in fitted if c not in present]
+        if absent:
+            shown = ", ".join(map(repr, absent[:10])) + (", …" if len(absent) > 10 else "")
+            raise MissingColumnError(
+                f"X lacks {len(absent)} column(s) the model was fitted on: {shown}"
+            )
+        known = set(fitted)
+        extra = [c for c in X.columns if c not in known]
+        if extra:
+            shown = ", ".join(map(repr, extra[:10])) + (", …" if len(extra) > 10 else "")
+            raise DataError(
+                f"X has {len(extra)} column(s) the model was not fitted on: {shown}; pass "
+                "X[clf.feature_names_in_] (the fitted columns, in any order)"
+            )
+        return X[fitted]
 
     def apply(self, X: Any) -> np.ndarray:
         """Index of the rule that fires on each sample (``len(rule_list_)`` for the default)."""
@@ -515,7 +603,12 @@ class FairRuleListClassifier(ClassifierMixin, BaseEstimator):
         return self.rule_list_.apply(X)
 
     def predict(self, X: Any) -> np.ndarray:
-        """Predicted classes (the original labels of ``y``)."""
+        """Predicted classes (the original labels of ``y``).
+
+        A DataFrame ``X`` is read by column name: the columns of ``fit`` in any order (the
+        sensitive ones may be there too, and are ignored); a missing column, or one the model
+        was not fitted on, is an error naming it. An array is read by position.
+        """
         X = self._binary_input(X)
         return self.classes_[self.rule_list_.predict(X).astype(np.intp)]
 
@@ -740,6 +833,53 @@ class FairRuleListClassifier(ClassifierMixin, BaseEstimator):
         return cls.from_dict(read_document(path), source=path)
 
 
+#: Seconds between two progress lines of ``verbose`` (the engines call back more often).
+VERBOSE_INTERVAL = 5.0
+
+
+def _say(line: str) -> None:
+    """One line of ``verbose`` output, on stderr (a notebook shows it under the cell)."""
+    print(line, file=sys.stderr, flush=True)
+
+
+def _result_info(result: Result) -> dict[str, Any]:
+    """A result's numbers under the keys of the engines' progress dicts."""
+    best = result.objective if result.rule_list is not None else math.inf
+    return {"best_objective": best, "lower_bound": result.lower_bound}
+
+
+def _progress_text(info: Mapping[str, Any]) -> str:
+    """The numbers of a progress dict (either engine's keys) as one line."""
+    parts = [f"{float(info.get('seconds', 0.0)):.1f} s"]
+    if "nodes_expanded" in info:
+        parts.append(f"{int(info['nodes_expanded']):,} nodes")
+    best, lower = info.get("best_objective"), info.get("lower_bound")
+    if isinstance(best, (int, float)) and math.isfinite(best):
+        parts.append(f"best {best:.6f}")
+        if isinstance(lower, (int, float)) and math.isfinite(lower):
+            parts.append(f"bound {lower:.6f}, gap {max(0.0, best - lower):.6f}")
+    else:
+        parts.append("no fair list yet")
+    return ", ".join(parts)
+
+
+class _ProgressLog:
+    """The engine's progress callback under ``verbose``: a line on stderr at the first call and
+    then at most every :data:`VERBOSE_INTERVAL` seconds; a callback of ``engine_options`` is
+    called too, every time."""
+
+    def __init__(self, chained: Any = None) -> None:
+        self.chained, self.last = chained, -math.inf
+
+    def __call__(self, info: dict[str, Any]) -> None:
+        if self.chained is not None:
+            self.chained(info)
+        now = time.monotonic()
+        if now - self.last >= VERBOSE_INTERVAL:
+            self.last = now
+            _say(f"searching: {_progress_text(info)}")
+
+
 def _group_rates(counts: Any) -> pd.DataFrame:
     """Each group's size and rates under a rule list (one row a group)."""
     rates = tuple(RATES)
@@ -748,6 +888,18 @@ def _group_rates(counts: Any) -> pd.DataFrame:
         | {r: [getattr(g, r) for g in counts.groups] for r in rates},
         index=pd.Index(counts.names, name="group"),
     )
+
+
+def _check_is_table(X: Any) -> None:
+    """A :class:`DataError` naming X when it is None or a scalar (scikit-learn's message for it
+    is about reshaping an array)."""
+    scalar = isinstance(X, (str, bytes, numbers.Number, np.generic))
+    if X is None or scalar or (isinstance(X, np.ndarray) and X.ndim == 0):
+        got = "None" if X is None else f"{type(X).__name__} {X!r}"
+        raise DataError(
+            "X must be a table of samples (a DataFrame, or an array of shape (n_samples, "
+            f"n_columns)); got {got}"
+        )
 
 
 def _check_target(y: Any, n_rows: int, name: str = "y") -> None:

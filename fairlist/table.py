@@ -10,7 +10,7 @@ label could leak into the model); :func:`read_table` gives every column one role
 from __future__ import annotations
 
 import warnings
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -33,6 +33,7 @@ class Table:
     source: str  # what was read, for people
     sensitive_columns: list[str] | None = None  # the columns of X holding the groups (raw)
     weight: Any = None  # Series of sample weights, or None
+    binarizer_params: dict[str, Any] = field(default_factory=dict)  # handle_missing, cuts
 
     @property
     def groups(self) -> Any:
@@ -130,12 +131,17 @@ def read_table(
     antecedents: bool = True,
     weight: str | None = None,
     groups: str = "paper",
+    handle_missing: str | None = None,
+    cuts: str | None = None,
 ) -> Table:
     """Read ``data``: a built-in data set name or a CSV file (every command reads it here).
 
     The arguments are the command line's options (``--target``, ``--sensitive``,
-    ``--protected``, ``--drop``, ``--min-support``, ``--weight``, ``--groups``); the messages
-    name them.
+    ``--protected``, ``--drop``, ``--min-support``, ``--weight``, ``--groups``,
+    ``--handle-missing``, ``--cuts``); the messages name them. ``handle_missing`` and ``cuts``
+    (None: the :class:`~fairlist.binarize.Binarizer`'s defaults, ``"error"`` and MDLP with a
+    target) are how raw columns are binarized here, and with ``antecedents=False`` the
+    estimator's settings of the same names (:attr:`Table.binarizer_params`).
 
     A built-in data set comes as the paper's antecedents, with ``groups`` (its sensitive
     groups). A CSV's columns other than the target, the sensitive ones, the weight and ``drop``
@@ -181,19 +187,29 @@ def read_table(
     if features.shape[1] and is_binary_table(features):  # (no column: the estimator says so)
         return Table(features.astype("uint8"), y, groups_of, prot, str(path), weight=weights)
     stray = stray_binary_cell(features, alone=True)
-    if stray is not None and np.isfinite(stray[2]):  # (inf: the binarizer's error names it)
+    # (a missing or infinite value: the binarizer's error names it)
+    named_later = stray is not None and (stray[2] is None or (
+        isinstance(stray[2], float) and not np.isfinite(stray[2])
+    ))  # fmt: skip
+    if stray is not None and not named_later:
         warnings.warn(
             f"column {stray[0]!r} is 0/1 but for {stray[2]!r} at row {stray[1]}: the table is "
             "read as raw columns and binarized (if it holds antecedents, fix that cell)",
             stacklevel=2,
         )
+    settings = {"handle_missing": handle_missing, "cuts": cuts}
+    settings = {k: v for k, v in settings.items() if v is not None}
     if not antecedents:
         raw = frame.drop(columns=[c for c in (target, weight, *(drop or ())) if c])
-        return Table(raw, y, groups_of, prot, f"{path} (raw columns)", list(sensitive), weights)
+        return Table(
+            raw, y, groups_of, prot, f"{path} (raw columns)", list(sensitive), weights, settings
+        )
     from .binarize import Binarizer
 
-    kwargs = {} if min_support is None else {"min_support": min_support}
-    numeric = "mdlp" if y is not None else "quantile"
+    kwargs: dict[str, Any] = {} if min_support is None else {"min_support": min_support}
+    if handle_missing is not None:
+        kwargs["handle_missing"] = handle_missing
+    numeric = cuts or ("mdlp" if y is not None else "quantile")
     X = Binarizer(numeric=numeric, **kwargs).fit(features, y).transform(features)
     return Table(
         X, y, groups_of, prot, f"{path} (binarized: {X.shape[1]} antecedents)", weight=weights

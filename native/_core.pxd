@@ -152,6 +152,8 @@ cdef extern from "fairlist/search.hpp" namespace "fairlist" nogil:
         int64_t beam_width           # beam search for a first incumbent; 0: none
         int64_t deepen_length        # length deepening: certify 1..this many rules first
         double gap_tolerance         # stop once objective - global lower bound <= this; <= 0: none
+        int64_t n_jobs               # worker threads; < 0: hardware threads + 1 + n_jobs; 0 refused
+        bint canonical_ties          # ties decided canonically (always with n_jobs != 1)
 
     cdef struct Stats:
         int64_t nodes_expanded

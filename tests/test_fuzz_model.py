@@ -168,8 +168,9 @@ def load_or_refuse(doc):
 
 def normalized(doc):
     """What ``to_dict`` writes for a document it accepted: version 2 with version 1's missing
-    fields filled, every parameter (with its default), metric names in full, this fairlist's
-    version, and metadata only when there is some."""
+    fields filled, every parameter (with its default), metric names in full, the statistics'
+    certified length equal to the field, this fairlist's version, and metadata only when there
+    is some."""
     doc = json.loads(dumps(doc))
     if doc["version"] == 1:
         doc.update(version=2, sensitive_columns=doc.get("sensitive_columns", []))
@@ -184,6 +185,12 @@ def normalized(doc):
                                              **params["binarizer"]["Binarizer"]}}  # fmt: skip
     doc["params"] = params
     doc["training"]["metric"] = Metric.parse(doc["training"]["metric"]).name.lower()
+    training, stats = doc["training"], doc["training"]["stats"]
+    # one certificate: the engine statistics repeat the field (older files' count was partial)
+    if training.get("certified_length") is not None or "certified_length" in stats:
+        stats["certified_length"] = training.get("certified_length")
+    if "n_classes" in stats and "n_sample_classes" not in stats:  # its name before 0.2
+        stats["n_sample_classes"] = stats.pop("n_classes")
     if not doc.get("metadata"):
         doc.pop("metadata", None)
     return doc

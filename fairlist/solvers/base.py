@@ -417,10 +417,14 @@ def _group_codes(groups: Any, n: int) -> tuple[np.ndarray, tuple[str, ...]]:
         return np.where(mask, 0, 1).astype(np.int32), ("protected", "unprotected")
     if g.dtype.kind not in "iu" or g.min() < 0:
         raise DataError("groups must be a boolean mask or integer codes 0 .. k-1")
-    sizes = np.bincount(g)
-    if (sizes == 0).any():
-        raise DataError(f"groups: code {int(np.flatnonzero(sizes == 0)[0])} has no sample")
-    return g.astype(np.int32), tuple(str(i) for i in range(len(sizes)))
+    used = np.unique(g)  # (not a count per code up to the largest: a code may be 10**11)
+    if used[-1] != len(used) - 1:
+        free = int(np.flatnonzero(used != np.arange(len(used)))[0])
+        raise DataError(
+            f"groups: code {free} has no sample (codes must be 0 .. k-1, each used; the largest "
+            f"is {int(used[-1])}); Problem.from_data numbers groups of any values"
+        )
+    return g.astype(np.int32), tuple(str(i) for i in range(len(used)))
 
 
 def deprecated_option(owner: str, old: str, instead: str) -> None:

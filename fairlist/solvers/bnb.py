@@ -300,6 +300,13 @@ use_terminal_solver : bool
         (stop as soon as the best list's objective is within it of the global lower bound:
         status ``feasible``, stop reason ``gap_limit``). Until it is removed the search stops
         at the smaller positive one of the two.
+    n_jobs : int
+        Worker threads of the search: 1 (the default) is the serial search; -1 uses every
+        hardware thread, -2 all but one, and so on. The workers share the trie, the queue,
+        the permutation map and the best list found. With more than one, ties are decided
+        canonically: a certified list is the first of all optimal lists by (length, antecedent
+        indices, predictions), the same for every ``n_jobs`` above 1. A search that a limit
+        stops returns the best list it met, which then depends on the timing.
 
     Examples
     --------
@@ -334,6 +341,7 @@ use_terminal_solver : bool
         progress: Callable[[dict[str, Any]], None] | None = None,
         progress_interval: float = 0.5,
         gap_tolerance: float | None = None,
+        n_jobs: int = 1,
     ) -> None:
         if gap_tolerance is not None:  # one owner per setting: Limits
             deprecated_option("BnBSolver", "gap_tolerance", "Limits(gap_tolerance=...)")
@@ -355,6 +363,7 @@ use_terminal_solver : bool
         self.gap_tolerance = gap_tolerance
         self.progress = progress
         self.progress_interval = progress_interval
+        self.n_jobs = n_jobs
 
     # ------------------------------------------------------------------ validation
     PARAMETER_CONSTRAINTS: ClassVar[dict[str, list]] = {
@@ -368,6 +377,8 @@ use_terminal_solver : bool
         "gap_tolerance": [None, Interval(numbers.Real, 0, None, closed="left")],
         "progress": [None, Satisfies(callable, "a callable")],
         "progress_interval": [PROGRESS_INTERVAL],
+        # int64_t in fairlist::Config; 0 is no number of workers
+        "n_jobs": [Interval(numbers.Integral, -1024, -1), Interval(numbers.Integral, 1, 1024)],
     }
 
     def _validate(self) -> None:
@@ -392,6 +403,8 @@ use_terminal_solver : bool
             beam_width=int(self.beam_width),
             deepen_length=int(self.deepen_length),
             gap_tolerance=gap_tolerance(self.gap_tolerance, limits.gap_tolerance),
+            n_jobs=int(self.n_jobs),
+            canonical_ties=False,  # the core decides ties canonically whenever n_jobs != 1
         )
         return config
 

@@ -2,6 +2,7 @@
 
 #include <cmath>
 #include <stdexcept>
+#include <thread>
 
 #include "fairlist/bounds.hpp"
 
@@ -21,7 +22,9 @@ SearchContext::SearchContext(const word_t* rules, const word_t* labels,
                         !(use_class_bound_ && problem.epsilon > 0.0)),
       exact_two_groups_(n_groups == 2 && data_.unit_weights()),
       majority_labels_(config.majority_only || !problem.constrained) {
-    if (n_samples >= (std::size_t{1} << 31)) throw std::invalid_argument("too many samples (>= 2^31)");
+    if (n_samples >= (std::size_t{1} << 31)) {
+        throw std::invalid_argument("too many samples (>= 2^31)");
+    }
     if (n_antecedents >= (std::size_t{1} << 28)) {
         throw std::invalid_argument("too many antecedents (>= 2^28)");
     }
@@ -34,10 +37,20 @@ SearchContext::SearchContext(const word_t* rules, const word_t* labels,
     if (!is_metric(static_cast<int>(problem.metric))) throw std::invalid_argument("unknown metric");
     const int policy = static_cast<int>(config.policy);
     if (policy < 0 || policy > 6) throw std::invalid_argument("unknown policy");
+    if (config.n_jobs == 0) throw std::invalid_argument("n_jobs must not be 0");
+    if (config.n_jobs > 0) {
+        n_jobs_ = static_cast<std::size_t>(config.n_jobs);
+    } else {  // -1: every hardware thread, -2: all but one, ...
+        const auto threads = static_cast<std::int64_t>(std::thread::hardware_concurrency());
+        const std::int64_t hardware = std::max<std::int64_t>(1, threads);
+        n_jobs_ = static_cast<std::size_t>(std::max<std::int64_t>(1, hardware + 1 + config.n_jobs));
+    }
+    canonical_ties_ = config.canonical_ties || n_jobs_ > 1;
     // A list never has more rules than antecedents.
     max_length_ = n_antecedents;
     if (config.max_length >= 0) {
-        max_length_ = std::min<std::size_t>(max_length_, static_cast<std::size_t>(config.max_length));
+        max_length_ =
+            std::min<std::size_t>(max_length_, static_cast<std::size_t>(config.max_length));
     }
     full_length_ = max_length_;
 }
@@ -67,9 +80,9 @@ int SearchContext::key_size() const {
 PermutationMap SearchContext::new_map() const {
     // Counts (and errors) reach the total weight; the errors are stored unless the key holds
     // the true and false positives of every group.
-    return PermutationMap(key_size(),
-                          config_.wide_map_counts || data_.total_weight() >= (std::int64_t{1} << 16),
-                          key_size() < 2 * data_.n_groups());
+    const bool wide =
+        config_.wide_map_counts || data_.total_weight() >= (std::int64_t{1} << 16);
+    return PermutationMap(key_size(), wide, key_size() < 2 * data_.n_groups());
 }
 
 int SearchContext::key_counts(const Fixed& f, std::uint32_t* out) const {

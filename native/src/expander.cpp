@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <limits>
+#include <mutex>
 #include <stdexcept>
 
 #include "fairlist/bounds.hpp"
@@ -71,15 +72,16 @@ void Expander::offer(std::int64_t errors, std::size_t length, const Fixed& count
     if (improved) ++stats_.incumbent_updates;
 }
 
-std::size_t Expander::load_prefix(std::uint32_t index, Walk* prefix) {
-    std::vector<std::uint32_t>& path = scratch_.path;
-    path.clear();
-    for (std::uint32_t i = index; frontier_.node(i).parent != Trie::kNone;
-         i = frontier_.node(i).parent) {
-        path.push_back(frontier_.node(i).rule);
-    }
-    std::reverse(path.begin(), path.end());
-    ctx_.walk_prefix(path.data(), path.size(), scratch_.free.data(), prefix);
+void Expander::load(std::uint32_t index) {
+    frontier_.path(index, &scratch_.path);
+    index_ = index;
+    depth_ = scratch_.path.size();
+    prefix_lb_ = frontier_.node(index).lb_errors;
+}
+
+void Expander::prepare_prefix() {
+    const std::vector<std::uint32_t>& path = scratch_.path;
+    ctx_.walk_prefix(path.data(), path.size(), scratch_.free.data(), &prefix_);
     const RuleData& data = ctx_.data();
     const std::size_t cw = data.n_class_words();
     std::copy(data.class_all(), data.class_all() + cw, scratch_.class_free.begin());
@@ -91,15 +93,24 @@ std::size_t Expander::load_prefix(std::uint32_t index, Walk* prefix) {
         scratch_.class_positive = class_bound_.majority_positive(scratch_.class_free.data());
         class_bound_.prepare(scratch_.class_free.data());
     }
-    return path.size();
 }
 
 void Expander::expand(std::uint32_t index) {
-    Walk prefix;
-    const std::size_t depth = load_prefix(index, &prefix);
+    load(index);
+    expand_loaded();
+    if (!poll_.stopped()) mark_done();  // cut short: the search keeps its bound
+}
+
+void Expander::finish_by_counting(std::uint32_t index) {
+    load(index);
+    finish_loaded();
+    if (!poll_.stopped()) mark_done();  // cut short: the search keeps its bound
+}
+
+void Expander::expand_loaded() {
+    prepare_prefix();
     if (terminal_ != nullptr) terminal_->begin_expansion();  // its counts are taken afresh
     for (const std::uint32_t rule : scratch_.path) scratch_.in_prefix[rule >> 1] = 1;
-
     const RuleData& data = ctx_.data();
     const auto poll_work = static_cast<std::int64_t>(data.n_words());
     SplitCounts captured;
@@ -109,52 +120,73 @@ void Expander::expand(std::uint32_t index) {
         if (poll_.poll(poll_work)) break;  // the caller stops
         data.count(data.rule(j), scratch_.free.data(), &captured, &forced_captured);
         if (captured.total() == 0) continue;  // captures nothing new: never useful
-        const std::int64_t forced_child = prefix.forced_free - forced_captured;
+        const std::int64_t forced_child = prefix_.forced_free - forced_captured;
         for (int q = 0; q < 2; ++q) {
             if (!label_allowed(captured, q, ctx_.majority_labels())) continue;
-            evaluate_child(index, depth, j, q, captured, forced_child, prefix);
+            evaluate_child(j, q, captured, forced_child);
         }
     }
     for (const std::uint32_t rule : scratch_.path) scratch_.in_prefix[rule >> 1] = 0;
-    if (poll_.stopped()) return;  // cut short: the search keeps its bound
-    Node& node = frontier_.node(index);
-    node.flags |= Node::kExpanded;
-    if (node.n_children == 0) frontier_.retire(index);
 }
 
-void Expander::finish_by_counting(std::uint32_t index) {
-    Walk prefix;
-    const std::size_t depth = load_prefix(index, &prefix);
-    terminal_->finish_prefix(prefix, frontier_.node(index).lb_errors, depth,
-                             scratch_.class_free.data(), &scratch_.path);
-    if (poll_.stopped()) return;  // cut short: the search keeps its bound
-    Node& node = frontier_.node(index);
-    node.flags |= Node::kExpanded;
-    if (node.n_children == 0) frontier_.retire(index);
+void Expander::finish_loaded() {
+    prepare_prefix();
+    terminal_->finish_prefix(prefix_, prefix_lb_, depth_, scratch_.class_free.data(),
+                             &scratch_.path);
 }
 
-void Expander::evaluate_child(std::uint32_t parent, std::size_t depth, std::uint32_t j, int q,
-                              const SplitCounts& captured, std::int64_t forced_free,
-                              const Walk& prefix) {
+void Expander::mark_done() {
+    Node& node = frontier_.node(index_);
+    node.flags |= Node::kExpanded;
+    if (node.n_children == 0) frontier_.retire(index_);
+}
+
+bool Expander::worth_expanding(std::uint32_t index, std::size_t depth) {
+    const Node& node = frontier_.node(index);
+    const double best = incumbent_.objective();
+    if (!ctx_.canonical_ties()) return ctx_.worth_expanding(node, depth, best);
+    if (depth >= ctx_.max_length()) return false;
+    // As SearchContext::worth_expanding, a tie kept when its lists may come first.
+    std::vector<std::uint32_t>& path = other_path_;
+    bool walked = false;
+    auto keep = [&](double bound, std::size_t length) {
+        if (bound != incumbent_.objective()) return bound < incumbent_.objective();
+        if (!walked) frontier_.path(index, &path);
+        walked = true;
+        return incumbent_.tie_may_precede(bound, path.data(), path.size(), Incumbent::kNoRule,
+                                          length);
+    };
+    const std::size_t useful = std::max(depth + 1, ctx_.min_length());
+    if (ctx_.config().use_length_bound && !keep(ctx_.objective(0, useful), useful)) return false;
+    return keep(ctx_.objective(node.lb_errors, ctx_.bound_length(depth)),
+                ctx_.bound_length(depth));
+}
+
+void Expander::evaluate_child(std::uint32_t j, int q, const SplitCounts& captured,
+                              std::int64_t forced_free) {
     ++stats_.children_evaluated;
     const ProblemSpec& problem = ctx_.problem();
     const Config& config = ctx_.config();
-    const std::size_t k = depth + 1;
+    const std::size_t k = depth_ + 1;
     if (!problem.constrained && config.use_support_bounds &&
         support_too_small(captured, q, problem.lam, ctx_.n())) {
         ++stats_.pruned_support;
         return;
     }
-    Fixed f = prefix.fixed;
+    Fixed f = prefix_.fixed;
     add_predicted(f, captured, q);
-    const std::int64_t errors = prefix.errors + captured.label(1 - q);
-    const SplitCounts u = minus(prefix.free, captured);
+    const std::int64_t errors = prefix_.errors + captured.label(1 - q);
+    const SplitCounts u = minus(prefix_.free, captured);
     const std::uint32_t rule = j << 1 | static_cast<std::uint32_t>(q);
     const std::int64_t leaf_errors = offer_leaves(f, errors, u, k, rule);
 
     // The prefix as a node to extend later.
     if (k >= ctx_.max_length() || u.total() == 0) return;
-    if (ctx_.beyond_useful_length(k, incumbent_.objective())) {
+    // Maximum useful length (SearchContext::beyond_useful_length: lam times the fewest rules
+    // of a list not yet evaluated, which is objective(0, that many)).
+    const std::size_t useful = std::max(k + 1, ctx_.min_length());
+    if (config.use_length_bound &&
+        prunes(ctx_, incumbent_, ctx_.objective(0, useful), useful, scratch_.path, rule)) {
         ++stats_.pruned_length;
         return;
     }
@@ -165,8 +197,9 @@ void Expander::evaluate_child(std::uint32_t parent, std::size_t depth, std::uint
     // the children of a parent within one rule of the incumbent before their fairness bounds run.
     const bool hierarchical = config.use_hierarchical_bound;
     ErrorBound b{hierarchical ? errors : 0, config.use_equivalent_points ? forced_free : 0,
-                 hierarchical ? frontier_.node(parent).lb_errors : 0, ctx_.bound_length(k)};
-    if (ctx_.objective(b.errors(), b.length) >= incumbent_.objective()) {
+                 hierarchical ? prefix_lb_ : 0, ctx_.bound_length(k)};
+    if (prunes(ctx_, incumbent_, ctx_.objective(b.errors(), b.length), b.length, scratch_.path,
+               rule)) {
         ++stats_.pruned_by_bound;
         return;
     }
@@ -176,22 +209,41 @@ void Expander::evaluate_child(std::uint32_t parent, std::size_t depth, std::uint
     const int n_counts = ctx_.key_counts(f, key.counts);
     if (config.use_permutation_map) key.hash = map_hash(j, key.counts, n_counts);
     if (!fairness_bounds(ctx_, incumbent_, &class_bound_, scratch_.class_free.data(),
-                         scratch_.class_positive, f, j, u, forced_free, &b, &stats_)) {
+                         scratch_.class_positive, f, scratch_.path, rule, u, forced_free, &b,
+                         &stats_)) {
         return;
     }
-    const std::int64_t lb_errors = b.errors();
+    add_child(j, q, f, errors, u, forced_free, b.errors(), leaf_errors, key);
+}
+
+void Expander::add_child(std::uint32_t j, int q, const Fixed& f, std::int64_t errors,
+                         const SplitCounts& u, std::int64_t forced_free, std::int64_t lb_errors,
+                         std::int64_t leaf_errors, const MapKey& key) {
+    const std::size_t k = depth_ + 1;
+    const std::uint32_t rule = j << 1 | static_cast<std::uint32_t>(q);
     const std::int64_t n_captured = ctx_.data().total_weight() - u.total();
     // The hook of the terminal solver: a child two rules short of the length cap is finished
     // by counting at once, never queued.
     const bool finish = finishes_by_counting(k);
-    const std::uint32_t child = frontier_.add_child(
-        parent, rule, k, errors, lb_errors, ctx_.priority(lb_errors, leaf_errors, k, n_captured),
-        ctx_.queued_bound(lb_errors, k), key, scratch_.child_classes.data(),
-        scratch_.other_classes.data(), !finish, &stats_);
+    std::uint32_t child;
+    {
+        std::unique_lock<std::mutex> lock;
+        if (shared_ != nullptr) lock = std::unique_lock<std::mutex>(shared_->mutex);
+        child = frontier_.add_child(
+            index_, rule, k, errors, lb_errors,
+            ctx_.priority(lb_errors, leaf_errors, k, n_captured), ctx_.queued_bound(lb_errors, k),
+            key, scratch_.child_classes.data(), scratch_.other_classes.data(), scratch_.path,
+            &other_path_, !finish, &stats_);
+        if (shared_ != nullptr && !finish && child != Trie::kNone && shared_->waiting > 0) {
+            shared_->wake.notify_one();
+        }
+    }
     if (!finish || child == Trie::kNone) return;
     terminal_->finish_child(j, q, f, errors, u, forced_free, lb_errors, k,
                             scratch_.class_free.data(), &scratch_.path);
     if (poll_.stopped()) return;  // cut short: the search keeps the expanded node's bound
+    std::unique_lock<std::mutex> lock;
+    if (shared_ != nullptr) lock = std::unique_lock<std::mutex>(shared_->mutex);
     frontier_.node(child).flags |= Node::kExpanded;
     frontier_.retire(child);
     ++stats_.nodes_expanded;
@@ -229,7 +281,7 @@ inline std::uint64_t Expander::map_hash(std::uint32_t j, const std::uint32_t* co
         hash = mix64(hash ^ (counts[i] + (std::uint64_t{1} << (32 + i))));
     }
     hash = mix64(hash);
-    frontier_.prefetch(hash);
+    if (shared_ == nullptr) frontier_.prefetch(hash);  // shared: the map may be resizing
     return hash;
 }
 

@@ -43,6 +43,29 @@ double Frontier::queued_lower_bound(const SearchContext& ctx, double best) const
     return lb;
 }
 
+void Frontier::path(std::uint32_t index, std::vector<std::uint32_t>* out) const {
+    out->clear();
+    for (std::uint32_t i = index; trie_[i].parent != Trie::kNone; i = trie_[i].parent) {
+        out->push_back(trie_[i].rule);
+    }
+    std::reverse(out->begin(), out->end());
+}
+
+bool Frontier::comes_first(const std::vector<std::uint32_t>& parent_path, std::uint32_t rule,
+                           std::uint32_t i, std::vector<std::uint32_t>* other_path) const {
+    path(i, other_path);
+    const std::size_t k = other_path->size();
+    auto mine = [&](std::size_t t) { return t < parent_path.size() ? parent_path[t] : rule; };
+    const std::vector<std::uint32_t>& other = *other_path;
+    for (std::size_t t = 0; t < k; ++t) {  // antecedent ids
+        if ((mine(t) >> 1) != (other[t] >> 1)) return (mine(t) >> 1) < (other[t] >> 1);
+    }
+    for (std::size_t t = 0; t < k; ++t) {  // then predictions
+        if ((mine(t) & 1U) != (other[t] & 1U)) return (mine(t) & 1U) < (other[t] & 1U);
+    }
+    return false;
+}
+
 std::size_t Frontier::stored_classes(std::uint32_t index, word_t* out) const {
     const RuleData& data = ctx_.data();
     const std::size_t cw = data.n_class_words();
@@ -59,7 +82,10 @@ std::size_t Frontier::stored_classes(std::uint32_t index, word_t* out) const {
 std::uint32_t Frontier::add_child(std::uint32_t parent, std::uint32_t rule, std::size_t k,
                                   std::int64_t errors, std::int64_t lb_errors, double priority,
                                   double bound, const MapKey& key, const word_t* child_classes,
-                                  word_t* other_classes, bool enqueue, Stats* stats) {
+                                  word_t* other_classes,
+                                  const std::vector<std::uint32_t>& parent_path,
+                                  std::vector<std::uint32_t>* other_path, bool enqueue,
+                                  Stats* stats) {
     auto insert = [&] {
         const std::uint32_t child = trie_.add(parent, rule, static_cast<std::int32_t>(lb_errors));
         ++stats->nodes_created;
@@ -87,10 +113,14 @@ std::uint32_t Frontier::add_child(std::uint32_t parent, std::uint32_t rule, std:
     }
     // Same uncaptured samples and counts: every completion of one is a completion of the other
     // with the same unfairness, and the objectives differ by the errors on the captured samples
-    // and the lengths.  Keep the prefix with no more of both (the earlier one on a tie); when
-    // neither has, keep both, the new one outside the map.
+    // and the lengths.  Keep the prefix with no more of both (on a tie the earlier one, or
+    // with canonical ties the one first in the canonical order: the completions of each come
+    // in the order of the prefixes); when neither has, keep both, the new one outside the map.
     const std::uint32_t other_errors = pmap_.stores_errors() ? pmap_.errors(hit) : captured_errors;
-    if (other_errors <= captured_errors && other_length <= k) {
+    const bool tie = other_errors == captured_errors && other_length == k;
+    const bool new_first = tie && ctx_.canonical_ties() &&
+                           comes_first(parent_path, rule, pmap_.node(hit), other_path);
+    if (other_errors <= captured_errors && other_length <= k && !new_first) {
         ++stats->permutation_hits;
         return Trie::kNone;
     }

@@ -1,5 +1,7 @@
 #include "fairlist/incumbent.hpp"
 
+#include <algorithm>
+
 namespace fairlist {
 
 Incumbent::List Incumbent::get() const {
@@ -10,6 +12,21 @@ Incumbent::List Incumbent::get() const {
     list.errors = errors_;
     list.objective = objective_.load(std::memory_order_relaxed);
     return list;
+}
+
+bool Incumbent::tie_may_precede(double bound, const std::uint32_t* prefix, std::size_t n,
+                                std::uint32_t last, std::size_t min_length) const {
+    std::lock_guard<std::mutex> lock(mutex_);
+    const double best = objective_.load(std::memory_order_relaxed);
+    if (bound != best) return bound < best;
+    // A tie needs as many rules as the incumbent or fewer; fewer always come first.
+    if (min_length != rules_.size()) return min_length < rules_.size();
+    const std::size_t k = std::min(n + (last != kNoRule ? 1 : 0), rules_.size());
+    for (std::size_t t = 0; t < k; ++t) {
+        const std::uint32_t id = (t < n ? prefix[t] : last) >> 1, other = rules_[t] >> 1;
+        if (id != other) return id < other;
+    }
+    return true;  // the same ids so far: the rest (or the predictions) may come first
 }
 
 bool Incumbent::precedes(const std::uint32_t* prefix, std::size_t n, std::uint32_t last,

@@ -233,12 +233,15 @@ std::size_t PairCounts::gainers(std::uint32_t i, int q, const std::vector<std::u
                                 std::vector<std::uint32_t>* out) const {
     // The label and the number of gaps (0, 1 or 2) as template arguments.
     if (screen.n_gaps == 0) {
-        return q ? scan_gainers<1, 0>(i, order, screen, out) : scan_gainers<0, 0>(i, order, screen, out);
+        return q ? scan_gainers<1, 0>(i, order, screen, out)
+                 : scan_gainers<0, 0>(i, order, screen, out);
     }
     if (screen.n_gaps == 1) {
-        return q ? scan_gainers<1, 1>(i, order, screen, out) : scan_gainers<0, 1>(i, order, screen, out);
+        return q ? scan_gainers<1, 1>(i, order, screen, out)
+                 : scan_gainers<0, 1>(i, order, screen, out);
     }
-    return q ? scan_gainers<1, 2>(i, order, screen, out) : scan_gainers<0, 2>(i, order, screen, out);
+    return q ? scan_gainers<1, 2>(i, order, screen, out)
+             : scan_gainers<0, 2>(i, order, screen, out);
 }
 
 }  // namespace fairlist

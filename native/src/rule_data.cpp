@@ -142,10 +142,12 @@ std::vector<RuleData::Row> RuleData::merge_classes(
         for (std::size_t s = start; s < end; ++s) {
             const std::uint32_t i = kept[order[s]];
             const std::int64_t w = weights ? weights[i] : 1;
-            cell[static_cast<std::size_t>(groups[i]) * 2 + static_cast<std::size_t>(bit(labels, i))] += w;
+            const auto g = static_cast<std::size_t>(groups[i]);
+            cell[g * 2 + static_cast<std::size_t>(bit(labels, i))] += w;
             total += w;
             if (total > (std::int64_t{1} << 31)) {
-                throw std::invalid_argument("RuleData: the sample weights add up to more than 2^31");
+                throw std::invalid_argument(
+                    "RuleData: the sample weights add up to more than 2^31");
             }
         }
         add_class(e, cell, &rows);

@@ -16,7 +16,27 @@
 namespace fairlist {
 
 namespace {
+
 constexpr double kInf = std::numeric_limits<double>::infinity();
+
+// Adds the counts of one worker to another's (the additive fields of Stats).
+void add_counts(Stats* into, const Stats& s) {
+    into->nodes_expanded += s.nodes_expanded;
+    into->children_evaluated += s.children_evaluated;
+    into->nodes_created += s.nodes_created;
+    into->pruned_by_bound += s.pruned_by_bound;
+    into->pruned_on_pop += s.pruned_on_pop;
+    into->pruned_infeasible += s.pruned_infeasible;
+    into->pruned_class_bound += s.pruned_class_bound;
+    into->pruned_support += s.pruned_support;
+    into->pruned_length += s.pruned_length;
+    into->permutation_hits += s.permutation_hits;
+    into->incumbent_updates += s.incumbent_updates;
+    into->fairness_bound_calls += s.fairness_bound_calls;
+    into->terminal_prefixes += s.terminal_prefixes;
+    into->terminal_lists += s.terminal_lists;
+}
+
 }  // namespace
 
 Search::Search(const word_t* rules, const word_t* labels, const std::int32_t* groups,
@@ -90,10 +110,9 @@ double Search::elapsed() const {
     return std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count();
 }
 
-void Search::publish_progress(std::size_t depth) {
-    const Stats& s = worker_->stats();
-    p_expanded_.store(s.nodes_expanded, std::memory_order_relaxed);
-    p_children_.store(s.children_evaluated, std::memory_order_relaxed);
+void Search::publish_progress(std::size_t depth, std::int64_t expanded, std::int64_t children) {
+    p_expanded_.store(expanded, std::memory_order_relaxed);
+    p_children_.store(children, std::memory_order_relaxed);
     p_trie_.store(static_cast<std::int64_t>(frontier_->live()), std::memory_order_relaxed);
     p_queue_.store(static_cast<std::int64_t>(frontier_->queue_size()), std::memory_order_relaxed);
     p_depth_.store(static_cast<std::int64_t>(depth), std::memory_order_relaxed);
@@ -154,6 +173,7 @@ StopReason Search::limit_reached(std::size_t iterations) {
 }
 
 StopReason Search::search_tree() {
+    if (ctx_->n_jobs() > 1) return search_tree_parallel();
     push_root();
     StopReason reason = StopReason::COMPLETED;
     std::size_t iterations = 0;
@@ -166,8 +186,7 @@ StopReason Search::search_tree() {
         const std::size_t depth = frontier_->depth(index);
         const double bound = ctx_->queued_bound(node.lb_errors, depth);
         frontier_->untrack(bound);
-        if ((node.flags & Node::kSuperseded) ||
-            !ctx_->worth_expanding(node, depth, incumbent_->objective())) {
+        if ((node.flags & Node::kSuperseded) || !worker_->worth_expanding(index, depth)) {
             ++stats.pruned_on_pop;
             frontier_->retire(index);
             continue;
@@ -187,15 +206,21 @@ StopReason Search::search_tree() {
             break;
         }
         ++stats.nodes_expanded;
-        if ((stats.nodes_expanded & 15) == 0) publish_progress(depth);
+        if ((stats.nodes_expanded & 15) == 0) {
+            publish_progress(depth, stats.nodes_expanded, stats.children_evaluated);
+        }
     }
-    publish_progress(0);
+    publish_progress(0, stats.nodes_expanded, stats.children_evaluated);
+    end_phase();
+    return reason;
+}
+
+void Search::end_phase() {
     peak_memory_ = std::max(peak_memory_, frontier_->memory_bytes());
     stats_.peak_trie_size = std::max(stats_.peak_trie_size,
                                      static_cast<std::int64_t>(frontier_->peak_live()));
     stats_.peak_queue_size = std::max(stats_.peak_queue_size,
                                       static_cast<std::int64_t>(frontier_->peak_queue()));
-    return reason;
 }
 
 StopReason Search::run_phases() {
@@ -258,14 +283,16 @@ SearchResult Search::run() {
     start_ = std::chrono::steady_clock::now();
     worker_->start(start_);
     ran_ = true;
+    start_workers();
     first_incumbents();
     peak_memory_ = frontier_->memory_bytes();
     const StopReason reason = run_phases();
     SearchResult result = make_result(reason);
     ctx_->set_phase(ctx_->full_length(), ctx_->min_length());
     p_lower_.store(result.lower_bound, std::memory_order_relaxed);
-    // The statistics: the worker's counts, the search's own.
+    // The statistics: the workers' counts, the search's own.
     Stats stats = worker_->stats();
+    for (const auto& helper : helpers_) add_counts(&stats, helper->stats());
     stats.peak_trie_size = stats_.peak_trie_size;
     stats.peak_queue_size = stats_.peak_queue_size;
     stats.beam_objective = stats_.beam_objective;

@@ -170,12 +170,13 @@ bool TerminalSolver::first_rules(const Finish& p, std::vector<std::uint32_t>* pa
             ErrorBound b{hierarchical ? e1 : 0,
                          ctx_.config().use_equivalent_points ? forced_rest : 0,
                          hierarchical ? p.floor : 0, k2};
-            if (ctx_.objective(b.errors(), k2) >= incumbent_.objective()) {
+            if (prunes(ctx_, incumbent_, ctx_.objective(b.errors(), k2), k2, *path, rule)) {
                 ++stats_.pruned_by_bound;
                 continue;
             }
-            first.second[q1] = bound_child(f1, i, rest1, forced_rest, p.classes, &b) &&
-                               ctx_.objective(b.errors(), k2) < incumbent_.objective();
+            first.second[q1] =
+                bound_child(f1, *path, rule, rest1, forced_rest, p.classes, &b) &&
+                !prunes(ctx_, incumbent_, ctx_.objective(b.errors(), k2), k2, *path, rule);
         }
         if (!first.second[0] && !first.second[1]) continue;
         firsts_.push_back(first);
@@ -242,7 +243,8 @@ SecondRuleScreen TerminalSolver::make_screen(const First& first, int q2,
             double v = 0.0;
             for (int g = 0; g < 2; ++g) {
                 const double* c = screen.coef[k] + 2 * g;
-                v += c[0] * static_cast<double>(f1.g[g].fp) + c[1] * static_cast<double>(f1.g[g].tp);
+                v += c[0] * static_cast<double>(f1.g[g].fp) +
+                     c[1] * static_cast<double>(f1.g[g].tp);
                 if (q2 == 0) {
                     v += c[0] * static_cast<double>(rest1.c[g][0]) +
                          c[1] * static_cast<double>(rest1.c[g][1]);
@@ -254,11 +256,12 @@ SecondRuleScreen TerminalSolver::make_screen(const First& first, int q2,
     return screen;
 }
 
-bool TerminalSolver::bound_child(const Fixed& f, std::uint32_t i, const SplitCounts& u,
+bool TerminalSolver::bound_child(const Fixed& f, const std::vector<std::uint32_t>& path,
+                                 std::uint32_t rule, const SplitCounts& u,
                                  std::int64_t forced_free, const word_t* classes,
                                  ErrorBound* b) {
-    return fairness_bounds(ctx_, incumbent_, &bound_, classes, positive_, f, i, u, forced_free,
-                           b, &stats_);
+    return fairness_bounds(ctx_, incumbent_, &bound_, classes, positive_, f, path, rule, u,
+                           forced_free, b, &stats_);
 }
 
 std::int64_t TerminalSolver::max_errors(std::size_t length) const {
@@ -266,11 +269,16 @@ std::int64_t TerminalSolver::max_errors(std::size_t length) const {
     if (!(best < std::numeric_limits<double>::infinity())) {
         return std::numeric_limits<std::int64_t>::max() / 4;
     }
-    // From the continuous answer, then +-1 steps on the very comparison the search makes.
+    // From the continuous answer, then +-1 steps on the very comparison the search makes
+    // (with canonical ties a tie may still become the incumbent: offer() decides).
+    auto beats = [&](std::int64_t e) {
+        const double v = ctx_.objective(e, length);
+        return ctx_.canonical_ties() ? v <= best : v < best;
+    };
     auto e = static_cast<std::int64_t>(
         std::floor((best - ctx_.problem().lam * static_cast<double>(length)) * ctx_.n()));
-    while (e >= 0 && !(ctx_.objective(e, length) < best)) --e;
-    while (ctx_.objective(e + 1, length) < best) ++e;
+    while (e >= 0 && !beats(e)) --e;
+    while (beats(e + 1)) ++e;
     return e;
 }
 

@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cstddef>
 #include <cstdint>
+#include <vector>
 
 #include "fairlist/bitset.hpp"
 #include "fairlist/class_bound.hpp"
@@ -26,17 +27,33 @@ struct ErrorBound {
     std::int64_t errors() const { return std::max(fixed + rest, floor); }
 };
 
+// Whether the lists of a subtree can be skipped: their objectives are at least `bound`, they
+// have at least `length` rules and start with the rules path (+ last, unless
+// Incumbent::kNoRule).  Without canonical ties: bound >= the incumbent's objective.  With them,
+// a tie is skipped only when none of those lists can come first (Incumbent::tie_may_precede).
+inline bool prunes(const SearchContext& ctx, const Incumbent& incumbent, double bound,
+                   std::size_t length, const std::vector<std::uint32_t>& path,
+                   std::uint32_t last) {
+    const double best = incumbent.objective();
+    if (bound < best) return false;
+    if (bound > best || !ctx.canonical_ties()) return true;
+    return !incumbent.tie_may_precede(bound, path.data(), path.size(), last, length);
+}
+
 // The class bound (class_bound.hpp), then the per-sample fairness bound (fairness_bound.hpp),
-// on child j of a prefix whose uncaptured classes are `classes` (the class bound `cb` prepared
-// for them, `positive` its majority_positive): each relaxes the completions of the child; when
-// none is fair the child goes, otherwise the fewest errors a fair one makes on the uncaptured
-// samples bound those of every completion.  False when one prunes the child (against the
-// incumbent's objective), else raises b->rest.
+// on child path + rule (rule: antecedent j << 1 | prediction) of a prefix whose uncaptured
+// classes are `classes` (the class bound `cb` prepared for them, `positive` its
+// majority_positive): each relaxes the completions of the child; when none is fair the child
+// goes, otherwise the fewest errors a fair one makes on the uncaptured samples bound those of
+// every completion.  False when one prunes the child (prunes() against the incumbent), else
+// raises b->rest.
 inline bool fairness_bounds(const SearchContext& ctx, const Incumbent& incumbent,
                             ClassFairnessBound* cb, const word_t* classes,
-                            const SplitCounts& positive, const Fixed& f, std::uint32_t j,
+                            const SplitCounts& positive, const Fixed& f,
+                            const std::vector<std::uint32_t>& path, std::uint32_t rule,
                             const SplitCounts& u, std::int64_t forced_free, ErrorBound* b,
                             Stats* stats) {
+    const std::uint32_t j = rule >> 1;
     if (ctx.use_class_bound()) {
         std::int64_t e;
         if (!cb->bound(f, classes, ctx.data().class_rule(j), positive, forced_free, &e)) {
@@ -44,7 +61,8 @@ inline bool fairness_bounds(const SearchContext& ctx, const Incumbent& incumbent
             ++stats->pruned_class_bound;
             return false;
         }
-        if (e > b->rest && ctx.objective(b->fixed + e, b->length) >= incumbent.objective()) {
+        if (e > b->rest &&
+            prunes(ctx, incumbent, ctx.objective(b->fixed + e, b->length), b->length, path, rule)) {
             ++stats->pruned_by_bound;
             ++stats->pruned_class_bound;
             return false;
@@ -59,7 +77,8 @@ inline bool fairness_bounds(const SearchContext& ctx, const Incumbent& incumbent
             return false;
         }
         if (fb.min_errors > b->rest &&
-            ctx.objective(b->fixed + fb.min_errors, b->length) >= incumbent.objective()) {
+            prunes(ctx, incumbent, ctx.objective(b->fixed + fb.min_errors, b->length), b->length,
+                   path, rule)) {
             ++stats->pruned_by_bound;
             return false;
         }

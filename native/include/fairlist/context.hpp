@@ -51,6 +51,10 @@ class SearchContext {
     bool use_sample_bound() const { return use_sample_bound_; }
     // Predictions keep to majority labels: majority_only, or no constraint (search.hpp).
     bool majority_labels() const { return majority_labels_; }
+    // Worker threads (Config::n_jobs resolved: at least 1).
+    std::size_t n_jobs() const { return n_jobs_; }
+    // Ties decided canonically (Config::canonical_ties, or more than one worker).
+    bool canonical_ties() const { return canonical_ties_; }
 
     // The running phase: lists of at most max_length() rules; lists shorter than min_length()
     // are known not to beat the incumbent (length deepening), so a prefix's completions of
@@ -126,6 +130,8 @@ class SearchContext {
     // Two groups and unit weights: the exact integer fairness bound.
     bool exact_two_groups_;
     bool majority_labels_;
+    std::size_t n_jobs_ = 1;
+    bool canonical_ties_ = false;
     std::size_t max_length_;   // effective cap on the length (of the running phase)
     std::size_t min_length_ = 0;
     std::size_t full_length_;  // the whole run's cap

@@ -39,9 +39,25 @@ class Expander {
         return terminal_ != nullptr && depth + 2 == ctx_.max_length();
     }
     // Expands trie node `index`, or finishes it by counting; either can be cut short by a poll
-    // (stop_check().stopped()).
+    // (stop_check().stopped()).  The serial search's steps.
     void expand(std::uint32_t index);
     void finish_by_counting(std::uint32_t index);
+
+    // The parallel search's steps: shares the frontier under lock (null: serial), and
+    // wakes idle workers when it queues a prefix.
+    void set_shared(FrontierLock* lock) { shared_ = lock; }
+    // Loads node `index` for expansion or counting: its rules and bound (the frontier's lock
+    // held).
+    void load(std::uint32_t index);
+    // Expands the loaded node, or finishes it by counting (the lock not held: each access to
+    // the frontier takes it).
+    void expand_loaded();
+    void finish_loaded();
+    // Marks the loaded node expanded (the lock held).
+    void mark_done();
+    // Whether a popped node of this depth may still hold a list beating the incumbent (or, with
+    // canonical ties, tying it and coming first); walks its path on a tie only.
+    bool worth_expanding(std::uint32_t index, std::size_t depth);
     // Offers the list scratch().path (+ last_rule when length says so) + default d, of these
     // errors and counts, as incumbent.
     void offer(std::int64_t errors, std::size_t length, const Fixed& counts,
@@ -61,18 +77,28 @@ class Expander {
     StopCheck poll_;
     ClassFairnessBound class_bound_;
     std::unique_ptr<TerminalSolver> terminal_;  // null when it is off or does not apply
+    FrontierLock* shared_ = nullptr;            // the parallel search's lock (null: serial)
+    // The node being expanded: its index, walk, length and bound on the errors.
+    std::uint32_t index_ = 0;
+    Walk prefix_;
+    std::size_t depth_ = 0;
+    std::int64_t prefix_lb_ = 0;
+    std::vector<std::uint32_t> other_path_;  // a permutation-map candidate's rules
 
-    // Recomputes the prefix of trie node `index` from its path: its rules, the samples and
-    // classes it leaves uncaptured and its counts (scratch_), and prepares the class bound for
-    // its children; returns its length.
-    std::size_t load_prefix(std::uint32_t index, Walk* prefix);
-    // Child (j, q) of the prefix `prefix` (trie node parent, depth rules): offers its lists
-    // "child + default", then bounds it and adds it to the frontier unless a bound prunes it.
-    // captured: the samples the rule captures; forced_free: the equivalent-points errors among
-    // the samples it leaves uncaptured.
-    void evaluate_child(std::uint32_t parent, std::size_t depth, std::uint32_t j, int q,
-                        const SplitCounts& captured, std::int64_t forced_free,
-                        const Walk& prefix);
+    // Recomputes the loaded prefix from its rules: the samples and classes it leaves
+    // uncaptured and its counts (scratch_, prefix_), and prepares the class bound for its
+    // children.
+    void prepare_prefix();
+    // Child (j, q) of the loaded prefix: offers its lists "child + default", then bounds it and
+    // adds it to the frontier unless a bound prunes it.  captured: the samples the rule
+    // captures; forced_free: the equivalent-points errors among the samples it leaves
+    // uncaptured.
+    void evaluate_child(std::uint32_t j, int q, const SplitCounts& captured,
+                        std::int64_t forced_free);
+    // The child's node in the frontier (Frontier::add_child), and its terminal counting.
+    void add_child(std::uint32_t j, int q, const Fixed& f, std::int64_t errors,
+                   const SplitCounts& u, std::int64_t forced_free, std::int64_t lb_errors,
+                   std::int64_t leaf_errors, const MapKey& key);
     // Offers the fair lists "child + default" as incumbents; returns their fewest errors.
     std::int64_t offer_leaves(const Fixed& f, std::int64_t errors, const SplitCounts& u,
                               std::size_t k, std::uint32_t rule);

@@ -4,8 +4,11 @@
 // the node being expanded), which is what makes the least queued bound a lower bound.
 #pragma once
 
+#include <condition_variable>
 #include <cstddef>
 #include <cstdint>
+#include <mutex>
+#include <vector>
 
 #include "fairlist/bitset.hpp"
 #include "fairlist/bound_tracker.hpp"
@@ -24,6 +27,14 @@ struct MapKey {
     std::uint64_t hash = 0;
 };
 
+// A frontier shared by several workers (parallel.cpp): every access to it (trie, queue, map,
+// tracker) holds `mutex`; idle workers wait on `wake` (`waiting` of them) for queued prefixes.
+struct FrontierLock {
+    std::mutex mutex;
+    std::condition_variable wake;
+    int waiting = 0;
+};
+
 class Frontier {
  public:
     explicit Frontier(const SearchContext& ctx);
@@ -36,6 +47,9 @@ class Frontier {
     std::size_t depth(std::uint32_t i) const { return trie_.depth(i); }
     std::size_t live() const { return trie_.live(); }
     void retire(std::uint32_t i) { trie_.retire(i); }
+
+    // The rules of trie node i's prefix, root first, in *out.
+    void path(std::uint32_t i, std::vector<std::uint32_t>* out) const;
 
     // The root (the empty prefix) with its bound on the errors; queued when `queue`.
     std::uint32_t add_root(std::int64_t lb_errors, bool queue, double bound);
@@ -53,11 +67,13 @@ class Frontier {
     // Inserts a child that passed the bounds into the trie and (when enqueue) the queue, with
     // `bound` its queued bound, unless the permutation map holds an equivalent prefix that
     // dominates it; returns its node, or Trie::kNone when it is dropped.  child_classes: its
-    // uncaptured classes; other_classes: scratch of n_class_words words.
+    // uncaptured classes; other_classes and other_path: scratch (n_class_words words; any);
+    // parent_path: the parent's rules (compared on a tie with canonical ties).
     std::uint32_t add_child(std::uint32_t parent, std::uint32_t rule, std::size_t k,
                             std::int64_t errors, std::int64_t lb_errors, double priority,
                             double bound, const MapKey& key, const word_t* child_classes,
-                            word_t* other_classes, bool enqueue, Stats* stats);
+                            word_t* other_classes, const std::vector<std::uint32_t>& parent_path,
+                            std::vector<std::uint32_t>* other_path, bool enqueue, Stats* stats);
     void prefetch(std::uint64_t hash) const { pmap_.prefetch(hash); }
 
     std::size_t memory_bytes() const { return trie_.bytes() + queue_.bytes() + pmap_.bytes(); }
@@ -71,6 +87,10 @@ class Frontier {
     PermutationMap pmap_;
     BoundTracker tracked_;
 
+    // Whether the prefix parent_path + rule comes before trie node i's in the canonical order
+    // (antecedent ids, then predictions; the two have the same length).
+    bool comes_first(const std::vector<std::uint32_t>& parent_path, std::uint32_t rule,
+                     std::uint32_t i, std::vector<std::uint32_t>* other_path) const;
     // Leaves in `out` the classes that trie node i's prefix leaves uncaptured; returns its
     // length.
     std::size_t stored_classes(std::uint32_t i, word_t* out) const;

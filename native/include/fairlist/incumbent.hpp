@@ -55,6 +55,15 @@ class Incumbent {
         return true;
     }
 
+    // Canonical ties (Config::canonical_ties): whether a subtree whose lists have objectives of
+    // at least `bound`, at least min_length rules, and start with the rules prefix[0 .. n)
+    // (+ last, unless kNoRule) may hold a list that becomes the incumbent: bound below the
+    // incumbent's objective, or equal to it and one of its lists able to come first in the
+    // canonical order (shorter, or as long and of smaller antecedent ids; kept when the ids
+    // agree as far as the prefix goes).  Reads the list under the mutex: for ties only.
+    bool tie_may_precede(double bound, const std::uint32_t* prefix, std::size_t n,
+                         std::uint32_t last, std::size_t min_length) const;
+
     // A copy of the list (call when no thread offers: after the search).
     struct List {
         std::vector<std::uint32_t> rules;  // antecedent << 1 | prediction

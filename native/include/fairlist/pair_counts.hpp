@@ -29,9 +29,10 @@
 // are Q's minus those of the classes r captures (the similarity of MurTree, Q being the cached
 // neighbour), or counted afresh when that is cheaper (PairCounts::cost tells).
 //
-// Exactness: the enumeration (terminal_solver.cpp) visits every list of the space below P with one or
-// two more rules, except lists it proves no better than one it visits or than the incumbent,
-// and offers as incumbent each visited one that is fair and beats it; see the argument there.
+// Exactness: the enumeration (terminal_solver.cpp) visits every list of the space below P with
+// one or two more rules, except lists it proves no better than one it visits or than the
+// incumbent, and offers as incumbent each visited one that is fair and beats it; see the
+// argument there.
 #pragma once
 
 #include <cstddef>

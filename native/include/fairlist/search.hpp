@@ -80,14 +80,14 @@ struct Config {
     bool use_lookahead = true;          // a child has one more rule: lb + lam >= best prunes
     bool use_length_bound = true;       // maximum useful length: lam * length < best
     bool use_equivalent_points = true;  // identical samples with different labels force errors
-    bool use_fairness_bound = true;     // fairness lower bound (with a constraint; see use_sample_bound_)
+    bool use_fairness_bound = true;     // fairness lower bound (with a constraint; context.hpp)
     bool use_class_bound = true;        // its equivalence-class LP version (class_bound.hpp)
     bool use_permutation_map = true;    // safe permutation map (see permutation_map.hpp)
     bool use_support_bounds = true;     // accurate-support bound (only without a constraint)
-    // Under a length cap, finish each prefix two rules short of it by counting (terminal_solver.hpp)
-    // instead of expanding it and its children; the same lists are evaluated.  Ignored where
-    // TerminalSolver::applies() is false (more than two groups, a total weight of 2^31 or
-    // more, more than 1,024 antecedents).
+    // Under a length cap, finish each prefix two rules short of it by counting
+    // (terminal_solver.hpp) instead of expanding it and its children; the same lists are
+    // evaluated.  Ignored where TerminalSolver::applies() is false (more than two groups, a
+    // total weight of 2^31 or more, more than 1,024 antecedents).
     bool use_terminal_solver = true;
     std::int64_t max_nodes = 0;         // stop when the trie holds this many nodes; 0: none
     double time_limit = 0.0;            // seconds; <= 0: none
@@ -109,6 +109,18 @@ struct Config {
     // this of the global lower bound (Progress::lower_bound); <= 0: none.  The result then
     // carries its guaranteed gap: objective - lower_bound <= gap_tolerance.
     double gap_tolerance = 0.0;
+    // Worker threads of the search (parallel.cpp): 1 is the serial search; < 0 counts back
+    // from the machine's hardware threads (-1: all of them); 0 is refused.  A certified
+    // answer is the same for every value above 1 and for 1 with canonical_ties (below).
+    std::int64_t n_jobs = 1;
+    // Ties decided canonically (incumbent.hpp): a prefix whose bound equals the incumbent's
+    // objective is pruned only when none of its lists can come before the incumbent in the
+    // canonical order, and the permutation map keeps the canonically first of two tying
+    // prefixes, so that a certified list is the canonical first among all optimal lists of the
+    // space, whatever the order of the search.  Always on with n_jobs != 1; off, the serial
+    // search prunes every tie (fewer nodes) and returns the canonical first of the optimal lists
+    // it evaluated.
+    bool canonical_ties = false;
 };
 
 struct Stats {
@@ -171,6 +183,7 @@ class SearchContext;
 class Incumbent;
 class Frontier;
 class Expander;
+struct FrontierLock;
 
 class Search {
  public:
@@ -205,6 +218,16 @@ class Search {
     std::unique_ptr<Expander> worker_;
     bool ran_ = false;
 
+    // The parallel search (parallel.cpp; n_jobs > 1): workers 1 .. n_jobs - 1 (worker_ is 0),
+    // the lock of the shared frontier, and the state of the node loop (under the lock).
+    std::vector<std::unique_ptr<Expander>> helpers_;
+    std::unique_ptr<FrontierLock> lock_;
+    std::atomic<bool> halt_{false};  // one worker stops them all (StopCheck::set_halt)
+    StopReason halt_reason_ = StopReason::COMPLETED;  // the first worker's reason
+    int busy_ = 0;                    // workers expanding a node
+    std::size_t pops_ = 0;            // nodes popped in this phase
+    std::int64_t shared_expanded_ = 0, shared_children_ = 0;  // for progress()
+
     std::chrono::steady_clock::time_point start_;
     std::atomic<bool> stop_{false};
     std::atomic<std::int64_t> p_expanded_{0}, p_children_{0}, p_trie_{0}, p_queue_{0}, p_depth_{0},
@@ -219,10 +242,20 @@ class Search {
     std::size_t peak_memory_ = 0;
     Stats stats_;  // the search's own (certified_length, peaks, seconds); the worker's added
 
+    // The workers beyond the first, sharing the frontier (n_jobs > 1).
+    void start_workers();
     // The constant lists, then the beam search: the first incumbents.
     void first_incumbents();
-    // Grows the trie from the root until the queue is empty or a limit stops it.
+    // Grows the trie from the root until the queue is empty or a limit stops it (in parallel
+    // with n_jobs > 1).
     StopReason search_tree();
+    StopReason search_tree_parallel();
+    // One worker's node loop (parallel.cpp).
+    void worker_loop(Expander& worker);
+    // Stops every worker of the parallel search with this reason (lock held).
+    void halt(StopReason reason);
+    // After a phase's node loop: the last progress, the peaks.
+    void end_phase();
     // The root node: its bound (the fairness bounds of the empty prefix); false when no fair
     // list exists.
     bool push_root();
@@ -237,7 +270,7 @@ class Search {
     // phase, of the lists beyond its cap).
     double lower_bound_at_stop() const;
     double elapsed() const;
-    void publish_progress(std::size_t depth);
+    void publish_progress(std::size_t depth, std::int64_t expanded, std::int64_t children);
 };
 
 }  // namespace fairlist

@@ -116,10 +116,12 @@ class TerminalSolver {
     void second_rules(const First& first, std::size_t k2, std::vector<std::uint32_t>* path);
     // The screen of the second rules (q2) after `first`, given the most errors e_max.
     SecondRuleScreen make_screen(const First& first, int q2, std::int64_t e_max) const;
-    // The bounds of evaluate_child on the child P + (i, q1) (out of line).
-    bool bound_child(const Fixed& f, std::uint32_t i, const SplitCounts& u,
-                     std::int64_t forced_free, const word_t* classes, ErrorBound* b);
-    // The most errors a list of this length can make and still beat the incumbent (-1: none).
+    // The bounds of evaluate_child on the child path + rule (out of line).
+    bool bound_child(const Fixed& f, const std::vector<std::uint32_t>& path, std::uint32_t rule,
+                     const SplitCounts& u, std::int64_t forced_free, const word_t* classes,
+                     ErrorBound* b);
+    // The most errors a list of this length can make and still beat the incumbent (-1: none;
+    // with canonical ties, or tie it).
     std::int64_t max_errors(std::size_t length) const;
     void offer(std::int64_t errors, std::size_t length, const Fixed& counts,
                const std::vector<std::uint32_t>& path, std::uint32_t last_rule, int d);

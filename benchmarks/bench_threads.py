@@ -1,0 +1,81 @@
+"""The parallel branch-and-bound (``BnBSolver(n_jobs=...)``) on the <= 5-rule certificate of
+benchmarks/bench_certify.py (``sp_L5``: the paper's COMPAS file, SP <= 0.05, lambda 0.005, at
+most 5 rules, best-first by lower bound), one run per worker count, in one process.
+
+Printed per count: status, objective, lower bound, nodes expanded, wall seconds of the solve,
+and the speed-up over one worker (its seconds over these).  The counts are 1, 2 and, where the
+machine has the cores (``os.sched_getaffinity``), 4, 8 and 16; ``--jobs`` picks others.  With more
+than one worker ties are decided canonically (Config::canonical_ties), so every certified row
+must show the same objective, and lists (printed with ``--lists``) equal from 2 workers on.
+
+    python benchmarks/bench_threads.py                       # 1, 2, (4, 8, 16): minutes
+    python benchmarks/bench_threads.py --max-length 4        # the 4-rule certificate: seconds
+    python benchmarks/bench_threads.py --jobs 1 4 --time-limit 120
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import time
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+
+from fairlist.metrics import Metric
+from fairlist.solvers import Limits, Problem
+from fairlist.solvers.bnb import BnBSolver
+
+ROOT = Path(__file__).resolve().parents[1]
+DATA = ROOT.parent / "shared" / "data" / "faircorels" / "compas_rules_full.csv"
+
+
+def cores() -> int:
+    return len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--data", type=Path, default=DATA)
+    ap.add_argument("--max-length", type=int, default=5)
+    ap.add_argument("--lam", type=float, default=0.005)
+    ap.add_argument("--epsilon", type=float, default=0.05)
+    ap.add_argument("--policy", default="lower_bound")
+    ap.add_argument("--time-limit", type=float, default=None, help="seconds per run")
+    ap.add_argument("--jobs", type=int, nargs="+", default=None)
+    ap.add_argument("--lists", action="store_true", help="print each run's list")
+    args = ap.parse_args()
+    jobs = args.jobs or [j for j in (1, 2, 4, 8, 16) if j <= max(2, cores())]
+
+    frame = pd.read_csv(args.data)
+    problem = Problem(
+        frame.iloc[:, 2:-1].to_numpy(np.uint8),
+        frame.iloc[:, -1].to_numpy(np.uint8),
+        frame.iloc[:, 0].to_numpy(bool),
+        metric=Metric.parse("SP"),
+        epsilon=args.epsilon,
+        lam=args.lam,
+        max_length=args.max_length,
+        feature_names=list(frame.columns[2:-1]),
+        limits=Limits(time_limit=args.time_limit),
+    )
+    print(f"SP <= {args.epsilon}, lambda {args.lam}, at most {args.max_length} rules, policy "
+          f"{args.policy}; {cores()} cores")  # fmt: skip
+    print(f"{'n_jobs':>6} {'status':>9} {'objective':>10} {'lower_bd':>10} {'expanded':>10} "
+          f"{'seconds':>8} {'speed-up':>8}")  # fmt: skip
+    base = None
+    for n_jobs in jobs:
+        start = time.perf_counter()
+        result = BnBSolver(policy=args.policy, n_jobs=n_jobs).solve(problem)
+        seconds = time.perf_counter() - start
+        base = base or seconds
+        print(f"{n_jobs:>6} {str(result.status):>9} {result.objective:>10.6f} "
+              f"{result.lower_bound:>10.6f} {result.stats['nodes_expanded']:>10,} "
+              f"{seconds:>8.2f} {base / seconds:>8.2f}", flush=True)  # fmt: skip
+        if args.lists:
+            print("       " + str(result.rule_list).replace("\n", "\n       "))
+
+
+if __name__ == "__main__":
+    main()

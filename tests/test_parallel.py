@@ -1,0 +1,161 @@
+"""The parallel branch-and-bound (``BnBSolver(n_jobs=...)``, native/src/parallel.cpp).
+
+A certified answer does not depend on the number of workers: the optimum's objective is unique,
+and with canonical ties (always on with ``n_jobs != 1``) the list is the first of all optimal
+lists by (length, antecedent indices, predictions, default), which brute force finds here too.
+A limit-stopped answer is a fair list with a valid lower bound.
+"""
+
+from __future__ import annotations
+
+import itertools
+
+import numpy as np
+import pytest
+from reference import random_problem
+from test_bnb import SUBSET, SWITCHES, assert_matches_reference, instance
+
+from fairlist.errors import InvalidParameterError
+from fairlist.solvers import Limits, Status, StopReason
+from fairlist.solvers.bnb import BnBSolver
+
+
+class CanonicalSerial(BnBSolver):
+    """The serial search with canonical ties (the core's Config::canonical_ties)."""
+
+    def _config(self, limits, max_length):
+        return {**super()._config(limits, max_length), "canonical_ties": True}
+
+
+def key(rule_list):
+    """The canonical order's key of a list: length, antecedent indices, predictions, default."""
+    ids = tuple(rule_list.feature_names.index(r.antecedent) for r in rule_list.rules)
+    return (len(ids), ids, tuple(r.prediction for r in rule_list.rules), rule_list.default)
+
+
+def canonical_optimum(problem):
+    """Brute force: the first, in the canonical order, of the fair lists of least objective
+    (the engine's objective arithmetic: errors / n + lam * length)."""
+    from fairlist.rulelist import RuleList
+
+    names = list(problem.feature_names)
+    X = problem.X.astype(bool)
+    n, m = X.shape
+    best, first = np.inf, None
+    for length in range(problem.max_length + 1):
+        for ids in itertools.permutations(range(m), length):
+            for labels in itertools.product((0, 1), repeat=length + 1):
+                free = np.ones(n, dtype=bool)
+                pred = np.empty(n, dtype=np.uint8)
+                for j, q in zip(ids, labels):
+                    pred[free & X[:, j]] = q
+                    free &= ~X[:, j]
+                pred[free] = labels[-1]
+                errors = int(np.sum(pred != problem.y))
+                objective = errors / n + problem.lam * length
+                if objective > best:
+                    continue
+                rule_list = RuleList.from_indices(ids, labels[:-1], labels[-1], names)
+                if not problem.evaluate(rule_list).fair:
+                    continue
+                if objective < best or key(rule_list) < key(first):
+                    best, first = objective, rule_list
+    return best, first
+
+
+@pytest.mark.parametrize("n_jobs", [2, 4])
+def test_the_parallel_search_certifies_the_canonical_optimum(n_jobs):
+    """Small random problems over the six metrics, three penalties and two length caps: the
+    objective and the list of brute force's canonical optimum, also from the serial search with
+    canonical ties."""
+    for seed in SUBSET[::2]:
+        problem = instance(seed)
+        if problem.weights is not None and not np.all(problem.weights == 1):
+            continue
+        objective, first = canonical_optimum(problem)
+        for solver in (BnBSolver(n_jobs=n_jobs), CanonicalSerial()):
+            result = solver.solve(problem)
+            if first is None:
+                assert result.status is Status.INFEASIBLE, seed
+                continue
+            assert result.status is Status.OPTIMAL, seed
+            assert abs(result.objective - objective) <= 1e-12, seed
+            assert key(result.rule_list) == key(first), (seed, type(solver).__name__)
+
+
+@pytest.mark.parametrize("n_jobs", [2, 4])
+def test_the_exactness_suite_holds_in_parallel(n_jobs):
+    """test_bnb's brute-force cases (full and majority spaces, every bound on, every bound off,
+    length deepening, a depth-first and a best-first policy) with several workers."""
+    for seed in SUBSET:
+        assert_matches_reference(seed, n_jobs=n_jobs)
+        assert_matches_reference(seed, majority_only=True, n_jobs=n_jobs)
+        assert_matches_reference(seed, n_jobs=n_jobs, **{s: False for s in SWITCHES})
+        assert_matches_reference(seed, n_jobs=n_jobs, deepen_length=2)
+        assert_matches_reference(seed, n_jobs=n_jobs, policy="dfs")
+        assert_matches_reference(seed, n_jobs=n_jobs, policy="lower_bound")
+
+
+@pytest.mark.parametrize("n_jobs", [2, 4])
+@pytest.mark.parametrize("case", [("SP", 0.05), ("EOdds", 0.05), ("EOpp", 0.01)])
+def test_the_parallel_search_gives_the_serial_certificate_on_compas(compas, case, n_jobs):
+    """COMPAS (163 antecedents) under a length cap of 3 (the terminal solver finishes the
+    prefixes of one rule): the serial optimum's objective, and the list of the serial search
+    with canonical ties."""
+    metric, epsilon = case
+    problem = compas.replace(metric=metric, epsilon=epsilon, lam=0.005, max_length=3)
+    serial = BnBSolver().solve(problem)
+    canonical = CanonicalSerial().solve(problem)
+    parallel = BnBSolver(n_jobs=n_jobs).solve(problem)
+    assert serial.status is canonical.status is parallel.status is Status.OPTIMAL
+    assert parallel.objective == serial.objective == canonical.objective
+    assert parallel.lower_bound == parallel.objective
+    assert parallel.rule_list == canonical.rule_list
+
+
+def test_repeated_parallel_solves_return_one_list(compas):
+    """100 certified solves with four workers (the timing differs each time): one list."""
+    problem = compas.replace(metric="SP", epsilon=0.05, lam=0.01, max_length=2)
+    lists = {str(BnBSolver(n_jobs=4, beam_width=0).solve(problem).rule_list) for _ in range(100)}
+    assert len(lists) == 1
+
+
+@pytest.mark.parametrize("n_jobs", [2, 4])
+def test_a_node_limited_parallel_search_meets_its_cap_with_a_valid_lower_bound(compas, n_jobs):
+    problem = compas.replace(metric="SP", epsilon=0.05, lam=0.001, limits=Limits(max_nodes=3000))
+    optimum = BnBSolver().solve(problem.replace(lam=0.001, max_length=2, limits=Limits()))
+    result = BnBSolver(n_jobs=n_jobs).solve(problem)
+    assert result.stop_reason is StopReason.NODE_LIMIT and result.status is Status.FEASIBLE
+    assert 3000 <= result.stats["peak_trie_size"] < 3000 + n_jobs * 2 * problem.n_antecedents
+    ev = problem.evaluate(result.rule_list)
+    assert ev.fair and abs(ev.objective - result.objective) <= 1e-9
+    assert result.lower_bound <= result.objective
+    assert result.lower_bound <= optimum.objective  # lists of <= 2 rules are a subset
+
+
+def test_a_parallel_search_stops_at_its_time_limit_and_on_ctrl_c(compas):
+    import time
+
+    problem = compas.replace(metric="EOdds", epsilon=0.01, lam=0.001, limits=Limits(time_limit=0.5))
+    start = time.perf_counter()
+    result = BnBSolver(n_jobs=4).solve(problem)
+    assert time.perf_counter() - start <= 0.5 + 1.0
+    assert result.stop_reason is StopReason.TIME_LIMIT and result.status is Status.FEASIBLE
+    assert result.lower_bound <= result.objective
+
+    def progress(snapshot):
+        raise KeyboardInterrupt
+
+    stopped = BnBSolver(n_jobs=4, progress=progress, progress_interval=0.05).solve(
+        problem.replace(limits=Limits())
+    )
+    assert stopped.stop_reason is StopReason.INTERRUPTED and stopped.status is Status.FEASIBLE
+    assert stopped.lower_bound <= stopped.objective
+
+
+def test_n_jobs_is_validated_and_minus_one_uses_every_core():
+    problem = random_problem(np.random.default_rng(0), n=40, m=5, lam=0.01, max_length=2)
+    for bad in (0, 1.5, True, -2000):
+        with pytest.raises(InvalidParameterError, match="'n_jobs' parameter"):
+            BnBSolver(n_jobs=bad).solve(problem)
+    assert BnBSolver(n_jobs=-1).solve(problem).objective == BnBSolver().solve(problem).objective
