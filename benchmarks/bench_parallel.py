@@ -22,6 +22,7 @@ import numpy as np
 
 from fairlist.datasets import load_compas
 from fairlist.metrics import Metric
+from fairlist.parallel import shutdown_workers
 from fairlist.pareto import (
     FitSettings,
     SweepData,
@@ -63,8 +64,8 @@ def main() -> None:
     ds = load_compas(data_home=args.data_home)
     problem = Problem.from_data(ds.X, ds.y, ds.protected_mask, labels=ds.labels)
     fold = fold_assignment(problem.y, problem.protected, args.cv, 0)
-    data = SweepData(problem.X, problem.y, problem.protected, fold, problem.feature_names,
-                     problem.labels)  # fmt: skip
+    data = SweepData(problem.X, problem.y, problem.groups, fold, problem.feature_names,
+                     problem.labels, problem.group_names)  # fmt: skip
     settings = FitSettings(Metric.parse(args.metric), 0.001, None, "bnb", args.max_nodes,
                            None, 80.0 * args.max_nodes / 2**20)  # fmt: skip
     epsilons = np.linspace(0.0, 0.3, args.n_epsilons)
@@ -84,9 +85,7 @@ def main() -> None:
               f"parallel efficiency {100 * report.efficiency:5.1f}%  ({same})")  # fmt: skip
 
         # what limits scaling: worker start-up and the cost of a task that does nothing
-        from joblib.externals.loky import get_reusable_executor
-
-        get_reusable_executor().shutdown(wait=True)  # fresh workers, as a new sweep gets
+        shutdown_workers()  # fresh workers, as a new sweep gets (their memory maps removed)
         _, cold = sweep(data, settings, tasks[:workers], workers, _nothing)
         _, warm = sweep(data, settings, tasks, workers, _nothing)
         per_task = 1000 * warm.wall_seconds * workers / len(tasks)

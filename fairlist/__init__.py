@@ -17,9 +17,16 @@ Example::
 
 from __future__ import annotations
 
+import sys as _sys
 from importlib import import_module
 from pathlib import Path
 from typing import Any
+
+if _sys.argv and Path(_sys.argv[0]).stem == "fairlist":  # the command line, starting up:
+    from .interrupts import exit_on_signals  # a signal while it imports ends it with 130/143,
+
+    exit_on_signals()  # no traceback (fairlist.cli.main's handlers take over; a library
+    # import installs nothing)
 
 
 def _not_built(folder: Path) -> str:
@@ -51,6 +58,7 @@ from .errors import (
     FairlistError,
     InfeasibleError,
     InvalidParameterError,
+    LengthPenaltyWarning,
     ModelFileError,
     TimeLimitError,
 )
@@ -88,6 +96,7 @@ __all__ = [
     "DataError",
     "InfeasibleError",
     "ModelFileError",
+    "LengthPenaltyWarning",
     "TimeLimitError",
     "InterruptSignals",
     "Terminated",

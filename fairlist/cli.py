@@ -10,7 +10,8 @@ Exit codes:
 ====  =====================================================================
 0     success
 1     error (bad data, bad value, missing file; one readable line on stderr)
-2     usage error (unknown option, missing argument; printed by Typer)
+2     usage error (unknown option, missing argument; printed by Typer, a JSON object under
+      ``--json``)
 3     no fair rule list: infeasible (proved) or none found before a limit
 4     ``verify``: the two engines disagree or did not both finish
 5     ``fit --require-optimal``: a limit stopped the search before a certificate
@@ -32,6 +33,7 @@ from __future__ import annotations
 import enum
 import json
 import math
+import os
 import sys
 import warnings
 from collections.abc import Callable
@@ -41,6 +43,7 @@ from typing import Annotated, Any, Optional
 
 import numpy as np
 import typer
+import typer.core
 
 from ._json import dumps, jsonable
 from ._version import __version__
@@ -52,14 +55,61 @@ from .errors import (
     InvalidParameterError,
     MissingColumnError,
 )
-from .interrupts import InterruptSignals
+from .interrupts import InterruptSignals, exit_on_signals
 from .metrics import METRIC_RATES, Metric
+from .pareto import SWEEP_MAX_NODES, SWEEP_N_EPSILONS, SWEEP_POLICIES, SWEEP_TIME_LIMIT
 from .solvers import ENGINES
-from .solvers.base import DEFAULT_MAX_NODES, DEFAULT_TIME_LIMIT
+from .solvers.base import DEFAULT_LAM, DEFAULT_MAX_NODES, DEFAULT_TIME_LIMIT
 from .solvers.bnb import PAPER_POLICIES, POLICIES
 from .table import read_rows, read_table
 
+
+def _usage_error_kinds() -> tuple[type, ...]:
+    """Click's usage error: Typer 0.2x vendors its own click (``typer._click``); older Typers use
+    the click package."""
+    kinds: list[type] = []
+    vendored = getattr(typer.core, "_click", None)
+    if vendored is not None:
+        kinds.append(vendored.exceptions.UsageError)
+    try:
+        import click
+
+        kinds.append(click.UsageError)
+    except ImportError:  # pragma: no cover - a Typer without the click package
+        pass
+    return tuple(kinds)
+
+
+_USAGE_ERRORS = _usage_error_kinds()
+
+
+class _Commands(typer.core.TyperGroup):
+    """The command group: under ``--json`` a usage error (exit 2: an unknown option, a missing
+    or bad argument) is a JSON object on stdout, ``{"error": ..., "exit_code": 2}``, as every
+    other error of a ``--json`` command, instead of click's usage text."""
+
+    def make_context(self, info_name: Any, args: list[str], *rest: Any, **extra: Any) -> Any:
+        self._as_json = "--json" in args
+        try:
+            return super().make_context(info_name, args, *rest, **extra)
+        except _USAGE_ERRORS as exc:
+            raise self._shown(exc) from None
+
+    def invoke(self, ctx: Any) -> Any:
+        try:
+            return super().invoke(ctx)
+        except _USAGE_ERRORS as exc:
+            raise self._shown(exc) from None
+
+    def _shown(self, exc: Any) -> Any:
+        if getattr(self, "_as_json", False):
+            doc = {"error": exc.format_message(), "exit_code": exc.exit_code}
+            exc.show = lambda file=None: typer.echo(json.dumps(doc))  # type: ignore[method-assign]
+        return exc
+
+
 app = typer.Typer(
+    cls=_Commands,
     name="fairlist",
     help="Learn certifiably optimal fair rule lists.",
     no_args_is_help=True,
@@ -137,6 +187,9 @@ def _errors(as_json: bool = False):
             warnings.showwarning = _show_warning
             yield
     except InfeasibleError as exc:
+        stop = getattr(getattr(exc, "result", None), "stop_reason", None)
+        if str(stop) == "interrupted" or _signals.received:  # stopped before any fair list
+            fail("interrupted before any fair rule list was found", _interrupted_code(), as_json)
         fail(str(exc), EXIT_INFEASIBLE, as_json)
     except KeyboardInterrupt:
         fail("interrupted before any result", _interrupted_code(), as_json)
@@ -270,7 +323,7 @@ def fit(
     metric: MetricOpt = MetricName.SP,
     epsilon: EpsilonOpt = None,
     engine: EngineOpt = Engine.bnb,
-    lam: LamOpt = 0.01,
+    lam: LamOpt = DEFAULT_LAM,
     max_length: MaxLengthOpt = None,
     policy: PolicyOpt = None,
     time_limit: Annotated[
@@ -312,6 +365,7 @@ def fit(
     lower bound and the gap.
     """
     with _errors(as_json):
+        _check_output(output, "--output")
         table = read_table(
             data, target, sensitive, protected, drop, min_support, antecedents=False,
             weight=weight, groups=groups.value, handle_missing=handle_missing and
@@ -451,11 +505,19 @@ def predict(
     ],
     output: Annotated[
         Optional[Path],
-        typer.Option(help="Write a CSV (prediction, rule, probability); default: stdout."),
+        typer.Option(
+            help="Write a CSV (row id, prediction, rule, rule text, probability); default: stdout."
+        ),
+    ] = None,
+    id_column: Annotated[
+        Optional[str],
+        typer.Option("--id", help="Column of DATA that identifies each row (default: a 'row' "
+                     "column, the row's number in DATA from 0)."),
     ] = None,
     as_json: JsonOpt = False,
 ) -> None:
-    """Predict with a saved model; each row gets its class, the rule that fired and its rate.
+    """Predict with a saved model; each row gets its id, its class, the rule that fired (its
+    position and its text) and that rule's rate of the positive class.
 
     The rows may be raw (the model binarizes them as at fit time) or antecedents; the target
     and the sensitive columns are ignored when present.
@@ -465,8 +527,10 @@ def predict(
     from .estimator import FairRuleListClassifier
 
     with _errors(as_json):
+        _check_output(output, "--output")
         clf = FairRuleListClassifier.load(model)
         frame = read_rows(data)
+        ids = _row_ids(frame, id_column, data)
         needed = [str(c) for c in getattr(clf, "feature_names_in_", [])]
         if needed:  # the model's input columns, in its order (target, groups, others left out)
             absent = [c for c in needed if c not in frame.columns]
@@ -475,17 +539,57 @@ def predict(
             frame = frame[needed]
         explained = clf.explain(frame)
         result = pd.DataFrame({
+            ids.name: ids.to_numpy(),
             "prediction": explained["prediction"].to_numpy(),
             "rule": explained["rule"].to_numpy(),
+            "rule_text": _rule_texts(explained, len(clf.rule_list_)),
             "probability_positive": explained["positive_rate"].to_numpy(),
         })  # fmt: skip
+        if output is not None and not as_json:
+            result.to_csv(output, index=False)
     if as_json:
         _emit_json({"n_samples": len(result), "predictions": result.to_dict(orient="records")})
     elif output is not None:
-        result.to_csv(output, index=False)
         typer.echo(f"{len(result)} predictions written to {output}")
     else:
         typer.echo(result.to_csv(index=False), nl=False)
+
+
+def _row_ids(frame: Any, id_column: str | None, data: str) -> Any:
+    """The id of each row: the ``--id`` column, or the row's number in DATA (from 0)."""
+    import pandas as pd
+
+    if id_column is None:
+        return pd.Series(np.arange(len(frame)), name="row")
+    if id_column not in frame.columns:
+        shown = ", ".join(map(str, list(frame.columns)[:8]))
+        raise MissingColumnError(f"--id {id_column!r} is not a column of {data} ({shown}, ...)")
+    return frame[id_column].rename(str(id_column)).reset_index(drop=True)
+
+
+def _rule_texts(explained: Any, n_rules: int) -> list[str]:
+    """Each row's rule in the paper's words: ``if [priors:>3] then [yes]``; the default rule
+    (position ``n_rules``) ``else [no]``."""
+    return [
+        f"else [{pred}]" if rule == n_rules else f"if [{antecedent}] then [{pred}]"
+        for antecedent, pred, rule in zip(
+            explained["antecedent"], explained["prediction"], explained["rule"], strict=True
+        )
+    ]
+
+
+def _check_output(path: Path | None, option: str) -> None:
+    """Refuse, before any work, an output file that cannot be written: a folder, a file in a
+    folder that does not exist, a folder or file without write permission."""
+    if path is None:
+        return
+    if path.is_dir():
+        raise InvalidParameterError(f"{option} {path} is a folder; give a file name in it")
+    parent = path.parent
+    if not parent.is_dir():
+        raise InvalidParameterError(f"{option} {path}: the folder {parent} does not exist")
+    if not os.access(parent, os.W_OK) or (path.exists() and not os.access(path, os.W_OK)):
+        raise InvalidParameterError(f"{option} {path}: no permission to write there")
 
 
 # --------------------------------------------------------------------------- pareto
@@ -506,24 +610,33 @@ def pareto(
             "sweep.",
         ),
     ] = False,
-    n_epsilons: Annotated[int, typer.Option(min=1, help="Grid size in [0, epsilon-max].")] = 60,
+    n_epsilons: Annotated[
+        int, typer.Option(min=1, help="Grid size in [0, epsilon-max] (the paper: 60).")
+    ] = SWEEP_N_EPSILONS,
     epsilon_max: Annotated[float, typer.Option(help="Largest cap of the grid.")] = 1.0,
     cv: Annotated[
         Optional[int],
-        typer.Option(help="Cross-validated sweep with K folds (the default, 5 folds)."),
+        typer.Option(min=2, help="Cross-validated sweep with K folds (the default, 5 folds)."),
     ] = None,
     policies: Annotated[
         str,
-        typer.Option(help="Comma-separated bnb policies pooled into the front (default: the "
-                     "paper's four, as fairlist.pareto.PAPER_POLICIES)."),
-    ] = ",".join(PAPER_POLICIES),
+        typer.Option(help="Comma-separated bnb policies pooled into the front (the paper's four: "
+                     + ",".join(PAPER_POLICIES) + ")."),
+    ] = ",".join(SWEEP_POLICIES),
     engine: EngineOpt = Engine.bnb,
-    lam: LamOpt = 0.001,
+    lam: LamOpt = DEFAULT_LAM,
     max_length: MaxLengthOpt = None,
-    max_nodes: MaxNodesOpt = None,
-    time_limit: TimeLimitOpt = None,
+    max_nodes: Annotated[
+        int, typer.Option(help="bnb trie size limit per fit (0: none; the paper: 4000000).")
+    ] = SWEEP_MAX_NODES,
+    time_limit: Annotated[
+        float, typer.Option(help="Seconds per fit (a safety net; 0: none).")
+    ] = SWEEP_TIME_LIMIT,
     memory_limit: MemoryLimitOpt = None,
-    n_jobs: Annotated[Optional[int], typer.Option(help="Parallel fits (joblib).")] = None,
+    n_jobs: Annotated[
+        Optional[int],
+        typer.Option(help="Parallel fits (joblib: -1 every core, -2 all but one; not 0)."),
+    ] = None,
     backend: Annotated[Optional[Backend], typer.Option(help="joblib backend.")] = None,
     seed: Annotated[int, typer.Option(help="Seed of the folds.")] = 0,
     output: Annotated[Path, typer.Option(help="CSV of the front.")] = Path("pareto.csv"),
@@ -548,6 +661,11 @@ def pareto(
     with _errors(as_json):
         if exact and cv is not None:
             raise InvalidParameterError("--exact and --cv K are two different fronts: pick one")
+        pols = [p.strip() for p in policies.split(",") if p.strip()]
+        _check_sweep_options(pols, n_jobs, backend)
+        outputs = {"--output": output, "--json-output": json_output, "--plot": plot}
+        for option, path in outputs.items():
+            _check_output(path, option)  # before the sweep, not after minutes of it
         table = read_table(
             data, target, sensitive, protected, drop, groups=groups.value,
             handle_missing=handle_missing and handle_missing.value, cuts=cuts and cuts.value,
@@ -561,7 +679,7 @@ def pareto(
         )  # fmt: skip
         sweep = None if exact else dict(
             epsilons=np.linspace(0.0, epsilon_max, n_epsilons), cv=cv or 5,
-            policies=[p.strip() for p in policies.split(",") if p.strip()],
+            policies=pols,
             random_state=seed, n_jobs=n_jobs, backend=backend.value if backend else None,
         )  # fmt: skip
         result = _trace_front(table, sweep, common, as_json)
@@ -577,16 +695,45 @@ def pareto(
         raise typer.Exit(_interrupted_code())
 
 
+def _check_sweep_options(policies: list[str], n_jobs: int | None, backend: Any) -> None:
+    """Refuse the sweep options that would otherwise fail deep in a run (or do nothing)."""
+    if not policies:
+        raise InvalidParameterError(
+            f"--policies names no policy; give one or more of {', '.join(POLICIES)}"
+        )
+    unknown = [p for p in policies if p not in POLICIES]
+    if unknown:
+        raise InvalidParameterError(
+            f"--policies: unknown policy {unknown[0]!r}; choose from {', '.join(POLICIES)}"
+        )
+    if n_jobs == 0:
+        raise InvalidParameterError("--n-jobs 0 runs nothing; give 1 or more, or -1 (every core)")
+    if backend is not None and backend.value == "dask":
+        try:
+            from distributed import get_client
+        except ImportError:
+            raise InvalidParameterError(
+                "--backend dask needs dask.distributed: pip install 'fairlist[study]'"
+            ) from None
+        try:
+            get_client()
+        except ValueError:
+            raise InvalidParameterError(
+                "--backend dask needs a running Dask client (dask.distributed.Client); from the "
+                "command line use --backend loky, or the study's --scheduler ADDRESS"
+            ) from None
+
+
 def _trace_front(table: Any, sweep: dict[str, Any] | None, common: dict, as_json: bool) -> Any:
     """The exact training front (``sweep`` None) or the cross-validated sweep, with a progress
-    bar on a terminal."""
+    bar on a terminal and a line every few seconds on a pipe."""
     from .pareto import cross_validated_front, training_front
 
     data = (table.X, table.y, table.sensitive, table.protected)
-    with _progress_bar(not as_json) as report:
+    with _progress_bar(not as_json) as (report, note):
         if sweep is None:
-            return training_front(*data, progress=_counting(report), **common)
-        return cross_validated_front(*data, progress=report, **sweep, **common)
+            return training_front(*data, progress=_counting(report, note), **common)
+        return cross_validated_front(*data, progress=report, on_fit=note, **sweep, **common)
 
 
 def _write_front(result: Any, output: Path, json_output: Path | None) -> Path | None:
@@ -600,12 +747,15 @@ def _write_front(result: Any, output: Path, json_output: Path | None) -> Path | 
     return json_output
 
 
-def _counting(report: Callable[[int, int | None], None]) -> Callable[[dict[str, Any]], None]:
+def _counting(
+    report: Callable[[int, int | None], None], note: Callable[[dict[str, Any]], None]
+) -> Callable[[dict[str, Any]], None]:
     """A training front's progress callback: the points found so far (no total)."""
     count = [0]
 
     def step(row: dict[str, Any]) -> None:
         count[0] += 1
+        note(row)
         report(count[0], None)
 
     return step
@@ -620,11 +770,10 @@ def _plot_front(result: Any, plot: Path, exact: bool, metric: str, title: str) -
 
 def _print_front(result: Any, output: Path, json_output: Path | None, plot: Path | None) -> None:
     front = result.front
-    cols = [result.x, result.y, "epsilon"] + (["policy"] if "policy" in front else [])
+    cols = [result.x, result.y] + (["objective"] if "objective" in front else [])
+    cols += ["epsilon"] + (["policy"] if "policy" in front else [])
     typer.echo(front[cols].to_string(index=False) if len(front) else "no point on the front")
-    typer.echo(
-        f"{len(front)} Pareto points from {len(result.points)} fits; front written to {output}"
-    )
+    typer.echo(f"{len(front)} Pareto points from {_fits_text(result)}; front written to {output}")
     if json_output is not None:
         typer.echo(f"all points with their rule lists: {json_output}")
     if plot is not None:
@@ -636,11 +785,67 @@ def _print_front(result: Any, output: Path, json_output: Path | None, plot: Path
         )
 
 
+def _fits_text(result: Any) -> str:
+    """How many fits a front came from: ``105 fits (60 solved, 45 reused)``, and after an
+    interrupt how many ran and how many were cancelled."""
+    counts = result.settings.get("fits")
+    if counts is None:  # the exact front: one solve per row
+        return f"{len(result.points)} solves"
+    ran = counts["solved"] + counts["reused"]
+    text = f"{counts['total']} fits ({counts['solved']} solved, {counts['reused']} reused"
+    if result.partial:
+        text = (
+            f"{ran} of {counts['total']} fits ({counts['solved']} solved, {counts['reused']} "
+            f"reused; {counts['interrupted']} interrupted, {counts['not_run']} cancelled"
+        )
+    return text + ")"
+
+
+#: Seconds between two progress lines on a pipe.
+PIPE_PROGRESS_SECONDS = 5.0
+
+
+class _PipeProgress:
+    """Progress as plain lines on stderr when it is not a terminal (a log, a pipe): one line
+    every :data:`PIPE_PROGRESS_SECONDS`, with the fits done, the total and the best so far."""
+
+    def __init__(self) -> None:
+        import time
+
+        self._clock = time.monotonic
+        self.start = self._clock()
+        self.last = self.start
+        self.best: tuple[float, float] | None = None  # (error, unfairness)
+
+    def note(self, row: dict[str, Any]) -> None:
+        error = row.get("test_error", row.get("error"))
+        unfair = row.get("test_unfairness", row.get("unfairness"))
+        if isinstance(error, float) and math.isfinite(error):
+            if self.best is None or error < self.best[0]:
+                self.best = (error, float(unfair))
+
+    def report(self, done: int, total: int | None, force: bool = False) -> None:
+        now = self._clock()
+        if not force and now - self.last < PIPE_PROGRESS_SECONDS and done != total:
+            return
+        self.last = now
+        text = f"pareto: {done}/{total} fits" if total else f"pareto: {done} solves"
+        text += f", {now - self.start:.0f} s"
+        if self.best is not None:
+            text += f", best error {self.best[0]:.4f} (unfairness {self.best[1]:.4f})"
+        typer.echo(text, err=True)
+
+
 @contextmanager
 def _progress_bar(enabled: bool):
-    """A rich progress bar fed by ``report(done, total)`` (total None: unknown)."""
+    """Progress callbacks ``(report(done, total), note(row))`` (total None: unknown): a rich bar
+    on a terminal, a line every few seconds on a pipe, nothing when not ``enabled``."""
     if not enabled:
-        yield lambda done, total: None
+        yield (lambda done, total: None), (lambda row: None)
+        return
+    if not sys.stderr.isatty():
+        pipe = _PipeProgress()
+        yield pipe.report, pipe.note
         return
     from rich.console import Console
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeElapsedColumn
@@ -654,7 +859,7 @@ def _progress_bar(enabled: bool):
         def report(done: int, total: int | None) -> None:
             bar.update(task, completed=done, total=total)
 
-        yield report
+        yield report, (lambda row: None)
 
 
 # --------------------------------------------------------------------------- verify
@@ -669,7 +874,7 @@ def verify(
     groups: GroupsOpt = GroupsName.paper,
     metric: MetricOpt = MetricName.SP,
     epsilon: EpsilonOpt = None,
-    lam: LamOpt = 0.01,
+    lam: LamOpt = DEFAULT_LAM,
     max_length: Annotated[
         Optional[int],
         typer.Option(help="Length bound both engines search (default: CP-SAT's exact bound)."),
@@ -843,14 +1048,35 @@ def export(
 
 
 def main() -> None:
-    """The ``fairlist`` program. An interrupt outside a command's own handling (while it imports
-    its modules, say) ends in Typer's exit 130; after SIGTERM that becomes 143."""
+    """The ``fairlist`` program. A signal outside a command's own handling ends it with 130
+    after SIGINT, 143 after SIGTERM, never a traceback: while it starts (before the handlers of
+    :class:`InterruptSignals`, :func:`exit_on_signals` ends it quietly), and a second signal
+    while the first one's result is being written."""
+    exit_on_signals()
     try:
-        app()
+        with _signals:
+            app()
+    except KeyboardInterrupt:
+        raise SystemExit(_signals.exit_code) from None
     except SystemExit as exc:
         if exc.code == EXIT_INTERRUPTED and _signals.received:
             raise SystemExit(_signals.exit_code) from None
         raise
+    finally:
+        # The command is done and its exit status decided: a signal now (a second Ctrl-C
+        # while the interpreter shuts down, where Python's own handlers are gone) must not
+        # turn it into a death by signal (-2).
+        _ignore_signals()
+
+
+def _ignore_signals() -> None:
+    import signal
+    import threading
+
+    if threading.current_thread() is threading.main_thread():
+        for signum in (signal.SIGINT, signal.SIGTERM):
+            if signal.getsignal(signum) is not signal.SIG_IGN:
+                signal.signal(signum, signal.SIG_IGN)
 
 
 if __name__ == "__main__":  # pragma: no cover

@@ -17,6 +17,7 @@ __all__ = [
     "MissingColumnError",
     "ModelFileError",
     "InfeasibleError",
+    "LengthPenaltyWarning",
     "TimeLimitError",
 ]
 
@@ -60,6 +61,13 @@ class InfeasibleError(FairlistError, ValueError):
     def __init__(self, message: str, result: Any = None) -> None:
         super().__init__(message)
         self.result = result
+
+
+class LengthPenaltyWarning(UserWarning):
+    """The length penalty ``lam`` decided the answer: the rule list found is the constant one,
+    although a longer fair list is more accurate on the training data. A smaller ``lam``
+    (the message suggests one) lets the longer list win (see
+    :func:`fairlist.length_penalty.check_length_penalty`)."""
 
 
 class TimeLimitError(InfeasibleError):

@@ -52,6 +52,7 @@ from .binarize import PARAMETER_CONSTRAINTS as BINARIZER_CONSTRAINTS
 from .binarize import Binarizer
 from .errors import DataError, InfeasibleError, InvalidParameterError, MissingColumnError
 from .groups import SensitiveColumnWarning
+from .length_penalty import check_length_penalty
 from .metric_table import RATES
 from .metrics import Metric, check_sample_weight
 from .metrics import protected_mask as sensitive_mask
@@ -69,6 +70,7 @@ from .solvers import (
     get_solver,
 )
 from .solvers.base import (
+    DEFAULT_LAM,
     DEFAULT_MAX_NODES,
     DEFAULT_TIME_LIMIT,
     EPSILON,
@@ -142,7 +144,9 @@ class FairRuleListClassifier(ClassifierMixin, BaseEstimator):
         None means unconstrained. The paper's algorithm writes the same cap as ``1 - epsilon``,
         calling ``epsilon`` a fairness level: here ``epsilon=0.05`` means unfairness at most 0.05.
     lam : float, default=0.01
-        Length penalty per rule (the paper's lambda; it used 0.001).
+        Length penalty per rule (the paper's lambda; it used 0.001). One default everywhere
+        (``fairlist.solvers.base.DEFAULT_LAM``). When it alone makes the constant list optimal,
+        ``fit`` warns (:class:`~fairlist.errors.LengthPenaltyWarning`).
     max_length : int or None, default=None
         Longest rule list considered. None: no cap other than the one the bounds imply (the
         CP-SAT engine needs a cap; see its documentation).
@@ -274,7 +278,7 @@ class FairRuleListClassifier(ClassifierMixin, BaseEstimator):
         *,
         metric: str | Metric = "statistical_parity",
         epsilon: float | None = None,
-        lam: float = 0.01,
+        lam: float = DEFAULT_LAM,
         max_length: int | None = None,
         engine: str | Solver = "bnb",
         policy: str | None = None,
@@ -491,6 +495,7 @@ class FairRuleListClassifier(ClassifierMixin, BaseEstimator):
             _say(f"fit: {_progress_text(result.stats | _result_info(result))}, "
                  f"status {result.status} ({result.stop_reason})")  # fmt: skip
         self._set_result(problem, result)
+        check_length_penalty(problem, result)  # warns when lam alone chose the constant list
         return self
 
     def _set_result(self, problem: Problem, result: Result) -> None:

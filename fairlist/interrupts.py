@@ -25,7 +25,26 @@ import threading
 from types import FrameType
 from typing import Any
 
-__all__ = ["InterruptSignals", "Terminated"]
+__all__ = ["InterruptSignals", "Terminated", "exit_on_signals"]
+
+
+def _exit_now(signum: int, frame: FrameType | None) -> None:
+    """A signal before there is anything to save: end quietly with ``128 + signal``."""
+    raise SystemExit(128 + int(signum))
+
+
+def exit_on_signals() -> None:
+    """Until :class:`InterruptSignals` takes over, SIGINT and SIGTERM end the program quietly
+    with exit status 130 or 143 (no traceback): the command line's start-up, while it imports
+    its modules and reads its arguments, has nothing to save. Like :class:`InterruptSignals`
+    it leaves a signal the parent ignored ignored; an :class:`InterruptSignals` entered later
+    replaces these handlers for its length and puts them back after."""
+    if threading.current_thread() is not threading.main_thread():
+        return
+    defaults = {signal.SIGINT: signal.default_int_handler, signal.SIGTERM: signal.SIG_DFL}
+    for signum, default in defaults.items():
+        if signal.getsignal(signum) is default:
+            signal.signal(signum, _exit_now)
 
 
 class Terminated(KeyboardInterrupt):
@@ -52,6 +71,7 @@ class InterruptSignals:
     def __init__(self) -> None:
         self.received: list[int] = []
         self._previous: dict[int, Any] = {}
+        self._depth = 0  # entered again while active (the command line's main and command)
 
     @property
     def exit_code(self) -> int:
@@ -66,18 +86,24 @@ class InterruptSignals:
         raise Terminated(signum)
 
     def __enter__(self) -> InterruptSignals:
+        self._depth += 1
+        if self._depth > 1:  # already active: the outermost entry owns the handlers
+            return self
         self.received = []
         if threading.current_thread() is not threading.main_thread():
             return self
         defaults = {signal.SIGINT: signal.default_int_handler, signal.SIGTERM: signal.SIG_DFL}
         for signum, default in defaults.items():
             previous = signal.getsignal(signum)
-            if previous is default:
+            if previous is default or previous is _exit_now:
                 self._previous[signum] = previous
                 signal.signal(signum, self._handle)
         return self
 
     def __exit__(self, *exc_info: Any) -> None:
+        self._depth = max(0, self._depth - 1)
+        if self._depth:
+            return
         while self._previous:
             signum, previous = self._previous.popitem()
             signal.signal(signum, previous)

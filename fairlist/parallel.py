@@ -16,7 +16,40 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-__all__ = ["RunReport", "run_tasks"]
+__all__ = ["RunReport", "run_tasks", "shutdown_workers", "worker_count"]
+
+
+def worker_count(n_jobs: int | None, backend: str | None = None) -> int:
+    """The workers ``run_tasks(n_jobs=..., backend=...)`` runs on this machine (joblib's
+    effective ``n_jobs``; 1 for a Dask cluster, whose workers are other machines' processes)."""
+    if backend == "dask":
+        return 1
+    from joblib import effective_n_jobs, parallel_config
+
+    config = {"backend": backend} if backend is not None else {}
+    with parallel_config(**config):
+        return max(1, int(effective_n_jobs(n_jobs)))
+
+
+def shutdown_workers() -> None:
+    """Stop joblib's reusable process workers now, and remove their memory maps.
+
+    Shutting the executor down through loky (``get_reusable_executor().shutdown()``) skips
+    joblib's clean-up: the memory-map folders in /dev/shm stay registered with loky's resource
+    tracker, which reports them as leaked at the exit of the program ("resource_tracker: There
+    appear to be N leaked folder objects"). This goes through joblib's executor, which removes
+    and unregisters them. A later run starts fresh workers.
+    """
+    from joblib.externals.loky import reusable_executor
+
+    executor = reusable_executor._executor
+    if executor is None:
+        return
+    terminate = getattr(executor, "terminate", None)  # joblib's MemmappingExecutor
+    if terminate is not None:
+        terminate(kill_workers=False)
+    else:  # pragma: no cover - an executor that joblib did not create
+        executor.shutdown(wait=True)
 
 
 @dataclass(frozen=True)

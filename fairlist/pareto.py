@@ -3,11 +3,14 @@
 Two ways to trace a Pareto front (minimise error and unfairness; bottom-left is better):
 
 :func:`cross_validated_front` — the paper's protocol (its section "Experiments"): for every
-``epsilon`` of a grid (60 values in [0, 1] by default) and every search policy, a k-fold
-cross-validation (5 folds); each (epsilon, policy) becomes one point, the mean test error and mean
-test unfairness over the folds; the policies are pooled and the non-dominated points kept. The
-folds are stratified on the (label, group) pair, so that every fold holds both groups in the same
-proportions, and seeded by ``random_state``. The ``len(epsilons) × len(policies) × cv`` fits are
+``epsilon`` of a grid (20 values in [0, 1] by default; the paper 60) and every search policy
+(by default one; the paper pools four), a k-fold cross-validation (5 folds), each fit within a
+node and time budget (:data:`SWEEP_MAX_NODES`, :data:`SWEEP_TIME_LIMIT`); each (epsilon,
+policy) becomes one point, the mean test error and mean test unfairness over the folds; the
+policies are pooled and the non-dominated points kept. The folds are stratified on the (label,
+group) pair, so that every fold holds every group in the same proportions, and seeded by
+``random_state``. Any number of groups: the unfairness of k groups is the largest gap between
+two of them, as for the estimator. The ``len(epsilons) × len(policies) × cv`` fits are
 independent and run through joblib: ``n_jobs`` and ``backend`` are parameters, so
 ``backend="dask"`` (with a ``dask.distributed.Client`` active) spreads them over a cluster.
 
@@ -72,7 +75,7 @@ from ._params import InstanceOf, Interval, Satisfies, validate_params
 from .errors import InvalidParameterError
 from .metric_table import RATES
 from .metrics import FEASIBILITY_TOL, Metric, unfairness
-from .parallel import RunReport, run_tasks
+from .parallel import RunReport, run_tasks, worker_count
 from .rulelist import RuleList
 from .solvers import (
     ENGINE_NAMES,
@@ -84,8 +87,8 @@ from .solvers import (
     StopReason,
     get_solver,
 )
-from .solvers.base import LAM, MAX_LENGTH, METRIC
-from .solvers.bnb import PAPER_POLICIES
+from .solvers.base import DEFAULT_LAM, LAM, MAX_LENGTH, METRIC
+from .solvers.bnb import PAPER_POLICIES, default_memory_limit_mb
 
 # This module is what a sweep's worker processes import (the task function lives here), so it
 # imports neither scikit-learn nor the estimator: a fresh worker starts in about a third of the
@@ -93,6 +96,10 @@ from .solvers.bnb import PAPER_POLICIES
 
 __all__ = [
     "PAPER_POLICIES",
+    "SWEEP_MAX_NODES",
+    "SWEEP_TIME_LIMIT",
+    "SWEEP_N_EPSILONS",
+    "SWEEP_POLICIES",
     "INTERRUPTED",
     "NOT_RUN",
     "ParetoResult",
@@ -116,9 +123,22 @@ NOT_RUN = "not_run"
 
 Progress = Callable[[int, int], None]  # (done, total)
 
+#: A sweep's default budget per fit: a trie of 200,000 nodes (a second or two on a few thousand
+#: rows; the paper's 4,000,000 is ``max_nodes=4_000_000``), and 10 s as a safety net. With the
+#: default grid (:data:`SWEEP_N_EPSILONS` caps, :data:`SWEEP_POLICIES`, 5 folds: 105 fits with
+#: the unconstrained ones) a sweep of a few thousand rows ends in minutes; the paper's protocol
+#: (60 caps, :data:`PAPER_POLICIES`, 4,000,000 nodes) is 1,220 fits and is asked for explicitly.
+SWEEP_MAX_NODES = 200_000
+SWEEP_TIME_LIMIT = 10.0
+#: The default grid: 20 caps in [0, 1] (the paper: 60).
+SWEEP_N_EPSILONS = 20
+#: The default policies of a cross-validated sweep: best-first by lower bound, the policy that
+#: certifies soonest (the paper pools four, :data:`PAPER_POLICIES`).
+SWEEP_POLICIES = ("lower_bound",)
 
-def default_epsilons(n: int = 60) -> np.ndarray:
-    """The paper's grid: ``n`` evenly spaced caps in [0, 1]."""
+
+def default_epsilons(n: int = SWEEP_N_EPSILONS) -> np.ndarray:
+    """The default grid: ``n`` evenly spaced caps in [0, 1] (the paper: ``n=60``)."""
     return np.linspace(0.0, 1.0, n)
 
 
@@ -141,24 +161,33 @@ def non_dominated(x: Sequence[float], y: Sequence[float]) -> np.ndarray:
     return keep
 
 
-def unfairness_resolution(metric: Metric | str, y: np.ndarray, protected: np.ndarray) -> float:
+def unfairness_resolution(metric: Metric | str, y: np.ndarray, groups: np.ndarray) -> float:
     """Smallest difference between two attainable unfairness values (0 when unknown).
 
     See the module docstring: a constant of the group sizes for SP, PE, EOpp and EOdds.
+    ``groups`` is the protected mask of two groups (True: group 0) or the group code of each
+    sample (k groups: the gaps of every pair of groups count).
     """
     info = Metric.parse(metric).info
     if not info.linear:
         return 0.0
     y = np.asarray(y).astype(bool)
-    g = np.asarray(protected).astype(bool)
-    size = {  # the samples each fixed denominator counts, in each of the two groups
-        "any": (int(g.sum()), int((~g).sum())),
-        "positive": (int((y & g).sum()), int((y & ~g).sum())),
+    g = np.asarray(groups)
+    codes = np.where(g, 0, 1) if g.dtype == bool else g.astype(np.int64)
+    k = int(codes.max()) + 1 if codes.size else 0
+    size = {  # the samples each fixed denominator counts, in each group
+        "any": np.bincount(codes, minlength=k),
+        "positive": np.bincount(codes[y], minlength=k),
     }
-    size["negative"] = (size["any"][0] - size["positive"][0], size["any"][1] - size["positive"][1])
+    size["negative"] = size["any"] - size["positive"]
     # a zero denominator makes that rate constant 0: count it as 1
-    steps = [max(a, 1) * max(b, 1) for a, b in (size[RATES[r].needs] for r in info.rates)]
-    return 1.0 / math.lcm(*steps)
+    steps = [
+        max(int(a), 1) * max(int(b), 1)
+        for r in info.rates
+        for i, a in enumerate(size[RATES[r].needs])
+        for b in size[RATES[r].needs][i + 1:]
+    ]
+    return 1.0 / math.lcm(*steps) if steps else 0.0
 
 
 def rule_list_text(
@@ -192,7 +221,10 @@ class ParetoResult:
     points : DataFrame
         Every run (one row per fit), with its status and rule list.
     front : DataFrame
-        The non-dominated points, sorted by unfairness.
+        The non-dominated points, sorted by unfairness: in (test unfairness, test error) for a
+        cross-validated sweep, in (unfairness, objective) for the exact training front (the
+        certified quantity); :attr:`plotted` is the part of it non-dominated in the plotted
+        (unfairness, error).
     kind : str
         ``"cross_validation"`` or ``"training"``.
     metric : Metric
@@ -216,6 +248,23 @@ class ParetoResult:
     def y(self) -> str:
         """Column plotted vertically (error)."""
         return "test_error" if self.kind == "cross_validation" else "error"
+
+    @property
+    def plotted(self) -> pd.DataFrame:
+        """The rows of ``front`` that are non-dominated on the plotted axes (:attr:`x`,
+        :attr:`y`), sorted by unfairness: what a plot of the front draws.
+
+        A cross-validated front is already non-dominated on these axes. The exact training
+        front is non-dominated in (unfairness, objective), where its certificate holds; the
+        objective adds ``lam`` per rule to the error, so a point of it can be dominated in
+        (unfairness, error) by a shorter list's neighbour. The plot shows error, the quantity
+        a reader compares across methods, and so leaves such points out; ``front`` keeps them.
+        """
+        table = self.front
+        if table.empty:
+            return table
+        mask = non_dominated(table[self.x], table[self.y])
+        return table[mask].sort_values(self.x).reset_index(drop=True)
 
     @property
     def partial(self) -> bool:
@@ -318,29 +367,49 @@ class SweepData:
     ----------
     X : ndarray of uint8, shape (n, m)
     y : ndarray of uint8, shape (n,)
-    protected : ndarray of bool, shape (n,)
+    groups : ndarray of int, shape (n,)
+        The group code of each sample (0 .. k-1; of two groups, 0 is the protected one).
     fold : ndarray of int8, shape (n,)
         The test fold of each sample (:func:`fold_assignment`).
     feature_names, labels : tuple of str
+    group_names : tuple of str
     """
 
     X: np.ndarray
     y: np.ndarray
-    protected: np.ndarray
+    groups: np.ndarray
     fold: np.ndarray
     feature_names: tuple[str, ...]
     labels: tuple[str, str]
+    group_names: tuple[str, ...] = ()
+
+    @property
+    def protected(self) -> np.ndarray:
+        """The mask of group 0 (the protected group of two; ``groups`` itself when a mask)."""
+        return self.groups if self.groups.dtype == bool else self.groups == 0
+
+    def group_arg(self, rows: np.ndarray) -> np.ndarray:
+        """The groups of ``rows`` as :class:`Problem` takes them: the mask of group 0 for two
+        groups (0/1 codes would read as a mask with 1 protected), else the codes."""
+        codes = self.groups[rows]
+        return codes == 0 if len(self.group_names) == 2 else codes
 
 
-def fold_assignment(y: np.ndarray, protected: np.ndarray, cv: int, seed: int) -> np.ndarray:
+def fold_assignment(y: np.ndarray, groups: np.ndarray, cv: int, seed: int) -> np.ndarray:
     """The test fold of each sample: k folds stratified on (label, group), shuffled by ``seed``.
 
-    Stratifying on the pair keeps both groups and both labels in every fold in the proportions
+    Stratifying on the pair keeps every group and both labels in every fold in the proportions
     of the whole data, so that every fold's unfairness is measured on comparable groups.
+    ``groups``: a protected mask or the group code of each sample.
     """
     from sklearn.model_selection import StratifiedKFold
 
-    strata = np.asarray(y).astype(int) * 2 + np.asarray(protected).astype(int)
+    codes = np.asarray(groups).astype(np.int64)
+    strata = np.asarray(y).astype(np.int64) * (int(codes.max()) + 1) + codes
+    if cv > len(strata):
+        raise InvalidParameterError(
+            f"cv={cv} folds for {len(strata)} samples: give at most {len(strata)} folds"
+        )
     fold = np.empty(len(strata), dtype=np.int8)
     splitter = StratifiedKFold(cv, shuffle=True, random_state=seed)
     for k, (_, test) in enumerate(splitter.split(np.zeros((len(strata), 1)), strata)):
@@ -351,9 +420,13 @@ def fold_assignment(y: np.ndarray, protected: np.ndarray, cv: int, seed: int) ->
 def _sweep_data(X, y, sensitive_features, protected, cv: int, seed: int):
     """The user's data as a problem (one route from user data) and as :class:`SweepData`."""
     problem = Problem.from_data(X, y, sensitive_features, protected)
-    fold = fold_assignment(problem.y, problem.protected, cv, seed)
+    # two groups: stratified on the protected mask, as before k groups were taken (same folds)
+    fold = fold_assignment(
+        problem.y, problem.protected if problem.n_groups == 2 else problem.groups, cv, seed
+    )
     data = SweepData(
-        problem.X, problem.y, problem.protected, fold, problem.feature_names, problem.labels
+        problem.X, problem.y, problem.groups, fold, problem.feature_names, problem.labels,
+        problem.group_names,
     )
     return problem, data
 
@@ -382,9 +455,9 @@ class FitSettings:
     def problem(self, data: SweepData, rows: np.ndarray, epsilon: float | None) -> Problem:
         """The training problem on ``rows`` (a boolean mask) with cap ``epsilon``."""
         return Problem(
-            data.X[rows], data.y[rows], data.protected[rows], metric=self.metric,
+            data.X[rows], data.y[rows], data.group_arg(rows), metric=self.metric,
             epsilon=epsilon, lam=self.lam, max_length=self.max_length,
-            feature_names=data.feature_names, labels=data.labels,
+            feature_names=data.feature_names, labels=data.labels, group_names=data.group_names,
             limits=Limits(max_nodes=self.max_nodes, time_limit=self.time_limit,
                           memory_limit_mb=self.memory_limit_mb),
         )  # fmt: skip
@@ -423,7 +496,7 @@ def fit_fold(
     if result.rule_list is None:
         return row
     pred = result.rule_list.predict(data.X[test])
-    y_test, g_test = data.y[test], data.protected[test]
+    y_test, g_test = data.y[test], data.groups[test]
     row.update(
         train_error=1.0 - result.accuracy,
         train_unfairness=result.unfairness,
@@ -450,12 +523,12 @@ def cross_validated_front(
     metric: Metric | str = "statistical_parity",
     epsilons: Sequence[float] | None = None,
     cv: int = 5,
-    policies: Sequence[str] | None = PAPER_POLICIES,
+    policies: Sequence[str] | None = SWEEP_POLICIES,
     engine: str = "bnb",
-    lam: float = 0.001,
+    lam: float = DEFAULT_LAM,
     max_length: int | None = None,
-    max_nodes: int | None = None,
-    time_limit: float | None = None,
+    max_nodes: int | None = SWEEP_MAX_NODES,
+    time_limit: float | None = SWEEP_TIME_LIMIT,
     memory_limit_mb: float | None = None,
     engine_options: dict[str, Any] | None = None,
     random_state: int = 0,
@@ -463,6 +536,7 @@ def cross_validated_front(
     n_jobs: int | None = None,
     backend: str | None = None,
     progress: Progress | None = None,
+    on_fit: Callable[[dict[str, Any]], None] | None = None,
 ) -> ParetoResult:
     """The paper's Pareto front: epsilon grid × policies × k-fold cross-validation.
 
@@ -474,15 +548,17 @@ def cross_validated_front(
         The group of each sample, as in :meth:`FairRuleListClassifier.fit`.
     metric : str or Metric
     epsilons : sequence of float, optional
-        Unfairness caps (default: :func:`default_epsilons`, 60 values in [0, 1]).
+        Unfairness caps (default: :func:`default_epsilons`, 20 values in [0, 1]; the paper 60).
     cv : int
         Number of folds (stratified on label and group, shuffled with ``random_state``).
     policies : sequence of str or None
         Search policies pooled into the front (branch-and-bound only; ignored by CP-SAT).
+        Default :data:`SWEEP_POLICIES`; the paper's four are :data:`PAPER_POLICIES`.
     engine, lam, max_length, max_nodes, time_limit, engine_options
-        As in :class:`FairRuleListClassifier` (the paper: ``lam=0.001``,
-        ``max_nodes=4_000_000``). Give a limit: every fit stops at it, with the best rule list.
-        Budgets in nodes make the sweep reproducible; a time limit makes it depend on the load.
+        As in :class:`FairRuleListClassifier`. Every fit stops at its limits with the best rule
+        list: by default :data:`SWEEP_MAX_NODES` nodes and :data:`SWEEP_TIME_LIMIT` seconds
+        (None: no limit). The paper: ``lam=0.001``, ``max_nodes=4_000_000``. Budgets in nodes
+        make the sweep reproducible; a time limit makes it depend on the load.
     memory_limit_mb : float, optional
         Cap on the branch-and-bound's search structures (:class:`~fairlist.solvers.Limits`). The
         engine counts their bytes itself, so this limit is as deterministic as ``max_nodes``;
@@ -497,7 +573,11 @@ def cross_validated_front(
         joblib parallelism (``backend="dask"`` needs an active ``dask.distributed.Client``);
         see :func:`run_tasks` for how the data reach the workers.
     progress : callable(done, total), optional
-        Called as fits complete.
+        Called as fits complete; ``total`` counts every fit, the unconstrained ones included
+        (``len(policies) * cv`` more than the grid's).
+    on_fit : callable(dict), optional
+        Called with each fit's row (its ``epsilon``, ``policy``, ``fold``, ``test_error``,
+        ``test_unfairness``, ...) as it completes, e.g. to report the best so far.
 
     Returns
     -------
@@ -517,6 +597,7 @@ def cross_validated_front(
     )  # fmt: skip
     m = Metric.parse(metric)
     problem, data = _sweep_data(X, y, sensitive_features, protected, cv, random_state)
+    memory_limit_mb = memory_share(memory_limit_mb, engine, n_jobs, backend)
     settings = FitSettings(
         m, float(lam), max_length, engine, max_nodes, time_limit, memory_limit_mb,
         tuple(sorted((engine_options or {}).items())),
@@ -533,7 +614,9 @@ def cross_validated_front(
 
     def run(keys: list) -> bool:
         """Fit ``keys``; store each row; False when an interrupt stopped the sweep."""
-        return _run_fits(keys, rows, (data, settings), tally, total, progress, n_jobs, backend)
+        return _run_fits(
+            keys, rows, (data, settings), tally, total, progress, n_jobs, backend, on_fit
+        )
 
     finished = run(first)
     todo = _reuse_unconstrained(grid, rows, tally)
@@ -549,14 +632,40 @@ def cross_validated_front(
         max_nodes=max_nodes, time_limit=time_limit, memory_limit_mb=memory_limit_mb,
         random_state=random_state, classes=jsonable(problem.classes), n_samples=problem.n_samples,
         labels=list(problem.labels), feature_names=list(problem.feature_names),
-        partial=not finished,
+        group_names=list(problem.group_names), partial=not finished, fits=_fit_counts(rows, total),
     )  # fmt: skip
     return ParetoResult(points, _summarise(points), "cross_validation", m, settings_doc)
+
+
+def memory_share(
+    memory_limit_mb: float | None, engine: str, n_jobs: int | None, backend: str | None
+) -> float | None:
+    """The memory cap of each fit of a parallel sweep: the one given, else the engine's default
+    (bnb: three quarters of the physical memory) divided among the workers of this machine, so
+    that the workers together stay under it (not each of them)."""
+    if memory_limit_mb is not None or engine != "bnb":
+        return memory_limit_mb
+    workers = worker_count(n_jobs, backend)
+    total = default_memory_limit_mb()
+    if workers <= 1 or total <= 0:
+        return None
+    return total / workers
+
+
+def _fit_counts(rows: dict, total: int) -> dict[str, int]:
+    """How many fits a sweep had: in all (the unconstrained ones included), solved, reused (an
+    unconstrained optimum that meets the cap), interrupted, and never run (cancelled)."""
+    solved = sum(1 for r in rows.values() if not r.get("reused") and r["status"] != INTERRUPTED)
+    reused = sum(1 for r in rows.values() if r.get("reused"))
+    interrupted = sum(1 for r in rows.values() if r["status"] == INTERRUPTED)
+    return {"total": total, "solved": solved, "reused": reused, "interrupted": interrupted,
+            "not_run": total - solved - reused - interrupted}  # fmt: skip
 
 
 def _run_fits(
     keys: list, rows: dict, shared: tuple, tally: dict[str, int], total: int,
     progress: Progress | None, n_jobs: int | None, backend: str | None,
+    on_fit: Callable[[dict[str, Any]], None] | None = None,
 ) -> bool:
     """Fit ``keys`` in parallel; store each row as it comes, with the progress; False when an
     interrupt stopped the sweep."""
@@ -564,6 +673,9 @@ def _run_fits(
     def on_result(i: int, row: dict[str, Any], seconds: float) -> bool:
         rows[keys[i]] = {**row, "seconds": seconds}
         tally["done"] += 1
+        if on_fit is not None:
+            e, pol, k = keys[i]
+            on_fit({"epsilon": e, "policy": pol, "fold": k, **rows[keys[i]]})
         if progress is not None:
             progress(tally["done"], total)
         return row["status"] != INTERRUPTED
@@ -643,11 +755,11 @@ def training_front(
     *,
     metric: Metric | str = "statistical_parity",
     engine: str = "bnb",
-    lam: float = 0.001,
+    lam: float = DEFAULT_LAM,
     max_length: int | None = None,
     policy: str | None = None,
-    max_nodes: int | None = None,
-    time_limit: float | None = None,
+    max_nodes: int | None = SWEEP_MAX_NODES,
+    time_limit: float | None = SWEEP_TIME_LIMIT,
     memory_limit_mb: float | None = None,
     engine_options: dict[str, Any] | None = None,
     max_points: int | None = None,
@@ -704,7 +816,7 @@ engine_options
     if policy is not None and ENGINES[engine].policy is None:
         raise InvalidParameterError(f"policy={policy!r}: engine={engine!r} has no policies")
     solver = settings.solver(policy)
-    delta = unfairness_resolution(m, problem.y, problem.protected)
+    delta = unfairness_resolution(m, problem.y, problem.groups)
     step = max(delta / 2, 2 * FEASIBILITY_TOL)
     rows, complete, all_optimal, partial = _epsilon_constraint(
         problem, solver, step, max_points, progress
@@ -719,6 +831,7 @@ engine_options
         exact_steps=delta >= FEASIBILITY_TOL, complete=bool(complete and all_optimal),
         partial=partial, classes=jsonable(problem.classes), n_samples=problem.n_samples,
         labels=list(problem.labels), feature_names=list(problem.feature_names),
+        group_names=list(problem.group_names),
     )  # fmt: skip
     return ParetoResult(points, front, "training", m, settings_doc)
 

@@ -59,7 +59,7 @@ def _new_axes(figsize: tuple[float, float] = (5.2, 4.4)):
 def _xy(front: FrontLike) -> tuple[np.ndarray, np.ndarray]:
     """Unfairness and error of a front given as a result, a DataFrame or an (x, y) pair."""
     if isinstance(front, ParetoResult):
-        table = front.front
+        table = front.plotted  # non-dominated on the plotted axes (see ParetoResult.plotted)
         if table.empty:
             return np.empty(0), np.empty(0)
         return table[front.x].to_numpy(float), table[front.y].to_numpy(float)

@@ -178,6 +178,8 @@ def read_table(
                 f"{name} {col!r} is not a column of {path.name} ({shown}, ...)"
             )
     y = frame[target] if target is not None else None
+    if y is not None:
+        _check_two_classes(y, target)
     groups_of = frame[sensitive[0]] if len(sensitive) == 1 else frame[list(sensitive)]
     prot = _typed_value(groups_of, protected)
     weights = frame[weight] if weight is not None else None
@@ -211,6 +213,25 @@ def read_table(
     X = Binarizer(numeric=numeric, **kwargs).fit(features, y).transform(features)
     return Table(
         X, y, groups_of, prot, f"{path} (binarized: {X.shape[1]} antecedents)", weight=weights
+    )
+
+
+def _check_two_classes(y: Any, target: str) -> None:
+    """A rule list predicts one of two classes: a continuous target (a float column of more
+    than two values), which scikit-learn refuses with a traceback, is refused here, naming the
+    column."""
+    import pandas as pd
+
+    if not pd.api.types.is_float_dtype(y):
+        return  # a discrete target of one or three classes: the estimator names them
+    values = y.dropna().unique()
+    if len(values) <= 2:
+        return
+    plain = [v.item() if hasattr(v, "item") else v for v in values[:3]]
+    shown = ", ".join(f"{v:g}" if isinstance(v, float) else repr(v) for v in plain)
+    raise DataError(
+        f"--target {target!r} is a continuous column of {len(values)} distinct values ({shown}, "
+        "...); a rule list needs two classes: make a two-valued column (e.g. value > cut)"
     )
 
 

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import io
 import json
+from pathlib import Path
 
 import numpy as np
 import pandas as pd
@@ -411,3 +413,142 @@ def test_fit_on_the_built_in_compas(shared_data, monkeypatch):
     assert result.exit_code == 0, result.output
     doc = json.loads(result.stdout)
     assert doc["unfairness"] <= 0.05 + 1e-9 and doc["n_samples"] > 5000
+
+
+# --------------------------------------------------------------------------- issue 25
+def test_pareto_shows_progress_lines_on_a_pipe_and_counts_its_fits(tmp_path, monkeypatch):
+    import fairlist.cli as cli
+
+    monkeypatch.setattr(cli, "PIPE_PROGRESS_SECONDS", 0.0)  # a line per fit
+    data = tmp_path / "d.csv"
+    binary_csv(data, n=150)
+    result = runner.invoke(
+        app, ["pareto", str(data), *FIT[1:], "--max-length", "2", "--n-epsilons", "3",
+              "--cv", "2", "--output", str(tmp_path / "f.csv")],
+    )  # fmt: skip
+    assert result.exit_code == 0, result.output
+    lines = [line for line in result.stderr.splitlines() if line.startswith("pareto: ")]
+    assert lines and lines[-1].startswith("pareto: 8/8 fits"), result.stderr  # 3 x 2 + 2
+    assert "best error" in lines[-1]
+    assert "from 8 fits (" in result.stdout  # the same count as the progress total
+
+
+def test_an_interrupted_sweep_says_how_many_fits_ran_and_were_cancelled(
+    tmp_path, interrupt_solve
+):
+    data = tmp_path / "d.csv"
+    binary_csv(data, n=150)
+    interrupt_solve(3)
+    result = runner.invoke(
+        app, ["pareto", str(data), *FIT[1:], "--max-length", "2", "--n-epsilons", "3",
+              "--cv", "2", "--n-jobs", "1", "--output", str(tmp_path / "f.csv")],
+    )  # fmt: skip
+    assert result.exit_code == EXIT_INTERRUPTED, result.output
+    assert "of 8 fits (" in result.stdout and "cancelled" in result.stdout, result.stdout
+
+
+@pytest.mark.parametrize(
+    "args",
+    [["--cv", "0"], ["--cv", "1"], ["--bogus"]],
+)
+def test_pareto_usage_errors_are_json_under_json(tmp_path, args):
+    data = tmp_path / "d.csv"
+    binary_csv(data)
+    result = runner.invoke(app, ["pareto", str(data), *FIT[1:], "--json", *args])
+    assert result.exit_code == 2
+    doc = json.loads(result.stdout)
+    assert doc["exit_code"] == 2 and doc["error"]
+
+
+@pytest.mark.parametrize(
+    ("args", "says"),
+    [
+        (["--policies", ""], "--policies names no policy"),
+        (["--policies", "bfs,nope"], "unknown policy 'nope'"),
+        (["--n-jobs", "0"], "--n-jobs 0"),
+        (["--cv", "500"], "cv=500 folds for 120 samples"),
+        (["--backend", "dask"], "--backend dask needs"),
+        (["--output", "no/such/folder/f.csv"], "does not exist"),
+    ],
+)
+def test_pareto_refuses_bad_options_in_one_line(tmp_path, args, says):
+    pytest.importorskip("sklearn")
+    data = tmp_path / "d.csv"
+    binary_csv(data)
+    result = runner.invoke(app, ["pareto", str(data), *FIT[1:], "--max-length", "1", *args])
+    assert result.exit_code == 1, result.output
+    assert says in result.output and "Traceback" not in result.output
+    assert len(result.stderr.strip().splitlines()) == 1
+
+
+def test_a_continuous_target_is_one_error_naming_the_column(tmp_path):
+    data = tmp_path / "d.csv"
+    frame = binary_csv(data)
+    frame["score"] = np.linspace(0, 1, len(frame))
+    frame.to_csv(data, index=False)
+    result = runner.invoke(app, ["fit", str(data), "--target", "score", "--sensitive", "grp"])
+    assert result.exit_code == 1
+    assert "--target 'score'" in result.stderr and "two classes" in result.stderr
+
+
+def test_predict_refuses_an_output_it_cannot_write_in_one_line(tmp_path):
+    data, model = tmp_path / "d.csv", tmp_path / "m.json"
+    binary_csv(data)
+    fitted = runner.invoke(app, [*FIT[:1], str(data), *FIT[1:], "--output", str(model)])
+    assert fitted.exit_code == 0, fitted.output
+    for target, says in [
+        (tmp_path / "missing" / "p.csv", "does not exist"),
+        (tmp_path, "is a folder"),
+        (Path("/proc/p.csv"), "No such file"),
+    ]:
+        result = runner.invoke(app, ["predict", str(model), str(data), "--output", str(target)])
+        assert result.exit_code == 1, (target, result.output)
+        assert says in result.stderr and len(result.stderr.strip().splitlines()) == 1
+
+
+def test_predict_gives_each_row_an_id_and_the_text_of_its_rule(tmp_path):
+    data, model = tmp_path / "d.csv", tmp_path / "m.json"
+    frame = binary_csv(data)
+    frame["key"] = [f"k{i}" for i in range(len(frame))]
+    frame.to_csv(data, index=False)
+    fitted = runner.invoke(app, [*FIT[:1], str(data), *FIT[1:], "--drop", "key",
+                                 "--output", str(model)])  # fmt: skip
+    assert fitted.exit_code == 0, fitted.output
+    out = runner.invoke(app, ["predict", str(model), str(data)])
+    assert out.exit_code == 0, out.output
+    table = pd.read_csv(io.StringIO(out.stdout))
+    assert list(table.columns[:2]) == ["row", "prediction"]
+    assert list(table["row"]) == list(range(len(frame)))
+    clf = FairRuleListClassifier.load(model)
+    n_rules = len(clf.rule_list_)
+    for rule, text in zip(table["rule"], table["rule_text"], strict=True):
+        if rule == n_rules:
+            assert text.startswith("else [")
+        else:
+            assert text.startswith(f"if [{clf.rule_list_.rules[rule].antecedent}] then [")
+    keyed = runner.invoke(app, ["predict", str(model), str(data), "--id", "key", "--json"])
+    rows = json.loads(keyed.stdout)["predictions"]
+    assert [r["key"] for r in rows] == list(frame["key"])
+    missing = runner.invoke(app, ["predict", str(model), str(data), "--id", "nope"])
+    assert missing.exit_code == 1 and "--id 'nope'" in missing.stderr
+
+
+def test_fit_warns_when_the_length_penalty_chose_the_constant_list(tmp_path):
+    data = tmp_path / "d.csv"
+    binary_csv(data)
+    result = runner.invoke(app, [*FIT[:1], str(data), *FIT[1:], "--lam", "0.5"])
+    assert result.exit_code == 0, result.output
+    assert "warning: lam=0.5 decided the answer" in result.stderr
+    assert "lam=0.05" in result.stderr
+
+
+def test_one_default_lam_everywhere():
+    import inspect
+
+    from fairlist.cli import fit, pareto, verify
+    from fairlist.solvers import Problem
+    from fairlist.solvers.base import DEFAULT_LAM
+
+    for fn in (fit, pareto, verify, FairRuleListClassifier.__init__):
+        assert inspect.signature(fn).parameters["lam"].default == DEFAULT_LAM, fn
+    assert Problem.__dataclass_fields__["lam"].default == DEFAULT_LAM

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import itertools
 import json
+import os
 
 import numpy as np
 import pandas as pd
@@ -363,3 +364,132 @@ def test_run_tasks_reports_every_result_and_the_efficiency():
     report = run_tasks(_square, [(k,) for k in range(6)], (0,), n_jobs=1,
                        on_result=lambda i, out, s: i < 2)  # fmt: skip
     assert report.interrupted and report.done == 3
+
+
+# --------------------------------------------------------------------------- issue 25
+def test_sweeps_are_bounded_by_default_and_share_the_one_default_lam():
+    import inspect
+
+    from fairlist.cli import pareto as cli_pareto
+    from fairlist.pareto import (
+        SWEEP_MAX_NODES,
+        SWEEP_N_EPSILONS,
+        SWEEP_POLICIES,
+        SWEEP_TIME_LIMIT,
+        default_epsilons,
+    )
+    from fairlist.solvers.base import DEFAULT_LAM
+
+    for fn in (cross_validated_front, training_front):
+        params = inspect.signature(fn).parameters
+        assert params["max_nodes"].default == SWEEP_MAX_NODES
+        assert params["time_limit"].default == SWEEP_TIME_LIMIT
+        assert params["lam"].default == DEFAULT_LAM
+    assert inspect.signature(cross_validated_front).parameters["policies"].default == SWEEP_POLICIES
+    assert len(default_epsilons()) == SWEEP_N_EPSILONS
+    cli = inspect.signature(cli_pareto).parameters
+    assert cli["max_nodes"].default == SWEEP_MAX_NODES
+    assert cli["time_limit"].default == SWEEP_TIME_LIMIT
+    assert cli["n_epsilons"].default == SWEEP_N_EPSILONS
+    assert cli["policies"].default == ",".join(SWEEP_POLICIES)
+    assert cli["lam"].default == DEFAULT_LAM
+    # the default sweep: 20 caps x 1 policy x 5 folds + 5 unconstrained fits
+    assert SWEEP_N_EPSILONS * len(SWEEP_POLICIES) * 5 + 5 <= 120
+
+
+def three_groups(n: int = 150, seed: int = 1):
+    rng = np.random.default_rng(seed)
+    X = pd.DataFrame((rng.random((n, 4)) < 0.4).astype(np.uint8), columns=list("abcd"))
+    s = rng.choice(["r", "g", "b"], n)
+    noise, extra = rng.random(n) < 0.1, rng.random(n) < 0.4
+    y = ((X["a"] | X["b"]).to_numpy() ^ noise) | ((s == "r") & extra)
+    return X, y.astype(int), s
+
+
+def test_the_exact_front_takes_three_groups():
+    X, y, s = three_groups()
+    res = training_front(X, y, s, metric="SP", lam=0.01, max_length=2)
+    assert len(res.settings["group_names"]) == 3
+    assert len(res.front) >= 2 and res.settings["complete"]
+    # every point's unfairness is the largest gap over the three groups
+    for doc, u in zip(res.front["rule_list"], res.front["unfairness"], strict=True):
+        from fairlist.rulelist import RuleList
+
+        pred = RuleList.from_dict(doc).predict(X.to_numpy())
+        assert unfairness(y, pred, s, "SP") == pytest.approx(u)
+
+
+def test_the_cross_validated_front_takes_three_groups():
+    X, y, s = three_groups()
+    res = cross_validated_front(X, y, s, metric="SP", epsilons=[0.1, 1.0], cv=3, max_length=2)
+    assert not res.partial and len(res.front) >= 1
+    assert res.settings["fits"]["total"] == 3 + 2 * 3
+    assert res.front["test_unfairness"].notna().all()
+
+
+def test_the_plotted_front_is_non_dominated_on_the_plotted_axes():
+    X, y, s = three_groups()
+    res = training_front(X, y, s, metric="SP", lam=0.01, max_length=2)
+    shown = res.plotted
+    assert non_dominated(shown[res.x], shown[res.y]).all()
+    assert set(shown["unfairness"]) <= set(res.front["unfairness"])
+    # the example of issue 25: a front in objective holds a point dominated in error
+    made = ParetoResult(
+        pd.DataFrame({"unfairness": [0.05, 0.06], "error": [0.27, 0.273],
+                      "objective": [0.31, 0.303]}),
+        pd.DataFrame({"unfairness": [0.05, 0.06], "error": [0.27, 0.273],
+                      "objective": [0.31, 0.303]}),
+        "training", Metric.parse("SP"),
+    )  # fmt: skip
+    assert list(made.plotted["unfairness"]) == [0.05]
+
+
+def test_more_folds_than_samples_is_one_clear_error():
+    from fairlist.errors import InvalidParameterError
+
+    X, y, g = data(n=20)
+    with pytest.raises(InvalidParameterError, match="cv=50 folds for 20 samples"):
+        cross_validated_front(X, y, g, cv=50, epsilons=[0.1])
+
+
+def test_an_interrupted_sweep_counts_the_fits_run_and_cancelled(interrupt_solve):
+    X, y, g = data(n=120)
+    kw = dict(metric="SP", epsilons=[0.05, 0.5], cv=2, policies=("bfs",), lam=0.01,
+              max_length=2, reuse_unconstrained=False, n_jobs=1)  # fmt: skip
+    interrupt_solve(3)
+    res = cross_validated_front(X, y, g, **kw)
+    assert res.settings["fits"] == {
+        "total": 4, "solved": 2, "reused": 0, "interrupted": 1, "not_run": 1
+    }
+
+
+def test_the_default_memory_cap_is_divided_among_the_workers():
+    from fairlist.pareto import memory_share
+    from fairlist.solvers.bnb import default_memory_limit_mb
+
+    total = default_memory_limit_mb()
+    assert memory_share(None, "bnb", 1, None) is None  # one worker: the engine's own default
+    assert memory_share(None, "bnb", 4, "loky") == pytest.approx(total / 4)
+    assert memory_share(None, "bnb", 2, "threading") == pytest.approx(total / 2)
+    assert memory_share(512.0, "bnb", 4, "loky") == 512.0  # a cap given is the user's
+    assert memory_share(None, "cpsat", 4, "loky") is None
+    X, y, g = data(n=60)
+    res = cross_validated_front(X, y, g, epsilons=[0.5], cv=2, max_length=1, n_jobs=2,
+                                backend="threading")  # fmt: skip
+    assert res.settings["memory_limit_mb"] == pytest.approx(total / 2)
+
+
+def test_shutdown_workers_removes_the_memory_maps_it_registered(tmp_path):
+    from joblib.externals.loky import reusable_executor
+
+    from fairlist.parallel import run_tasks, shutdown_workers
+
+    big = np.zeros(200_000)  # above max_nbytes: memory-mapped for the workers
+    report = run_tasks(np.sum, [()] * 2, (big,), n_jobs=2, backend="loky")
+    assert report.done == 2
+    executor = reusable_executor._executor
+    folders = executor._temp_folder_manager._cached_temp_folders.copy()
+    assert folders and all(os.path.exists(path) for path in folders.values())
+    shutdown_workers()
+    assert all(not os.path.exists(path) for path in folders.values())
+    shutdown_workers()  # nothing left: a no-op

@@ -15,7 +15,7 @@ from typer.testing import CliRunner
 from fairlist.cli import app
 from fairlist.rulelist import RuleList
 from fairlist.solvers import ENGINES, Limits, Problem
-from fairlist.solvers.bnb import PAPER_POLICIES, BnBSolver
+from fairlist.solvers.bnb import BnBSolver
 from fairlist.solvers.cpsat import CPSatSolver
 
 verify_module = importlib.import_module("fairlist.verify")
@@ -77,7 +77,7 @@ def test_time_limit_means_the_same_in_fit_pareto_and_verify(tmp_path, monkeypatc
         assert seen.get("max_nodes", "missing") is None, command
 
 
-def test_pareto_pools_the_paper_policies_by_default(tmp_path, monkeypatch):
+def test_pareto_and_the_cli_share_one_default_policy_list(tmp_path, monkeypatch):
     from fairlist import pareto
 
     data = tmp_path / "d.csv"
@@ -90,10 +90,10 @@ def test_pareto_pools_the_paper_policies_by_default(tmp_path, monkeypatch):
 
     monkeypatch.setattr(pareto, "cross_validated_front", stop)
     runner.invoke(app, ["pareto", str(data), *FIT[1:]])
-    assert tuple(seen["policies"]) == PAPER_POLICIES
+    assert tuple(seen["policies"]) == pareto.SWEEP_POLICIES  # issue 25: a bounded default
     monkeypatch.undo()
     default = inspect.signature(pareto.cross_validated_front).parameters["policies"].default
-    assert tuple(default) == PAPER_POLICIES
+    assert tuple(default) == pareto.SWEEP_POLICIES
 
 
 def test_verify_keeps_every_limit_but_the_time_limit_it_is_given(monkeypatch):

@@ -575,3 +575,50 @@ print(json.dumps([report.interrupted, children(os.getpid()), shm_left(before, os
 
 def sleepy_task(data, seconds: float) -> float:
     return _busy(seconds) + float(data[0])
+
+
+# --------------------------------------------------------------------------- issue 25
+@pytest.mark.parametrize(("signum", "code"), SIGNALS)
+def test_a_signal_during_start_up_exits_quietly_with_its_status(start, signum, code):
+    fit = start(["fit", "compas", "--epsilon", "0.05"])
+    time.sleep(0.3)  # importing its modules: seconds on a loaded machine
+    assert fit.stop(signum) == code, fit.text
+    assert "Traceback" not in fit.text and "KeyboardInterrupt" not in fit.text
+
+
+def test_a_second_ctrl_c_keeps_the_exit_status_130(start):
+    fit = start(["fit", "compas", "--epsilon", "0.01", "--lam", "0.0001", "--max-nodes", "0",
+                 "--time-limit", "0"])  # fmt: skip
+    fit.wait_for(lambda: b"nodes" in fit.output)
+    # Ctrl-C, then Ctrl-C again and again until the program has ended: the later ones land
+    # while it writes its result, exits its command, tears down
+    deadline = time.monotonic() + STOP_TIMEOUT
+    while fit.proc.poll() is None and time.monotonic() < deadline:
+        with contextlib.suppress(ProcessLookupError):
+            fit.proc.send_signal(signal.SIGINT)
+        time.sleep(0.002)
+    assert fit.stop(signal.SIGINT) == 130, fit.text
+    assert "Traceback" not in fit.text
+
+
+def test_a_signal_before_the_first_fair_list_is_an_interrupt_not_infeasible(
+    tmp_path, monkeypatch
+):
+    from typer.testing import CliRunner
+
+    from fairlist import estimator
+    from fairlist.cli import app
+    from fairlist.solvers import Result, Status, StopReason
+
+    class Stopped:
+        def solve(self, problem):
+            return Result.no_list(Status.UNKNOWN, StopReason.INTERRUPTED, "bnb")
+
+    monkeypatch.setattr(estimator.FairRuleListClassifier, "_solver", lambda self: Stopped())
+    data = tmp_path / "d.csv"
+    data.write_text("a,b,g,y\n1,0,0,1\n0,1,1,0\n1,1,0,1\n0,0,1,0\n")
+    result = CliRunner().invoke(
+        app, ["fit", str(data), "--target", "y", "--sensitive", "g", "--epsilon", "0.1"]
+    )
+    assert result.exit_code == 130, result.output
+    assert "interrupted before any fair rule list" in result.output

@@ -281,3 +281,90 @@ def test_the_smoke_preset_on_compas(tmp_path, shared_data):
     assert outcome.complete
     paper = outcome.tables["paper"]
     assert set(paper["metric"]) == {"unconstrained", "SP", "EOdds"}
+
+
+def _server(answer: bytes | None):
+    """A local TCP server thread: accepts, then stays silent (``answer`` None) or, once it has
+    read what the client sends, answers ``answer`` (an HTTP server's 400). Returns its address
+    and a stop function."""
+    import socket
+    import threading
+
+    listener = socket.socket()
+    listener.bind(("127.0.0.1", 0))
+    listener.listen(4)
+    stop = threading.Event()
+    held = []
+
+    def serve():
+        listener.settimeout(0.2)
+        while not stop.is_set():
+            try:
+                conn, _ = listener.accept()
+            except OSError:
+                continue
+            held.append(conn)
+            if answer is not None:
+                conn.settimeout(5)
+                try:
+                    conn.recv(65536)  # what the client sent first
+                    conn.sendall(answer)
+                except OSError:
+                    pass
+
+    thread = threading.Thread(target=serve, daemon=True)
+    thread.start()
+
+    def close():
+        stop.set()
+        thread.join(5)
+        for conn in held:
+            conn.close()
+        listener.close()
+
+    return f"tcp://127.0.0.1:{listener.getsockname()[1]}", close
+
+
+HTTP_400 = b"HTTP/1.1 400 Bad Request\r\nContent-Length: 0\r\nConnection: close\r\n\r\n"
+
+
+@pytest.mark.parametrize(
+    ("answer", "says"),
+    [(None, "sent no Dask handshake within 2 s"), (HTTP_400, "sent no Dask handshake")],
+    ids=["silent", "http"],
+)
+def test_a_port_that_is_not_a_scheduler_is_a_clear_error_within_the_timeout(
+    tmp_path, answer, says
+):
+    pytest.importorskip("dask.distributed", reason="the study extra installs dask")
+    address, close = _server(answer)
+    try:
+        start = time.perf_counter()
+        with pytest.raises(SchedulerError, match=says):
+            run(tmp_path / "x", scheduler=address, connect_timeout=2)
+        assert time.perf_counter() - start < 15
+    finally:
+        close()
+
+
+def test_an_http_server_that_speaks_first_is_named(tmp_path):
+    import socket
+    import threading
+
+    from fairlist.study.runner import _probe
+
+    listener = socket.socket()
+    listener.bind(("127.0.0.1", 0))
+    listener.listen(1)
+
+    def serve():
+        conn, _ = listener.accept()
+        conn.sendall(HTTP_400)
+        conn.close()
+
+    threading.Thread(target=serve, daemon=True).start()
+    try:
+        with pytest.raises(SchedulerError, match="an HTTP server answers there"):
+            _probe(f"tcp://127.0.0.1:{listener.getsockname()[1]}", 2)
+    finally:
+        listener.close()

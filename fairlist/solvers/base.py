@@ -85,6 +85,12 @@ class Limits:
 DEFAULT_MAX_NODES = 4_000_000
 DEFAULT_TIME_LIMIT = 60.0
 
+#: The one default length penalty per rule (the estimator, ``fit``, ``verify``, ``pareto`` and
+#: :class:`Problem`). The paper used 0.001; 0.01 certifies far sooner. A penalty this large can
+#: make the constant list optimal where a longer list is more accurate: the estimator then warns
+#: (:class:`fairlist.errors.LengthPenaltyWarning`), naming ``lam``.
+DEFAULT_LAM = 0.01
+
 #: The least time limit :meth:`Limits.minus` leaves (seconds).
 MIN_TIME_LEFT = 1e-3
 
@@ -168,7 +174,7 @@ class Problem:
     groups: np.ndarray
     metric: Metric = Metric.STATISTICAL_PARITY
     epsilon: float | None = None
-    lam: float = 0.01
+    lam: float = DEFAULT_LAM
     max_length: int | None = None
     feature_names: tuple[str, ...] = ()
     labels: tuple[str, str] = ()

@@ -149,12 +149,73 @@ def _connect(address: str, timeout: float):
         raise InvalidParameterError(
             "a scheduler address needs dask.distributed: pip install 'fairlist[study]'"
         ) from None
+    _probe(address, timeout)
     try:
         return Client(address, timeout=timeout)
-    except (OSError, TimeoutError, ValueError) as exc:
+    except (OSError, TimeoutError, ValueError, MemoryError) as exc:
         raise SchedulerError(
             f"no Dask scheduler answers at {address!r} within {timeout:g} s ({exc})"
         ) from None
+
+
+#: The most frames a Dask message starts with (its first 8 bytes count them): a larger count is
+#: not Dask speaking (``HTTP/1.1`` read as a count is 3 EiB).
+_MAX_FRAMES = 1 << 20
+
+
+def _probe(address: str, timeout: float) -> None:
+    """Check, within ``timeout`` s, that a TCP address speaks Dask before a client connects.
+
+    ``Client(timeout=...)`` bounds the connection, not the handshake that follows: a port that
+    accepts and stays silent hangs it, and an HTTP port (the dashboard's) answers its handshake
+    with ``HTTP/1.1 400``, whose first 8 bytes read as a frame count of 3 EiB (a MemoryError).
+    A Dask scheduler sends its handshake as soon as it accepts: a small frame count. Addresses
+    of other transports (``tls://``, ``inproc://``, ``ucx://``) are left to Dask."""
+    import socket
+    import struct
+
+    scheme, _, rest = address.rpartition("://")
+    if scheme not in ("", "tcp"):
+        return
+    host, sep, port = rest.rpartition(":")
+    if not sep or not port.isdigit():
+        return  # Dask names the malformed address itself
+    host = host.strip("[]") or "127.0.0.1"
+    deadline = time.monotonic() + timeout
+    try:
+        sock = socket.create_connection((host, int(port)), timeout=timeout)
+    except OSError as exc:  # refused, unreachable, or no connection within the timeout
+        raise SchedulerError(
+            f"no Dask scheduler answers at {address!r} within {timeout:g} s ({exc})"
+        ) from None
+    try:
+        with sock:
+            head = b""
+            while len(head) < 8:
+                left = deadline - time.monotonic()
+                if left <= 0:
+                    raise TimeoutError
+                sock.settimeout(left)
+                chunk = sock.recv(8 - len(head))
+                if not chunk:
+                    break
+                head += chunk
+    except TimeoutError:
+        raise SchedulerError(
+            f"{address!r} accepts connections but sent no Dask handshake within {timeout:g} s: "
+            "not a Dask scheduler (a scheduler listens on port 8786 by default; 8787 is its "
+            "dashboard, HTTP)"
+        ) from None
+    except OSError as exc:
+        raise SchedulerError(
+            f"no Dask scheduler answers at {address!r} within {timeout:g} s ({exc})"
+        ) from None
+    if len(head) < 8 or struct.unpack("<Q", head)[0] > _MAX_FRAMES:
+        what = "an HTTP server" if head.startswith(b"HTTP") else "another service"
+        raise SchedulerError(
+            f"{address!r} is not a Dask scheduler: {what} answers there (first bytes "
+            f"{head[:8]!r}); a scheduler listens on port 8786 by default"
+        )
 
 
 def run_study(
