@@ -60,19 +60,26 @@ def main() -> None:
         feature_names=list(frame.columns[2:-1]),
         limits=Limits(time_limit=args.time_limit),
     )
-    print(f"SP <= {args.epsilon}, lambda {args.lam}, at most {args.max_length} rules, policy "
-          f"{args.policy}; {cores()} cores")  # fmt: skip
-    print(f"{'n_jobs':>6} {'status':>9} {'objective':>10} {'lower_bd':>10} {'expanded':>10} "
-          f"{'seconds':>8} {'speed-up':>8}")  # fmt: skip
+    print(
+        f"SP <= {args.epsilon}, lambda {args.lam}, at most {args.max_length} rules, policy "
+        f"{args.policy}; {cores()} cores"
+    )
+    print(
+        f"{'n_jobs':>6} {'status':>9} {'objective':>10} {'lower_bd':>10} {'expanded':>10} "
+        f"{'seconds':>8} {'speed-up':>8}"
+    )
     base = None
     for n_jobs in jobs:
         start = time.perf_counter()
         result = BnBSolver(policy=args.policy, n_jobs=n_jobs).solve(problem)
         seconds = time.perf_counter() - start
         base = base or seconds
-        print(f"{n_jobs:>6} {str(result.status):>9} {result.objective:>10.6f} "
-              f"{result.lower_bound:>10.6f} {result.stats['nodes_expanded']:>10,} "
-              f"{seconds:>8.2f} {base / seconds:>8.2f}", flush=True)  # fmt: skip
+        print(
+            f"{n_jobs:>6} {str(result.status):>9} {result.objective:>10.6f} "
+            f"{result.lower_bound:>10.6f} {result.stats['nodes_expanded']:>10,} "
+            f"{seconds:>8.2f} {base / seconds:>8.2f}",
+            flush=True,
+        )
         if args.lists:
             print("       " + str(result.rule_list).replace("\n", "\n       "))
 

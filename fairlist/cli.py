@@ -139,7 +139,9 @@ Engine = enum.Enum("Engine", {name: name for name in ENGINES}, type=str)
 MetricName = enum.Enum("MetricName", {m.short_name: m.short_name for m in Metric}, type=str)
 PolicyName = enum.Enum("PolicyName", {name: name for name in POLICIES}, type=str)
 GroupsName = enum.Enum("GroupsName", {name: name for name in GROUPS}, type=str)
-MissingName = enum.Enum("MissingName", {n: n for n in BINARIZER["handle_missing"][0].values}, type=str)  # fmt: skip  # noqa: E501
+MissingName = enum.Enum(
+    "MissingName", {n: n for n in BINARIZER["handle_missing"][0].values}, type=str
+)
 CutsName = enum.Enum("CutsName", {n: n for n in BINARIZER["numeric"][0].values}, type=str)
 
 
@@ -367,22 +369,43 @@ def fit(
     with _errors(as_json):
         _check_output(output, "--output")
         table = read_table(
-            data, target, sensitive, protected, drop, min_support, antecedents=False,
-            weight=weight, groups=groups.value, handle_missing=handle_missing and
-            handle_missing.value, cuts=cuts and cuts.value,
-        )  # fmt: skip
+            data,
+            target,
+            sensitive,
+            protected,
+            drop,
+            min_support,
+            antecedents=False,
+            weight=weight,
+            groups=groups.value,
+            handle_missing=handle_missing and handle_missing.value,
+            cuts=cuts and cuts.value,
+        )
         callback, status = _progress_printer(not as_json)
         clf = _classifier(
-            table, min_support, callback,
-            metric=metric.value, epsilon=epsilon, lam=lam, max_length=max_length,
-            engine=engine.value, policy=policy and policy.value, time_limit=_limit(time_limit),
-            max_nodes=_limit(max_nodes), gap_tolerance=_limit(gap_tolerance),
-            memory_limit_mb=memory_limit, deepen_length=deepen_length,
-        )  # fmt: skip
+            table,
+            min_support,
+            callback,
+            metric=metric.value,
+            epsilon=epsilon,
+            lam=lam,
+            max_length=max_length,
+            engine=engine.value,
+            policy=policy and policy.value,
+            time_limit=_limit(time_limit),
+            max_nodes=_limit(max_nodes),
+            gap_tolerance=_limit(gap_tolerance),
+            memory_limit_mb=memory_limit,
+            deepen_length=deepen_length,
+        )
         _fit_quietly(clf, table, status)
         if output is not None:
-            metadata = {"data": table.source, "target": target, "sensitive": sensitive,
-                        "protected": jsonable(table.protected)}  # fmt: skip
+            metadata = {
+                "data": table.source,
+                "target": target,
+                "sensitive": sensitive,
+                "protected": jsonable(table.protected),
+            }
             clf.save(output, metadata=metadata)
     if as_json:
         _emit_json(_fit_summary(clf, epsilon, output))
@@ -419,9 +442,12 @@ def _fit_quietly(clf: Any, table: Any, status: Any) -> None:
     with warnings.catch_warnings(), status if status is not None else nullcontext():
         warnings.simplefilter("ignore", ConvergenceWarning)
         clf.fit(
-            table.X, table.y, sensitive_features=table.groups, protected=table.protected,
+            table.X,
+            table.y,
+            sensitive_features=table.groups,
+            protected=table.protected,
             sample_weight=table.weight,
-        )  # fmt: skip
+        )
     clf.set_params(engine_options=None)  # the callback is not part of the model
 
 
@@ -511,8 +537,11 @@ def predict(
     ] = None,
     id_column: Annotated[
         Optional[str],
-        typer.Option("--id", help="Column of DATA that identifies each row (default: a 'row' "
-                     "column, the row's number in DATA from 0)."),
+        typer.Option(
+            "--id",
+            help="Column of DATA that identifies each row (default: a 'row' "
+            "column, the row's number in DATA from 0).",
+        ),
     ] = None,
     as_json: JsonOpt = False,
 ) -> None:
@@ -538,13 +567,15 @@ def predict(
                 raise MissingColumnError(f"{data} lacks columns the model reads: {absent[:10]}")
             frame = frame[needed]
         explained = clf.explain(frame)
-        result = pd.DataFrame({
-            ids.name: ids.to_numpy(),
-            "prediction": explained["prediction"].to_numpy(),
-            "rule": explained["rule"].to_numpy(),
-            "rule_text": _rule_texts(explained, len(clf.rule_list_)),
-            "probability_positive": explained["positive_rate"].to_numpy(),
-        })  # fmt: skip
+        result = pd.DataFrame(
+            {
+                ids.name: ids.to_numpy(),
+                "prediction": explained["prediction"].to_numpy(),
+                "rule": explained["rule"].to_numpy(),
+                "rule_text": _rule_texts(explained, len(clf.rule_list_)),
+                "probability_positive": explained["positive_rate"].to_numpy(),
+            }
+        )
         if output is not None and not as_json:
             result.to_csv(output, index=False)
     if as_json:
@@ -620,8 +651,11 @@ def pareto(
     ] = None,
     policies: Annotated[
         str,
-        typer.Option(help="Comma-separated bnb policies pooled into the front (the paper's four: "
-                     + ",".join(PAPER_POLICIES) + ")."),
+        typer.Option(
+            help="Comma-separated bnb policies pooled into the front (the paper's four: "
+            + ",".join(PAPER_POLICIES)
+            + ")."
+        ),
     ] = ",".join(SWEEP_POLICIES),
     engine: EngineOpt = Engine.bnb,
     lam: LamOpt = DEFAULT_LAM,
@@ -667,21 +701,38 @@ def pareto(
         for option, path in outputs.items():
             _check_output(path, option)  # before the sweep, not after minutes of it
         table = read_table(
-            data, target, sensitive, protected, drop, groups=groups.value,
-            handle_missing=handle_missing and handle_missing.value, cuts=cuts and cuts.value,
-        )  # fmt: skip
+            data,
+            target,
+            sensitive,
+            protected,
+            drop,
+            groups=groups.value,
+            handle_missing=handle_missing and handle_missing.value,
+            cuts=cuts and cuts.value,
+        )
         if plot is not None and plot.suffix.lower() not in (".png", ".svg", ".pdf"):
             raise InvalidParameterError(f"--plot must end in .png, .svg or .pdf, got {plot.name!r}")
         common = dict(
-            metric=metric.value, engine=engine.value, lam=lam, max_length=max_length,
-            max_nodes=_limit(max_nodes), time_limit=_limit(time_limit),
+            metric=metric.value,
+            engine=engine.value,
+            lam=lam,
+            max_length=max_length,
+            max_nodes=_limit(max_nodes),
+            time_limit=_limit(time_limit),
             memory_limit_mb=memory_limit,
-        )  # fmt: skip
-        sweep = None if exact else dict(
-            epsilons=np.linspace(0.0, epsilon_max, n_epsilons), cv=cv or 5,
-            policies=pols,
-            random_state=seed, n_jobs=n_jobs, backend=backend.value if backend else None,
-        )  # fmt: skip
+        )
+        sweep = (
+            None
+            if exact
+            else dict(
+                epsilons=np.linspace(0.0, epsilon_max, n_epsilons),
+                cv=cv or 5,
+                policies=pols,
+                random_state=seed,
+                n_jobs=n_jobs,
+                backend=backend.value if backend else None,
+            )
+        )
         result = _trace_front(table, sweep, common, as_json)
         json_output = _write_front(result, output, json_output)
         if plot is not None:
@@ -851,9 +902,13 @@ def _progress_bar(enabled: bool):
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeElapsedColumn
 
     with Progress(
-        "[progress.description]{task.description}", BarColumn(), MofNCompleteColumn(),
-        TimeElapsedColumn(), console=Console(stderr=True), transient=True,
-    ) as bar:  # fmt: skip
+        "[progress.description]{task.description}",
+        BarColumn(),
+        MofNCompleteColumn(),
+        TimeElapsedColumn(),
+        console=Console(stderr=True),
+        transient=True,
+    ) as bar:
         task = bar.add_task("fits", total=None)
 
         def report(done: int, total: int | None) -> None:
@@ -896,27 +951,45 @@ def verify(
 
     with _errors(as_json):
         table = read_table(
-            data, target, sensitive, protected, drop, weight=weight, groups=groups.value,
-            handle_missing=handle_missing and handle_missing.value, cuts=cuts and cuts.value,
-        )  # fmt: skip
+            data,
+            target,
+            sensitive,
+            protected,
+            drop,
+            weight=weight,
+            groups=groups.value,
+            handle_missing=handle_missing and handle_missing.value,
+            cuts=cuts and cuts.value,
+        )
         problem = Problem.from_data(
-            table.X, table.y, table.sensitive, table.protected, sample_weight=table.weight,
+            table.X,
+            table.y,
+            table.sensitive,
+            table.protected,
+            sample_weight=table.weight,
             metric=metric.value,
-            epsilon=epsilon, lam=lam, limits=Limits(memory_limit_mb=memory_limit),
-        )  # fmt: skip
+            epsilon=epsilon,
+            lam=lam,
+            limits=Limits(memory_limit_mb=memory_limit),
+        )
         report = run_verify(
-            problem, max_length=max_length, time_limit=_limit(time_limit),
+            problem,
+            max_length=max_length,
+            time_limit=_limit(time_limit),
             majority_only=majority_only,
         )
     if as_json:
         _emit_json(
             {
-                "agree": report.agree, "conclusive": report.conclusive,
-                "max_length": report.max_length, "message": report.message,
+                "agree": report.agree,
+                "conclusive": report.conclusive,
+                "max_length": report.max_length,
+                "message": report.message,
                 "interrupted": report.interrupted,
-                "bnb": _result_doc(report.bnb), "cpsat": _result_doc(report.cpsat),
+                "bnb": _result_doc(report.bnb),
+                "cpsat": _result_doc(report.cpsat),
             }
-        )  # fmt: skip
+        )
     else:
         typer.echo(report.summary())
     if report.interrupted:
@@ -928,8 +1001,13 @@ def verify(
 def _result_doc(result) -> dict[str, Any]:
     """An engine's result for ``verify --json``; ``not_run`` for one an interrupt kept off."""
     if result is None:
-        return {"status": "not_run", "objective": None, "lower_bound": None,
-                "unfairness": None, "rule_list": None}  # fmt: skip
+        return {
+            "status": "not_run",
+            "objective": None,
+            "lower_bound": None,
+            "unfairness": None,
+            "rule_list": None,
+        }
     return {
         "status": str(result.status),
         "objective": result.objective,
@@ -957,8 +1035,14 @@ def datasets(
                 except (OSError, ValueError):
                     where = None
                 files.append({"path": remote.path, "found": where, "url": remote.url})
-            rows.append({"name": name, "description": info.description,
-                         "min_support": info.min_support, "files": files})  # fmt: skip
+            rows.append(
+                {
+                    "name": name,
+                    "description": info.description,
+                    "min_support": info.min_support,
+                    "files": files,
+                }
+            )
         home = str(data_home())
     if as_json:
         _emit_json({"data_home": home, "datasets": rows})
@@ -993,8 +1077,7 @@ def show(
             clf = FairRuleListClassifier.from_dict(doc, source=model)
             rule_list, training = clf.rule_list_, clf.to_dict()["training"]
     if as_json:
-        _emit_json({"rule_list": rule_list.to_dict(), "text": str(rule_list),
-                    "training": training})  # fmt: skip
+        _emit_json({"rule_list": rule_list.to_dict(), "text": str(rule_list), "training": training})
         return
     typer.echo(str(rule_list))
     if training is not None:

@@ -158,8 +158,9 @@ def _plan(model: Any, labels: bool) -> _Plan:
             f"expected a RuleList or a fitted FairRuleListClassifier, got {type(model).__name__}"
         )
     defined = _binarizer_terms(binarizer) if binarizer is not None else {}
-    tests = [(r.antecedent, defined.get(r.antecedent, _Column01(r.antecedent)))
-             for r in rule_list.rules]  # fmt: skip
+    tests = [
+        (r.antecedent, defined.get(r.antecedent, _Column01(r.antecedent))) for r in rule_list.rules
+    ]
     out = (lambda q: classes[q]) if labels else (lambda q: q)
     return _Plan(tests, [out(r.prediction) for r in rule_list.rules], out(rule_list.default))
 
@@ -332,8 +333,10 @@ def export_sql(model: Any, *, labels: bool = False) -> str:
     """
     plan = _plan(model, labels)
     lines = ["CASE"]
-    lines += [f"  WHEN {_sql(term)} THEN {_sql_literal(output)}"
-              for (_, term), output in zip(plan.tests, plan.outputs, strict=False)]  # fmt: skip
+    lines += [
+        f"  WHEN {_sql(term)} THEN {_sql_literal(output)}"
+        for (_, term), output in zip(plan.tests, plan.outputs, strict=False)
+    ]
     lines += [f"  ELSE {_sql_literal(plan.default)}", "END"]
     return "\n".join(lines)
 

@@ -148,9 +148,11 @@ class FairScorer:
         s = self.sensitive if sensitive_features is None else sensitive_features
         names = [s] if isinstance(s, str) else s
         if isinstance(s, str) or (  # column names, as the estimator's fit reads them
-            isinstance(X, pd.DataFrame) and isinstance(s, (list, tuple)) and 0 < len(s) < len(X)
+            isinstance(X, pd.DataFrame)
+            and isinstance(s, (list, tuple))
+            and 0 < len(s) < len(X)
             and all(isinstance(v, str) and v in X.columns for v in s)
-        ):  # fmt: skip
+        ):
             if not isinstance(X, pd.DataFrame):
                 raise DataError(
                     f"the scorer reads the sensitive column(s) {names!r} from X, but X is not a "

@@ -188,9 +188,9 @@ def read_table(
         return Table(features.astype("uint8"), y, groups_of, prot, str(path), weight=weights)
     stray = stray_binary_cell(features, alone=True)
     # (a missing or infinite value: the binarizer's error names it)
-    named_later = stray is not None and (stray[2] is None or (
-        isinstance(stray[2], float) and not np.isfinite(stray[2])
-    ))  # fmt: skip
+    named_later = stray is not None and (
+        stray[2] is None or (isinstance(stray[2], float) and not np.isfinite(stray[2]))
+    )
     if stray is not None and not named_later:
         warnings.warn(
             f"column {stray[0]!r} is 0/1 but for {stray[2]!r} at row {stray[1]}: the table is "

@@ -174,8 +174,12 @@ def test_integer_intervals_are_named_inclusively_and_a_boundary_value_opens_the_
     b = Binarizer(sensitive="s", cut_points={"age": [21, 23, 26, 46]}, negations=False)
     out = b.set_params(conjunctions=False).fit_transform(df)
     assert list(b.get_feature_names_out()) == [
-        "age:<21", "age:21-22", "age:23-25", "age:26-45", "age:>=46",
-    ]  # fmt: skip
+        "age:<21",
+        "age:21-22",
+        "age:23-25",
+        "age:26-45",
+        "age:>=46",
+    ]
     np.testing.assert_array_equal(out.to_numpy().argmax(axis=1), [0, 0, 1, 1, 2, 2, 3, 3, 4, 4])
 
 
@@ -186,8 +190,15 @@ def test_single_value_integer_interval_and_float_and_negative_interval_names():
     )
     b.set_params(negations=False).fit(df)
     assert b.single_names_ == [
-        "p:<1", "p:1", "p:2-3", "p:>=4", "t:<-1.5", "t:-1.5..0.25", "t:0.25-2", "t:>=2",
-    ]  # fmt: skip
+        "p:<1",
+        "p:1",
+        "p:2-3",
+        "p:>=4",
+        "t:<-1.5",
+        "t:-1.5..0.25",
+        "t:0.25-2",
+        "t:>=2",
+    ]
 
 
 def test_numpy_input_gets_scikit_learn_column_names():
@@ -440,7 +451,10 @@ def test_cut_points_that_differ_beyond_six_digits_get_distinct_names():
     ).fit(frame)
     names = list(b.get_feature_names_out())
     assert names == [
-        "x:<1.0000001", "x:1.0000001-1.0000002", "x:1.0000002-1.0000003", "x:>=1.0000003"
+        "x:<1.0000001",
+        "x:1.0000001-1.0000002",
+        "x:1.0000002-1.0000003",
+        "x:>=1.0000003",
     ]
     assert b.transform(frame).sum(axis=0).tolist() == [4, 4, 4, 8]
     y = (values > 1.0000002).astype(int)

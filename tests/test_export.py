@@ -37,12 +37,14 @@ runner = CliRunner()
 
 def raw_frame(n: int = 240, seed: int = 3) -> pd.DataFrame:
     rng = np.random.default_rng(seed)
-    frame = pd.DataFrame({
-        "age": rng.integers(18, 70, n).astype(float),
-        "capital gain": rng.choice([0.0, 0.0, 0.0, 5119.5, 20000.0], n),
-        'odd "name"': rng.choice(["a", "b", "it's"], n),
-        "flag": rng.random(n) < 0.3,
-    })  # fmt: skip
+    frame = pd.DataFrame(
+        {
+            "age": rng.integers(18, 70, n).astype(float),
+            "capital gain": rng.choice([0.0, 0.0, 0.0, 5119.5, 20000.0], n),
+            'odd "name"': rng.choice(["a", "b", "it's"], n),
+            "flag": rng.random(n) < 0.3,
+        }
+    )
     frame["sex"] = rng.choice(["F", "M"], n)
     frame["label"] = np.where(
         ((frame["age"] < 30) | (frame["capital gain"] > 5000)) ^ (rng.random(n) < 0.1), "yes", "no"
@@ -79,8 +81,9 @@ def sqlite_values(frame: pd.DataFrame, expression: str) -> list:
 @pytest.fixture(scope="module")
 def raw_model():
     frame = raw_frame()
-    clf = FairRuleListClassifier(metric="SP", epsilon=0.1, max_length=3, time_limit=None,
-                                 max_nodes=200_000)  # fmt: skip
+    clf = FairRuleListClassifier(
+        metric="SP", epsilon=0.1, max_length=3, time_limit=None, max_nodes=200_000
+    )
     clf.fit(frame.drop(columns="label"), frame["label"], sensitive_features="sex")
     assert clf.binarizer_ is not None and len(clf.rule_list_) >= 1
     return clf, frame
@@ -106,8 +109,13 @@ def test_every_antecedent_of_a_binarizer_is_its_column_in_python_and_sql():
     frame = raw_frame(120).drop(columns=["sex", "label"])
     frame.loc[::7, "age"] = np.nan
     frame.loc[::5, 'odd "name"'] = None
-    b = Binarizer(numeric="quantile", n_bins=4, handle_missing="category",
-                  handle_unknown="ignore", min_support=0.0).fit(frame)  # fmt: skip
+    b = Binarizer(
+        numeric="quantile",
+        n_bins=4,
+        handle_missing="category",
+        handle_unknown="ignore",
+        min_support=0.0,
+    ).fit(frame)
     test = frame.copy()
     test.loc[::3, 'odd "name"'] = "never seen"
     test.loc[1, "age"] = np.nan
@@ -181,8 +189,9 @@ def test_the_export_command_prints_each_format(raw_model, tmp_path, fmt):
     assert result.exit_code == 0, result.output
     assert result.output == export(clf, fmt) + "\n"
     written = tmp_path / f"out.{fmt}"
-    result = runner.invoke(app, ["export", str(path), "--format", fmt, "--labels",
-                                 "--output", str(written)])  # fmt: skip
+    result = runner.invoke(
+        app, ["export", str(path), "--format", fmt, "--labels", "--output", str(written)]
+    )
     assert result.exit_code == 0, result.output
     assert written.read_text() == export(clf, fmt, labels=True) + "\n"
 

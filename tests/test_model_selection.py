@@ -133,20 +133,23 @@ def test_the_scorer_says_what_it_lacks():
         make_fair_scorer("SP", 0.1).set_score_request(sensitive_features=True)
 
 
-FRONT = pd.DataFrame({
-    "epsilon": [0.0, 0.02, 0.05, 0.1, 0.3],
-    "policy": ["bfs"] * 5,
-    "test_unfairness": [0.01, 0.03, 0.048, 0.09, 0.2],
-    "test_error": [0.40, 0.36, 0.33, 0.33, 0.30],
-})  # fmt: skip
+FRONT = pd.DataFrame(
+    {
+        "epsilon": [0.0, 0.02, 0.05, 0.1, 0.3],
+        "policy": ["bfs"] * 5,
+        "test_unfairness": [0.01, 0.03, 0.048, 0.09, 0.2],
+        "test_error": [0.40, 0.36, 0.33, 0.33, 0.30],
+    }
+)
 
 
 @pytest.mark.parametrize(
     ("u", "epsilon"), [(0.0, None), (0.01, 0.0), (0.04, 0.02), (0.05, 0.05), (0.1, 0.05), (1, 0.3)]
 )
 def test_select_picks_the_most_accurate_point_under_u(u, epsilon):
-    result = ParetoResult(points=FRONT, front=FRONT, kind="cross_validation",
-                          metric=Metric.STATISTICAL_PARITY)  # fmt: skip
+    result = ParetoResult(
+        points=FRONT, front=FRONT, kind="cross_validation", metric=Metric.STATISTICAL_PARITY
+    )
     if epsilon is None:
         u = 0.005
         with pytest.raises(DataError, match="fairest has 0.01 \\(error 0.4\\)"):

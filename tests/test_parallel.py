@@ -47,7 +47,7 @@ def canonical_optimum(problem):
             for labels in itertools.product((0, 1), repeat=length + 1):
                 free = np.ones(n, dtype=bool)
                 pred = np.empty(n, dtype=np.uint8)
-                for j, q in zip(ids, labels):
+                for j, q in zip(ids, labels, strict=True):
                     pred[free & X[:, j]] = q
                     free &= ~X[:, j]
                 pred[free] = labels[-1]

@@ -314,8 +314,16 @@ def test_ctrl_c_stops_the_training_front_and_keeps_it_exact(interrupt_solve):
 
 def test_ctrl_c_stops_the_whole_cross_validated_sweep(interrupt_solve):
     X, y, g = data(n=120)
-    kw = dict(metric="SP", epsilons=[0.05, 0.5], cv=2, policies=("bfs",), lam=0.01,
-              max_length=2, reuse_unconstrained=False, n_jobs=1)  # fmt: skip
+    kw = dict(
+        metric="SP",
+        epsilons=[0.05, 0.5],
+        cv=2,
+        policies=("bfs",),
+        lam=0.01,
+        max_length=2,
+        reuse_unconstrained=False,
+        n_jobs=1,
+    )
     calls = interrupt_solve(3)
     res = cross_validated_front(X, y, g, **kw)
     assert calls["n"] == 3  # nothing ran after the interrupted fit
@@ -354,15 +362,22 @@ def test_run_tasks_reports_every_result_and_the_efficiency():
     from fairlist.parallel import run_tasks
 
     seen = {}
-    report = run_tasks(_square, [(k,) for k in range(6)], (100,), n_jobs=2,
-                       backend="threading", on_result=lambda i, out, s: seen.update({i: out}))
+    report = run_tasks(
+        _square,
+        [(k,) for k in range(6)],
+        (100,),
+        n_jobs=2,
+        backend="threading",
+        on_result=lambda i, out, s: seen.update({i: out}),
+    )
     assert seen == {k: 100 + k * k for k in range(6)}
     assert report.done == report.total == 6 and not report.interrupted
     assert report.workers == 2 and 0 < report.efficiency
     assert "parallel efficiency" in report.summary()
     # a False from on_result stops the run
-    report = run_tasks(_square, [(k,) for k in range(6)], (0,), n_jobs=1,
-                       on_result=lambda i, out, s: i < 2)  # fmt: skip
+    report = run_tasks(
+        _square, [(k,) for k in range(6)], (0,), n_jobs=1, on_result=lambda i, out, s: i < 2
+    )
     assert report.interrupted and report.done == 3
 
 
@@ -435,12 +450,15 @@ def test_the_plotted_front_is_non_dominated_on_the_plotted_axes():
     assert set(shown["unfairness"]) <= set(res.front["unfairness"])
     # the example of issue 25: a front in objective holds a point dominated in error
     made = ParetoResult(
-        pd.DataFrame({"unfairness": [0.05, 0.06], "error": [0.27, 0.273],
-                      "objective": [0.31, 0.303]}),
-        pd.DataFrame({"unfairness": [0.05, 0.06], "error": [0.27, 0.273],
-                      "objective": [0.31, 0.303]}),
-        "training", Metric.parse("SP"),
-    )  # fmt: skip
+        pd.DataFrame(
+            {"unfairness": [0.05, 0.06], "error": [0.27, 0.273], "objective": [0.31, 0.303]}
+        ),
+        pd.DataFrame(
+            {"unfairness": [0.05, 0.06], "error": [0.27, 0.273], "objective": [0.31, 0.303]}
+        ),
+        "training",
+        Metric.parse("SP"),
+    )
     assert list(made.plotted["unfairness"]) == [0.05]
 
 
@@ -454,12 +472,24 @@ def test_more_folds_than_samples_is_one_clear_error():
 
 def test_an_interrupted_sweep_counts_the_fits_run_and_cancelled(interrupt_solve):
     X, y, g = data(n=120)
-    kw = dict(metric="SP", epsilons=[0.05, 0.5], cv=2, policies=("bfs",), lam=0.01,
-              max_length=2, reuse_unconstrained=False, n_jobs=1)  # fmt: skip
+    kw = dict(
+        metric="SP",
+        epsilons=[0.05, 0.5],
+        cv=2,
+        policies=("bfs",),
+        lam=0.01,
+        max_length=2,
+        reuse_unconstrained=False,
+        n_jobs=1,
+    )
     interrupt_solve(3)
     res = cross_validated_front(X, y, g, **kw)
     assert res.settings["fits"] == {
-        "total": 4, "solved": 2, "reused": 0, "interrupted": 1, "not_run": 1
+        "total": 4,
+        "solved": 2,
+        "reused": 0,
+        "interrupted": 1,
+        "not_run": 1,
     }
 
 
@@ -474,8 +504,9 @@ def test_the_default_memory_cap_is_divided_among_the_workers():
     assert memory_share(512.0, "bnb", 4, "loky") == 512.0  # a cap given is the user's
     assert memory_share(None, "cpsat", 4, "loky") is None
     X, y, g = data(n=60)
-    res = cross_validated_front(X, y, g, epsilons=[0.5], cv=2, max_length=1, n_jobs=2,
-                                backend="threading")  # fmt: skip
+    res = cross_validated_front(
+        X, y, g, epsilons=[0.5], cv=2, max_length=1, n_jobs=2, backend="threading"
+    )
     assert res.settings["memory_limit_mb"] == pytest.approx(total / 2)
 
 

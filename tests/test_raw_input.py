@@ -25,11 +25,13 @@ def people(n: int = 300, seed: int = 0, missing: bool = False) -> tuple[pd.DataF
     label's cause), ``sex`` (the group)."""
     rng = np.random.default_rng(seed)
     job = rng.choice(["clerk", "nurse", "engineer"], n)
-    frame = pd.DataFrame({
-        "age": rng.uniform(0.17, 74.0, n),
-        "job": job,
-        "sex": rng.choice(["F", "M"], n),
-    })  # fmt: skip
+    frame = pd.DataFrame(
+        {
+            "age": rng.uniform(0.17, 74.0, n),
+            "job": job,
+            "sex": rng.choice(["F", "M"], n),
+        }
+    )
     y = np.where((job == "engineer") ^ (rng.random(n) < 0.1), "yes", "no")
     if missing:
         frame.loc[[3, 10, 20], "job"] = None
@@ -71,10 +73,11 @@ def test_the_commands_take_handle_missing(tmp_path, command):
     X["label"] = y
     X.to_csv(tmp_path / "d.csv", index=False)
     args = [command, str(tmp_path / "d.csv"), "--target", "label", "--sensitive", "sex"]
-    args += {"fit": ["--max-length", "1"], "verify": ["--max-length", "1"],
-             "pareto": ["--exact", "--max-length", "1", "--output", str(tmp_path / "p.csv")]}[
-        command
-    ]  # fmt: skip
+    args += {
+        "fit": ["--max-length", "1"],
+        "verify": ["--max-length", "1"],
+        "pareto": ["--exact", "--max-length", "1", "--output", str(tmp_path / "p.csv")],
+    }[command]
     refused = runner.invoke(app, args)
     assert refused.exit_code == 1
     assert "--handle-missing category" in refused.output
@@ -199,8 +202,10 @@ def test_one_stray_cell_in_a_table_of_0_1_columns_is_named(tmp_path, cell):
     frame.to_csv(tmp_path / "d.csv", index=False)
     with pytest.warns(UserWarning, match=re.escape(f"column 'b' is 0/1 but for {cell!r} at row 5")):
         read_table(str(tmp_path / "d.csv"), "y", ["g"], None, antecedents=False)
-    result = runner.invoke(app, ["fit", str(tmp_path / "d.csv"), "--target", "y",
-                                 "--sensitive", "g", "--max-length", "1"])  # fmt: skip
+    result = runner.invoke(
+        app,
+        ["fit", str(tmp_path / "d.csv"), "--target", "y", "--sensitive", "g", "--max-length", "1"],
+    )
     assert "column 'b' is 0/1 but for" in result.output and "at row 5" in result.output
 
 
@@ -217,8 +222,10 @@ def test_a_column_of_text_is_not_a_stray_cell():
 def wide(n_rows: int = 3000, n_columns: int = 800, seed: int = 0):
     """A wide raw table: many numeric columns for MDLP and many antecedents to pair."""
     rng = np.random.default_rng(seed)
-    frame = pd.DataFrame(rng.integers(0, 50, (n_rows, n_columns)).astype(float),
-                         columns=[f"x{j}" for j in range(n_columns)])  # fmt: skip
+    frame = pd.DataFrame(
+        rng.integers(0, 50, (n_rows, n_columns)).astype(float),
+        columns=[f"x{j}" for j in range(n_columns)],
+    )
     frame["sex"] = rng.choice(["F", "M"], n_rows)
     y = (frame.iloc[:, :20].sum(axis=1) + rng.normal(0, 20, n_rows) > 490).astype(int)
     return frame, y.to_numpy()
@@ -231,8 +238,11 @@ def test_the_time_limit_stops_the_binarizer_with_a_clear_error():
 
     X, y = wide()
     start = time.perf_counter()
-    with pytest.raises(TimeLimitError, match=r"binarizing did not finish within the time limit "
-                                             r"\(\d+ of \d+ "):  # fmt: skip
+    with pytest.raises(
+        TimeLimitError,
+        match=r"binarizing did not finish within the time limit "
+        r"\(\d+ of \d+ ",
+    ):
         FairRuleListClassifier(time_limit=0.3, cuts="quantile", max_length=1).fit(
             X, y, sensitive_features="sex"
         )
@@ -243,8 +253,19 @@ def test_the_fit_command_exits_3_when_binarizing_outlasts_the_time_limit(tmp_pat
     X, y = wide(n_rows=1500)
     X["label"] = y
     X.to_csv(tmp_path / "d.csv", index=False)
-    result = runner.invoke(app, ["fit", str(tmp_path / "d.csv"), "--target", "label",
-                                 "--sensitive", "sex", "--time-limit", "0.2"])  # fmt: skip
+    result = runner.invoke(
+        app,
+        [
+            "fit",
+            str(tmp_path / "d.csv"),
+            "--target",
+            "label",
+            "--sensitive",
+            "sex",
+            "--time-limit",
+            "0.2",
+        ],
+    )
     assert result.exit_code == 3, result.output
     assert "binarizing did not finish within the time limit" in result.output
 
