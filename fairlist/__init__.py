@@ -18,7 +18,32 @@ Example::
 from __future__ import annotations
 
 from importlib import import_module
+from pathlib import Path
 from typing import Any
+
+
+def _not_built(folder: Path) -> str:
+    source = (folder.parent / "meson.build").is_file()
+    why = (
+        "That folder is a source checkout, which shadows the installed package: run from "
+        "another folder, or install the checkout in editable mode (the extension is then built "
+        "in place): pip install meson-python meson ninja cython numpy "
+        "&& pip install --no-build-isolation -e ."
+        if source
+        else "The extension was not built: reinstall fairlist (pip install --force-reinstall "
+        "fairlist), which needs a C++17 compiler where no wheel fits this platform."
+    )
+    return f"fairlist's compiled core (fairlist._core) is missing from {folder}. {why}"
+
+
+# The compiled core first, so that a missing one gives a message that says what to do (as
+# scikit-learn's "has not been built correctly") instead of an import error from deep inside.
+try:
+    import_module(f"{__name__}._core")
+except ModuleNotFoundError as exc:
+    if exc.name != f"{__name__}._core":
+        raise
+    raise ImportError(_not_built(Path(__file__).resolve().parent)) from None
 
 from ._version import __version__
 from .errors import (

@@ -21,12 +21,7 @@ void pack_columns(const std::uint8_t* X, std::size_t n_rows, std::size_t n_cols,
     }
 }
 
-#if defined(__GNUC__) && defined(__x86_64__) && defined(__linux__) && !defined(__clang__)
-#define FAIRLIST_POPCNT_CLONES __attribute__((target_clones("popcnt", "default")))
-#else
-#define FAIRLIST_POPCNT_CLONES
-#endif
-
+// FAIRLIST_POPCNT_CLONES: portable.hpp.
 FAIRLIST_POPCNT_CLONES
 void count_captured_scalar(const word_t* rule, const word_t* free, const word_t* const* masks,
                            std::size_t n_words, std::int64_t out[kCaptureMasks + 1]) {
@@ -37,11 +32,11 @@ void count_captured_scalar(const word_t* rule, const word_t* free, const word_t*
     std::int64_t c = 0, c0 = 0, c1 = 0, c2 = 0, c3 = 0;
     for (std::size_t i = 0; i < n_words; ++i) {
         const word_t x = rule[i] & free[i];
-        c += __builtin_popcountll(x);
-        c0 += __builtin_popcountll(x & m0[i]);
-        c1 += __builtin_popcountll(x & m1[i]);
-        c2 += __builtin_popcountll(x & m2[i]);
-        c3 += __builtin_popcountll(x & m3[i]);
+        c += portable::popcount64(x);
+        c0 += portable::popcount64(x & m0[i]);
+        c1 += portable::popcount64(x & m1[i]);
+        c2 += portable::popcount64(x & m2[i]);
+        c3 += portable::popcount64(x & m3[i]);
     }
     out[0] = c;
     out[1] = c0;

@@ -146,7 +146,7 @@ SplitCounts ClassFairnessBound::majority_positive(const word_t* classes) const {
     for (std::size_t i = 0; i < cw; ++i) {
         word_t x = classes[i] & positive_mask_[i];
         while (x) {
-            const std::size_t e = i * kWordBits + static_cast<std::size_t>(__builtin_ctzll(x));
+            const std::size_t e = i * kWordBits + static_cast<std::size_t>(portable::ctz64(x));
             x &= x - 1;
             for (int g = 0; g < k; ++g) {
                 positive.add(g, 0, data_.class_count(e, g, 0));
@@ -170,7 +170,7 @@ bool ClassFairnessBound::bound(const Fixed& fixed, const word_t* class_free,
     for (std::size_t i = 0; i < cw; ++i) {
         word_t x = class_free[i] & class_rule[i] & positive_mask_[i];
         while (x) {
-            const std::size_t e = i * kWordBits + static_cast<std::size_t>(__builtin_ctzll(x));
+            const std::size_t e = i * kWordBits + static_cast<std::size_t>(portable::ctz64(x));
             x &= x - 1;
             for (int g = 0; g < k; ++g) {
                 positive.c[g][0] -= data_.class_count(e, g, 0);

@@ -23,12 +23,6 @@ struct Row {
     int cell() const { return (g * 2 + y) * 2 + (forced ? 1 : 0); }
 };
 
-#if defined(__GNUC__) && defined(__x86_64__) && defined(__linux__) && !defined(__clang__)
-#define FAIRLIST_POPCNT_CLONES __attribute__((target_clones("popcnt", "default")))
-#else
-#define FAIRLIST_POPCNT_CLONES
-#endif
-
 }  // namespace
 
 FAIRLIST_POPCNT_CLONES
@@ -45,9 +39,9 @@ void RuleData::count(const word_t* rule, const word_t* free, SplitCounts* s,
         if (!x) continue;
         const Word& w = words[i];
         const word_t* p = planes + w.offset;
-        std::int64_t c = __builtin_popcountll(x & p[0]);
+        std::int64_t c = portable::popcount64(x & p[0]);
         for (int b = 1; b < w.planes; ++b) {
-            c += static_cast<std::int64_t>(__builtin_popcountll(x & p[b])) << b;
+            c += static_cast<std::int64_t>(portable::popcount64(x & p[b])) << b;
         }
         s->c[w.group][w.label] += c;
         s->n[w.label] += c;

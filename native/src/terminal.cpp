@@ -83,7 +83,7 @@ std::int64_t PairCounts::cost(const word_t* classes) const {
     std::int64_t total = 0;
     for (std::size_t w = 0; w < data_.n_class_words(); ++w) {
         for (word_t x = classes[w]; x; x &= x - 1) {
-            total += class_cost_[w * kWordBits + static_cast<std::size_t>(__builtin_ctzll(x))];
+            total += class_cost_[w * kWordBits + static_cast<std::size_t>(portable::ctz64(x))];
         }
     }
     return total;
@@ -101,7 +101,7 @@ void PairCounts::count_singles(Table& t, const word_t* classes) {
     for (std::size_t w = 0; w < cw; ++w) {
         std::int64_t work = 1;
         for (word_t x = classes[w]; x; x &= x - 1) {
-            const std::size_t e = w * kWordBits + static_cast<std::size_t>(__builtin_ctzll(x));
+            const std::size_t e = w * kWordBits + static_cast<std::size_t>(portable::ctz64(x));
             const SplitCounts& c = class_counts_[e];
             const std::int64_t f = class_forced_[e];
             work += offsets_[e + 1] - offsets_[e];
@@ -125,7 +125,7 @@ void PairCounts::count_row(Table& t, std::uint32_t a) {
     for (std::size_t w = 0; w < cw; ++w) {
         std::int64_t work = 1;
         for (word_t x = r[w] & t.classes[w]; x; x &= x - 1) {
-            const std::size_t e = w * kWordBits + static_cast<std::size_t>(__builtin_ctzll(x));
+            const std::size_t e = w * kWordBits + static_cast<std::size_t>(portable::ctz64(x));
             const Quad q = class_quad_[e];
             const std::uint32_t* const last = features + offsets_[e + 1];
             work += offsets_[e + 1] - offsets_[e];

@@ -7,6 +7,8 @@
 #include <cstddef>
 #include <cstdint>
 
+#include "fairlist/portable.hpp"
+
 namespace fairlist {
 
 using word_t = std::uint64_t;
@@ -14,7 +16,7 @@ constexpr std::size_t kWordBits = 64;
 
 inline std::size_t words_for(std::size_t n_bits) { return (n_bits + kWordBits - 1) / kWordBits; }
 
-inline int popcount(word_t w) { return __builtin_popcountll(w); }
+inline int popcount(word_t w) { return portable::popcount64(w); }
 
 // Number of set bits of a & b.
 inline std::int64_t count_and(const word_t* a, const word_t* b, std::size_t n_words) {
@@ -33,12 +35,8 @@ constexpr int kCaptureMasks = 4;
 void count_captured(const word_t* rule, const word_t* free, const word_t* const* masks,
                     std::size_t n_words, std::int64_t out[kCaptureMasks + 1]);
 
-// The two implementations behind count_captured, for tests and benchmarks.
-#if defined(__GNUC__) && defined(__x86_64__)
-#define FAIRLIST_HAVE_AVX512_POPCOUNT 1
-#else
-#define FAIRLIST_HAVE_AVX512_POPCOUNT 0
-#endif
+// The two implementations behind count_captured, for tests and benchmarks
+// (FAIRLIST_HAVE_AVX512_POPCOUNT, from portable.hpp: whether the AVX-512 one is compiled).
 void count_captured_scalar(const word_t* rule, const word_t* free, const word_t* const* masks,
                            std::size_t n_words, std::int64_t out[kCaptureMasks + 1]);
 // Runs the scalar version where the AVX-512 one is not compiled (not x86-64 or not GCC/clang);

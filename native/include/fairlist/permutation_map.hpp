@@ -51,6 +51,7 @@
 #include <vector>
 
 #include "fairlist/counts.hpp"
+#include "fairlist/portable.hpp"
 
 namespace fairlist {
 
@@ -88,7 +89,7 @@ class PermutationMap {
     void prefetch(std::uint64_t hash) const {
         const auto h = static_cast<std::uint32_t>(hash >> 32);
         const Shard& t = shards_[h >> kIndexBits];
-        __builtin_prefetch(&t.cells[t.home(h) * stride_]);
+        portable::prefetch(&t.cells[t.home(h) * stride_]);
     }
 
     std::uint32_t node(Slot s) const { return pair_at(cell(s)); }
