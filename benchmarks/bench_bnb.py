@@ -76,9 +76,12 @@ def load_problem(args: argparse.Namespace, metric: Metric, eps: float | None):
     from fairlist.solvers import Limits, Problem
 
     fields = dict(
-        metric=metric, epsilon=eps, lam=args.lam, max_length=args.max_length,
+        metric=metric,
+        epsilon=eps,
+        lam=args.lam,
+        max_length=args.max_length,
         limits=Limits(max_nodes=args.max_nodes, time_limit=args.time_limit),
-    )  # fmt: skip
+    )
     if args.groups == "paper":
         frame = pd.read_csv(args.data)
         X = frame.iloc[:, 2:-1].to_numpy(np.uint8)
@@ -100,8 +103,7 @@ def load_problem(args: argparse.Namespace, metric: Metric, eps: float | None):
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")  # small groups (Native American: 11 defendants)
         if args.groups == "paper":
-            return Problem(X, y, groups == 0, feature_names=names, sample_weight=weights,
-                           **fields)  # fmt: skip
+            return Problem(X, y, groups == 0, feature_names=names, sample_weight=weights, **fields)
         return Problem(X, y, groups, feature_names=names, sample_weight=weights, **fields)
 
 
@@ -132,11 +134,22 @@ def run_one(args: argparse.Namespace) -> None:
             "rss_before_mb": rss_before,
             "wall_seconds": wall,
             "cpu_seconds": cpu,
-            **{k: stats[k] for k in (
-                "nodes_expanded", "children_evaluated", "peak_trie_size", "nodes_created",
-                "seconds", "peak_memory_bytes", "certified_length", "n_groups", "n_rows",
-                "n_classes", "weights_exact",
-            )},
+            **{
+                k: stats[k]
+                for k in (
+                    "nodes_expanded",
+                    "children_evaluated",
+                    "peak_trie_size",
+                    "nodes_created",
+                    "seconds",
+                    "peak_memory_bytes",
+                    "certified_length",
+                    "n_groups",
+                    "n_rows",
+                    "n_classes",
+                    "weights_exact",
+                )
+            },
         },
         sys.stdout,
     )
@@ -156,9 +169,24 @@ def run_ours(args: argparse.Namespace, case: str, **overrides) -> dict:
     """One solve in a child process; ``overrides``: majority_only, beam_width."""
     opts = {"majority_only": args.majority_only, "beam_width": args.beam_width, **overrides}
     cmd = [
-        sys.executable, __file__, "--one", case, "--lam", str(args.lam), "--data", str(args.data),
-        "--max-nodes", str(args.max_nodes), "--policy", args.policy, "--groups", args.groups,
-        "--weights", args.weights, "--raw", str(args.raw),
+        sys.executable,
+        __file__,
+        "--one",
+        case,
+        "--lam",
+        str(args.lam),
+        "--data",
+        str(args.data),
+        "--max-nodes",
+        str(args.max_nodes),
+        "--policy",
+        args.policy,
+        "--groups",
+        args.groups,
+        "--weights",
+        args.weights,
+        "--raw",
+        str(args.raw),
     ]
     if opts["beam_width"] is not None:
         cmd += ["--beam-width", str(opts["beam_width"])]
@@ -178,10 +206,18 @@ def run_reference(args: argparse.Namespace, case: str, python: str, lb: bool) ->
     """The package on one case (``lb``: its unfairness lower bound on), in our row's keys."""
     metric, eps = parse_case(case)
     cmd = [
-        python, str(ROOT / "benchmarks" / "faircorels_reference.py"), str(args.data),
+        python,
+        str(ROOT / "benchmarks" / "faircorels_reference.py"),
+        str(args.data),
         # faircorels numbers the metrics as fairlist.metrics.Metric does (1 SP ... 6 CUAE).
-        "--metric", str(int(metric)), "--lam", str(args.lam),
-        "--max-nodes", str(args.max_nodes), "--policy", args.policy,
+        "--metric",
+        str(int(metric)),
+        "--lam",
+        str(args.lam),
+        "--max-nodes",
+        str(args.max_nodes),
+        "--policy",
+        args.policy,
     ]
     if eps is not None:
         cmd += ["--max-unfairness", str(eps)]
@@ -194,8 +230,12 @@ def run_reference(args: argparse.Namespace, case: str, python: str, lb: bool) ->
         print(f"  reference failed on {case}: {proc.stderr.strip().splitlines()[-1:]}")
         return None
     ref = json.loads(proc.stdout)
-    return {**ref, "peak_trie_size": ref["trie_nodes"], "rss_before_mb": ref["rss_before_fit_mb"],
-            "wall_seconds": ref["seconds"]}
+    return {
+        **ref,
+        "peak_trie_size": ref["trie_nodes"],
+        "rss_before_mb": ref["rss_before_fit_mb"],
+        "wall_seconds": ref["seconds"],
+    }
 
 
 #: Our like-for-like rows: (settings, run_ours overrides). The first is the package's space.
@@ -211,9 +251,11 @@ REFERENCE_LB = (Metric.STATISTICAL_PARITY, Metric.EQUAL_OPPORTUNITY)
 def like_for_like(args: argparse.Namespace, reference_python: str | None) -> None:
     """For each case, our rows and the reference's, with the reference's time and memory per
     trie node over ours (``t`` and ``B``), against its runs with the lower bound off and on."""
-    print(f"{'lam':>6} {'case':<10} {'settings':<29} {'stop':<10} {'objective':>9} "
-          f"{'lower_bd':>8} {'expanded':>9} {'trie':>9} {'cpu_s':>7} {'wall_s':>7} "
-          f"{'us/node':>7} {'B/node':>6}  vs LB off      vs LB on")
+    print(
+        f"{'lam':>6} {'case':<10} {'settings':<29} {'stop':<10} {'objective':>9} "
+        f"{'lower_bd':>8} {'expanded':>9} {'trie':>9} {'cpu_s':>7} {'wall_s':>7} "
+        f"{'us/node':>7} {'B/node':>6}  vs LB off      vs LB on"
+    )
     for case in args.cases:
         ours = [(label, run_ours(args, case, **opts)) for label, opts in OURS]
         refs = []
@@ -227,50 +269,93 @@ def like_for_like(args: argparse.Namespace, reference_python: str | None) -> Non
                     refs.append((f"faircorels bfs LB {'on' if lb else 'off'}", ref))
         for label, r in [ours[0], *refs, *ours[1:]]:
             per_node = per_trie_node(r)
-            ratios = "" if label.startswith("faircorels") else "".join(
-                f"  t x{ref_t / per_node[0]:<4.1f} B x{ref_b / per_node[1]:<4.1f}"
-                for ref_t, ref_b in (per_trie_node(ref) for _, ref in refs)
+            ratios = (
+                ""
+                if label.startswith("faircorels")
+                else "".join(
+                    f"  t x{ref_t / per_node[0]:<4.1f} B x{ref_b / per_node[1]:<4.1f}"
+                    for ref_t, ref_b in (per_trie_node(ref) for _, ref in refs)
+                )
             )
-            print(f"{args.lam:>6} {case:<10} {label:<29} {r['stop']:<10} {r['objective']:>9.6f} "
-                  f"{r['lower_bound']:>8.4f} {r['nodes_expanded']:>9,} {r['peak_trie_size']:>9,} "
-                  f"{r['cpu_seconds']:>7.1f} {r['wall_seconds']:>7.1f} "
-                  f"{per_node[0] * 1e6:>7.2f} {per_node[1]:>6.0f}{ratios}", flush=True)
+            print(
+                f"{args.lam:>6} {case:<10} {label:<29} {r['stop']:<10} {r['objective']:>9.6f} "
+                f"{r['lower_bound']:>8.4f} {r['nodes_expanded']:>9,} {r['peak_trie_size']:>9,} "
+                f"{r['cpu_seconds']:>7.1f} {r['wall_seconds']:>7.1f} "
+                f"{per_node[0] * 1e6:>7.2f} {per_node[1]:>6.0f}{ratios}",
+                flush=True,
+            )
 
 
 def per_trie_node(r: dict) -> tuple[float, float]:
     """CPU seconds and bytes (the RSS the solve added) per trie node."""
-    return (r["cpu_seconds"] / max(r["peak_trie_size"], 1),
-            bytes_per_node(r["peak_rss_mb"], r["rss_before_mb"], r["peak_trie_size"]))
+    return (
+        r["cpu_seconds"] / max(r["peak_trie_size"], 1),
+        bytes_per_node(r["peak_rss_mb"], r["rss_before_mb"], r["peak_trie_size"]),
+    )
 
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--data", type=Path, default=DATA)
-    ap.add_argument("--raw", type=Path, default=RAW_COMPAS,
-                    help="the raw ProPublica table (for --groups race / race_sex)")
-    ap.add_argument("--groups", choices=("paper", "race", "race_sex"), default="paper",
-                    help="paper: the published two-group file; race, race_sex: the raw table")
-    ap.add_argument("--weights", choices=("none", "integer", "balanced"), default="none",
-                    help="sample weights: positives weigh 2, or each class half the total")
+    ap.add_argument(
+        "--raw",
+        type=Path,
+        default=RAW_COMPAS,
+        help="the raw ProPublica table (for --groups race / race_sex)",
+    )
+    ap.add_argument(
+        "--groups",
+        choices=("paper", "race", "race_sex"),
+        default="paper",
+        help="paper: the published two-group file; race, race_sex: the raw table",
+    )
+    ap.add_argument(
+        "--weights",
+        choices=("none", "integer", "balanced"),
+        default="none",
+        help="sample weights: positives weigh 2, or each class half the total",
+    )
     ap.add_argument("--lam", type=float, nargs="+", default=[0.005, 0.001])
     ap.add_argument("--cases", nargs="+", default=list(CASES), help="none or METRIC:EPSILON")
     ap.add_argument("--max-nodes", type=int, default=4_000_000)
     ap.add_argument("--time-limit", type=float, default=None, help="seconds per case")
     ap.add_argument("--policy", default="bfs")
     ap.add_argument("--majority-only", action="store_true")
-    ap.add_argument("--max-length", type=int, default=None,
-                    help="cap on the number of rules (a certificate is then among such lists)")
-    ap.add_argument("--beam-width", type=int, default=None,
-                    help="width of the warm-start beam search (default: the solver's)")
-    ap.add_argument("--deepen-length", type=int, default=0,
-                    help="certify the lists of at most 1..N rules first (length deepening)")
-    ap.add_argument("--like-for-like", action="store_true",
-                    help="per case: ours in the package's space and order without warm start, "
-                         "then the full space without and with it")
-    ap.add_argument("--reference", action="store_true",
-                    help="also run the faircorels package (implies --like-for-like)")
-    ap.add_argument("--reference-time-limit", type=float, default=None,
-                    help="CPU seconds per reference run (its trie is then smaller)")
+    ap.add_argument(
+        "--max-length",
+        type=int,
+        default=None,
+        help="cap on the number of rules (a certificate is then among such lists)",
+    )
+    ap.add_argument(
+        "--beam-width",
+        type=int,
+        default=None,
+        help="width of the warm-start beam search (default: the solver's)",
+    )
+    ap.add_argument(
+        "--deepen-length",
+        type=int,
+        default=0,
+        help="certify the lists of at most 1..N rules first (length deepening)",
+    )
+    ap.add_argument(
+        "--like-for-like",
+        action="store_true",
+        help="per case: ours in the package's space and order without warm start, "
+        "then the full space without and with it",
+    )
+    ap.add_argument(
+        "--reference",
+        action="store_true",
+        help="also run the faircorels package (implies --like-for-like)",
+    )
+    ap.add_argument(
+        "--reference-time-limit",
+        type=float,
+        default=None,
+        help="CPU seconds per reference run (its trie is then smaller)",
+    )
     ap.add_argument("--one", help=argparse.SUPPRESS)
     args = ap.parse_args()
     if args.one:
@@ -278,8 +363,9 @@ def main() -> None:
         run_one(args)
         return
     args.like_for_like |= args.reference
-    if args.like_for_like and (args.max_length is not None or args.deepen_length
-                               or args.policy != "bfs"):
+    if args.like_for_like and (
+        args.max_length is not None or args.deepen_length or args.policy != "bfs"
+    ):
         ap.error("--like-for-like runs breadth-first without a length cap or deepening")
     if args.reference and (args.groups != "paper" or args.weights != "none"):
         ap.error("--reference runs the paper's two groups without weights")
@@ -292,20 +378,28 @@ def main() -> None:
     if args.reference:
         reference_python = os.environ.get("FAIRCORELS_PYTHON")
         if not reference_python or not Path(reference_python).exists():
-            print("reference: not run (set FAIRCORELS_PYTHON to a Python with the faircorels "
-                  "package; see benchmarks/faircorels_reference.py)")
+            print(
+                "reference: not run (set FAIRCORELS_PYTHON to a Python with the faircorels "
+                "package; see benchmarks/faircorels_reference.py)"
+            )
             reference_python = None
 
-    space = ("per row" if args.like_for_like else
-             "majority" if args.majority_only else "full")
-    print(f"data {source.name} ({args.groups} groups, weights {args.weights}), policy "
-          f"{args.policy}, {space} search space, trie budget {args.max_nodes:,} nodes"
-          + ("" if args.max_length is None else f", at most {args.max_length} rules"))
-    header = (f"{'lam':>6} {'case':<11} {'status':<9} {'objective':>9} {'lower_bd':>9} "
-              f"{'expanded':>9} {'children':>11} {'peak_trie':>9} {'seconds':>8} "
-              f"{'child/s':>9} {'wall_s':>7} {'RSS_MB':>7} {'B/node':>6} {'cert':>5}"
-              + ("" if args.groups == "paper" and args.weights == "none" else
-                 f" {'groups':>6} {'rows':>5} {'classes':>7}"))
+    space = "per row" if args.like_for_like else "majority" if args.majority_only else "full"
+    print(
+        f"data {source.name} ({args.groups} groups, weights {args.weights}), policy "
+        f"{args.policy}, {space} search space, trie budget {args.max_nodes:,} nodes"
+        + ("" if args.max_length is None else f", at most {args.max_length} rules")
+    )
+    header = (
+        f"{'lam':>6} {'case':<11} {'status':<9} {'objective':>9} {'lower_bd':>9} "
+        f"{'expanded':>9} {'children':>11} {'peak_trie':>9} {'seconds':>8} "
+        f"{'child/s':>9} {'wall_s':>7} {'RSS_MB':>7} {'B/node':>6} {'cert':>5}"
+        + (
+            ""
+            if args.groups == "paper" and args.weights == "none"
+            else f" {'groups':>6} {'rows':>5} {'classes':>7}"
+        )
+    )
     for lam in args.lam:
         args.lam = lam
         if args.like_for_like:
@@ -321,13 +415,15 @@ def print_row(lam: float | str, case: str, r: dict, groups: bool = False) -> Non
     """One line of the table; ``groups``: also the groups, rows and classes searched."""
     rate = r["children_evaluated"] / max(r["seconds"], 1e-9)
     per_node = bytes_per_node(r["peak_rss_mb"], r["rss_before_mb"], r["peak_trie_size"])
-    print(f"{lam:>6} {case:<11} {r['status']:<9} {r['objective']:>9.6f} "
-          f"{r['lower_bound']:>9.6f} {r['nodes_expanded']:>9,} "
-          f"{r['children_evaluated']:>11,} {r['peak_trie_size']:>9,} "
-          f"{r['seconds']:>8.2f} {rate:>9.3g} {r['wall_seconds']:>7.2f} "
-          f"{r['peak_rss_mb']:>7.0f} {per_node:>6.0f} {certified(r):>5}"
-          + (f" {r['n_groups']:>6} {r['n_rows']:>5} {r['n_classes']:>7}" if groups else ""),
-          flush=True)
+    print(
+        f"{lam:>6} {case:<11} {r['status']:<9} {r['objective']:>9.6f} "
+        f"{r['lower_bound']:>9.6f} {r['nodes_expanded']:>9,} "
+        f"{r['children_evaluated']:>11,} {r['peak_trie_size']:>9,} "
+        f"{r['seconds']:>8.2f} {rate:>9.3g} {r['wall_seconds']:>7.2f} "
+        f"{r['peak_rss_mb']:>7.0f} {per_node:>6.0f} {certified(r):>5}"
+        + (f" {r['n_groups']:>6} {r['n_rows']:>5} {r['n_classes']:>7}" if groups else ""),
+        flush=True,
+    )
 
 
 def certified(r: dict) -> str:

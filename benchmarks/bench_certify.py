@@ -112,17 +112,29 @@ def run_one(args: argparse.Namespace) -> None:
                     "peak_memory_bytes",
                     "terminal_prefixes",
                 )
-            },  # fmt: skip
+            },
         },
         sys.stdout,
     )
 
 
 def run(args: argparse.Namespace, case: str, terminal: str) -> dict:
-    cmd = [sys.executable, __file__, "--one", case, "--terminal", terminal, "--data",
-           str(args.data), "--max-nodes", str(args.max_nodes), "--time-limit",
-           str(args.time_limit * TIME_SCALE.get(case, 1.0)), "--deepen-length",
-           str(args.deepen_length)]  # fmt: skip
+    cmd = [
+        sys.executable,
+        __file__,
+        "--one",
+        case,
+        "--terminal",
+        terminal,
+        "--data",
+        str(args.data),
+        "--max-nodes",
+        str(args.max_nodes),
+        "--time-limit",
+        str(args.time_limit * TIME_SCALE.get(case, 1.0)),
+        "--deepen-length",
+        str(args.deepen_length),
+    ]
     return json.loads(subprocess.run(cmd, check=True, capture_output=True, text=True).stdout)
 
 

@@ -79,8 +79,15 @@ def size_sweep(args) -> None:
         for n_ants in args.antecedents:
             for K in args.max_lengths:
                 problem = subsample(
-                    data, n_rows, n_ants, args.seed, metric=args.metric, epsilon=args.epsilon,
-                    lam=args.lam, max_length=K, limits=Limits(time_limit=args.time_limit),
+                    data,
+                    n_rows,
+                    n_ants,
+                    args.seed,
+                    metric=args.metric,
+                    epsilon=args.epsilon,
+                    lam=args.lam,
+                    max_length=K,
+                    limits=Limits(time_limit=args.time_limit),
                 )
                 res = CPSatSolver(num_workers=args.workers).solve(problem)
                 s = res.stats
@@ -115,8 +122,15 @@ def warm_start(args) -> None:
         for metric in args.metrics:
             for eps in args.epsilons:
                 problem = subsample(
-                    data, n_rows, n_ants, args.seed, metric=metric, epsilon=eps, lam=args.lam,
-                    max_length=K, limits=Limits(time_limit=args.time_limit),
+                    data,
+                    n_rows,
+                    n_ants,
+                    args.seed,
+                    metric=metric,
+                    epsilon=eps,
+                    lam=args.lam,
+                    max_length=K,
+                    limits=Limits(time_limit=args.time_limit),
                 )
                 start = time.perf_counter()
                 cold = BnBSolver(policy=args.policy).solve(problem)
@@ -156,16 +170,25 @@ def raw_compas_groups(n_rows: int, sensitive: list[str], weights: str | None, se
         & (raw["c_charge_degree"] != "O")
         & raw["score_text"].notna()
     )
-    columns = ["age", "priors_count", "juv_fel_count", "juv_misd_count", "juv_other_count",
-               "c_charge_degree", "sex", "race"]
+    columns = [
+        "age",
+        "priors_count",
+        "juv_fel_count",
+        "juv_misd_count",
+        "juv_other_count",
+        "c_charge_degree",
+        "sex",
+        "race",
+    ]
     table = raw.loc[keep, columns + ["two_year_recid"]].reset_index(drop=True)
     rng = np.random.default_rng(seed)
     if n_rows < len(table):
         table = table.iloc[np.sort(rng.choice(len(table), n_rows, replace=False))]
     y = table.pop("two_year_recid").to_numpy()
     juvenile = {c: [1.0] for c in ("juv_fel_count", "juv_misd_count", "juv_other_count")}
-    binarizer = Binarizer(sensitive=sensitive, numeric="quantile", n_bins=4,
-                          conjunctions=False, cut_points=juvenile)
+    binarizer = Binarizer(
+        sensitive=sensitive, numeric="quantile", n_bins=4, conjunctions=False, cut_points=juvenile
+    )
     X = binarizer.fit_transform(table, y)
     groups = table[sensitive]
     w = None
@@ -175,8 +198,9 @@ def raw_compas_groups(n_rows: int, sensitive: list[str], weights: str | None, se
         w = np.round(len(keys) / (keys.nunique() * sizes.to_numpy()), 2)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", SmallGroupWarning)
-        return Problem.from_data(X, y, groups if len(sensitive) > 1 else groups.iloc[:, 0],
-                                 sample_weight=w, **kw)
+        return Problem.from_data(
+            X, y, groups if len(sensitive) > 1 else groups.iloc[:, 0], sample_weight=w, **kw
+        )
 
 
 def groups_sweep(args) -> None:
@@ -195,8 +219,14 @@ def groups_sweep(args) -> None:
         for metric in args.metrics:
             for K in args.max_lengths:
                 problem = raw_compas_groups(
-                    n_rows, args.sensitive, args.weights, args.seed, metric=metric,
-                    epsilon=args.epsilon, lam=args.lam, max_length=K,
+                    n_rows,
+                    args.sensitive,
+                    args.weights,
+                    args.seed,
+                    metric=metric,
+                    epsilon=args.epsilon,
+                    lam=args.lam,
+                    max_length=K,
                     limits=Limits(time_limit=args.time_limit),
                 )
                 res = CPSatSolver(num_workers=args.workers).solve(problem)
@@ -230,7 +260,9 @@ def main(argv: list[str] | None = None) -> None:
 
     ws = sub.add_parser("warmstart", help="bnb nodes and seconds with and without warm start")
     ws.add_argument(
-        "--instances", type=lambda s: tuple(int(x) for x in s.split("x")), nargs="+",
+        "--instances",
+        type=lambda s: tuple(int(x) for x in s.split("x")),
+        nargs="+",
         default=[(6000, 48, 3), (6000, 200, 2), (6000, 200, 3)],
         help="ROWSxANTECEDENTSxMAXLEN, e.g. 6000x48x3",
     )

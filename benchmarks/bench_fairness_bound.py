@@ -102,8 +102,12 @@ def main() -> None:
     parser.add_argument("--states", type=int, default=200, help="random states per row")
     parser.add_argument("--repeats", type=int, default=2000, help="calls per state")
     parser.add_argument("--seed", type=int, default=0)
-    parser.add_argument("--groups", type=int, action="append",
-                        help="time the real-valued bound over this many groups (repeatable)")
+    parser.add_argument(
+        "--groups",
+        type=int,
+        action="append",
+        help="time the real-valued bound over this many groups (repeatable)",
+    )
     args = parser.parse_args()
     if args.groups:
         if min(args.groups) < 2 or max(args.groups) > 64:

@@ -44,9 +44,13 @@ def run_one(engine: str, n: int, m: int, time_limit: float, max_length: int) -> 
 
     X, y, groups = synthetic(n, m)
     clf = FairRuleListClassifier(
-        epsilon=0.05, lam=0.001, max_length=max_length, engine=engine, time_limit=time_limit,
+        epsilon=0.05,
+        lam=0.001,
+        max_length=max_length,
+        engine=engine,
+        time_limit=time_limit,
         max_nodes=None,
-    )  # fmt: skip
+    )
     start = time.perf_counter()
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
@@ -91,10 +95,20 @@ def main() -> None:
     for n in args.rows:
         for engine in args.engines:
             cmd = [
-                sys.executable, __file__, "--one", "--engines", engine, "--rows", str(n),
-                "--antecedents", str(args.antecedents), "--time-limit", str(args.time_limit),
-                "--max-length", str(args.max_length),
-            ]  # fmt: skip
+                sys.executable,
+                __file__,
+                "--one",
+                "--engines",
+                engine,
+                "--rows",
+                str(n),
+                "--antecedents",
+                str(args.antecedents),
+                "--time-limit",
+                str(args.time_limit),
+                "--max-length",
+                str(args.max_length),
+            ]
             out = subprocess.run(cmd, capture_output=True, text=True, check=False)
             if out.returncode != 0:
                 print(f"{engine:6} {n:>9} failed: {out.stderr.strip().splitlines()[-1:]}")

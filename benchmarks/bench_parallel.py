@@ -44,8 +44,7 @@ def sweep(data, settings, tasks, workers: int, fn=fit_fold):
     def keep(i, out, seconds):
         results[i] = out
 
-    report = run_tasks(fn, tasks, (data, settings), n_jobs=workers, backend="loky",
-                       on_result=keep)  # fmt: skip
+    report = run_tasks(fn, tasks, (data, settings), n_jobs=workers, backend="loky", on_result=keep)
     return results, report
 
 
@@ -63,14 +62,24 @@ def main() -> None:
     ds = load_compas(data_home=args.data_home)
     problem = Problem.from_data(ds.X, ds.y, ds.protected_mask, labels=ds.labels)
     fold = fold_assignment(problem.y, problem.protected, args.cv, 0)
-    data = SweepData(problem.X, problem.y, problem.protected, fold, problem.feature_names,
-                     problem.labels)  # fmt: skip
-    settings = FitSettings(Metric.parse(args.metric), 0.001, None, "bnb", args.max_nodes,
-                           None, 80.0 * args.max_nodes / 2**20)  # fmt: skip
+    data = SweepData(
+        problem.X, problem.y, problem.protected, fold, problem.feature_names, problem.labels
+    )
+    settings = FitSettings(
+        Metric.parse(args.metric),
+        0.001,
+        None,
+        "bnb",
+        args.max_nodes,
+        None,
+        80.0 * args.max_nodes / 2**20,
+    )
     epsilons = np.linspace(0.0, 0.3, args.n_epsilons)
     tasks = [(float(e), args.policy, k) for e in epsilons for k in range(args.cv)]
-    print(f"COMPAS {args.metric}, {len(epsilons)} caps x {args.cv} folds, policy "
-          f"{args.policy}, {args.max_nodes:,} nodes a fit: {len(tasks)} fits")  # fmt: skip
+    print(
+        f"COMPAS {args.metric}, {len(epsilons)} caps x {args.cv} folds, policy "
+        f"{args.policy}, {args.max_nodes:,} nodes a fit: {len(tasks)} fits"
+    )
 
     reference, base = None, None
     for workers in (int(w) for w in args.workers.split(",")):
@@ -79,9 +88,11 @@ def main() -> None:
         if reference is None:
             reference, base = fits, report.wall_seconds
         same = "identical fits" if fits == reference else "DIFFERENT FITS"
-        print(f"{workers:3d} worker(s): {report.wall_seconds:7.1f} s wall, "
-              f"{report.busy_seconds:7.1f} s of fits, speedup {base / report.wall_seconds:5.2f}, "
-              f"parallel efficiency {100 * report.efficiency:5.1f}%  ({same})")  # fmt: skip
+        print(
+            f"{workers:3d} worker(s): {report.wall_seconds:7.1f} s wall, "
+            f"{report.busy_seconds:7.1f} s of fits, speedup {base / report.wall_seconds:5.2f}, "
+            f"parallel efficiency {100 * report.efficiency:5.1f}%  ({same})"
+        )
 
         # what limits scaling: worker start-up and the cost of a task that does nothing
         from joblib.externals.loky import get_reusable_executor
@@ -90,8 +101,10 @@ def main() -> None:
         _, cold = sweep(data, settings, tasks[:workers], workers, _nothing)
         _, warm = sweep(data, settings, tasks, workers, _nothing)
         per_task = 1000 * warm.wall_seconds * workers / len(tasks)
-        print(f"      start-up of {workers} fresh worker(s): {cold.wall_seconds:.2f} s; an "
-              f"empty task with the data: {per_task:.1f} ms of a worker")  # fmt: skip
+        print(
+            f"      start-up of {workers} fresh worker(s): {cold.wall_seconds:.2f} s; an "
+            f"empty task with the data: {per_task:.1f} ms of a worker"
+        )
 
 
 if __name__ == "__main__":

@@ -27,16 +27,17 @@ from fairlist.pareto import fold_assignment
 from fairlist.solvers import Limits, Problem, get_solver
 from fairlist.study import PRESETS
 
-POLICIES = ("bfs", "bfs_objective_aware", "bfs_objective_aware_lowest", "lower_bound",
-            "curiosity")  # fmt: skip
+POLICIES = ("bfs", "bfs_objective_aware", "bfs_objective_aware_lowest", "lower_bound", "curiosity")
 
 
 def one_fit(problem: Problem, policy: str) -> tuple[float, dict]:
     """CPU seconds and statistics of one solve."""
     start = time.process_time()
     result = get_solver("bnb", policy=policy).solve(problem)
-    return time.process_time() - start, result.stats | {"objective": result.objective,
-                                                       "stop": str(result.stop_reason)}
+    return time.process_time() - start, result.stats | {
+        "objective": result.objective,
+        "stop": str(result.stop_reason),
+    }
 
 
 def main() -> None:
@@ -56,25 +57,38 @@ def main() -> None:
         costs = {}
         for policy in POLICIES:
             mb = args.curiosity_mb if policy == "curiosity" else cap
-            problem = Problem(full.X[train], full.y[train], full.protected[train], metric="SP",
-                              epsilon=0.05, lam=0.001,
-                              limits=Limits(max_nodes=grid.max_nodes, memory_limit_mb=mb))
+            problem = Problem(
+                full.X[train],
+                full.y[train],
+                full.protected[train],
+                metric="SP",
+                epsilon=0.05,
+                lam=0.001,
+                limits=Limits(max_nodes=grid.max_nodes, memory_limit_mb=mb),
+            )
             seconds, stats = one_fit(problem, policy)
             scale = cap / mb if policy == "curiosity" else 1.0
             costs[policy] = seconds * scale
             extra = f" (x{scale:.1f}: extrapolated to {cap:.0f} MiB)" if scale != 1 else ""
-            print(f"{name:6s} {policy:27s} {seconds:7.1f} s CPU{extra}, "
-                  f"{stats['nodes_expanded']:>9,} expanded, {stats['nodes_created']:>10,} "
-                  f"created, stop {stats['stop']}, objective {stats['objective']:.6f}",
-                  flush=True)  # fmt: skip
+            print(
+                f"{name:6s} {policy:27s} {seconds:7.1f} s CPU{extra}, "
+                f"{stats['nodes_expanded']:>9,} expanded, {stats['nodes_created']:>10,} "
+                f"created, stop {stats['stop']}, objective {stats['objective']:.6f}",
+                flush=True,
+            )
         fits_per_policy = len(grid.epsilons) * grid.cv * len(grid.metrics) + grid.cv
         hours = sum(costs[p] for p in grid.policies) * fits_per_policy / 3600
         total_hours += hours
-        print(f"{name}: {fits_per_policy} fits per policy x {len(grid.policies)} policies = "
-              f"{hours:.0f} CPU hours", flush=True)  # fmt: skip
-    print(f"full grid (fairlist fits only): {total_hours:.0f} CPU hours; "
-          f"{total_hours / 2:.0f} h on 2 cores, {total_hours / 16:.0f} h on 16, at full "
-          f"parallel efficiency")  # fmt: skip
+        print(
+            f"{name}: {fits_per_policy} fits per policy x {len(grid.policies)} policies = "
+            f"{hours:.0f} CPU hours",
+            flush=True,
+        )
+    print(
+        f"full grid (fairlist fits only): {total_hours:.0f} CPU hours; "
+        f"{total_hours / 2:.0f} h on 2 cores, {total_hours / 16:.0f} h on 16, at full "
+        f"parallel efficiency"
+    )
 
 
 if __name__ == "__main__":

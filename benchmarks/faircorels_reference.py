@@ -40,8 +40,11 @@ def main() -> None:
     ap.add_argument("--max-nodes", type=int, default=4_000_000)
     ap.add_argument("--policy", default="bfs")
     ap.add_argument("--map-type", default="prefix")
-    ap.add_argument("--unfairness-lb", action="store_true",
-                    help="turn on the package's CP-based unfairness bound (SP and EOpp only)")
+    ap.add_argument(
+        "--unfairness-lb",
+        action="store_true",
+        help="turn on the package's CP-based unfairness bound (SP and EOpp only)",
+    )
     ap.add_argument("--time-limit", type=float, default=None, help="CPU seconds for the fit")
     args = ap.parse_args()
 
@@ -76,8 +79,13 @@ def main() -> None:
         saved = os.dup(1)
         os.dup2(log.fileno(), 1)
         try:
-            clf.fit(X, y, features=list(frame.columns[2:-1]), prediction_name=frame.columns[-1],
-                    time_limit=args.time_limit)
+            clf.fit(
+                X,
+                y,
+                features=list(frame.columns[2:-1]),
+                prediction_name=frame.columns[-1],
+                time_limit=args.time_limit,
+            )
         finally:
             ctypes.CDLL(None).fflush(None)  # the package's printf buffer, into the log
             os.dup2(saved, 1)

@@ -36,9 +36,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--datasets", default="compas,adult")
     args = parser.parse_args(argv)
     grid = replace(
-        PRESETS["quick" if args.quick else "subgrid"], metrics=METRICS,
-        datasets=tuple(args.datasets.split(",")), training_max_length=None,
-    )  # fmt: skip
+        PRESETS["quick" if args.quick else "subgrid"],
+        metrics=METRICS,
+        datasets=tuple(args.datasets.split(",")),
+        training_max_length=None,
+    )
     try:
         outcome = run_study(grid, args.out, n_jobs=args.n_jobs, data_home=args.data_home)
     except FairlistError as exc:
@@ -49,8 +51,18 @@ def main(argv: list[str] | None = None) -> int:
         return 130
     study_figures(grid, outcome.tables, args.out / "figures", outcome.data)
     paper = outcome.tables["paper"]
-    print(paper[["dataset", "metric", "paper_accuracy", "paper_unfairness", "cv_accuracy",
-                 "cv_unfairness"]].to_string(index=False))  # fmt: skip
+    print(
+        paper[
+            [
+                "dataset",
+                "metric",
+                "paper_accuracy",
+                "paper_unfairness",
+                "cv_accuracy",
+                "cv_unfairness",
+            ]
+        ].to_string(index=False)
+    )
     print(f"figures in {args.out / 'figures'}")
     return 0
 

@@ -69,19 +69,32 @@ def _names(text: str) -> tuple[str, ...]:
 
 #: Grid fields the command line can override: option -> (field, parser).
 OVERRIDES = {
-    "datasets": _names, "metrics": _names, "epsilons": _floats, "policies": _names,
-    "pooled": _names, "cv": int, "seed": int, "lam": float, "max_nodes": int,
-    "memory_limit_mb": float, "baselines": _names, "bounds": _floats, "expgrad_iterations": int,
-    "baseline_metrics": _names, "training_max_length": int, "training_max_points": int,
-}  # fmt: skip
+    "datasets": _names,
+    "metrics": _names,
+    "epsilons": _floats,
+    "policies": _names,
+    "pooled": _names,
+    "cv": int,
+    "seed": int,
+    "lam": float,
+    "max_nodes": int,
+    "memory_limit_mb": float,
+    "baselines": _names,
+    "bounds": _floats,
+    "expgrad_iterations": int,
+    "baseline_metrics": _names,
+    "training_max_length": int,
+    "training_max_points": int,
+}
 
 
 def parse(argv: list[str] | None = None) -> argparse.Namespace:
     parser = argparse.ArgumentParser(
         description=__doc__.splitlines()[0], formatter_class=argparse.RawDescriptionHelpFormatter
     )
-    parser.add_argument("--preset", choices=sorted(PRESETS), default="subgrid",
-                        help="named grid (default: subgrid)")  # fmt: skip
+    parser.add_argument(
+        "--preset", choices=sorted(PRESETS), default="subgrid", help="named grid (default: subgrid)"
+    )
     parser.add_argument("--out", type=Path, required=True, help="results folder")
     parser.add_argument("--n-jobs", type=_n_jobs, default=None, help="local worker processes")
     parser.add_argument("--scheduler", default=None, help="Dask scheduler address")
@@ -89,8 +102,13 @@ def parse(argv: list[str] | None = None) -> argparse.Namespace:
     parser.add_argument("--max-fits", type=int, default=None, help="stop after this many fits")
     parser.add_argument("--no-figures", action="store_true", help="tables only")
     for name, kind in OVERRIDES.items():
-        parser.add_argument(f"--{name.replace('_', '-')}", dest=name, default=None, type=kind,
-                            help=f"override the preset's {name}")  # fmt: skip
+        parser.add_argument(
+            f"--{name.replace('_', '-')}",
+            dest=name,
+            default=None,
+            type=kind,
+            help=f"override the preset's {name}",
+        )
     return parser.parse_args(argv)
 
 
@@ -103,9 +121,13 @@ def main(argv: list[str] | None = None) -> int:
         try:
             grid = replace(PRESETS[args.preset], **changes)
             outcome = run_study(
-                grid, args.out, n_jobs=args.n_jobs, scheduler=args.scheduler,
-                data_home=args.data_home, max_fits=args.max_fits,
-            )  # fmt: skip
+                grid,
+                args.out,
+                n_jobs=args.n_jobs,
+                scheduler=args.scheduler,
+                data_home=args.data_home,
+                max_fits=args.max_fits,
+            )
         except ResultsFolderError as exc:
             print(f"error: --out: {exc}", file=sys.stderr)
             return 1
@@ -117,8 +139,11 @@ def main(argv: list[str] | None = None) -> int:
             return signals.exit_code
     print(outcome.report.summary(), file=sys.stderr)
     if not outcome.complete:
-        print(f"stopped: {outcome.stored + outcome.computed}/{outcome.total} fits stored in "
-              f"{args.out}; run the same command again to resume", file=sys.stderr)  # fmt: skip
+        print(
+            f"stopped: {outcome.stored + outcome.computed}/{outcome.total} fits stored in "
+            f"{args.out}; run the same command again to resume",
+            file=sys.stderr,
+        )
         if signals.received or (outcome.report.interrupted and args.max_fits is None):
             return signals.exit_code
         return 0

@@ -180,8 +180,10 @@ def validate_params(
         if any(value is None if c is None else c.accepts(value) for c in allowed):
             continue
         described = [_describe(c) for c in allowed]
-        text = described[0] if len(described) == 1 else (
-            f"{', '.join(described[:-1])} or {described[-1]}"
+        text = (
+            described[0]
+            if len(described) == 1
+            else (f"{', '.join(described[:-1])} or {described[-1]}")
         )
         raise InvalidParameterError(
             f"The {name!r} parameter of {owner} must be {text}; got {value!r}."

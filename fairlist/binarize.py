@@ -346,7 +346,8 @@ PARAMETER_CONSTRAINTS: dict[str, list] = {
         ),
     ],
     "categorical": [
-        None, Satisfies(lambda v: not isinstance(v, (str, bytes)), "a sequence of column names")
+        None,
+        Satisfies(lambda v: not isinstance(v, (str, bytes)), "a sequence of column names"),
     ],
     "negations": [BOOLEAN],
     "conjunctions": [BOOLEAN],
@@ -579,8 +580,9 @@ class Binarizer(TransformerMixin, BaseEstimator):
         single_support = singles.mean(axis=0)
         neg = np.arange(singles.shape[1]) if self.negations else np.empty(0, dtype=np.intp)
         pairs, pair_support = self._mine_pairs(singles)
-        single_keep, neg, pairs, pair_support = self._cap(singles.shape[1], neg, pairs,
-                                                          pair_support)  # fmt: skip
+        single_keep, neg, pairs, pair_support = self._cap(
+            singles.shape[1], neg, pairs, pair_support
+        )
         self._single_keep = single_keep
         self._negated = neg
         self._pairs = pairs
@@ -808,25 +810,30 @@ class Binarizer(TransformerMixin, BaseEstimator):
             params["categorical"] = list(params["categorical"])
         columns = [
             {
-                "name": c.name, "kind": c.kind, "names": list(c.names),
+                "name": c.name,
+                "kind": c.kind,
+                "names": list(c.names),
                 "categories": list(c.categories),
                 "cut_points": None if c.cut_points is None else [float(v) for v in c.cut_points],
-                "integer": c.integer, "missing": c.missing,
+                "integer": c.integer,
+                "missing": c.missing,
             }
             for c in self.columns_
-        ]  # fmt: skip
-        return jsonable({
-            "format": BINARIZER_FORMAT,
-            "version": BINARIZER_VERSION,
-            "params": params,
-            "feature_names_in": list(self.feature_names_in_),
-            "columns": columns,
-            "single_keep": self._single_keep,
-            "negated": self._negated,
-            "pairs": self._pairs,
-            "supports": self.supports_,
-            "n_dropped": self.n_dropped_,
-        })  # fmt: skip
+        ]
+        return jsonable(
+            {
+                "format": BINARIZER_FORMAT,
+                "version": BINARIZER_VERSION,
+                "params": params,
+                "feature_names_in": list(self.feature_names_in_),
+                "columns": columns,
+                "single_keep": self._single_keep,
+                "negated": self._negated,
+                "pairs": self._pairs,
+                "supports": self.supports_,
+                "n_dropped": self.n_dropped_,
+            }
+        )
 
     @classmethod
     def from_dict(cls, doc: Mapping[str, Any]) -> Binarizer:
@@ -849,12 +856,16 @@ class Binarizer(TransformerMixin, BaseEstimator):
         b.n_features_in_ = len(b.feature_names_in_)
         b.columns_ = [
             _Column(
-                c["name"], c["kind"], list(c["names"]), list(c["categories"]),
+                c["name"],
+                c["kind"],
+                list(c["names"]),
+                list(c["categories"]),
                 None if c["cut_points"] is None else np.asarray(c["cut_points"], dtype=float),
-                bool(c["integer"]), bool(c["missing"]),
+                bool(c["integer"]),
+                bool(c["missing"]),
             )
             for c in doc["columns"]
-        ]  # fmt: skip
+        ]
         b.cut_points_ = {c.name: c.cut_points for c in b.columns_ if c.kind == "numeric"}
         b.categories_ = {c.name: c.categories for c in b.columns_ if c.kind == "categorical"}
         b.single_names_ = [n for c in b.columns_ for n in c.names]

@@ -298,21 +298,41 @@ def fit(
     """
     with _errors(as_json):
         table = read_table(
-            data, target, sensitive, protected, drop, min_support, antecedents=False,
-            weight=weight, groups=groups.value,
-        )  # fmt: skip
+            data,
+            target,
+            sensitive,
+            protected,
+            drop,
+            min_support,
+            antecedents=False,
+            weight=weight,
+            groups=groups.value,
+        )
         callback, status = _progress_printer(not as_json)
         clf = _classifier(
-            table, min_support, callback,
-            metric=metric.value, epsilon=epsilon, lam=lam, max_length=max_length,
-            engine=engine.value, policy=policy and policy.value, time_limit=_limit(time_limit),
-            max_nodes=_limit(max_nodes), gap_tolerance=_limit(gap_tolerance),
-            memory_limit_mb=memory_limit, deepen_length=deepen_length,
-        )  # fmt: skip
+            table,
+            min_support,
+            callback,
+            metric=metric.value,
+            epsilon=epsilon,
+            lam=lam,
+            max_length=max_length,
+            engine=engine.value,
+            policy=policy and policy.value,
+            time_limit=_limit(time_limit),
+            max_nodes=_limit(max_nodes),
+            gap_tolerance=_limit(gap_tolerance),
+            memory_limit_mb=memory_limit,
+            deepen_length=deepen_length,
+        )
         _fit_quietly(clf, table, status)
         if output is not None:
-            metadata = {"data": table.source, "target": target, "sensitive": sensitive,
-                        "protected": jsonable(table.protected)}  # fmt: skip
+            metadata = {
+                "data": table.source,
+                "target": target,
+                "sensitive": sensitive,
+                "protected": jsonable(table.protected),
+            }
             clf.save(output, metadata=metadata)
     if as_json:
         _emit_json(_fit_summary(clf, epsilon, output))
@@ -347,9 +367,12 @@ def _fit_quietly(clf: Any, table: Any, status: Any) -> None:
     with warnings.catch_warnings(), status if status is not None else nullcontext():
         warnings.simplefilter("ignore", ConvergenceWarning)
         clf.fit(
-            table.X, table.y, sensitive_features=table.groups, protected=table.protected,
+            table.X,
+            table.y,
+            sensitive_features=table.groups,
+            protected=table.protected,
             sample_weight=table.weight,
-        )  # fmt: skip
+        )
     clf.set_params(engine_options=None)  # the callback is not part of the model
 
 
@@ -456,11 +479,13 @@ def predict(
                 raise MissingColumnError(f"{data} lacks columns the model reads: {absent[:10]}")
             frame = frame[needed]
         explained = clf.explain(frame)
-        result = pd.DataFrame({
-            "prediction": explained["prediction"].to_numpy(),
-            "rule": explained["rule"].to_numpy(),
-            "probability_positive": explained["positive_rate"].to_numpy(),
-        })  # fmt: skip
+        result = pd.DataFrame(
+            {
+                "prediction": explained["prediction"].to_numpy(),
+                "rule": explained["rule"].to_numpy(),
+                "probability_positive": explained["positive_rate"].to_numpy(),
+            }
+        )
     if as_json:
         _emit_json({"n_samples": len(result), "predictions": result.to_dict(orient="records")})
     elif output is not None:
@@ -496,8 +521,10 @@ def pareto(
     ] = None,
     policies: Annotated[
         str,
-        typer.Option(help="Comma-separated bnb policies pooled into the front (default: the "
-                     "paper's four, as fairlist.pareto.PAPER_POLICIES)."),
+        typer.Option(
+            help="Comma-separated bnb policies pooled into the front (default: the "
+            "paper's four, as fairlist.pareto.PAPER_POLICIES)."
+        ),
     ] = ",".join(PAPER_POLICIES),
     engine: EngineOpt = Engine.bnb,
     lam: LamOpt = 0.001,
@@ -532,15 +559,26 @@ def pareto(
         if plot is not None and plot.suffix.lower() not in (".png", ".svg", ".pdf"):
             raise InvalidParameterError(f"--plot must end in .png, .svg or .pdf, got {plot.name!r}")
         common = dict(
-            metric=metric.value, engine=engine.value, lam=lam, max_length=max_length,
-            max_nodes=_limit(max_nodes), time_limit=_limit(time_limit),
+            metric=metric.value,
+            engine=engine.value,
+            lam=lam,
+            max_length=max_length,
+            max_nodes=_limit(max_nodes),
+            time_limit=_limit(time_limit),
             memory_limit_mb=memory_limit,
-        )  # fmt: skip
-        sweep = None if exact else dict(
-            epsilons=np.linspace(0.0, epsilon_max, n_epsilons), cv=cv or 5,
-            policies=[p.strip() for p in policies.split(",") if p.strip()],
-            random_state=seed, n_jobs=n_jobs, backend=backend.value if backend else None,
-        )  # fmt: skip
+        )
+        sweep = (
+            None
+            if exact
+            else dict(
+                epsilons=np.linspace(0.0, epsilon_max, n_epsilons),
+                cv=cv or 5,
+                policies=[p.strip() for p in policies.split(",") if p.strip()],
+                random_state=seed,
+                n_jobs=n_jobs,
+                backend=backend.value if backend else None,
+            )
+        )
         result = _trace_front(table, sweep, common, as_json)
         json_output = _write_front(result, output, json_output)
         if plot is not None:
@@ -623,9 +661,13 @@ def _progress_bar(enabled: bool):
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeElapsedColumn
 
     with Progress(
-        "[progress.description]{task.description}", BarColumn(), MofNCompleteColumn(),
-        TimeElapsedColumn(), console=Console(stderr=True), transient=True,
-    ) as bar:  # fmt: skip
+        "[progress.description]{task.description}",
+        BarColumn(),
+        MofNCompleteColumn(),
+        TimeElapsedColumn(),
+        console=Console(stderr=True),
+        transient=True,
+    ) as bar:
         task = bar.add_task("fits", total=None)
 
         def report(done: int, total: int | None) -> None:
@@ -669,23 +711,34 @@ def verify(
             data, target, sensitive, protected, drop, weight=weight, groups=groups.value
         )
         problem = Problem.from_data(
-            table.X, table.y, table.sensitive, table.protected, sample_weight=table.weight,
+            table.X,
+            table.y,
+            table.sensitive,
+            table.protected,
+            sample_weight=table.weight,
             metric=metric.value,
-            epsilon=epsilon, lam=lam, limits=Limits(memory_limit_mb=memory_limit),
-        )  # fmt: skip
+            epsilon=epsilon,
+            lam=lam,
+            limits=Limits(memory_limit_mb=memory_limit),
+        )
         report = run_verify(
-            problem, max_length=max_length, time_limit=_limit(time_limit),
+            problem,
+            max_length=max_length,
+            time_limit=_limit(time_limit),
             majority_only=majority_only,
         )
     if as_json:
         _emit_json(
             {
-                "agree": report.agree, "conclusive": report.conclusive,
-                "max_length": report.max_length, "message": report.message,
+                "agree": report.agree,
+                "conclusive": report.conclusive,
+                "max_length": report.max_length,
+                "message": report.message,
                 "interrupted": report.interrupted,
-                "bnb": _result_doc(report.bnb), "cpsat": _result_doc(report.cpsat),
+                "bnb": _result_doc(report.bnb),
+                "cpsat": _result_doc(report.cpsat),
             }
-        )  # fmt: skip
+        )
     else:
         typer.echo(report.summary())
     if report.interrupted:
@@ -697,8 +750,13 @@ def verify(
 def _result_doc(result) -> dict[str, Any]:
     """An engine's result for ``verify --json``; ``not_run`` for one an interrupt kept off."""
     if result is None:
-        return {"status": "not_run", "objective": None, "lower_bound": None,
-                "unfairness": None, "rule_list": None}  # fmt: skip
+        return {
+            "status": "not_run",
+            "objective": None,
+            "lower_bound": None,
+            "unfairness": None,
+            "rule_list": None,
+        }
     return {
         "status": str(result.status),
         "objective": result.objective,
@@ -726,8 +784,14 @@ def datasets(
                 except (OSError, ValueError):
                     where = None
                 files.append({"path": remote.path, "found": where, "url": remote.url})
-            rows.append({"name": name, "description": info.description,
-                         "min_support": info.min_support, "files": files})  # fmt: skip
+            rows.append(
+                {
+                    "name": name,
+                    "description": info.description,
+                    "min_support": info.min_support,
+                    "files": files,
+                }
+            )
         home = str(data_home())
     if as_json:
         _emit_json({"data_home": home, "datasets": rows})
@@ -762,8 +826,7 @@ def show(
             clf = FairRuleListClassifier.from_dict(doc, source=model)
             rule_list, training = clf.rule_list_, clf.to_dict()["training"]
     if as_json:
-        _emit_json({"rule_list": rule_list.to_dict(), "text": str(rule_list),
-                    "training": training})  # fmt: skip
+        _emit_json({"rule_list": rule_list.to_dict(), "text": str(rule_list), "training": training})
         return
     typer.echo(str(rule_list))
     if training is not None:

@@ -326,9 +326,16 @@ def compas_table(raw: pd.DataFrame, all_races: bool = False) -> pd.DataFrame:
         & (all_races | raw["race"].isin(["African-American", "Caucasian"]))
     )
     used = [
-        "sex", "age", "race", "juv_fel_count", "juv_misd_count", "juv_other_count",
-        "priors_count", "c_charge_degree", "two_year_recid",
-    ]  # fmt: skip
+        "sex",
+        "age",
+        "race",
+        "juv_fel_count",
+        "juv_misd_count",
+        "juv_other_count",
+        "priors_count",
+        "c_charge_degree",
+        "two_year_recid",
+    ]
     table = raw.loc[keep, used].reset_index(drop=True)
     big = 10**9
     table["age_cat"] = _bucket(
@@ -413,9 +420,18 @@ def load_compas(
         binarizer.transform(features), columns=binarizer.get_feature_names_out(), index=table.index
     )
     frame = table[
-        ["sex", "age", "race", "juv_fel_count", "juv_misd_count", "juv_other_count",
-         "priors_count", "c_charge_degree", "two_year_recid"]
-    ]  # fmt: skip
+        [
+            "sex",
+            "age",
+            "race",
+            "juv_fel_count",
+            "juv_misd_count",
+            "juv_other_count",
+            "priors_count",
+            "c_charge_degree",
+            "two_year_recid",
+        ]
+    ]
     return Dataset(
         name="compas",
         frame=frame,
@@ -453,10 +469,22 @@ ADULT_DESCRIPTION = (
 )
 
 _ADULT_COLUMNS = [
-    "age", "workclass", "fnlwgt", "education", "education-num", "marital-status",
-    "occupation", "relationship", "race", "sex", "capital-gain", "capital-loss",
-    "hours-per-week", "native-country", "income",
-]  # fmt: skip
+    "age",
+    "workclass",
+    "fnlwgt",
+    "education",
+    "education-num",
+    "marital-status",
+    "occupation",
+    "relationship",
+    "race",
+    "sex",
+    "capital-gain",
+    "capital-loss",
+    "hours-per-week",
+    "native-country",
+    "income",
+]
 
 _EDUCATION = {
     **dict.fromkeys(

@@ -92,7 +92,6 @@ __all__ = [
 ]
 
 
-
 #: What each parameter may be (a value is valid when any constraint of its list accepts it).
 #: The problem's parameters are declared by :class:`~fairlist.solvers.Problem` and
 #: :class:`~fairlist.solvers.Limits`; this table refers to those declarations.
@@ -362,13 +361,23 @@ class FairRuleListClassifier(ClassifierMixin, BaseEstimator):
             )
             _check_target(y, len(X), label)  # (binarized: checked above, before the binarizer)
         problem = Problem.from_data(
-            X, y, groups, protected, sample_weight=sample_weight, feature_names=names,
-            metric=self.metric, epsilon=self.epsilon, lam=self.lam, max_length=self.max_length,
+            X,
+            y,
+            groups,
+            protected,
+            sample_weight=sample_weight,
+            feature_names=names,
+            metric=self.metric,
+            epsilon=self.epsilon,
+            lam=self.lam,
+            max_length=self.max_length,
             limits=Limits(
-                max_nodes=self.max_nodes, time_limit=self.time_limit,
-                gap_tolerance=self.gap_tolerance, memory_limit_mb=self.memory_limit_mb,
+                max_nodes=self.max_nodes,
+                time_limit=self.time_limit,
+                gap_tolerance=self.gap_tolerance,
+                memory_limit_mb=self.memory_limit_mb,
             ),
-        )  # fmt: skip
+        )
         self.classes_ = np.asarray(problem.classes)
         return problem
 
@@ -564,11 +573,17 @@ class FairRuleListClassifier(ClassifierMixin, BaseEstimator):
             counts = self._rule_group_n
             share = counts / counts.sum(axis=0, keepdims=True)
             rows = [
-                {"rule": r, "antecedent": antecedents[r], "prediction": predictions[r],
-                 "group": name, "n_samples": counts[r, g], "support": share[r, g]}
+                {
+                    "rule": r,
+                    "antecedent": antecedents[r],
+                    "prediction": predictions[r],
+                    "group": name,
+                    "n_samples": counts[r, g],
+                    "support": share[r, g],
+                }
                 for r in range(len(antecedents))
                 for g, name in enumerate(self.group_names_)
-            ]  # fmt: skip
+            ]
             return pd.DataFrame(rows)
         return pd.DataFrame(
             {
@@ -781,9 +796,11 @@ def _split_sensitive(
             )
         names = [s]
     elif (
-        isinstance(X, pd.DataFrame) and isinstance(s, (list, tuple)) and 0 < len(s) < len(X)
+        isinstance(X, pd.DataFrame)
+        and isinstance(s, (list, tuple))
+        and 0 < len(s) < len(X)
         and all(isinstance(v, str) and v in X.columns for v in s)
-    ):  # fmt: skip
+    ):
         names = list(s)
     if not names:
         return (X, s, []) if allow else _drop_copies(X, s)

@@ -167,11 +167,15 @@ def encode_groups(
         )
     if protected is not None:
         _check_protected(protected, table.shape[1])
-        key = tuple(protected) if table.shape[1] > 1 and not isinstance(protected, tuple) else (
-            protected
+        key = (
+            tuple(protected)
+            if table.shape[1] > 1 and not isinstance(protected, tuple)
+            else (protected)
         )
-        mask = (keys == key).to_numpy() if table.shape[1] == 1 else np.array(
-            [k == key for k in keys], dtype=bool
+        mask = (
+            (keys == key).to_numpy()
+            if table.shape[1] == 1
+            else np.array([k == key for k in keys], dtype=bool)
         )
         if not mask.any():
             raise DataError(
@@ -217,9 +221,7 @@ def _name(value: Any) -> str:
     return str(value.item() if isinstance(value, np.generic) else value)
 
 
-def merge_small_groups(
-    sensitive_features: Any, min_count: int, other: str = "other"
-) -> pd.Series:
+def merge_small_groups(sensitive_features: Any, min_count: int, other: str = "other") -> pd.Series:
     """The groups with the ones of fewer than ``min_count`` samples merged into ``other``.
 
     Use it when :class:`SmallGroupWarning` reports groups too small to compare. Several columns

@@ -62,8 +62,9 @@ class Metric(enum.IntEnum):
             key = value.strip().lower().replace("-", "_").replace(" ", "_")
             if key in _BY_NAME:
                 return _BY_NAME[key]
-        allowed = ", ".join(sorted({m.name.lower() for m in cls} | {i.short_name for i in
-                                                                    METRICS.values()}))
+        allowed = ", ".join(
+            sorted({m.name.lower() for m in cls} | {i.short_name for i in METRICS.values()})
+        )
         raise InvalidParameterError(
             f"metric={value!r} is not a known unfairness measure; use one of {allowed} (or an "
             f"alias: {', '.join(sorted(a for i in METRICS.values() for a in i.aliases))}). "
@@ -107,14 +108,21 @@ _FIXED = {
 RATES: dict[str, Rate] = {
     r.name: r
     for r in (
-        Rate("positive_rate", "positive rate", ("tp", "fp"), ("tp", "fp", "tn", "fn"),
-             "P(y_pred = 1)"),
+        Rate(
+            "positive_rate",
+            "positive rate",
+            ("tp", "fp"),
+            ("tp", "fp", "tn", "fn"),
+            "P(y_pred = 1)",
+        ),
         Rate("tpr", "TPR", ("tp",), ("tp", "fn"), "true positive rate P(y_pred = 1 | y = 1)"),
         Rate("fpr", "FPR", ("fp",), ("fp", "tn"), "false positive rate P(y_pred = 1 | y = 0)"),
-        Rate("ppv", "PPV", ("tp",), ("tp", "fp"),
-             "positive predictive value P(y = 1 | y_pred = 1)"),
-        Rate("npv", "NPV", ("tn",), ("tn", "fn"),
-             "negative predictive value P(y = 0 | y_pred = 0)"),
+        Rate(
+            "ppv", "PPV", ("tp",), ("tp", "fp"), "positive predictive value P(y = 1 | y_pred = 1)"
+        ),
+        Rate(
+            "npv", "NPV", ("tn",), ("tn", "fn"), "negative predictive value P(y = 0 | y_pred = 0)"
+        ),
     )
 }
 
@@ -150,22 +158,32 @@ class MetricInfo:
 METRICS: dict[Metric, MetricInfo] = {
     i.metric: i
     for i in (
-        MetricInfo(Metric.STATISTICAL_PARITY, "SP", ("positive_rate",),
-                   ("demographic_parity", "demographic_parity_difference")),
+        MetricInfo(
+            Metric.STATISTICAL_PARITY,
+            "SP",
+            ("positive_rate",),
+            ("demographic_parity", "demographic_parity_difference"),
+        ),
         MetricInfo(Metric.PREDICTIVE_PARITY, "PP", ("ppv",)),
-        MetricInfo(Metric.PREDICTIVE_EQUALITY, "PE", ("fpr",),
-                   ("false_positive_rate_parity", "false_positive_rate_difference")),
-        MetricInfo(Metric.EQUAL_OPPORTUNITY, "EOpp", ("tpr",),
-                   ("true_positive_rate_parity", "true_positive_rate_difference")),
+        MetricInfo(
+            Metric.PREDICTIVE_EQUALITY,
+            "PE",
+            ("fpr",),
+            ("false_positive_rate_parity", "false_positive_rate_difference"),
+        ),
+        MetricInfo(
+            Metric.EQUAL_OPPORTUNITY,
+            "EOpp",
+            ("tpr",),
+            ("true_positive_rate_parity", "true_positive_rate_difference"),
+        ),
         MetricInfo(Metric.EQUALIZED_ODDS, "EOdds", ("tpr", "fpr")),
         MetricInfo(Metric.CONDITIONAL_USE_ACCURACY_EQUALITY, "CUAE", ("ppv", "npv")),
     )
 }
 
 _BY_NAME: dict[str, Metric] = {
-    name.lower(): i.metric
-    for i in METRICS.values()
-    for name in (i.name, i.short_name, *i.aliases)
+    name.lower(): i.metric for i in METRICS.values() for name in (i.name, i.short_name, *i.aliases)
 }
 
 #: The short names, in the paper's order (SP, PP, PE, EOpp, EOdds, CUAE).

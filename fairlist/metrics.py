@@ -295,9 +295,7 @@ def check_sample_weight(sample_weight: Any, n_samples: int) -> np.ndarray | None
     with np.errstate(over="ignore"):
         total = w.sum()
     if not np.isfinite(total):
-        raise DataError(
-            "sample_weight sums to more than the largest float; scale the weights down"
-        )
+        raise DataError("sample_weight sums to more than the largest float; scale the weights down")
     return None if np.all(w == 1.0) else w
 
 
@@ -322,8 +320,11 @@ def _metric_function(metric: Metric):
     info = metric.info
     fn.__doc__ = (
         f"{metric.name.replace('_', ' ').capitalize()} ({metric.short_name}) unfairness: the "
-        + (f"gap of {info.rates[0]}" if len(info.rates) == 1 else
-           f"sum of the gaps of {' and '.join(info.rates)} (fairlearn takes their maximum)")
+        + (
+            f"gap of {info.rates[0]}"
+            if len(info.rates) == 1
+            else f"sum of the gaps of {' and '.join(info.rates)} (fairlearn takes their maximum)"
+        )
         + " over the groups."
     )
     return fn

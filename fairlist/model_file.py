@@ -315,19 +315,51 @@ def _prediction(at: _At) -> int:
 #: The fields of a model document, by version (required, optional).
 _MODEL_FIELDS = {
     1: (
-        ["format", "version", "fairlist_version", "params", "classes", "n_features_in",
-         "rule_list", "rule_n_samples", "rule_n_positive", "training"],
+        [
+            "format",
+            "version",
+            "fairlist_version",
+            "params",
+            "classes",
+            "n_features_in",
+            "rule_list",
+            "rule_n_samples",
+            "rule_n_positive",
+            "training",
+        ],
         ["feature_names_in", "groups", "metadata"],
     ),
     2: (
-        ["format", "version", "fairlist_version", "params", "classes", "n_features_in",
-         "rule_list", "rule_n_samples", "rule_n_positive", "sensitive_columns", "groups",
-         "binarizer", "training"],
+        [
+            "format",
+            "version",
+            "fairlist_version",
+            "params",
+            "classes",
+            "n_features_in",
+            "rule_list",
+            "rule_n_samples",
+            "rule_n_positive",
+            "sensitive_columns",
+            "groups",
+            "binarizer",
+            "training",
+        ],
         ["feature_names_in", "metadata"],
     ),
-}  # fmt: skip
-_TRAINING_FIELDS = ["status", "objective", "lower_bound", "accuracy", "unfairness", "metric",
-                    "engine", "search_space", "stop_reason", "stats"]  # fmt: skip
+}
+_TRAINING_FIELDS = [
+    "status",
+    "objective",
+    "lower_bound",
+    "accuracy",
+    "unfairness",
+    "metric",
+    "engine",
+    "search_space",
+    "stop_reason",
+    "stats",
+]
 
 
 def check_model(
@@ -572,8 +604,20 @@ def _binarizer(at: _At) -> dict[str, Any]:
     from .binarize import BINARIZER_FORMAT, BINARIZER_VERSION, MISSING, _interval_names
 
     _format_and_version(at, BINARIZER_FORMAT, (BINARIZER_VERSION,), "binarizer")
-    at.obj(["format", "version", "params", "feature_names_in", "columns", "single_keep",
-            "negated", "pairs", "supports", "n_dropped"])  # fmt: skip
+    at.obj(
+        [
+            "format",
+            "version",
+            "params",
+            "feature_names_in",
+            "columns",
+            "single_keep",
+            "negated",
+            "pairs",
+            "supports",
+            "n_dropped",
+        ]
+    )
     out: dict[str, Any] = {"format": BINARIZER_FORMAT, "version": BINARIZER_VERSION}
     out["params"] = _binarizer_params(at.child("params"), pairs=True)
     out["feature_names_in"] = names_in = _column_names(at.child("feature_names_in"))
@@ -607,8 +651,17 @@ def _binarizer(at: _At) -> dict[str, Any]:
         names = names_at.names()
         if names and names != expected:  # [] is a constant column's: no antecedent
             names_at.fail(f"is {_short(names, 60)}, expected {_short(expected, 60)}")
-        columns.append({"name": name, "kind": kind, "names": names, "categories": categories,
-                        "cut_points": cuts, "integer": integer, "missing": missing})  # fmt: skip
+        columns.append(
+            {
+                "name": name,
+                "kind": kind,
+                "names": names,
+                "categories": categories,
+                "cut_points": cuts,
+                "integer": integer,
+                "missing": missing,
+            }
+        )
         singles += names
     out["columns"] = columns
     r = len(singles)

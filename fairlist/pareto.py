@@ -382,12 +382,21 @@ class FitSettings:
     def problem(self, data: SweepData, rows: np.ndarray, epsilon: float | None) -> Problem:
         """The training problem on ``rows`` (a boolean mask) with cap ``epsilon``."""
         return Problem(
-            data.X[rows], data.y[rows], data.protected[rows], metric=self.metric,
-            epsilon=epsilon, lam=self.lam, max_length=self.max_length,
-            feature_names=data.feature_names, labels=data.labels,
-            limits=Limits(max_nodes=self.max_nodes, time_limit=self.time_limit,
-                          memory_limit_mb=self.memory_limit_mb),
-        )  # fmt: skip
+            data.X[rows],
+            data.y[rows],
+            data.protected[rows],
+            metric=self.metric,
+            epsilon=epsilon,
+            lam=self.lam,
+            max_length=self.max_length,
+            feature_names=data.feature_names,
+            labels=data.labels,
+            limits=Limits(
+                max_nodes=self.max_nodes,
+                time_limit=self.time_limit,
+                memory_limit_mb=self.memory_limit_mb,
+            ),
+        )
 
 
 def _status(result: Result) -> str:
@@ -510,17 +519,34 @@ def cross_validated_front(
         unconstrained fits done (``epsilon`` NaN; see ``reuse_unconstrained``).
     """
     validate_params(
-        "cross_validated_front", _CV_CONSTRAINTS,
-        dict(metric=metric, lam=lam, max_length=max_length, engine=engine, max_nodes=max_nodes,
-             time_limit=time_limit, memory_limit_mb=memory_limit_mb,
-             engine_options=engine_options, epsilons=epsilons, cv=cv, random_state=random_state),
-    )  # fmt: skip
+        "cross_validated_front",
+        _CV_CONSTRAINTS,
+        dict(
+            metric=metric,
+            lam=lam,
+            max_length=max_length,
+            engine=engine,
+            max_nodes=max_nodes,
+            time_limit=time_limit,
+            memory_limit_mb=memory_limit_mb,
+            engine_options=engine_options,
+            epsilons=epsilons,
+            cv=cv,
+            random_state=random_state,
+        ),
+    )
     m = Metric.parse(metric)
     problem, data = _sweep_data(X, y, sensitive_features, protected, cv, random_state)
     settings = FitSettings(
-        m, float(lam), max_length, engine, max_nodes, time_limit, memory_limit_mb,
+        m,
+        float(lam),
+        max_length,
+        engine,
+        max_nodes,
+        time_limit,
+        memory_limit_mb,
         tuple(sorted((engine_options or {}).items())),
-    )  # fmt: skip
+    )
     eps_grid = [float(e) for e in (default_epsilons() if epsilons is None else epsilons)]
     pols: list[str | None] = list(policies) if (engine == "bnb" and policies) else [None]
     first = [(None, pol, k) for pol in pols for k in range(cv)] if reuse_unconstrained else []
@@ -545,18 +571,34 @@ def cross_validated_front(
     # of the front): when it came before the grid, they are all the work done.
     points = _cv_points(grid, rows, first=[] if finished else first)
     settings_doc = dict(
-        epsilons=eps_grid, cv=cv, policies=pols, engine=engine, lam=lam, max_length=max_length,
-        max_nodes=max_nodes, time_limit=time_limit, memory_limit_mb=memory_limit_mb,
-        random_state=random_state, classes=jsonable(problem.classes), n_samples=problem.n_samples,
-        labels=list(problem.labels), feature_names=list(problem.feature_names),
+        epsilons=eps_grid,
+        cv=cv,
+        policies=pols,
+        engine=engine,
+        lam=lam,
+        max_length=max_length,
+        max_nodes=max_nodes,
+        time_limit=time_limit,
+        memory_limit_mb=memory_limit_mb,
+        random_state=random_state,
+        classes=jsonable(problem.classes),
+        n_samples=problem.n_samples,
+        labels=list(problem.labels),
+        feature_names=list(problem.feature_names),
         partial=not finished,
-    )  # fmt: skip
+    )
     return ParetoResult(points, _summarise(points), "cross_validation", m, settings_doc)
 
 
 def _run_fits(
-    keys: list, rows: dict, shared: tuple, tally: dict[str, int], total: int,
-    progress: Progress | None, n_jobs: int | None, backend: str | None,
+    keys: list,
+    rows: dict,
+    shared: tuple,
+    tally: dict[str, int],
+    total: int,
+    progress: Progress | None,
+    n_jobs: int | None,
+    backend: str | None,
 ) -> bool:
     """Fit ``keys`` in parallel; store each row as it comes, with the progress; False when an
     interrupt stopped the sweep."""
@@ -568,8 +610,7 @@ def _run_fits(
             progress(tally["done"], total)
         return row["status"] != INTERRUPTED
 
-    report = run_tasks(fit_fold, keys, shared, n_jobs=n_jobs, backend=backend,
-                       on_result=on_result)  # fmt: skip
+    report = run_tasks(fit_fold, keys, shared, n_jobs=n_jobs, backend=backend, on_result=on_result)
     return not report.interrupted
 
 
@@ -686,21 +727,38 @@ engine_options
         and ``settings["partial"]`` is True.
     """
     validate_params(
-        "training_front", _COMMON_CONSTRAINTS,
-        dict(metric=metric, engine=engine, lam=lam, max_length=max_length, policy=policy,
-             max_nodes=max_nodes, time_limit=time_limit, memory_limit_mb=memory_limit_mb,
-             engine_options=engine_options),
-    )  # fmt: skip
+        "training_front",
+        _COMMON_CONSTRAINTS,
+        dict(
+            metric=metric,
+            engine=engine,
+            lam=lam,
+            max_length=max_length,
+            policy=policy,
+            max_nodes=max_nodes,
+            time_limit=time_limit,
+            memory_limit_mb=memory_limit_mb,
+            engine_options=engine_options,
+        ),
+    )
     m = Metric.parse(metric)
     problem = Problem.from_data(X, y, sensitive_features, protected)
     problem = problem.replace(
-        metric=m, lam=lam, max_length=max_length,
+        metric=m,
+        lam=lam,
+        max_length=max_length,
         limits=Limits(max_nodes=max_nodes, time_limit=time_limit, memory_limit_mb=memory_limit_mb),
-    )  # fmt: skip
+    )
     settings = FitSettings(
-        m, float(lam), max_length, engine, max_nodes, time_limit, memory_limit_mb,
+        m,
+        float(lam),
+        max_length,
+        engine,
+        max_nodes,
+        time_limit,
+        memory_limit_mb,
         tuple(sorted((engine_options or {}).items())),
-    )  # fmt: skip
+    )
     if policy is not None and ENGINES[engine].policy is None:
         raise InvalidParameterError(f"policy={policy!r}: engine={engine!r} has no policies")
     solver = settings.solver(policy)
@@ -714,17 +772,31 @@ engine_options
     front = found[non_dominated(found["unfairness"], found["objective"])]
     front = front.sort_values("unfairness").reset_index(drop=True)
     settings_doc = dict(
-        engine=engine, lam=lam, max_length=max_length, policy=policy, max_nodes=max_nodes,
-        time_limit=time_limit, memory_limit_mb=memory_limit_mb, step=step, resolution=delta,
-        exact_steps=delta >= FEASIBILITY_TOL, complete=bool(complete and all_optimal),
-        partial=partial, classes=jsonable(problem.classes), n_samples=problem.n_samples,
-        labels=list(problem.labels), feature_names=list(problem.feature_names),
-    )  # fmt: skip
+        engine=engine,
+        lam=lam,
+        max_length=max_length,
+        policy=policy,
+        max_nodes=max_nodes,
+        time_limit=time_limit,
+        memory_limit_mb=memory_limit_mb,
+        step=step,
+        resolution=delta,
+        exact_steps=delta >= FEASIBILITY_TOL,
+        complete=bool(complete and all_optimal),
+        partial=partial,
+        classes=jsonable(problem.classes),
+        n_samples=problem.n_samples,
+        labels=list(problem.labels),
+        feature_names=list(problem.feature_names),
+    )
     return ParetoResult(points, front, "training", m, settings_doc)
 
 
 def _epsilon_constraint(
-    problem: Problem, solver: Any, step: float, max_points: int | None,
+    problem: Problem,
+    solver: Any,
+    step: float,
+    max_points: int | None,
     progress: Callable[[dict[str, Any]], None] | None,
 ) -> tuple[list[dict[str, Any]], bool, bool, bool]:
     """The adaptive epsilon-constraint loop: solve, cap just below the unfairness found,
@@ -755,9 +827,18 @@ def _epsilon_constraint(
 
 
 _TRAINING_COLUMNS = [
-    "epsilon", "status", "stop_reason", "objective", "lower_bound", "gap", "error", "unfairness",
-    "length", "seconds", "rule_list",
-]  # fmt: skip
+    "epsilon",
+    "status",
+    "stop_reason",
+    "objective",
+    "lower_bound",
+    "gap",
+    "error",
+    "unfairness",
+    "length",
+    "seconds",
+    "rule_list",
+]
 
 
 def _training_row(
@@ -780,8 +861,11 @@ def _training_row(
     if result.rule_list is not None:
         ev = problem.replace(epsilon=epsilon).evaluate(result.rule_list)
         row.update(
-            objective=ev.objective, gap=max(0.0, ev.objective - result.lower_bound),
-            error=1 - ev.accuracy, unfairness=ev.unfairness, length=ev.length,
+            objective=ev.objective,
+            gap=max(0.0, ev.objective - result.lower_bound),
+            error=1 - ev.accuracy,
+            unfairness=ev.unfairness,
+            length=ev.length,
             rule_list=result.rule_list.to_dict(),
-        )  # fmt: skip
+        )
     return row

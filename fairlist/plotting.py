@@ -172,8 +172,13 @@ def _legend(ax: Any, where: str | None) -> None:
         return
     if where == "below":
         n = len(ax.get_legend_handles_labels()[0])
-        ax.legend(loc="upper center", bbox_to_anchor=(0.5, -0.16), ncol=min(n, 2),
-                  frameon=False, fontsize=8)  # fmt: skip
+        ax.legend(
+            loc="upper center",
+            bbox_to_anchor=(0.5, -0.16),
+            ncol=min(n, 2),
+            frameon=False,
+            fontsize=8,
+        )
     elif where == "right":
         ax.legend(loc="upper left", bbox_to_anchor=(1.02, 1.0), frameon=False, fontsize=8)
     else:
@@ -182,10 +187,15 @@ def _legend(ax: Any, where: str | None) -> None:
 
 def _better_arrow(ax: Any) -> None:
     ax.annotate(
-        "better", xy=(0.02, 0.03), xytext=(0.10, 0.13), xycoords="axes fraction",
-        textcoords="axes fraction", fontsize=8, color="0.4",
+        "better",
+        xy=(0.02, 0.03),
+        xytext=(0.10, 0.13),
+        xycoords="axes fraction",
+        textcoords="axes fraction",
+        fontsize=8,
+        color="0.4",
         arrowprops={"arrowstyle": "->", "color": "0.5"},
-    )  # fmt: skip
+    )
 
 
 def plot_fronts(
@@ -235,8 +245,7 @@ def plot_fronts(
     if split is None:
         split = next((s for s in map(_split_of, fronts.values()) if s is not None), None)
     if budget is None:
-        budget = next((_budget_of(f) for f in fronts.values() if isinstance(f, ParetoResult)),
-                      None)  # fmt: skip
+        budget = next((_budget_of(f) for f in fronts.values() if isinstance(f, ParetoResult)), None)
     _label_axes(ax, metric, split)
     ax.set_title(front_title(title, metric, split, budget), fontsize=9)
     ax.grid(True, alpha=0.3)
@@ -253,9 +262,7 @@ def _label_axes(ax: Any, metric: Metric | str | None, split: str | None) -> None
     ax.set_ylabel(f"{prefix} error".strip().capitalize())
 
 
-def _counts(
-    counts_or_y_true: Any, y_pred: Any, groups: Any, protected: Any
-) -> ConfusionCounts:
+def _counts(counts_or_y_true: Any, y_pred: Any, groups: Any, protected: Any) -> ConfusionCounts:
     if isinstance(counts_or_y_true, ConfusionCounts):
         if y_pred is not None or groups is not None:
             raise InvalidParameterError("give either ConfusionCounts or (y_true, y_pred, groups)")
@@ -308,17 +315,22 @@ def plot_group_rates(
         ax = _new_axes((1.6 + 1.3 * len(names), 3.6))
     width = 0.38
     xs = np.arange(len(names))
-    for k, (group, gc) in enumerate(zip(group_names, (counts.protected, counts.unprotected),
-                                        strict=True)):  # fmt: skip
+    for k, (group, gc) in enumerate(
+        zip(group_names, (counts.protected, counts.unprotected), strict=True)
+    ):
         values = [_rate(gc, RATES[n]) for n in names]
-        bars = ax.bar(xs + (k - 0.5) * width, values, width, label=f"{group} (n={gc.n})",
-                      color=("C3", "C0")[k])  # fmt: skip
+        bars = ax.bar(
+            xs + (k - 0.5) * width,
+            values,
+            width,
+            label=f"{group} (n={gc.n})",
+            color=("C3", "C0")[k],
+        )
         ax.bar_label(bars, fmt="%.3f", fontsize=7, padding=2)
     ax.set_xticks(xs, names)
     ax.set_ylim(0, 1.12)
     ax.set_ylabel("rate in the group")
-    second = (f"{m.short_name} = {counts.unfairness(m):.3f}" if m is not None
-              else "rates per group")  # fmt: skip
+    second = f"{m.short_name} = {counts.unfairness(m):.3f}" if m is not None else "rates per group"
     ax.set_title("\n".join(t for t in (title, second) if t), fontsize=9)
     ax.grid(True, axis="y", alpha=0.3)
     _legend(ax, "below")

@@ -116,19 +116,31 @@ def _verdict(bnb: Result, cpsat: Result) -> tuple[bool, bool, str]:
         for opt, other in ((bnb, cpsat), (cpsat, bnb)):
             if opt.status is Status.OPTIMAL and other.rule_list is not None:
                 if other.objective < opt.objective - OBJECTIVE_TOL:
-                    return False, False, (
-                        f"DISAGREE: {other.engine} found objective {other.objective!r} below "
-                        f"{opt.engine}'s 'optimal' {opt.objective!r}"
-                    )  # fmt: skip
+                    return (
+                        False,
+                        False,
+                        (
+                            f"DISAGREE: {other.engine} found objective {other.objective!r} below "
+                            f"{opt.engine}'s 'optimal' {opt.objective!r}"
+                        ),
+                    )
             if opt.status is Status.INFEASIBLE and other.rule_list is not None:
-                return False, False, (
-                    f"DISAGREE: {opt.engine} proved infeasibility but {other.engine} found a "
-                    f"fair rule list"
-                )  # fmt: skip
-        return False, False, (
-            f"inconclusive: {' and '.join(waiting)} stopped before finishing "
-            f"({', '.join(f'{r.engine} {r.status}, {r.stop_reason}' for r in (bnb, cpsat))})"
-        )  # fmt: skip
+                return (
+                    False,
+                    False,
+                    (
+                        f"DISAGREE: {opt.engine} proved infeasibility but {other.engine} found a "
+                        f"fair rule list"
+                    ),
+                )
+        return (
+            False,
+            False,
+            (
+                f"inconclusive: {' and '.join(waiting)} stopped before finishing "
+                f"({', '.join(f'{r.engine} {r.status}, {r.stop_reason}' for r in (bnb, cpsat))})"
+            ),
+        )
     if bnb.status is Status.INFEASIBLE and cpsat.status is Status.INFEASIBLE:
         return True, True, "agree: both engines prove that no rule list meets epsilon"
     if bnb.status is not cpsat.status:
@@ -136,10 +148,14 @@ def _verdict(bnb: Result, cpsat: Result) -> tuple[bool, bool, str]:
     diff = abs(bnb.objective - cpsat.objective)
     if diff <= OBJECTIVE_TOL:
         return True, True, f"agree: both engines prove the optimal objective {bnb.objective!r}"
-    return False, True, (
-        f"DISAGREE: optimal objectives differ by {diff:.3g} "
-        f"(bnb {bnb.objective!r}, cpsat {cpsat.objective!r})"
-    )  # fmt: skip
+    return (
+        False,
+        True,
+        (
+            f"DISAGREE: optimal objectives differ by {diff:.3g} "
+            f"(bnb {bnb.objective!r}, cpsat {cpsat.objective!r})"
+        ),
+    )
 
 
 def verify(
@@ -208,6 +224,11 @@ def verify(
     if not math.isfinite(bnb.objective) and not math.isfinite(cpsat.objective) and not agree:
         message += " (neither engine found a fair rule list)"
     return VerifyReport(
-        agree=agree, conclusive=conclusive, bnb=bnb, cpsat=cpsat, max_length=K, message=message,
+        agree=agree,
+        conclusive=conclusive,
+        bnb=bnb,
+        cpsat=cpsat,
+        max_length=K,
+        message=message,
         interrupted=interrupted,
-    )  # fmt: skip
+    )

@@ -75,8 +75,11 @@ def group_rates(y: np.ndarray, pred: np.ndarray, groups: np.ndarray, k: int, w: 
 def reference_unfairness(problem: Problem, pred: np.ndarray) -> float:
     """The unfairness of predictions ``pred`` (0/1) on ``problem``'s training data."""
     rates = group_rates(
-        problem.y.astype(np.int64), np.asarray(pred, dtype=np.int64), problem.groups.astype(
-            np.int64), problem.n_groups, problem.weights,
+        problem.y.astype(np.int64),
+        np.asarray(pred, dtype=np.int64),
+        problem.groups.astype(np.int64),
+        problem.n_groups,
+        problem.weights,
     )
     return _gaps(rates, problem.metric.name)
 
@@ -233,9 +236,7 @@ def random_group_problem(
             w[np.flatnonzero(codes == c)[0]] = max(1.0, w[np.flatnonzero(codes == c)[0]])
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", SmallGroupWarning)
-        return Problem.from_data(
-            X.astype(np.uint8), y, sensitive, sample_weight=w, **kwargs
-        )
+        return Problem.from_data(X.astype(np.uint8), y, sensitive, sample_weight=w, **kwargs)
 
 
 def published_problem(source, rows=None, antecedents=None, **kwargs) -> Problem:

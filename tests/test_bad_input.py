@@ -75,8 +75,10 @@ def test_a_csv_with_only_a_header_has_no_rows(tmp_path):
 
 
 def test_an_empty_or_non_utf8_file_is_named(tmp_path):
-    one_error(fit_cli(write(tmp_path / "e.csv", ""), "--target", "y", "--sensitive", "s"),
-              "e.csv is empty")  # fmt: skip
+    one_error(
+        fit_cli(write(tmp_path / "e.csv", ""), "--target", "y", "--sensitive", "s"),
+        "e.csv is empty",
+    )
     path = tmp_path / "l.csv"
     path.write_bytes(b"a,s,y\n\xff,1,0\n")
     one_error(fit_cli(str(path), "--target", "y", "--sensitive", "s"), "not UTF-8")
@@ -89,9 +91,19 @@ def test_predict_on_a_header_only_csv_blames_the_rows(tmp_path):
     frame.to_csv(tmp_path / "d.csv", index=False)
     model = tmp_path / "m.json"
     fitted = runner.invoke(
-        app, ["fit", str(tmp_path / "d.csv"), "--target", "y", "--sensitive", "s", *FAST,
-              "--output", str(model)],
-    )  # fmt: skip
+        app,
+        [
+            "fit",
+            str(tmp_path / "d.csv"),
+            "--target",
+            "y",
+            "--sensitive",
+            "s",
+            *FAST,
+            "--output",
+            str(model),
+        ],
+    )
     assert fitted.exit_code == 0, fitted.output
     empty = write(tmp_path / "e.csv", "a,b,s,y\n")
     one_error(runner.invoke(app, ["predict", str(model), empty]), "e.csv has no rows")
@@ -132,8 +144,14 @@ def test_a_bad_cell_is_named_by_column_and_row(tmp_path, column, cell, message):
     frame = table().astype(float)
     frame.loc[3, column] = cell
     if column == "a" and cell == 0.5:  # a table MDLP finds no cut in: nothing left to learn
-        frame = pd.DataFrame({"a": [1, 0, 1, 0.5, 0, 1, 0, 1], "b": [0, 1, 1, 1, 0, 0, 1, 0],
-                              "s": [0, 1] * 4, "y": [0, 1] * 4})  # fmt: skip
+        frame = pd.DataFrame(
+            {
+                "a": [1, 0, 1, 0.5, 0, 1, 0, 1],
+                "b": [0, 1, 1, 1, 0, 0, 1, 0],
+                "s": [0, 1] * 4,
+                "y": [0, 1] * 4,
+            }
+        )
     frame.to_csv(tmp_path / "d.csv", index=False)
     result = fit_cli(str(tmp_path / "d.csv"), "--target", "y", "--sensitive", "s")
     one_error(result, message)
@@ -202,9 +220,20 @@ def test_pareto_n_epsilons_zero_names_the_option(tmp_path):
 
     table().to_csv(tmp_path / "d.csv", index=False)
     result = runner.invoke(
-        app, ["pareto", str(tmp_path / "d.csv"), "--target", "y", "--sensitive", "s",
-              "--n-epsilons", "0", "--output", str(tmp_path / "p.csv")],
-    )  # fmt: skip
+        app,
+        [
+            "pareto",
+            str(tmp_path / "d.csv"),
+            "--target",
+            "y",
+            "--sensitive",
+            "s",
+            "--n-epsilons",
+            "0",
+            "--output",
+            str(tmp_path / "p.csv"),
+        ],
+    )
     assert result.exit_code == 2 and "--n-epsilons" in result.output, result.output
 
 
@@ -309,10 +338,19 @@ def test_a_third_class_is_named(tmp_path):
 def test_no_column_left_for_rules_is_named(tmp_path):
     table().to_csv(tmp_path / "d.csv", index=False)
     one_error(
-        fit_cli(str(tmp_path / "d.csv"), "--target", "y", "--sensitive", "s", "--drop", "a",
-                "--drop", "b"),
+        fit_cli(
+            str(tmp_path / "d.csv"),
+            "--target",
+            "y",
+            "--sensitive",
+            "s",
+            "--drop",
+            "a",
+            "--drop",
+            "b",
+        ),
         "X has no column once the sensitive columns are out",
-    )  # fmt: skip
+    )
     with pytest.raises(DataError, match="X has no column at all"):
         FairRuleListClassifier().fit(pd.DataFrame(index=range(4)), [0, 1, 1, 0], [0, 1, 0, 1])
 

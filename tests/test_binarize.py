@@ -173,8 +173,12 @@ def test_integer_intervals_are_named_inclusively_and_a_boundary_value_opens_the_
     b = Binarizer(sensitive="s", cut_points={"age": [21, 23, 26, 46]}, negations=False)
     out = b.set_params(conjunctions=False).fit_transform(df)
     assert list(b.get_feature_names_out()) == [
-        "age:<21", "age:21-22", "age:23-25", "age:26-45", "age:>=46",
-    ]  # fmt: skip
+        "age:<21",
+        "age:21-22",
+        "age:23-25",
+        "age:26-45",
+        "age:>=46",
+    ]
     np.testing.assert_array_equal(out.to_numpy().argmax(axis=1), [0, 0, 1, 1, 2, 2, 3, 3, 4, 4])
 
 
@@ -185,8 +189,15 @@ def test_single_value_integer_interval_and_float_and_negative_interval_names():
     )
     b.set_params(negations=False).fit(df)
     assert b.single_names_ == [
-        "p:<1", "p:1", "p:2-3", "p:>=4", "t:<-1.5", "t:-1.5..0.25", "t:0.25-2", "t:>=2",
-    ]  # fmt: skip
+        "p:<1",
+        "p:1",
+        "p:2-3",
+        "p:>=4",
+        "t:<-1.5",
+        "t:-1.5..0.25",
+        "t:0.25-2",
+        "t:>=2",
+    ]
 
 
 def test_numpy_input_gets_scikit_learn_column_names():

@@ -440,7 +440,8 @@ def test_a_real_sigint_returns_the_best_so_far(shared_data, tmp_path):
     import textwrap
 
     script = tmp_path / "interrupt.py"
-    script.write_text(textwrap.dedent(f"""
+    script.write_text(
+        textwrap.dedent(f"""
         import os, signal, threading
         import numpy as np, pandas as pd
         from fairlist import Problem, solve
@@ -457,7 +458,8 @@ def test_a_real_sigint_returns_the_best_so_far(shared_data, tmp_path):
 
         result = solve(problem, "bnb", progress=progress, progress_interval=0.05)
         print(result.status, result.stop_reason, problem.evaluate(result.rule_list).fair)
-    """))
+    """)
+    )
     out = subprocess.run(
         [sys.executable, str(script)], capture_output=True, text=True, timeout=120, check=True
     )
@@ -470,8 +472,16 @@ def test_beam_incumbent_is_fair_and_never_beats_the_optimum(metric, majority_onl
     # One trie node: the search stops at once with the beam's (or a constant) list.
     rng = np.random.default_rng(int(metric) + 100)
     for _ in range(6):
-        problem = random_problem(rng, n=40, m=5, metric=metric, epsilon=0.08, lam=0.01,
-                                 max_length=3, limits=Limits(max_nodes=1))
+        problem = random_problem(
+            rng,
+            n=40,
+            m=5,
+            metric=metric,
+            epsilon=0.08,
+            lam=0.01,
+            max_length=3,
+            limits=Limits(max_nodes=1),
+        )
         optimum = reference_solve(problem, 3, majority_only=majority_only).objective
         result = BnBSolver(beam_width=4, majority_only=majority_only).solve(problem)
         assert result.stop_reason is StopReason.NODE_LIMIT
@@ -498,8 +508,7 @@ def test_beam_finds_better_lists_than_the_constant_ones_on_compas(compas):
 def test_exact_without_the_beam_incumbent(metric):
     rng = np.random.default_rng(int(metric) + 200)
     for eps in (0.0, 0.05, 0.2):
-        problem = random_problem(rng, n=40, m=5, metric=metric, epsilon=eps, lam=0.01,
-                                 max_length=3)
+        problem = random_problem(rng, n=40, m=5, metric=metric, epsilon=eps, lam=0.01, max_length=3)
         expected = reference_solve(problem, 3)
         result = BnBSolver(beam_width=0).solve(problem)
         assert result.stats["warm_start"] == "none"
@@ -551,9 +560,15 @@ def test_length_deepening_is_exact_when_rules_are_cheap(metric):
     lengths are close (the hand-built test above pins the one-rule-too-many error exactly)."""
     rng = np.random.default_rng(int(metric) + 400)
     for trial in range(16):
-        problem = random_problem(rng, n=60, m=6, metric=metric,
-                                 epsilon=(None, 0.05, 0.15)[trial % 3],
-                                 lam=(0.02, 0.035)[trial % 2], max_length=4)
+        problem = random_problem(
+            rng,
+            n=60,
+            m=6,
+            metric=metric,
+            epsilon=(None, 0.05, 0.15)[trial % 3],
+            lam=(0.02, 0.035)[trial % 2],
+            max_length=4,
+        )
         expected = reference_solve(problem, 4).objective
         for deepen_length in (2, 3):
             result = BnBSolver(deepen_length=deepen_length, beam_width=0).solve(problem)
@@ -570,14 +585,23 @@ def test_length_deepening_under_a_node_limit_gives_a_partial_certificate(metric)
     rng = np.random.default_rng(int(metric) + 300)
     seen = set()
     for trial in range(12):
-        problem = random_problem(rng, n=50, m=6, metric=metric, epsilon=0.05, lam=0.005,
-                                 max_length=4, limits=Limits(max_nodes=int(rng.integers(3, 60))))
+        problem = random_problem(
+            rng,
+            n=50,
+            m=6,
+            metric=metric,
+            epsilon=0.05,
+            lam=0.005,
+            max_length=4,
+            limits=Limits(max_nodes=int(rng.integers(3, 60))),
+        )
         optimum = reference_solve(problem, 4).objective
         # The terminal solver stores no prefix two rules short of a phase's cap, so the limit
         # stops the deepening more often without it.
         for terminal in (True, False):
-            result = BnBSolver(deepen_length=3, beam_width=0,
-                               use_terminal_solver=terminal).solve(problem)
+            result = BnBSolver(deepen_length=3, beam_width=0, use_terminal_solver=terminal).solve(
+                problem
+            )
             certified = result.stats["certified_length"]
             seen.add(certified)
             assert result.lower_bound <= optimum + 1e-9, trial
@@ -597,9 +621,15 @@ def test_lower_bound_of_a_search_stopped_inside_a_deepening_phase_is_valid():
     prefixes are bounded through the root (its bound plus L + 1 rules), not by the queue."""
     rng = np.random.default_rng(1)
     for t in range(20):
-        problem = random_problem(rng, n=60, m=6, metric=list(Metric)[t % 6],
-                                 epsilon=(None, 0.05, 0.15)[t % 3], lam=(0.02, 0.035)[t % 2],
-                                 max_length=5)
+        problem = random_problem(
+            rng,
+            n=60,
+            m=6,
+            metric=list(Metric)[t % 6],
+            epsilon=(None, 0.05, 0.15)[t % 3],
+            lam=(0.02, 0.035)[t % 2],
+            max_length=5,
+        )
         optimum = reference_solve(problem, 5).objective
         for nodes in range(26, 41, 3):
             limited = problem.replace(limits=Limits(max_nodes=nodes))
@@ -610,8 +640,9 @@ def test_lower_bound_of_a_search_stopped_inside_a_deepening_phase_is_valid():
 def test_length_deepening_finds_the_short_optimum_a_node_budget_misses(compas):
     """On COMPAS (equalized odds 0.05, lambda 0.005) a breadth-first search over 200,000 trie
     nodes stops at a worse list than the certified optimum among lists of at most 3 rules."""
-    problem = compas.replace(metric="EOdds", epsilon=0.05, lam=0.005,
-                             limits=Limits(max_nodes=200_000))
+    problem = compas.replace(
+        metric="EOdds", epsilon=0.05, lam=0.005, limits=Limits(max_nodes=200_000)
+    )
     plain = BnBSolver(beam_width=0).solve(problem)
     deepened = BnBSolver(beam_width=0, deepen_length=3).solve(problem)
     short = BnBSolver(policy="lower_bound").solve(

@@ -40,9 +40,12 @@ def _oracle_handles_groups() -> bool:
     optimum is known: predict everyone positive, 2 errors of weight 1.5 out of 7)."""
     X = np.array([[1], [0], [1], [0], [1], [0]], dtype=np.uint8)
     problem = Problem(
-        X, [1, 1, 0, 1, 1, 0], np.array([0, 1, 2, 0, 1, 2]), lam=0.5,
+        X,
+        [1, 1, 0, 1, 1, 0],
+        np.array([0, 1, 2, 0, 1, 2]),
+        lam=0.5,
         sample_weight=[1.0, 1.0, 1.5, 1.0, 1.0, 1.5],
-    )  # fmt: skip
+    )
     try:
         return abs(reference_solve(problem, 1).objective - 3 / 7) <= 1e-12
     except Exception:  # noqa: BLE001 - an oracle for two groups only raises on three
@@ -116,8 +119,16 @@ def assert_matches_reference(seed: int, majority_only: bool = False, **options) 
     problem = instance(seed)
     ref = reference(seed, majority_only)
     result = BnBSolver(majority_only=majority_only, **options).solve(problem)
-    context = (seed, problem.n_groups, problem.metric.short_name, problem.epsilon, problem.lam,
-               majority_only, options, result.stats["weights_exact"])  # fmt: skip
+    context = (
+        seed,
+        problem.n_groups,
+        problem.metric.short_name,
+        problem.epsilon,
+        problem.lam,
+        majority_only,
+        options,
+        result.stats["weights_exact"],
+    )
     assert result.stats["n_groups"] == problem.n_groups
     if result.rule_list is not None:
         ev = problem.evaluate(result.rule_list)
@@ -191,11 +202,17 @@ def test_many_more_instances_equal_brute_force(metric):
     rng = np.random.default_rng(8000 + int(metric))
     for i in range(200):
         problem = group_problem(
-            rng, n=int(rng.integers(20, 60)), m=int(rng.integers(3, 7)),
-            k=int(rng.integers(2, 6)), intersections=i % 4 == 0, weights=WEIGHTS[i % 4],
-            metric=metric, epsilon=(None, 0.0, 0.02, 0.1, 0.3)[i % 5],
-            lam=(0.0, 0.005, 0.02)[i % 3], max_length=int(rng.integers(1, 5)),
-        )  # fmt: skip
+            rng,
+            n=int(rng.integers(20, 60)),
+            m=int(rng.integers(3, 7)),
+            k=int(rng.integers(2, 6)),
+            intersections=i % 4 == 0,
+            weights=WEIGHTS[i % 4],
+            metric=metric,
+            epsilon=(None, 0.0, 0.02, 0.1, 0.3)[i % 5],
+            lam=(0.0, 0.005, 0.02)[i % 3],
+            max_length=int(rng.integers(1, 5)),
+        )
         for majority_only in (False, True):
             ref = reference_solve(problem, problem.max_length, majority_only=majority_only)
             result = BnBSolver(majority_only=majority_only).solve(problem)
@@ -215,16 +232,28 @@ def test_integer_weights_equal_duplicated_rows(metric):
     rng = np.random.default_rng(9000 + int(metric))
     for i in range(8):
         problem = group_problem(
-            rng, n=int(rng.integers(15, 30)), m=4, k=(2, 3, 4)[i % 3], weights="integer",
-            metric=metric, epsilon=(0.0, 0.05, 0.15, None)[i % 4], lam=0.01, max_length=3,
-        )  # fmt: skip
+            rng,
+            n=int(rng.integers(15, 30)),
+            m=4,
+            k=(2, 3, 4)[i % 3],
+            weights="integer",
+            metric=metric,
+            epsilon=(0.0, 0.05, 0.15, None)[i % 4],
+            lam=0.01,
+            max_length=3,
+        )
         copies = problem.sample_weight.astype(int)
         rows = np.repeat(np.arange(problem.n_samples), copies)
         duplicated = Problem(
-            problem.X[rows], problem.y[rows], problem.groups[rows], metric=metric,
-            epsilon=problem.epsilon, lam=problem.lam, max_length=3,
+            problem.X[rows],
+            problem.y[rows],
+            problem.groups[rows],
+            metric=metric,
+            epsilon=problem.epsilon,
+            lam=problem.lam,
+            max_length=3,
             group_names=problem.group_names,
-        )  # fmt: skip
+        )
         for majority_only in (False, True):
             a = BnBSolver(majority_only=majority_only).solve(problem)
             b = BnBSolver(majority_only=majority_only).solve(duplicated)
@@ -238,8 +267,7 @@ def test_equal_weights_are_no_weights():
     for node, as without weights."""
     rng = np.random.default_rng(11)
     for metric in METRICS:
-        problem = group_problem(rng, 30, 5, 3, metric=metric, epsilon=0.1, lam=0.01,
-                                max_length=3)  # fmt: skip
+        problem = group_problem(rng, 30, 5, 3, metric=metric, epsilon=0.1, lam=0.01, max_length=3)
         weighted = problem.replace(sample_weight=np.full(problem.n_samples, 2.5))
         a, b = BnBSolver().solve(problem), BnBSolver().solve(weighted)
         assert engine_weights(weighted).values is None
@@ -252,13 +280,17 @@ def test_the_search_does_not_depend_on_the_order_of_the_rows():
     """The core merges identical rows: shuffling them changes nothing."""
     rng = np.random.default_rng(12)
     for metric in METRICS:
-        problem = group_problem(rng, 40, 5, 2, metric=metric, epsilon=0.05, lam=0.01,
-                                max_length=3)  # fmt: skip
+        problem = group_problem(rng, 40, 5, 2, metric=metric, epsilon=0.05, lam=0.01, max_length=3)
         order = rng.permutation(problem.n_samples)
         shuffled = Problem(
-            problem.X[order], problem.y[order], problem.groups[order] == 0, metric=metric,
-            epsilon=0.05, lam=0.01, max_length=3,
-        )  # fmt: skip
+            problem.X[order],
+            problem.y[order],
+            problem.groups[order] == 0,
+            metric=metric,
+            epsilon=0.05,
+            lam=0.01,
+            max_length=3,
+        )
         a, b = BnBSolver().solve(problem), BnBSolver().solve(shuffled)
         assert a.objective == b.objective
         for key in ("nodes_expanded", "children_evaluated", "n_rows", "n_classes"):
@@ -275,8 +307,9 @@ def test_rows_are_merged():
 
 def test_rounded_weights_are_said_so_and_keep_the_list_fair():
     rng = np.random.default_rng(13)
-    problem = group_problem(rng, 30, 4, 3, weights="real", metric="SP", epsilon=0.1, lam=0.01,
-                            max_length=2)  # fmt: skip
+    problem = group_problem(
+        rng, 30, 4, 3, weights="real", metric="SP", epsilon=0.1, lam=0.01, max_length=2
+    )
     weights = engine_weights(problem)
     assert not weights.exact and 0 < weights.rho < 1e-6
     result = BnBSolver().solve(problem)
@@ -299,8 +332,9 @@ def test_rounded_weights_are_said_so_and_keep_the_list_fair():
 def test_decimal_weights_are_read_exactly():
     w = np.array([0.1, 0.3, 0.2, 0.7, 1.1, 0.5])
     X = np.array([[1, 0], [1, 1], [0, 1], [0, 0], [1, 0], [0, 1]], dtype=np.uint8)
-    problem = Problem(X, [1, 0, 1, 0, 1, 0], np.array([0, 1, 2, 0, 1, 2]), sample_weight=w,
-                      lam=0.01)  # fmt: skip
+    problem = Problem(
+        X, [1, 0, 1, 0, 1, 0], np.array([0, 1, 2, 0, 1, 2]), sample_weight=w, lam=0.01
+    )
     weights = engine_weights(problem)
     assert weights.exact and weights.scale == 10.0
     assert weights.values.tolist() == [1, 3, 2, 7, 11, 5]
@@ -315,8 +349,17 @@ def test_too_many_groups_are_refused_naming_the_remedy():
 
 def test_a_node_limit_gives_a_valid_lower_bound_over_groups():
     rng = np.random.default_rng(14)
-    problem = group_problem(rng, 60, 8, 4, weights="integer", metric="EOdds", epsilon=0.1,
-                            lam=0.002, limits=Limits(max_nodes=40))  # fmt: skip
+    problem = group_problem(
+        rng,
+        60,
+        8,
+        4,
+        weights="integer",
+        metric="EOdds",
+        epsilon=0.1,
+        lam=0.002,
+        limits=Limits(max_nodes=40),
+    )
     limited = BnBSolver().solve(problem)
     full = BnBSolver().solve(problem.replace(limits=Limits()))
     assert full.status is Status.OPTIMAL
@@ -332,9 +375,14 @@ def test_compas_six_races_under_a_small_budget(shared_data):
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", SmallGroupWarning)
         problem = Problem.from_data(
-            data.X, data.y, data.sensitive, metric="SP", epsilon=0.1, lam=0.005,
+            data.X,
+            data.y,
+            data.sensitive,
+            metric="SP",
+            epsilon=0.1,
+            lam=0.005,
             limits=Limits(max_nodes=20_000),
-        )  # fmt: skip
+        )
     result = BnBSolver().solve(problem)
     assert result.status is Status.FEASIBLE and result.stats["n_groups"] == 6
     assert problem.evaluate(result.rule_list).unfairness <= 0.1 + 1e-9

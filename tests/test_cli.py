@@ -48,9 +48,23 @@ def test_fit_prints_the_rule_list_and_writes_the_model(tmp_path):
     binary_csv(data)
     model = tmp_path / "m.json"
     result = runner.invoke(
-        app, [*FIT[:1], str(data), *FIT[1:], "--metric", "SP", "--epsilon", "0.05",
-              "--engine", "cpsat", "--max-length", "2", "--output", str(model)],
-    )  # fmt: skip
+        app,
+        [
+            *FIT[:1],
+            str(data),
+            *FIT[1:],
+            "--metric",
+            "SP",
+            "--epsilon",
+            "0.05",
+            "--engine",
+            "cpsat",
+            "--max-length",
+            "2",
+            "--output",
+            str(model),
+        ],
+    )
     assert result.exit_code == 0, result.output
     assert "training accuracy:" in result.stdout
     assert "unfairness (SP):" in result.stdout and "(cap <= 0.05)" in result.stdout
@@ -75,11 +89,32 @@ def test_fit_passes_every_option_down(tmp_path, monkeypatch):
 
     monkeypatch.setattr(est_module.FairRuleListClassifier, "_solver", spy)
     result = runner.invoke(
-        app, ["fit", str(data), *FIT[1:], "--metric", "EOdds", "--epsilon", "0.2",
-              "--engine", "bnb", "--lam", "0.02", "--max-length", "3", "--time-limit", "5",
-              "--max-nodes", "10000", "--policy", "lower_bound", "--deepen-length", "2",
-              "--json"],
-    )  # fmt: skip
+        app,
+        [
+            "fit",
+            str(data),
+            *FIT[1:],
+            "--metric",
+            "EOdds",
+            "--epsilon",
+            "0.2",
+            "--engine",
+            "bnb",
+            "--lam",
+            "0.02",
+            "--max-length",
+            "3",
+            "--time-limit",
+            "5",
+            "--max-nodes",
+            "10000",
+            "--policy",
+            "lower_bound",
+            "--deepen-length",
+            "2",
+            "--json",
+        ],
+    )
     if "not importable" in result.output or "No module named" in result.output:
         pytest.skip("the bnb engine is not importable")
     assert result.exit_code == 0, result.output
@@ -98,9 +133,19 @@ def test_predict_writes_classes_rules_and_rates(tmp_path):
     frame = binary_csv(data)
     model = tmp_path / "m.json"
     fitted = runner.invoke(
-        app, ["fit", str(data), *FIT[1:], "--engine", "cpsat", "--max-length", "2",
-              "--output", str(model)],
-    )  # fmt: skip
+        app,
+        [
+            "fit",
+            str(data),
+            *FIT[1:],
+            "--engine",
+            "cpsat",
+            "--max-length",
+            "2",
+            "--output",
+            str(model),
+        ],
+    )
     assert fitted.exit_code == 0, fitted.output
     out = tmp_path / "pred.csv"
     result = runner.invoke(app, ["predict", str(model), str(data), "--output", str(out)])
@@ -119,17 +164,38 @@ def test_raw_columns_go_through_the_binarizer_and_predict_reapplies_the_cuts(tmp
     pytest.importorskip("fairlist.binarize")
     rng = np.random.default_rng(1)
     n = 200
-    raw = pd.DataFrame({"age": rng.integers(18, 70, n), "job": rng.choice(["a", "b"], n),
-                        "sex": rng.choice(["F", "M"], n)})  # fmt: skip
+    raw = pd.DataFrame(
+        {
+            "age": rng.integers(18, 70, n),
+            "job": rng.choice(["a", "b"], n),
+            "sex": rng.choice(["F", "M"], n),
+        }
+    )
     raw["hired"] = np.where((raw["age"] < 35) ^ (rng.random(n) < 0.1), "yes", "no")
     data = tmp_path / "raw.csv"
     raw.to_csv(data, index=False)
     model = tmp_path / "m.json"
     result = runner.invoke(
-        app, ["fit", str(data), "--target", "hired", "--sensitive", "sex", "--protected", "F",
-              "--engine", "cpsat", "--max-length", "2", "--min-support", "0.2",
-              "--output", str(model)],
-    )  # fmt: skip
+        app,
+        [
+            "fit",
+            str(data),
+            "--target",
+            "hired",
+            "--sensitive",
+            "sex",
+            "--protected",
+            "F",
+            "--engine",
+            "cpsat",
+            "--max-length",
+            "2",
+            "--min-support",
+            "0.2",
+            "--output",
+            str(model),
+        ],
+    )
     assert result.exit_code == 0, result.output
     assert "age:" in result.stdout
     pred = runner.invoke(app, ["predict", str(model), str(data), "--json"])
@@ -191,12 +257,19 @@ def test_an_infeasible_cap_exits_with_3(tmp_path, monkeypatch):
         name = "stub"
 
         def solve(self, problem):
-            return Result(Status.INFEASIBLE, None, float("inf"), float("nan"), float("nan"),
-                          float("inf"), StopReason.COMPLETED, "stub")  # fmt: skip
+            return Result(
+                Status.INFEASIBLE,
+                None,
+                float("inf"),
+                float("nan"),
+                float("nan"),
+                float("inf"),
+                StopReason.COMPLETED,
+                "stub",
+            )
 
     monkeypatch.setattr(est_module.FairRuleListClassifier, "_solver", lambda self: Infeasible())
-    result = runner.invoke(app, ["fit", str(data), *FIT[1:], "--metric", "CUAE",
-                                 "--epsilon", "0"])  # fmt: skip
+    result = runner.invoke(app, ["fit", str(data), *FIT[1:], "--metric", "CUAE", "--epsilon", "0"])
     assert result.exit_code == EXIT_INFEASIBLE
     assert "proved infeasible" in result.output
 
@@ -211,8 +284,16 @@ def stub_engine(monkeypatch, stop):
 
         def solve(self, problem):
             ev = problem.evaluate(RuleList([], 0, problem.labels, problem.feature_names))
-            return Result(Status.FEASIBLE, RuleList([], 0), ev.objective, ev.accuracy,
-                          ev.unfairness, 0.0, stop, "stub")  # fmt: skip
+            return Result(
+                Status.FEASIBLE,
+                RuleList([], 0),
+                ev.objective,
+                ev.accuracy,
+                ev.unfairness,
+                0.0,
+                stop,
+                "stub",
+            )
 
     monkeypatch.setattr(est_module.FairRuleListClassifier, "_solver", lambda self: Stopped())
 
@@ -286,17 +367,40 @@ def test_exact_and_cv_are_two_fronts(tmp_path):
 
 def test_a_raw_compas_csv_fits_and_the_saved_model_predicts_it(tmp_path, shared_data):
     raw = pd.read_csv(shared_data / "compas" / "compas-scores-two-years.csv")
-    columns = ["sex", "age", "race", "priors_count", "juv_fel_count", "c_charge_degree",
-               "two_year_recid"]  # fmt: skip
+    columns = [
+        "sex",
+        "age",
+        "race",
+        "priors_count",
+        "juv_fel_count",
+        "c_charge_degree",
+        "two_year_recid",
+    ]
     table = raw[columns].head(1500)
     data = tmp_path / "raw.csv"
     table.to_csv(data, index=False)
     model = tmp_path / "m.json"
     fitted = runner.invoke(
-        app, ["fit", str(data), "--target", "two_year_recid", "--sensitive", "race",
-              "--protected", "African-American", "--metric", "SP", "--epsilon", "0.1",
-              "--max-length", "2", "--output", str(model)],
-    )  # fmt: skip
+        app,
+        [
+            "fit",
+            str(data),
+            "--target",
+            "two_year_recid",
+            "--sensitive",
+            "race",
+            "--protected",
+            "African-American",
+            "--metric",
+            "SP",
+            "--epsilon",
+            "0.1",
+            "--max-length",
+            "2",
+            "--output",
+            str(model),
+        ],
+    )
     assert fitted.exit_code == 0, fitted.output
     assert "race" not in fitted.stdout.split("training accuracy")[0]  # never an antecedent
     pred = runner.invoke(app, ["predict", str(model), str(data), "--json"])
@@ -311,10 +415,33 @@ def test_pareto_writes_csv_json_and_plot(tmp_path):
     binary_csv(data, n=150)
     out, js, png = tmp_path / "front.csv", tmp_path / "front.json", tmp_path / "front.png"
     result = runner.invoke(
-        app, ["pareto", str(data), *FIT[1:], "--engine", "cpsat", "--max-length", "2",
-              "--lam", "0.01", "--n-epsilons", "4", "--epsilon-max", "0.3", "--cv", "2",
-              "--n-jobs", "1", "--output", str(out), "--json-output", str(js), "--plot", str(png)],
-    )  # fmt: skip
+        app,
+        [
+            "pareto",
+            str(data),
+            *FIT[1:],
+            "--engine",
+            "cpsat",
+            "--max-length",
+            "2",
+            "--lam",
+            "0.01",
+            "--n-epsilons",
+            "4",
+            "--epsilon-max",
+            "0.3",
+            "--cv",
+            "2",
+            "--n-jobs",
+            "1",
+            "--output",
+            str(out),
+            "--json-output",
+            str(js),
+            "--plot",
+            str(png),
+        ],
+    )
     assert result.exit_code == 0, result.output
     front = pd.read_csv(out)
     assert len(front) >= 1 and {"test_error", "test_unfairness"} <= set(front.columns)
@@ -328,9 +455,23 @@ def test_pareto_exact_front_as_json(tmp_path):
     data = tmp_path / "d.csv"
     binary_csv(data)
     result = runner.invoke(
-        app, ["pareto", str(data), *FIT[1:], "--exact", "--engine", "cpsat", "--max-length",
-              "2", "--lam", "0.01", "--output", str(tmp_path / "f.csv"), "--json"],
-    )  # fmt: skip
+        app,
+        [
+            "pareto",
+            str(data),
+            *FIT[1:],
+            "--exact",
+            "--engine",
+            "cpsat",
+            "--max-length",
+            "2",
+            "--lam",
+            "0.01",
+            "--output",
+            str(tmp_path / "f.csv"),
+            "--json",
+        ],
+    )
     assert result.exit_code == 0, result.output
     doc = json.loads(result.stdout)
     assert doc["kind"] == "training" and doc["settings"]["complete"]
@@ -338,9 +479,7 @@ def test_pareto_exact_front_as_json(tmp_path):
     assert unf == sorted(unf)
 
 
-def test_an_interrupted_pareto_sweep_writes_the_partial_front_and_exits_130(
-    tmp_path, monkeypatch
-):
+def test_an_interrupted_pareto_sweep_writes_the_partial_front_and_exits_130(tmp_path, monkeypatch):
     import dataclasses
 
     from fairlist.pareto import FitSettings
@@ -366,9 +505,20 @@ def test_an_interrupted_pareto_sweep_writes_the_partial_front_and_exits_130(
     data, out = tmp_path / "d.csv", tmp_path / "f.csv"
     binary_csv(data)
     result = runner.invoke(
-        app, ["pareto", str(data), *FIT[1:], "--exact", "--max-length", "2", "--lam", "0.01",
-              "--output", str(out)],
-    )  # fmt: skip
+        app,
+        [
+            "pareto",
+            str(data),
+            *FIT[1:],
+            "--exact",
+            "--max-length",
+            "2",
+            "--lam",
+            "0.01",
+            "--output",
+            str(out),
+        ],
+    )
     assert result.exit_code == EXIT_INTERRUPTED, result.output
     assert calls["n"] == 2 and "partial" in result.stdout
     assert len(pd.read_csv(out)) == 1  # the one certified point; the cut solve is not on it
@@ -379,9 +529,20 @@ def test_verify_reports_agreement(tmp_path):
     data = tmp_path / "d.csv"
     binary_csv(data)
     result = runner.invoke(
-        app, ["verify", str(data), *FIT[1:], "--metric", "EOpp", "--epsilon", "0.1",
-              "--max-length", "2", "--json"],
-    )  # fmt: skip
+        app,
+        [
+            "verify",
+            str(data),
+            *FIT[1:],
+            "--metric",
+            "EOpp",
+            "--epsilon",
+            "0.1",
+            "--max-length",
+            "2",
+            "--json",
+        ],
+    )
     doc = json.loads(result.stdout)
     assert result.exit_code == (0 if doc["agree"] else EXIT_DISAGREE)
     assert doc["agree"] and doc["max_length"] == 2
@@ -405,9 +566,21 @@ def test_datasets_lists_the_built_in_sets(shared_data, monkeypatch):
 def test_fit_on_the_built_in_compas(shared_data, monkeypatch):
     monkeypatch.setenv("FAIRLIST_DATA_HOME", str(shared_data))
     result = runner.invoke(
-        app, ["fit", "compas", "--metric", "SP", "--epsilon", "0.05", "--lam", "0.01",
-              "--max-nodes", "200000", "--json"],
-    )  # fmt: skip
+        app,
+        [
+            "fit",
+            "compas",
+            "--metric",
+            "SP",
+            "--epsilon",
+            "0.05",
+            "--lam",
+            "0.01",
+            "--max-nodes",
+            "200000",
+            "--json",
+        ],
+    )
     assert result.exit_code == 0, result.output
     doc = json.loads(result.stdout)
     assert doc["unfairness"] <= 0.05 + 1e-9 and doc["n_samples"] > 5000

@@ -186,8 +186,9 @@ def test_compas_subsample_matches_brute_force(shared_data):
     rng = np.random.default_rng(5)
     rows = rng.choice(5273, 200, replace=False)
     cols = rng.choice(163, 6, replace=False)
-    base = published_problem(shared_data / "faircorels" / "compas_rules_full.csv", rows, cols,
-                             lam=0.005)
+    base = published_problem(
+        shared_data / "faircorels" / "compas_rules_full.csv", rows, cols, lam=0.005
+    )
     for metric, epsilon in (("SP", 0.02), ("PP", 0.05), ("EOdds", 0.05)):
         assert_agrees_with_reference(base.replace(metric=metric, epsilon=epsilon), 2)
 
@@ -297,8 +298,12 @@ def test_bad_option_raises_value_error_naming_it(option, value):
 
 @pytest.mark.parametrize(
     ("old", "value", "new"),
-    [("hint", None, "initial"), ("random_seed", 3, "seed"), ("max_length", 2, "Problem"),
-     ("time_limit", 5.0, "Limits")],
+    [
+        ("hint", None, "initial"),
+        ("random_seed", 3, "seed"),
+        ("max_length", 2, "Problem"),
+        ("time_limit", 5.0, "Limits"),
+    ],
 )
 def test_deprecated_options_warn_and_name_their_owner(old, value, new):
     if old == "hint":
@@ -363,17 +368,22 @@ def hard_compas(shared_data) -> Problem:
     rows = rng.choice(5273, 1000, replace=False)
     cols = rng.choice(163, 24, replace=False)
     path = shared_data / "faircorels" / "compas_rules_full.csv"
-    return published_problem(path, rows, cols, metric="SP", epsilon=0.05, lam=0.005,
-                             max_length=4)
+    return published_problem(path, rows, cols, metric="SP", epsilon=0.05, lam=0.005, max_length=4)
 
 
 def test_default_solve_uses_one_worker_and_is_reproducible(shared_data):
     assert DEFAULT_NUM_WORKERS == 1 and CPSatSolver().num_workers == DEFAULT_NUM_WORKERS
     rng = np.random.default_rng(17)
     path = shared_data / "faircorels" / "compas_rules_full.csv"
-    problem = published_problem(path, rng.choice(5273, 300, replace=False),
-                                rng.choice(163, 12, replace=False), metric="EOdds",
-                                epsilon=0.05, lam=0.005, max_length=3)
+    problem = published_problem(
+        path,
+        rng.choice(5273, 300, replace=False),
+        rng.choice(163, 12, replace=False),
+        metric="EOdds",
+        epsilon=0.05,
+        lam=0.005,
+        max_length=3,
+    )
     first, second = CPSatSolver().solve(problem), CPSatSolver().solve(problem)
     assert first.status is Status.OPTIMAL and first.stats["num_workers"] == 1
     assert first.objective == second.objective
@@ -462,8 +472,9 @@ def test_lambda_fraction_reads_the_decimal_the_user_wrote():
 
 
 def test_progress_reports_better_solutions_and_bounds_in_the_problems_units():
-    problem = random_problem(np.random.default_rng(3), n=80, m=6, metric="SP", epsilon=0.1,
-                             lam=0.01, max_length=3)  # fmt: skip
+    problem = random_problem(
+        np.random.default_rng(3), n=80, m=6, metric="SP", epsilon=0.1, lam=0.01, max_length=3
+    )
     seen = []
     result = CPSatSolver(progress=seen.append).solve(problem)
     assert result.status is Status.OPTIMAL and seen

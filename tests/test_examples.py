@@ -16,8 +16,12 @@ EXAMPLES = Path(__file__).resolve().parents[1] / "examples"
 def run_example(name: str, *args: str, cwd: Path) -> subprocess.CompletedProcess:
     return subprocess.run(
         [sys.executable, str(EXAMPLES / name), *args],
-        cwd=cwd, capture_output=True, text=True, timeout=300, check=False,
-    )  # fmt: skip
+        cwd=cwd,
+        capture_output=True,
+        text=True,
+        timeout=300,
+        check=False,
+    )
 
 
 def test_quickstart_runs_and_writes_only_into_its_output_folder(tmp_path, shared_data):
@@ -25,9 +29,15 @@ def test_quickstart_runs_and_writes_only_into_its_output_folder(tmp_path, shared
     cwd = tmp_path / "cwd"
     cwd.mkdir()
     done = run_example(
-        "quickstart.py", "--data-home", str(shared_data), "--out", str(out),
-        "--max-nodes", "20000", cwd=cwd,
-    )  # fmt: skip
+        "quickstart.py",
+        "--data-home",
+        str(shared_data),
+        "--out",
+        str(out),
+        "--max-nodes",
+        "20000",
+        cwd=cwd,
+    )
     assert done.returncode == 0, done.stderr
     assert "test accuracy" in done.stdout and "if [" in done.stdout
     assert [p.name for p in out.iterdir()] == ["compas_sp.json"]
@@ -41,9 +51,17 @@ def test_reproduce_paper_runs_the_smoke_grid_into_its_folder(tmp_path, shared_da
     cwd = tmp_path / "cwd"
     cwd.mkdir()
     done = run_example(
-        "reproduce_paper.py", "--preset", "smoke", "--out", str(out), "--n-jobs", "1",
-        "--data-home", str(shared_data), cwd=cwd,
-    )  # fmt: skip
+        "reproduce_paper.py",
+        "--preset",
+        "smoke",
+        "--out",
+        str(out),
+        "--n-jobs",
+        "1",
+        "--data-home",
+        str(shared_data),
+        cwd=cwd,
+    )
     assert done.returncode == 0, done.stderr
     assert {"fits.csv", "fronts.csv", "paper.csv", "report.md", "figures"} <= {
         p.name for p in out.iterdir()
@@ -70,8 +88,9 @@ def _reproduce_paper():
         (["--bounds", "linspace:0,1"], 2, "argument --bounds: 'linspace:0,1' is not a list"),
     ],
 )
-def test_reproduce_paper_names_a_malformed_option_in_one_line(tmp_path, capsys, args, code,
-                                                              message):
+def test_reproduce_paper_names_a_malformed_option_in_one_line(
+    tmp_path, capsys, args, code, message
+):
     with pytest.raises(SystemExit) as exited:
         _reproduce_paper().main(["--out", str(tmp_path / "s"), *args])
     assert exited.value.code == code

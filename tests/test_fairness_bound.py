@@ -490,9 +490,11 @@ def _lp_window(metric, epsilon, fixed, uncaptured):
 
 
 LINEAR = [
-    Metric.STATISTICAL_PARITY, Metric.PREDICTIVE_EQUALITY, Metric.EQUAL_OPPORTUNITY,
+    Metric.STATISTICAL_PARITY,
+    Metric.PREDICTIVE_EQUALITY,
+    Metric.EQUAL_OPPORTUNITY,
     Metric.EQUALIZED_ODDS,
-]  # fmt: skip
+]
 
 
 @pytest.mark.parametrize("metric", LINEAR, ids=lambda m: m.short_name)
@@ -548,7 +550,9 @@ def test_group_bound_scales_with_weights():
     for metric in METRICS:
         small = call_group_bound(metric, 0.02, fixed, uncaptured)
         big = call_group_bound(
-            metric, 0.02, [tuple(1000 * v for v in c) for c in fixed],
+            metric,
+            0.02,
+            [tuple(1000 * v for v in c) for c in fixed],
             [tuple(1000 * v for v in u) for u in uncaptured],
         )
         assert (small is None) == (big is None), metric

@@ -149,12 +149,30 @@ def model(tmp_path_factory):
     rng = np.random.default_rng(0)
     n = 60
     a = rng.integers(0, 50, n)
-    frame = pd.DataFrame({"a": a, "c": rng.choice(["u", "v", "w"], n),
-                          "s": rng.choice(["F", "M"], n), "y": (a > 25).astype(int)})  # fmt: skip
+    frame = pd.DataFrame(
+        {
+            "a": a,
+            "c": rng.choice(["u", "v", "w"], n),
+            "s": rng.choice(["F", "M"], n),
+            "y": (a > 25).astype(int),
+        }
+    )
     frame.to_csv(folder / "train.csv", index=False)
     path = folder / "m.json"
-    result = runner.invoke(app, ["fit", str(folder / "train.csv"), "--target", "y",
-                                 "--sensitive", "s", *FAST, "--output", str(path)])  # fmt: skip
+    result = runner.invoke(
+        app,
+        [
+            "fit",
+            str(folder / "train.csv"),
+            "--target",
+            "y",
+            "--sensitive",
+            "s",
+            *FAST,
+            "--output",
+            str(path),
+        ],
+    )
     assert result.exit_code == 0, result.output
     return path
 
@@ -162,8 +180,9 @@ def model(tmp_path_factory):
 @st.composite
 def predict_tables(draw):
     n = draw(st.one_of(st.integers(0, 3), st.integers(4, 40)))
-    names = draw(st.lists(st.sampled_from(["a", "c", "s", "y", "x", "", "a.1"]), min_size=1,
-                          max_size=5))  # fmt: skip
+    names = draw(
+        st.lists(st.sampled_from(["a", "c", "s", "y", "x", "", "a.1"]), min_size=1, max_size=5)
+    )
     kinds = [draw(st.sampled_from(sorted(CELLS))) for _ in names]
     rows = [[draw(CELLS[k]) for k in kinds] for _ in range(n)]
     return names, rows

@@ -58,8 +58,13 @@ def models(tmp_path_factory):
     binary = FairRuleListClassifier(engine="cpsat", max_length=2, time_limit=None)
     binary.fit(X, y, sensitive_features=g)
     X.assign(grp=g, label=y).to_csv(folder / "binary.csv", index=False)
-    raw = pd.DataFrame({"age": rng.integers(18, 70, 200), "job": rng.choice(["a", "b"], 200),
-                        "sex": rng.choice(["F", "M"], 200)})  # fmt: skip
+    raw = pd.DataFrame(
+        {
+            "age": rng.integers(18, 70, 200),
+            "job": rng.choice(["a", "b"], 200),
+            "sex": rng.choice(["F", "M"], 200),
+        }
+    )
     hired = np.where((raw["age"] < 35) ^ (rng.random(200) < 0.1), "yes", "no")
     with_binarizer = FairRuleListClassifier(engine="cpsat", max_length=2, time_limit=None)
     with_binarizer.fit(raw, hired, sensitive_features="sex")
@@ -73,9 +78,29 @@ def models(tmp_path_factory):
 
 # --------------------------------------------------------------------------- mutations
 SPECIAL = st.sampled_from(
-    [None, True, False, 0, 1, -1, 2, 3, 0.5, -0.0, 1e308, 10**20, 10**400, "", "x", [], {},
-     float("nan"), float("inf"), float("-inf")]
-)  # fmt: skip
+    [
+        None,
+        True,
+        False,
+        0,
+        1,
+        -1,
+        2,
+        3,
+        0.5,
+        -0.0,
+        1e308,
+        10**20,
+        10**400,
+        "",
+        "x",
+        [],
+        {},
+        float("nan"),
+        float("inf"),
+        float("-inf"),
+    ]
+)
 SCALARS = st.none() | st.booleans() | st.integers() | st.floats() | st.text(max_size=8) | SPECIAL
 JSON = st.recursive(
     SCALARS,
@@ -180,8 +205,9 @@ def normalized(doc):
     params = {**FairRuleListClassifier().get_params(), **doc["params"]}
     params["metric"] = Metric.parse(params["metric"]).name.lower()
     if isinstance(params["binarizer"], Mapping):
-        params["binarizer"] = {"Binarizer": {**Binarizer().get_params(),
-                                             **params["binarizer"]["Binarizer"]}}  # fmt: skip
+        params["binarizer"] = {
+            "Binarizer": {**Binarizer().get_params(), **params["binarizer"]["Binarizer"]}
+        }
     doc["params"] = params
     doc["training"]["metric"] = Metric.parse(doc["training"]["metric"]).name.lower()
     if not doc.get("metadata"):
@@ -303,9 +329,11 @@ def test_show_and_predict_answer_a_mutated_model_or_exit_1_in_one_line(models, w
 
 
 @fuzz(15)
-@given(text=st.binary(max_size=40) | st.text(max_size=40).map(str.encode) | JSON.map(
-    lambda v: json.dumps(v).encode()
-))  # fmt: skip
+@given(
+    text=st.binary(max_size=40)
+    | st.text(max_size=40).map(str.encode)
+    | JSON.map(lambda v: json.dumps(v).encode())
+)
 def test_show_and_predict_answer_any_file_in_one_line(models, text):
     path = models["folder"] / "any.json"
     path.write_bytes(text)

@@ -47,9 +47,7 @@ def engine_solver(engine: str, **options):
     if engine == "cpsat":
         return CPSatSolver(num_workers=1, **options)
     bnb = pytest.importorskip("fairlist.solvers.bnb")
-    probe = Problem(
-        np.eye(3, dtype=np.uint8), [0, 1, 1], [0, 1, 2], sample_weight=[1.0, 2.0, 0.5]
-    )
+    probe = Problem(np.eye(3, dtype=np.uint8), [0, 1, 1], [0, 1, 2], sample_weight=[1.0, 2.0, 0.5])
     try:
         bnb.BnBSolver().solve(probe)
     except InvalidParameterError as exc:
@@ -78,15 +76,20 @@ def draw_instance(rng: np.random.Generator, metric: Metric, kinds=EXACT_WEIGHTS)
 def assert_matches_reference(problem: Problem, result, majority_only: bool = False) -> Status:
     """``result`` is the brute force's: same status, objective within 1e-9, a fair list."""
     ref = reference_solve(problem, problem.max_length, majority_only=majority_only)
-    context = (problem.metric.short_name, problem.n_groups, problem.epsilon, problem.lam,
-               problem.max_length, problem.sample_weight is not None)
+    context = (
+        problem.metric.short_name,
+        problem.n_groups,
+        problem.epsilon,
+        problem.lam,
+        problem.max_length,
+        problem.sample_weight is not None,
+    )
     if ref.rule_list is None:
         assert result.status is Status.INFEASIBLE, (result.status, context)
         assert result.rule_list is None
         return result.status
     assert result.status is Status.OPTIMAL, (result.status, context, result.stats)
-    assert abs(result.objective - ref.objective) <= 1e-9, (result.objective, ref.objective,
-                                                            context)
+    assert abs(result.objective - ref.objective) <= 1e-9, (result.objective, ref.objective, context)
     assert result.rule_list.length <= problem.max_length
     pred = result.rule_list.predict(problem.X)
     value = reference_unfairness(problem, pred)
@@ -146,8 +149,9 @@ def test_engine_matches_brute_force_on_larger_instances(engine, metric):
 
 def test_intersections_of_two_columns_are_the_groups():
     rng = np.random.default_rng(3)
-    problem = random_group_problem(rng, n=60, k=3, intersections=True, metric="SP",
-                                   epsilon=0.1, max_length=2)
+    problem = random_group_problem(
+        rng, n=60, k=3, intersections=True, metric="SP", epsilon=0.1, max_length=2
+    )
     assert problem.n_groups == 4
     assert all(" & " in name for name in problem.group_names)
     assert_matches_reference(problem, CPSatSolver().solve(problem))
@@ -167,8 +171,9 @@ def test_a_rate_without_denominator_weight_is_zero(engine):
     w[2] = 1.0
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", SmallGroupWarning)
-        problem = Problem.from_data(X, y, sensitive, sample_weight=w, metric="EOpp",
-                                    epsilon=0.0, lam=0.001, max_length=2)
+        problem = Problem.from_data(
+            X, y, sensitive, sample_weight=w, metric="EOpp", epsilon=0.0, lam=0.001, max_length=2
+        )
     result = solver.solve(problem)
     assert_matches_reference(problem, result)
     pred = result.rule_list.predict(X).astype(bool)
@@ -178,8 +183,12 @@ def test_a_rate_without_denominator_weight_is_zero(engine):
 # ---------------------------------------------------------------- weights made integers
 def test_weights_are_read_as_the_fractions_they_print_as():
     def read(w):
-        p = Problem(np.eye(len(w), dtype=np.uint8), [0, 1] * (len(w) // 2), [0, 1] * (
-            len(w) // 2), sample_weight=w)
+        p = Problem(
+            np.eye(len(w), dtype=np.uint8),
+            [0, 1] * (len(w) // 2),
+            [0, 1] * (len(w) // 2),
+            sample_weight=w,
+        )
         return integer_weights(p)
 
     quarters = read([0.5, 1.25, 2.0, 0.75])
@@ -196,8 +205,9 @@ def test_weights_are_read_as_the_fractions_they_print_as():
 def test_other_weights_are_rounded_within_the_stated_relative_error():
     rng = np.random.default_rng(5)
     w = rng.uniform(0.01, 5.0, 50)
-    p = Problem(np.zeros((50, 1), np.uint8), rng.integers(0, 2, 50), np.arange(50) % 2 == 0,
-                sample_weight=w)
+    p = Problem(
+        np.zeros((50, 1), np.uint8), rng.integers(0, 2, 50), np.arange(50) % 2 == 0, sample_weight=w
+    )
     rounded = integer_weights(p)
     assert not rounded.exact and 0 < rounded.rho < 1e-5
     assert rounded.total <= 2**31
@@ -216,7 +226,8 @@ def test_rounded_weights_lower_the_cap_by_the_proven_margin():
     # the per-cell margin (weights.cap_margin): positive, at most 2 rho per gap (two rates)
     assert 0 < margin <= 2 * 2 * weights.rho
     assert fairness_cap(p, integer_weights(p.replace(sample_weight=None))) == Fraction(
-        0.1 + FEASIBILITY_TOL)
+        0.1 + FEASIBILITY_TOL
+    )
 
 
 def test_equal_weights_build_the_unweighted_model():
@@ -232,8 +243,17 @@ def test_cpsat_result_with_decimal_weights_is_re_evaluated_with_the_true_weights
     rng = np.random.default_rng(8 + int(metric))
     result = None
     while result is None or result.rule_list is None:
-        problem = random_group_problem(rng, n=30, m=4, k=3, weights="decimal", metric=metric,
-                                       epsilon=0.25, lam=0.01, max_length=2)
+        problem = random_group_problem(
+            rng,
+            n=30,
+            m=4,
+            k=3,
+            weights="decimal",
+            metric=metric,
+            epsilon=0.25,
+            lam=0.01,
+            max_length=2,
+        )
         result = CPSatSolver().solve(problem)
     assert result.stats["weights_exact"] is True
     ev = problem.evaluate(result.rule_list)
@@ -281,8 +301,16 @@ def test_eodds_with_many_coprime_denominators_is_written_per_pair_and_stays_exac
     rng = np.random.default_rng(10)
     checked = 0
     for _ in range(6):
-        problem = random_group_problem(rng, n=40, m=3, k=4, metric="EOdds",
-                                       epsilon=[0.05, 0.2][checked % 2], lam=0.005, max_length=2)
+        problem = random_group_problem(
+            rng,
+            n=40,
+            m=3,
+            k=4,
+            metric="EOdds",
+            epsilon=[0.05, 0.2][checked % 2],
+            lam=0.005,
+            max_length=2,
+        )
         w = rng.integers(100, 2500, problem.n_samples).astype(float)
         problem = problem.replace(sample_weight=w)
         built = build_model(problem, 2)
@@ -299,8 +327,9 @@ def test_eodds_with_many_coprime_denominators_is_written_per_pair_and_stays_exac
 @pytest.mark.parametrize("metric", ["EOdds", "CUAE"])
 def test_caps_too_large_for_64_bits_are_conservative_not_claimed_exact(metric):
     rng = np.random.default_rng(11)
-    problem = random_group_problem(rng, n=40, m=3, k=4, metric=metric, epsilon=0.3,
-                                   lam=0.005, max_length=1)
+    problem = random_group_problem(
+        rng, n=40, m=3, k=4, metric=metric, epsilon=0.3, lam=0.005, max_length=1
+    )
     problem = problem.replace(sample_weight=rng.integers(10**5, 10**6, 40).astype(float))
     result = CPSatSolver().solve(problem)
     assert result.stats["weights_exact"] and not result.stats["epsilon_exact"]
@@ -359,9 +388,13 @@ def test_integer_weights_equal_duplicated_rows_for_the_engine(engine):
 
 
 @settings(max_examples=60, deadline=None)
-@given(**DUPLICATES, rules=st.lists(st.tuples(st.integers(0, 2), st.integers(0, 1)),
-                                    max_size=3, unique_by=lambda r: r[0]),
-       default=st.integers(0, 1))
+@given(
+    **DUPLICATES,
+    rules=st.lists(
+        st.tuples(st.integers(0, 2), st.integers(0, 1)), max_size=3, unique_by=lambda r: r[0]
+    ),
+    default=st.integers(0, 1),
+)
 def test_integer_weights_equal_duplicated_rows_for_evaluate_and_metrics(
     seed, n, k, metric, epsilon, rules, default
 ):
@@ -372,8 +405,9 @@ def test_integer_weights_equal_duplicated_rows_for_evaluate_and_metrics(
     assert a.unfairness == pytest.approx(b.unfairness, abs=1e-12) and a.fair is b.fair
     assert a.counts == b.counts
     w = weighted.sample_weight
-    by_metrics = unfairness(weighted.y, rule_list.predict(weighted.X), weighted.groups, metric,
-                            sample_weight=w)
+    by_metrics = unfairness(
+        weighted.y, rule_list.predict(weighted.X), weighted.groups, metric, sample_weight=w
+    )
     assert by_metrics == pytest.approx(b.unfairness, abs=1e-12)
 
 
@@ -396,15 +430,22 @@ def _fairlearn_frame(fl, y_true, y_pred, sensitive, w):
     metrics = {
         "sel": fl.selection_rate,
         "tpr": lambda t, p, sample_weight=None: fl.true_positive_rate(
-            t, p, sample_weight=sample_weight, pos_label=1),
+            t, p, sample_weight=sample_weight, pos_label=1
+        ),
         "fpr": lambda t, p, sample_weight=None: fl.false_positive_rate(
-            t, p, sample_weight=sample_weight, pos_label=1),
+            t, p, sample_weight=sample_weight, pos_label=1
+        ),
         "ppv": ppv,
         "npv": npv,
     }
     params = None if w is None else {name: {"sample_weight": w} for name in metrics}
-    return fl.MetricFrame(metrics=metrics, y_true=y_true, y_pred=y_pred,
-                          sensitive_features=sensitive, sample_params=params)
+    return fl.MetricFrame(
+        metrics=metrics,
+        y_true=y_true,
+        y_pred=y_pred,
+        sensitive_features=sensitive,
+        sample_params=params,
+    )
 
 
 @settings(max_examples=20, deadline=None)
@@ -426,8 +467,11 @@ def test_gaps_match_fairlearn_between_groups_difference(seed, n, k, kind, inters
     else:
         sensitive = rng.integers(0, k, n).astype(str)
         sensitive[:k] = np.arange(k).astype(str)
-    w = {"none": None, "integer": rng.integers(0, 4, n).astype(float),
-         "real": rng.uniform(0.0, 3.0, n)}[kind]
+    w = {
+        "none": None,
+        "integer": rng.integers(0, 4, n).astype(float),
+        "real": rng.uniform(0.0, 3.0, n),
+    }[kind]
     if w is not None:  # no group of weight 0 (fairlearn's rates reject it)
         keys = [tuple(row) for row in np.atleast_2d(sensitive.T).T]
         w[[keys.index(key) for key in set(keys)]] += 1.0
@@ -440,30 +484,39 @@ def test_gaps_match_fairlearn_between_groups_difference(seed, n, k, kind, inters
     assert unfairness(y_true, y_pred, metric="PP", **ours) == pytest.approx(gap["ppv"])
     # EOdds and CUAE are sums of two gaps (fairlearn's equalized_odds_difference is the max)
     assert unfairness(y_true, y_pred, metric="EOdds", **ours) == pytest.approx(
-        gap["tpr"] + gap["fpr"])
+        gap["tpr"] + gap["fpr"]
+    )
     assert unfairness(y_true, y_pred, metric="CUAE", **ours) == pytest.approx(
-        gap["ppv"] + gap["npv"])
+        gap["ppv"] + gap["npv"]
+    )
     # per group too (fairlearn names intersections by tuples, fairlist joins them by " & ")
     counts = confusion_counts(y_true, y_pred, sensitive, sample_weight=w)
     by_group = frame.by_group
     for name, g in zip(counts.names, counts.groups, strict=True):
         row = by_group.loc[tuple(name.split(" & ")) if intersections else name]
         assert (g.positive_rate, g.tpr, g.fpr, g.ppv, g.npv) == pytest.approx(
-            (row["sel"], row["tpr"], row["fpr"], row["ppv"], row["npv"]))
+            (row["sel"], row["tpr"], row["fpr"], row["ppv"], row["npv"])
+        )
 
 
 @settings(max_examples=30, deadline=None)
-@given(seed=st.integers(0, 2**32 - 1), k=st.integers(2, 4),
-       kind=st.sampled_from([None, "integer", "decimal", "real"]), metric=st.sampled_from(METRICS))
+@given(
+    seed=st.integers(0, 2**32 - 1),
+    k=st.integers(2, 4),
+    kind=st.sampled_from([None, "integer", "decimal", "real"]),
+    metric=st.sampled_from(METRICS),
+)
 def test_oracle_unfairness_is_problem_evaluate(seed, k, kind, metric):
     # The oracle recomputes the rates by hand; Problem.evaluate goes through fairlist.metrics.
     rng = np.random.default_rng(seed)
-    problem = random_group_problem(rng, n=int(rng.integers(6, 50)), k=k, weights=kind,
-                                   metric=metric)
+    problem = random_group_problem(
+        rng, n=int(rng.integers(6, 50)), k=k, weights=kind, metric=metric
+    )
     rule_list = problem.rule_list([0, 1], [int(rng.integers(2)), int(rng.integers(2))], 1)
     pred = rule_list.predict(problem.X)
     assert reference_unfairness(problem, pred) == pytest.approx(
-        problem.evaluate(rule_list).unfairness, abs=1e-12)
+        problem.evaluate(rule_list).unfairness, abs=1e-12
+    )
 
 
 # ---------------------------------------------------------------- warm start and bad input
@@ -471,8 +524,9 @@ def test_cpsat_incumbent_for_groups_and_weights():
     from fairlist.solvers.warmstart import cpsat_incumbent
 
     rng = np.random.default_rng(12)
-    problem = random_group_problem(rng, n=60, m=4, k=4, weights="decimal", metric="EOdds",
-                                   epsilon=0.2, lam=0.005)
+    problem = random_group_problem(
+        rng, n=60, m=4, k=4, weights="decimal", metric="EOdds", epsilon=0.2, lam=0.005
+    )
     incumbent = cpsat_incumbent(problem, seconds=5.0, max_length=2)
     assert incumbent is not None and problem.evaluate(incumbent).fair
 
@@ -482,8 +536,9 @@ def test_warm_started_bnb_with_groups_and_weights():
     from fairlist.solvers.warmstart import solve_with_warm_start
 
     rng = np.random.default_rng(13)
-    problem = random_group_problem(rng, n=40, m=4, k=3, weights="integer", metric="SP",
-                                   epsilon=0.1, lam=0.01, max_length=2)
+    problem = random_group_problem(
+        rng, n=40, m=4, k=3, weights="integer", metric="SP", epsilon=0.1, lam=0.01, max_length=2
+    )
     result = solve_with_warm_start(problem, seconds=2.0)
     assert_matches_reference(problem, result)
 
@@ -509,7 +564,8 @@ def test_solve_with_engine_cpsat_accepts_groups_and_weights():
     from fairlist.solvers import solve
 
     rng = np.random.default_rng(14)
-    problem = random_group_problem(rng, n=30, k=3, weights="integer", metric="PP",
-                                   epsilon=0.1, max_length=1)
+    problem = random_group_problem(
+        rng, n=30, k=3, weights="integer", metric="PP", epsilon=0.1, max_length=1
+    )
     result = solve(problem, engine="cpsat")
     assert result.stats["n_groups"] == 3 and math.isfinite(result.objective)

@@ -40,8 +40,9 @@ def import_graph() -> dict[str, set[str]]:
             elif isinstance(node, ast.ImportFrom):
                 base = _resolve(module, is_package, node)
                 # "from . import x" may name a submodule: count it when one exists
-                targets = [f"{base}.{a.name}" if f"{base}.{a.name}" in files else base
-                           for a in node.names]
+                targets = [
+                    f"{base}.{a.name}" if f"{base}.{a.name}" in files else base for a in node.names
+                ]
             for target in targets:
                 while target and target not in files:  # a name inside a module: its module
                     target = target.rpartition(".")[0]

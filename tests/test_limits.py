@@ -40,24 +40,28 @@ def small_problem(n: int = 120, m: int = 5, seed: int = 0, **fields) -> Problem:
         (lambda: BnBSolver(deepen_length=2**63).solve(small_problem()), "deepen_length", "[0, "),
         (
             lambda: BnBSolver(progress=print, progress_interval=1e300).solve(small_problem()),
-            "progress_interval", "(0, 9.22337e+09]",
+            "progress_interval",
+            "(0, 9.22337e+09]",
         ),
         (
             lambda: CPSatSolver(seed=2**40).solve(small_problem(max_length=1)),
-            "seed", "[-2147483648, 2147483647]",
+            "seed",
+            "[-2147483648, 2147483647]",
         ),
         (
             lambda: CPSatSolver(num_workers=2**31).solve(small_problem(max_length=1)),
-            "num_workers", "[1, 2147483647]",
+            "num_workers",
+            "[1, 2147483647]",
         ),
         (
             lambda: CPSatSolver(progress=print, progress_interval=1e300).solve(
                 small_problem(max_length=1)
             ),
-            "progress_interval", "(0, 9.22337e+09]",
+            "progress_interval",
+            "(0, 9.22337e+09]",
         ),
     ],
-)  # fmt: skip
+)
 def test_a_value_beyond_its_cpp_type_is_an_invalid_parameter_naming_it(build, name, allowed):
     with pytest.raises(InvalidParameterError, match=f"'{name}' parameter") as info:
         build()
@@ -82,9 +86,20 @@ def test_cli_max_length_beyond_int64_is_one_line_naming_it(tmp_path):
     frame.to_csv(data, index=False)
     for engine in ENGINES:
         result = runner.invoke(
-            app, ["fit", str(data), "--target", "label", "--sensitive", "grp", "--engine", engine,
-                  "--max-length", "99999999999999999999"],
-        )  # fmt: skip
+            app,
+            [
+                "fit",
+                str(data),
+                "--target",
+                "label",
+                "--sensitive",
+                "grp",
+                "--engine",
+                engine,
+                "--max-length",
+                "99999999999999999999",
+            ],
+        )
         assert result.exit_code == 1, result.output
         assert result.output.startswith("error: The 'max_length' parameter")
         assert result.output.strip().count("\n") == 0
@@ -133,9 +148,21 @@ TABLE = ["--target", "label", "--sensitive", "grp", "--epsilon", "0.02", "--json
 def test_cli_memory_limit_stops_the_branch_and_bound(tmp_path):
     data = table_csv(tmp_path / "d.csv")
     result = runner.invoke(
-        app, ["fit", str(data), *TABLE, "--engine", "bnb", "--memory-limit", "0.01",
-              "--max-nodes", "0", "--lam", "0.0001"],
-    )  # fmt: skip
+        app,
+        [
+            "fit",
+            str(data),
+            *TABLE,
+            "--engine",
+            "bnb",
+            "--memory-limit",
+            "0.01",
+            "--max-nodes",
+            "0",
+            "--lam",
+            "0.0001",
+        ],
+    )
     assert result.exit_code == 0, result.output
     doc = json.loads(result.stdout)
     assert (doc["status"], doc["stop_reason"]) == ("feasible", "memory_limit")
@@ -145,9 +172,9 @@ def test_cli_memory_limit_stops_cpsat(tmp_path):
     """CP-SAT ignores its own max_memory_in_mb: the engine watches the process itself."""
     data = table_csv(tmp_path / "d.csv")
     result = runner.invoke(
-        app, ["fit", str(data), *TABLE, "--engine", "cpsat", "--memory-limit", "1",
-              "--max-length", "2"],
-    )  # fmt: skip
+        app,
+        ["fit", str(data), *TABLE, "--engine", "cpsat", "--memory-limit", "1", "--max-length", "2"],
+    )
     assert result.exit_code == 3, result.output  # no list before the limit: infeasible's code
     message = json.loads(result.stdout)["error"]
     assert "search stopped (memory_limit)" in message  # in the model build or in the search
@@ -215,8 +242,9 @@ def synthetic(n: int, m: int, seed: int = 0):
 
 def test_cpsat_stops_building_a_model_that_does_not_fit_in_the_time_limit():
     X, y, groups = synthetic(20_000, 20)
-    problem = Problem(X, y, groups, epsilon=0.05, lam=0.001, max_length=3,
-                      limits=Limits(time_limit=0.5))  # fmt: skip
+    problem = Problem(
+        X, y, groups, epsilon=0.05, lam=0.001, max_length=3, limits=Limits(time_limit=0.5)
+    )
     start = time.perf_counter()
     result = CPSatSolver().solve(problem)
     wall = time.perf_counter() - start
@@ -295,8 +323,16 @@ def counting_problem(time_limit: float | None = None) -> Problem:
     X = (rng.random((80_000, 120)) < 0.5).astype(np.uint8)
     y = ((X[:, 0] & X[:, 1]) | (rng.random(80_000) < 0.3)).astype(np.uint8)
     limits = Limits(time_limit=time_limit) if time_limit is not None else Limits()
-    return Problem(X, y, rng.random(80_000) < 0.5, metric="SP", epsilon=0.05, lam=1e-4,
-                   max_length=3, limits=limits)  # fmt: skip
+    return Problem(
+        X,
+        y,
+        rng.random(80_000) < 0.5,
+        metric="SP",
+        epsilon=0.05,
+        lam=1e-4,
+        max_length=3,
+        limits=limits,
+    )
 
 
 def assert_stopped_without_certificate(result, reason):
@@ -382,9 +418,24 @@ def test_cpsat_fit_gives_the_same_list_in_two_fresh_processes(tmp_path):
 
     data = tmp_path / "tied.csv"
     tied_table().to_csv(data, index=False)
-    args = [sys.executable, "-m", "fairlist", "fit", str(data), "--target", "label",
-            "--sensitive", "grp", "--engine", "cpsat", "--epsilon", "0.05", "--max-length", "3",
-            "--json"]  # fmt: skip
+    args = [
+        sys.executable,
+        "-m",
+        "fairlist",
+        "fit",
+        str(data),
+        "--target",
+        "label",
+        "--sensitive",
+        "grp",
+        "--engine",
+        "cpsat",
+        "--epsilon",
+        "0.05",
+        "--max-length",
+        "3",
+        "--json",
+    ]
     docs = []
     for seed in ("1", "2"):
         env = {**os.environ, "PYTHONHASHSEED": seed}
@@ -398,11 +449,15 @@ def test_cpsat_fit_gives_the_same_list_in_two_fresh_processes(tmp_path):
 @pytest.mark.parametrize(
     ("lam", "surrogate"),
     [
-        (5e-324, 1e-6), (1e-300, 1e-6), (1e-12, 1e-6),  # errors first, then length
+        (5e-324, 1e-6),
+        (1e-300, 1e-6),
+        (1e-12, 1e-6),  # errors first, then length
         (0.1234567890123456, None),  # too many digits for 64-bit coefficients at 300 rows
-        (7.0, 2.0), (1e300, 2.0), (1.7976931348623157e308, 2.0),  # length first
+        (7.0, 2.0),
+        (1e300, 2.0),
+        (1.7976931348623157e308, 2.0),  # length first
     ],
-)  # fmt: skip
+)
 def test_cpsat_orders_lists_exactly_for_any_lam(lam, surrogate):
     """lam whose exact scaling overflows CP-SAT's 64-bit objective gets an equivalent cost
     (cpsat.length_cost): the optimum matches brute force, which for tiny (huge) lam is the same
@@ -411,8 +466,7 @@ def test_cpsat_orders_lists_exactly_for_any_lam(lam, surrogate):
 
     rng = np.random.default_rng(5)
     for _ in range(3):
-        problem = random_problem(rng, n=300, m=5, metric="SP", epsilon=0.1, lam=lam,
-                                 max_length=3)  # fmt: skip
+        problem = random_problem(rng, n=300, m=5, metric="SP", epsilon=0.1, lam=lam, max_length=3)
         result = CPSatSolver().solve(problem)
         ref = reference_solve(problem.replace(lam=surrogate or lam), 3)
         assert result.optimal and result.lower_bound == result.objective

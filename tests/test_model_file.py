@@ -30,8 +30,13 @@ def binary_table(n: int = 120, seed: int = 0) -> pd.DataFrame:
 
 def raw_table(n: int = 200, seed: int = 1) -> pd.DataFrame:
     rng = np.random.default_rng(seed)
-    raw = pd.DataFrame({"age": rng.integers(18, 70, n), "job": rng.choice(["a", "b"], n),
-                        "sex": rng.choice(["F", "M"], n)})  # fmt: skip
+    raw = pd.DataFrame(
+        {
+            "age": rng.integers(18, 70, n),
+            "job": rng.choice(["a", "b"], n),
+            "sex": rng.choice(["F", "M"], n),
+        }
+    )
     raw["hired"] = np.where((raw["age"] < 35) ^ (rng.random(n) < 0.1), "yes", "no")
     return raw
 
@@ -365,15 +370,21 @@ def test_show_checks_a_bare_rule_list_as_strictly(files, tmp_path):
     doc = mutated(files["doc"], lambda d: None)["rule_list"]
     assert "if [" in runner.invoke(app, ["show", str(write(tmp_path, doc, "rl.json"))]).stdout
     cases = [
-        (lambda r: r.update(version=2),
-         "rule list version 2 is newer than this fairlist (1) reads; upgrade fairlist"),
-        (lambda r: r.update(feature_names=5),
-         "'feature_names' is a number (5), expected a list of names"),
-        (lambda r: r.update(labels=["yes"]),
-         "'labels' has 1 entry, expected 2 (the names of the predictions 0 and 1)"),
+        (
+            lambda r: r.update(version=2),
+            "rule list version 2 is newer than this fairlist (1) reads; upgrade fairlist",
+        ),
+        (
+            lambda r: r.update(feature_names=5),
+            "'feature_names' is a number (5), expected a list of names",
+        ),
+        (
+            lambda r: r.update(labels=["yes"]),
+            "'labels' has 1 entry, expected 2 (the names of the predictions 0 and 1)",
+        ),
         (lambda r: r["rules"][0].update(antecedent=""), "'rules[0].antecedent' is an empty string"),
         (lambda r: r.update(extra=[]), "'extra' is not a known field"),
-    ]  # fmt: skip
+    ]
     for change, message in cases:
         path = write(tmp_path, mutated(doc, change), "rl.json")
         assert one_error_line(["show", path]) == f"{path}: {message}"

@@ -86,8 +86,12 @@ def small_search_args():
     y = (rng.random(40) < 0.5).astype(np.uint8)
     groups = rng.integers(0, 3, 40).astype(np.int32)
     weights = rng.integers(1, 4, 40).astype(np.int64)
-    problem = {"metric": Metric.STATISTICAL_PARITY, "constrained": True, "epsilon": 0.1,
-               "lam": 0.01}
+    problem = {
+        "metric": Metric.STATISTICAL_PARITY,
+        "constrained": True,
+        "epsilon": 0.1,
+        "lam": 0.01,
+    }
     return _core.pack_matrix(X), _core.pack_bits(y), groups, weights, 40, 3, problem
 
 
@@ -113,8 +117,15 @@ def test_the_result_comes_back_with_the_cpp_enums():
     assert result["stop_reason"] is _core.StopReason.COMPLETED
     assert result["has_solution"] and isinstance(result["stats"]["nodes_expanded"], int)
     assert set(search.progress()) == {
-        "nodes_expanded", "children_evaluated", "trie_size", "queue_size", "depth",
-        "best_objective", "seconds", "certified_length", "lower_bound",
+        "nodes_expanded",
+        "children_evaluated",
+        "trie_size",
+        "queue_size",
+        "depth",
+        "best_objective",
+        "seconds",
+        "certified_length",
+        "lower_bound",
     }
 
 
@@ -133,9 +144,14 @@ def test_statuses_and_stop_reasons_have_the_cpp_names():
 
 def test_policies_are_the_cpp_ones_by_name():
     assert list(POLICIES) == [
-        "bfs", "bfs_objective_aware", "lower_bound", "curiosity", "dfs", "objective",
+        "bfs",
+        "bfs_objective_aware",
+        "lower_bound",
+        "curiosity",
+        "dfs",
+        "objective",
         "bfs_objective_aware_lowest",
-    ]  # fmt: skip
+    ]
     assert list(POLICIES.values()) == list(_core.Policy)
 
 

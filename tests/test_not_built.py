@@ -42,7 +42,10 @@ def test_installed_package_without_the_core_says_reinstall(tmp_path):
     root = _source_copy(tmp_path, checkout=False)
     run = subprocess.run(
         [sys.executable, "-S", "-c", "import fairlist"],
-        cwd=root, capture_output=True, text=True, check=False,
+        cwd=root,
+        capture_output=True,
+        text=True,
+        check=False,
     )
     assert run.returncode == 1
     assert "The extension was not built: reinstall fairlist" in run.stderr

@@ -313,8 +313,16 @@ def test_ctrl_c_stops_the_training_front_and_keeps_it_exact(interrupt_solve):
 
 def test_ctrl_c_stops_the_whole_cross_validated_sweep(interrupt_solve):
     X, y, g = data(n=120)
-    kw = dict(metric="SP", epsilons=[0.05, 0.5], cv=2, policies=("bfs",), lam=0.01,
-              max_length=2, reuse_unconstrained=False, n_jobs=1)  # fmt: skip
+    kw = dict(
+        metric="SP",
+        epsilons=[0.05, 0.5],
+        cv=2,
+        policies=("bfs",),
+        lam=0.01,
+        max_length=2,
+        reuse_unconstrained=False,
+        n_jobs=1,
+    )
     calls = interrupt_solve(3)
     res = cross_validated_front(X, y, g, **kw)
     assert calls["n"] == 3  # nothing ran after the interrupted fit
@@ -353,13 +361,20 @@ def test_run_tasks_reports_every_result_and_the_efficiency():
     from fairlist.parallel import run_tasks
 
     seen = {}
-    report = run_tasks(_square, [(k,) for k in range(6)], (100,), n_jobs=2,
-                       backend="threading", on_result=lambda i, out, s: seen.update({i: out}))
+    report = run_tasks(
+        _square,
+        [(k,) for k in range(6)],
+        (100,),
+        n_jobs=2,
+        backend="threading",
+        on_result=lambda i, out, s: seen.update({i: out}),
+    )
     assert seen == {k: 100 + k * k for k in range(6)}
     assert report.done == report.total == 6 and not report.interrupted
     assert report.workers == 2 and 0 < report.efficiency
     assert "parallel efficiency" in report.summary()
     # a False from on_result stops the run
-    report = run_tasks(_square, [(k,) for k in range(6)], (0,), n_jobs=1,
-                       on_result=lambda i, out, s: i < 2)  # fmt: skip
+    report = run_tasks(
+        _square, [(k,) for k in range(6)], (0,), n_jobs=1, on_result=lambda i, out, s: i < 2
+    )
     assert report.interrupted and report.done == 3

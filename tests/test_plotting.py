@@ -23,8 +23,11 @@ def result(kind: str = "cross_validation") -> ParetoResult:
         front = pd.DataFrame({"test_unfairness": [0.01, 0.05, 0.2], "test_error": [0.4, 0.35, 0.3]})
     else:
         front = pd.DataFrame({"unfairness": [0.01, 0.05, 0.2], "error": [0.4, 0.35, 0.3]})
-    settings = {"max_nodes": 4_000_000, "lam": 0.001, "max_length": 2 if kind != "cross_validation"
-                else None}  # fmt: skip
+    settings = {
+        "max_nodes": 4_000_000,
+        "lam": 0.001,
+        "max_length": 2 if kind != "cross_validation" else None,
+    }
     return ParetoResult(front, front, kind, Metric.EQUALIZED_ODDS, settings)
 
 
@@ -58,8 +61,12 @@ def test_a_training_front_says_training_and_its_length_cap():
 
 
 def _inside(inner, outer) -> bool:
-    return (inner.x0 >= outer.x0 - 1 and inner.x1 <= outer.x1 + 1
-            and inner.y0 >= outer.y0 - 1 and inner.y1 <= outer.y1 + 1)  # fmt: skip
+    return (
+        inner.x0 >= outer.x0 - 1
+        and inner.x1 <= outer.x1 + 1
+        and inner.y0 >= outer.y0 - 1
+        and inner.y1 <= outer.y1 + 1
+    )
 
 
 def _overlap(a, b) -> bool:

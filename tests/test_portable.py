@@ -35,9 +35,22 @@ CXX = shlex.split(os.environ.get("CXX", "c++"))
 def test_helpers_agree_with_fallback(tmp_path, std, defines, path):
     exe = tmp_path / "portable_check"
     build = subprocess.run(
-        [*CXX, f"-std={std}", "-O2", "-Wall", "-Wextra", "-Werror", *defines,
-         f"-I{NATIVE / 'include'}", str(NATIVE / "tests" / "portable_check.cpp"), "-o", str(exe)],
-        capture_output=True, text=True, check=False,
+        [
+            *CXX,
+            f"-std={std}",
+            "-O2",
+            "-Wall",
+            "-Wextra",
+            "-Werror",
+            *defines,
+            f"-I{NATIVE / 'include'}",
+            str(NATIVE / "tests" / "portable_check.cpp"),
+            "-o",
+            str(exe),
+        ],
+        capture_output=True,
+        text=True,
+        check=False,
     )
     if build.returncode and std == "c++20" and "c++20" in build.stderr:
         pytest.skip(f"{CXX[0]} has no -std=c++20")

@@ -53,9 +53,11 @@ def test_bad_input_names_the_argument(change, message):
 
 @pytest.mark.parametrize(
     ("kwargs", "message"),
-    [({"max_nodes": 0}, r"'max_nodes' parameter of Limits must be None or an integer in \[1, "),
-     ({"time_limit": -1}, "'time_limit' parameter of Limits must be None or a real number > 0"),
-     ({"max_nodes": 2.5}, r"'max_nodes' parameter .* an integer in \[1, \d+\]; got 2.5")],
+    [
+        ({"max_nodes": 0}, r"'max_nodes' parameter of Limits must be None or an integer in \[1, "),
+        ({"time_limit": -1}, "'time_limit' parameter of Limits must be None or a real number > 0"),
+        ({"max_nodes": 2.5}, r"'max_nodes' parameter .* an integer in \[1, \d+\]; got 2.5"),
+    ],
 )
 def test_limits_must_be_positive(kwargs, message):
     with pytest.raises(ValueError, match=message):

@@ -87,8 +87,11 @@ def test_json_round_trip(rule_list, tmp_path):
 
 @settings(max_examples=50, deadline=None)
 @given(
-    st.lists(st.tuples(st.text(min_size=1, max_size=12).filter(str.strip), st.sampled_from([0, 1])),
-             max_size=6, unique_by=lambda t: t[0]),
+    st.lists(
+        st.tuples(st.text(min_size=1, max_size=12).filter(str.strip), st.sampled_from([0, 1])),
+        max_size=6,
+        unique_by=lambda t: t[0],
+    ),
     st.sampled_from([0, 1]),
 )
 def test_json_round_trip_for_any_rules(rules, default):
@@ -101,19 +104,30 @@ def test_json_round_trip_for_any_rules(rules, default):
     [
         ("[1, 2]", "expected a JSON object"),
         ('{"format": "sklearn"}', "not a fairlist rule list"),
-        ('{"format": "fairlist.rule_list", "version": 99, "rules": [], "default": 0}',
-         "rule list version 99 is newer than this fairlist \\(1\\) reads; upgrade"),
+        (
+            '{"format": "fairlist.rule_list", "version": 99, "rules": [], "default": 0}',
+            "rule list version 99 is newer than this fairlist \\(1\\) reads; upgrade",
+        ),
         ('{"format": "fairlist.rule_list", "version": 1, "default": 0}', "'rules' is missing"),
-        ('{"format": "fairlist.rule_list", "version": 1, "rules": [{"antecedent": "a"}],'
-         ' "default": 0}', "'rules\\[0\\].prediction' is missing"),
-        ('{"format": "fairlist.rule_list", "version": 1, "rules": [{"antecedent": "a",'
-         ' "prediction": 3}], "default": 0}',
-         "'rules\\[0\\].prediction' is a number \\(3\\), expected 0 or 1"),
-        ('{"format": "fairlist.rule_list", "version": 1, "rules": [], "default": 2}',
-         "'default' is a number \\(2\\), expected 0 or 1"),
-        ('{"format": "fairlist.rule_list", "version": 1, "rules": [{"antecedent": "a",'
-         ' "prediction": 1}, {"antecedent": "a", "prediction": 0}], "default": 0}',
-         "appears twice"),
+        (
+            '{"format": "fairlist.rule_list", "version": 1, "rules": [{"antecedent": "a"}],'
+            ' "default": 0}',
+            "'rules\\[0\\].prediction' is missing",
+        ),
+        (
+            '{"format": "fairlist.rule_list", "version": 1, "rules": [{"antecedent": "a",'
+            ' "prediction": 3}], "default": 0}',
+            "'rules\\[0\\].prediction' is a number \\(3\\), expected 0 or 1",
+        ),
+        (
+            '{"format": "fairlist.rule_list", "version": 1, "rules": [], "default": 2}',
+            "'default' is a number \\(2\\), expected 0 or 1",
+        ),
+        (
+            '{"format": "fairlist.rule_list", "version": 1, "rules": [{"antecedent": "a",'
+            ' "prediction": 1}, {"antecedent": "a", "prediction": 0}], "default": 0}',
+            "appears twice",
+        ),
         ("{not json", "the rule-list text is not valid JSON \\(line 1, column 2\\)"),
     ],
 )

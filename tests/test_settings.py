@@ -36,7 +36,9 @@ def test_bnb_gap_tolerance_is_deprecated_for_the_limits_one():
         old = BnBSolver(gap_tolerance=0.05).solve(problem)
     new = BnBSolver().solve(problem.with_limits(Limits(gap_tolerance=0.05)))
     assert (old.objective, old.status, old.stop_reason) == (
-        new.objective, new.status, new.stop_reason
+        new.objective,
+        new.status,
+        new.stop_reason,
     )
 
 
@@ -63,8 +65,9 @@ def test_time_limit_means_the_same_in_fit_pareto_and_verify(tmp_path, monkeypatc
         seen.update(kwargs)
         raise KeyError("seen")  # any library error ends the command
 
-    monkeypatch.setattr(estimator.FairRuleListClassifier, "fit",
-                        lambda self, *a, **k: stop(**self.get_params()))
+    monkeypatch.setattr(
+        estimator.FairRuleListClassifier, "fit", lambda self, *a, **k: stop(**self.get_params())
+    )
     monkeypatch.setattr(pareto, "cross_validated_front", lambda *a, **k: stop(**k))
     monkeypatch.setattr(verify_module, "verify", lambda problem, **k: stop(**k))
     for command, extra in (("fit", []), ("pareto", []), ("verify", [])):
@@ -109,8 +112,9 @@ def test_verify_keeps_every_limit_but_the_time_limit_it_is_given(monkeypatch):
     original = BnBSolver.solve
     monkeypatch.setattr(BnBSolver, "solve", spy)
     verify_module.verify(problem, time_limit=30)
-    assert seen == [Limits(max_nodes=10_000, time_limit=30.0, gap_tolerance=0.01,
-                           memory_limit_mb=512.0)]
+    assert seen == [
+        Limits(max_nodes=10_000, time_limit=30.0, gap_tolerance=0.01, memory_limit_mb=512.0)
+    ]
 
 
 def test_deprecated_rule_list_warm_start_name_in_cpsat_stays_a_rule_list():

@@ -47,17 +47,24 @@ class Program:
     work), its output collected as it comes."""
 
     def __init__(
-        self, args: list[str], cwd: Path, env: dict[str, str] | None = None,
+        self,
+        args: list[str],
+        cwd: Path,
+        env: dict[str, str] | None = None,
         script: Path | None = None,
-    ) -> None:  # fmt: skip
+    ) -> None:
         master, slave = pty.openpty()
         self.output = b""
         launch = ["-c", LAUNCH] if script is None else [str(script)]
         self.proc = subprocess.Popen(
-            [sys.executable, *launch, *args], cwd=cwd, stdin=subprocess.DEVNULL,
-            stdout=slave, stderr=slave, start_new_session=True,
+            [sys.executable, *launch, *args],
+            cwd=cwd,
+            stdin=subprocess.DEVNULL,
+            stdout=slave,
+            stderr=slave,
+            start_new_session=True,
             env={**os.environ, **ONE_THREAD, "COLUMNS": "200", **(env or {})},
-        )  # fmt: skip
+        )
         os.close(slave)
         self._reader = threading.Thread(target=self._read, args=(master,), daemon=True)
         self._reader.start()
@@ -213,9 +220,21 @@ def test_a_signal_stops_fit_and_the_best_list_is_written(tmp_path, start, signum
 
     model = tmp_path / "m.json"
     fit = start(
-        ["fit", "compas", "--epsilon", "0.01", "--lam", "0.0001", "--max-nodes", "0",
-         "--time-limit", "0", "--output", str(model)]
-    )  # fmt: skip
+        [
+            "fit",
+            "compas",
+            "--epsilon",
+            "0.01",
+            "--lam",
+            "0.0001",
+            "--max-nodes",
+            "0",
+            "--time-limit",
+            "0",
+            "--output",
+            str(model),
+        ]
+    )
     fit.wait_for(lambda: b"nodes" in fit.output)  # the search is under way
     assert fit.stop(signum) == code, fit.text
     assert "interrupted: this is the best list found so far" in fit.text
@@ -286,10 +305,25 @@ def test_sigterm_stops_the_parallel_study_with_143_and_leaves_no_worker(tmp_path
     script = Path(__file__).resolve().parents[1] / "examples" / "reproduce_paper.py"
     before = shm_entries()
     study = Program(
-        ["--preset", "smoke", "--out", "study", "--n-jobs", "2", "--baselines", "",
-         "--max-nodes", "2000000", "--epsilons", "0.01,0.02,0.03,0.04", "--no-figures"],
-        tmp_path, data_home, script=script,
-    )  # fmt: skip
+        [
+            "--preset",
+            "smoke",
+            "--out",
+            "study",
+            "--n-jobs",
+            "2",
+            "--baselines",
+            "",
+            "--max-nodes",
+            "2000000",
+            "--epsilons",
+            "0.01,0.02,0.03,0.04",
+            "--no-figures",
+        ],
+        tmp_path,
+        data_home,
+        script=script,
+    )
     try:
         study.wait_for(lambda: len(workers(study.proc.pid)) == 2)
         time.sleep(0.5)  # the workers at work
@@ -313,9 +347,26 @@ def test_a_parallel_sweep_that_completes_leaves_nothing_behind(tmp_path, start):
     frame["label"] = X[:, 0] | X[:, 1]
     frame.to_csv(tmp_path / "d.csv", index=False)
     before = shm_entries()
-    sweep = start(["pareto", "d.csv", "--target", "label", "--sensitive", "grp", "--n-jobs",
-                   "2", "--n-epsilons", "3", "--cv", "2", "--max-length", "2", "--output",
-                   "f.csv"])  # fmt: skip
+    sweep = start(
+        [
+            "pareto",
+            "d.csv",
+            "--target",
+            "label",
+            "--sensitive",
+            "grp",
+            "--n-jobs",
+            "2",
+            "--n-epsilons",
+            "3",
+            "--cv",
+            "2",
+            "--max-length",
+            "2",
+            "--output",
+            "f.csv",
+        ]
+    )
     assert sweep.proc.wait(START_TIMEOUT) == 0, sweep.text
     assert gone(sweep.proc.pid, before) == ([], [])
     assert len(pd.read_csv(tmp_path / "f.csv")) >= 1
@@ -442,9 +493,19 @@ def test_verify_on_the_command_line_reports_each_engine_and_exits_130_or_143(
     lines = ["a,b,c,grp,label"] + [f"{a},{b},{c},{g},{a | b}" for a, b, c, g in rows]
     data.write_text("\n".join(lines) + "\n")
     result = CliRunner().invoke(
-        cli.app, ["verify", str(data), "--target", "label", "--sensitive", "grp",
-                  "--max-length", "2", "--json"],
-    )  # fmt: skip
+        cli.app,
+        [
+            "verify",
+            str(data),
+            "--target",
+            "label",
+            "--sensitive",
+            "grp",
+            "--max-length",
+            "2",
+            "--json",
+        ],
+    )
     assert result.exit_code == code, result.output
     doc = json.loads(result.stdout)
     assert doc["interrupted"] and doc["bnb"]["status"] == "optimal"
@@ -475,8 +536,9 @@ def test_a_cross_validated_sweep_interrupted_before_the_grid_keeps_the_fits_done
     frame = pd.read_csv(sweep_csv(tmp_path / "d.csv"))
     X, y, g = frame[list("abcd")], frame["label"], frame["grp"]
     interrupt_solve(2)  # the second unconstrained fit (of two folds)
-    res = cross_validated_front(X, y, g, epsilons=[0.05, 0.5], cv=2, policies=("bfs",),
-                                lam=0.01, max_length=2, n_jobs=1)  # fmt: skip
+    res = cross_validated_front(
+        X, y, g, epsilons=[0.05, 0.5], cv=2, policies=("bfs",), lam=0.01, max_length=2, n_jobs=1
+    )
     assert res.partial
     first = res.points[res.points["epsilon"].isna()]
     assert list(first["fold"]) == [0, 1]
@@ -496,10 +558,28 @@ def test_an_interrupted_sweep_writes_every_fit_done_to_json_and_exits_130(
     data = sweep_csv(tmp_path / "d.csv")
     out = tmp_path / "f.csv"
     result = CliRunner().invoke(
-        cli.app, ["pareto", str(data), "--target", "label", "--sensitive", "grp", "--cv", "2",
-                  "--n-epsilons", "2", "--policies", "bfs", "--max-length", "2", "--lam", "0.01",
-                  "--output", str(out)],
-    )  # fmt: skip
+        cli.app,
+        [
+            "pareto",
+            str(data),
+            "--target",
+            "label",
+            "--sensitive",
+            "grp",
+            "--cv",
+            "2",
+            "--n-epsilons",
+            "2",
+            "--policies",
+            "bfs",
+            "--max-length",
+            "2",
+            "--lam",
+            "0.01",
+            "--output",
+            str(out),
+        ],
+    )
     assert result.exit_code == 130, result.output
     saved = tmp_path / "f.partial.json"
     assert f"every fit done is in {saved}" in result.stdout
@@ -567,8 +647,14 @@ with warnings.catch_warnings():
 print(json.dumps([report.interrupted, children(os.getpid()), shm_left(before, os.getpid())]))
 """
     env = {**os.environ, "PYTHONPATH": str(Path(__file__).parent)}
-    out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True,
-                         timeout=120, check=True)  # fmt: skip
+    out = subprocess.run(
+        [sys.executable, "-c", code],
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=True,
+    )
     interrupted, workers, left = json.loads(out.stdout.strip().splitlines()[-1])
     assert interrupted and workers == [] and left == [], out.stdout
 

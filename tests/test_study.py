@@ -23,8 +23,9 @@ from fairlist.study import (
 
 def toy(n: int = 240, m: int = 7, seed: int = 0):
     rng = np.random.default_rng(seed)
-    X = pd.DataFrame((rng.random((n, m)) < 0.4).astype(np.uint8),
-                     columns=[f"a{j}" for j in range(m)])  # fmt: skip
+    X = pd.DataFrame(
+        (rng.random((n, m)) < 0.4).astype(np.uint8), columns=[f"a{j}" for j in range(m)]
+    )
     g = rng.random(n) < 0.5
     y = ((X["a0"] | X["a1"]).to_numpy() ^ (rng.random(n) < 0.1)) | (g & (rng.random(n) < 0.3))
     return X, y.astype(int), g
@@ -32,11 +33,19 @@ def toy(n: int = 240, m: int = 7, seed: int = 0):
 
 DATA = {"toy": toy()}
 GRID = StudyGrid(
-    datasets=("toy",), metrics=("SP", "EOdds"), epsilons=(0.02, 0.1),
-    policies=("bfs", "bfs_objective_aware_lowest"), pooled=("bfs",), cv=2, max_nodes=3_000,
-    baselines=("lr",), bounds=(0.05,), baseline_metrics=("SP",), training_max_length=2,
+    datasets=("toy",),
+    metrics=("SP", "EOdds"),
+    epsilons=(0.02, 0.1),
+    policies=("bfs", "bfs_objective_aware_lowest"),
+    pooled=("bfs",),
+    cv=2,
+    max_nodes=3_000,
+    baselines=("lr",),
+    bounds=(0.05,),
+    baseline_metrics=("SP",),
+    training_max_length=2,
     training_max_points=6,
-)  # fmt: skip
+)
 N_FITS = 4 + 16 + 2 + 2  # unconstrained, constrained, logistic regression, training fronts
 
 
@@ -60,8 +69,15 @@ def test_the_same_grid_gives_the_same_csv_files(tmp_path):
     assert first.complete and second.complete
     assert first.total == first.computed == N_FITS
     a, b = csvs(tmp_path / "a"), csvs(tmp_path / "b")
-    assert set(a) == {"fits.csv", "points.csv", "fronts.csv", "training_fronts.csv",
-                      "paper.csv", "policies.csv", "orders.csv"}  # fmt: skip
+    assert set(a) == {
+        "fits.csv",
+        "points.csv",
+        "fronts.csv",
+        "training_fronts.csv",
+        "paper.csv",
+        "policies.csv",
+        "orders.csv",
+    }
     assert a == b
     fits = pd.read_csv(tmp_path / "a" / "fits.csv")
     # the unconstrained list and the logistic regression are measured under every metric
@@ -119,8 +135,9 @@ def test_ctrl_c_keeps_the_fits_done_and_never_stores_a_cut_fit(tmp_path, monkeyp
 def test_a_dask_cluster_gives_the_local_csv_files(tmp_path):
     distributed = pytest.importorskip("dask.distributed", reason="the study extra installs dask")
     run(tmp_path / "local")
-    with distributed.LocalCluster(n_workers=1, threads_per_worker=2, processes=False,
-                                  dashboard_address=None) as cluster:  # fmt: skip
+    with distributed.LocalCluster(
+        n_workers=1, threads_per_worker=2, processes=False, dashboard_address=None
+    ) as cluster:
         remote = run(tmp_path / "dask", scheduler=cluster.scheduler_address)
     assert remote.complete and remote.report.workers == 2
     assert csvs(tmp_path / "dask") == csvs(tmp_path / "local")
@@ -138,9 +155,9 @@ def test_a_scheduler_that_does_not_answer_is_a_clear_error_within_seconds(tmp_pa
 def test_a_folder_of_another_version_is_refused(tmp_path):
     folder = tmp_path / "old"
     folder.mkdir()
-    (folder / "study.json").write_text(json.dumps(
-        {"format": "fairlist.study", "format_version": 0, "fairlist": "0.0.1"}
-    ))  # fmt: skip
+    (folder / "study.json").write_text(
+        json.dumps({"format": "fairlist.study", "format_version": 0, "fairlist": "0.0.1"})
+    )
     with pytest.raises(ResultsFolderError, match="another version.*fairlist '0.0.1'"):
         run(folder)
     (folder / "study.json").write_text("not json")
@@ -261,8 +278,9 @@ def test_both_bfs_objective_aware_orders_certify_the_same_optimum(metric):
 
 def test_the_two_orders_expand_prefixes_in_opposite_orders():
     X, y, g = toy(n=300, m=8, seed=1)
-    problem = Problem(X.to_numpy(), y, g, metric="SP", epsilon=0.05, lam=0.001,
-                      limits=Limits(max_nodes=60))  # fmt: skip
+    problem = Problem(
+        X.to_numpy(), y, g, metric="SP", epsilon=0.05, lam=0.001, limits=Limits(max_nodes=60)
+    )
     found = {}
     for policy in ("bfs_objective_aware", "bfs_objective_aware_lowest"):
         result = get_solver("bnb", policy=policy, beam_width=0).solve(problem)
@@ -276,8 +294,9 @@ def test_the_two_orders_expand_prefixes_in_opposite_orders():
 def test_the_smoke_preset_on_compas(tmp_path, shared_data):
     if not (shared_data / "compas" / "compas-scores-two-years.csv").exists():
         pytest.skip("the raw COMPAS file is not in the shared data")
-    outcome = run_study(PRESETS["smoke"], tmp_path / "s", data_home=shared_data,
-                        progress=None, n_jobs=1)  # fmt: skip
+    outcome = run_study(
+        PRESETS["smoke"], tmp_path / "s", data_home=shared_data, progress=None, n_jobs=1
+    )
     assert outcome.complete
     paper = outcome.tables["paper"]
     assert set(paper["metric"]) == {"unconstrained", "SP", "EOdds"}

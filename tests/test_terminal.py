@@ -39,8 +39,9 @@ def instance(seed: int) -> Problem:
         max_length=(2, 3, 4)[seed % 3],
     )
     if seed % 4 == 3:  # integer weights (0 included), two groups
-        return random_group_problem(rng, n=int(rng.integers(20, 40)), m=5, k=2,
-                                    weights="integer", **fields)  # fmt: skip
+        return random_group_problem(
+            rng, n=int(rng.integers(20, 40)), m=5, k=2, weights="integer", **fields
+        )
     return random_problem(rng, n=int(rng.integers(20, 50)), m=int(rng.integers(4, 7)), **fields)
 
 
@@ -91,13 +92,19 @@ def test_terminal_solver_under_every_kind_of_policy(policy):
 def test_terminal_solver_runs_with_integer_weights_and_equals_duplicated_rows():
     rng = np.random.default_rng(11)
     for metric in METRICS:
-        base = random_problem(rng, n=30, m=5, metric=metric, epsilon=0.05, lam=0.01,
-                              max_length=3)  # fmt: skip
+        base = random_problem(rng, n=30, m=5, metric=metric, epsilon=0.05, lam=0.01, max_length=3)
         w = rng.integers(1, 4, size=base.n_samples)
         weighted = base.replace(sample_weight=w.astype(float))
         rows = np.repeat(np.arange(base.n_samples), w)
-        duplicated = Problem(base.X[rows], base.y[rows], base.protected[rows], metric=metric,
-                             epsilon=0.05, lam=0.01, max_length=3)  # fmt: skip
+        duplicated = Problem(
+            base.X[rows],
+            base.y[rows],
+            base.protected[rows],
+            metric=metric,
+            epsilon=0.05,
+            lam=0.01,
+            max_length=3,
+        )
         a = BnBSolver().solve(weighted)
         b = BnBSolver(use_terminal_solver=False).solve(duplicated)
         assert a.stats["terminal_prefixes"] > 0
@@ -111,10 +118,17 @@ def test_terminal_solver_switches_itself_off_with_more_than_two_groups():
     rng = np.random.default_rng(12)
     for i in range(12):
         problem = random_group_problem(
-            rng, n=30, m=5, k=3 + i % 2, intersections=i % 3 == 2,
-            weights=(None, "integer")[i % 2], metric=METRICS[i % 6],
-            epsilon=(None, 0.05, 0.2)[i % 3], lam=0.01, max_length=3,
-        )  # fmt: skip
+            rng,
+            n=30,
+            m=5,
+            k=3 + i % 2,
+            intersections=i % 3 == 2,
+            weights=(None, "integer")[i % 2],
+            metric=METRICS[i % 6],
+            epsilon=(None, 0.05, 0.2)[i % 3],
+            lam=0.01,
+            max_length=3,
+        )
         ref = reference_solve(problem, 3)
         for result in solve_both(problem):
             assert result.stats["terminal_prefixes"] == 0
@@ -128,8 +142,7 @@ def test_terminal_solver_switches_itself_off_when_weights_could_overflow_its_cou
     rng = np.random.default_rng(13)
     ran = 0
     for metric in METRICS:
-        problem = random_problem(rng, n=40, m=6, metric=metric, epsilon=0.1, lam=0.0,
-                                 max_length=3)  # fmt: skip
+        problem = random_problem(rng, n=40, m=6, metric=metric, epsilon=0.1, lam=0.0, max_length=3)
         small = rng.integers(1, 4, size=problem.n_samples).astype(float)
         ran += (
             BnBSolver().solve(problem.replace(sample_weight=small)).stats["terminal_prefixes"] > 0
@@ -154,9 +167,14 @@ def test_gap_tolerance_certifies_the_gap_and_a_valid_lower_bound(tolerance):
     stopped = 0
     for i in range(12):
         problem = random_problem(
-            rng, n=120, m=8, metric=METRICS[i % 6], epsilon=(0.02, 0.1, None)[i % 3],
-            lam=0.002, max_length=3,
-        )  # fmt: skip
+            rng,
+            n=120,
+            m=8,
+            metric=METRICS[i % 6],
+            epsilon=(0.02, 0.1, None)[i % 3],
+            lam=0.002,
+            max_length=3,
+        )
         optimum = reference_solve(problem, 3).objective
         for terminal in (True, False):
             result = BnBSolver(use_terminal_solver=terminal, policy="bfs").solve(
@@ -190,14 +208,17 @@ def test_terminal_solver_on_larger_instances_equals_brute_force(metric):
     rng = np.random.default_rng(9000 + int(metric))
     for i in range(40):
         problem = random_problem(
-            rng, n=int(rng.integers(40, 120)), m=int(rng.integers(5, 8)), metric=metric,
-            epsilon=(None, 0.0, 0.01, 0.05, 0.2)[i % 5], lam=(0.0, 0.003, 0.01)[i % 3],
+            rng,
+            n=int(rng.integers(40, 120)),
+            m=int(rng.integers(5, 8)),
+            metric=metric,
+            epsilon=(None, 0.0, 0.01, 0.05, 0.2)[i % 5],
+            lam=(0.0, 0.003, 0.01)[i % 3],
             max_length=(3, 4)[i % 2],
-        )  # fmt: skip
+        )
         for majority_only in (False, True):
             ref = reference_solve(problem, problem.max_length, majority_only=majority_only)
-            for result in solve_both(problem, majority_only=majority_only,
-                                     deepen_length=i % 3):  # fmt: skip
+            for result in solve_both(problem, majority_only=majority_only, deepen_length=i % 3):
                 assert_certifies(problem, ref, result, (i, majority_only))
 
 
@@ -212,8 +233,9 @@ def test_terminal_solver_equals_cpsat_on_compas_subsamples(compas_published, met
     for _ in range(2):
         rows = rng.choice(len(compas_published), 400, replace=False)
         antecedents = rng.choice(compas_published.shape[1] - 3, 14, replace=False)
-        base = published_problem(compas_published, rows, antecedents, metric=metric,
-                                 lam=0.005, max_length=3)  # fmt: skip
+        base = published_problem(
+            compas_published, rows, antecedents, metric=metric, lam=0.005, max_length=3
+        )
         for epsilon in (None, 0.02, 0.1):
             problem = base.replace(epsilon=epsilon)
             cps = CPSatSolver(num_workers=1).solve(problem)

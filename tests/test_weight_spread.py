@@ -26,9 +26,11 @@ from fairlist.solvers.weights import WEIGHT_LIMIT, cap_margin, rounded_weights
 SPREADS = ("1e9", "2**40", "1e15", "subnormal", "equal_subnormal")
 #: The metrics under which a constant list has unfairness 0 (predict 0): a fair list exists.
 ZERO_METRICS = (
-    Metric.STATISTICAL_PARITY, Metric.EQUAL_OPPORTUNITY, Metric.PREDICTIVE_EQUALITY,
+    Metric.STATISTICAL_PARITY,
+    Metric.EQUAL_OPPORTUNITY,
+    Metric.PREDICTIVE_EQUALITY,
     Metric.EQUALIZED_ODDS,
-)  # fmt: skip
+)
 
 
 def spread_weights(kind: str, n: int, rng: np.random.Generator) -> np.ndarray:
@@ -52,9 +54,13 @@ def spread_problem(kind: str, seed: int, **fields) -> Problem:
     rng = np.random.default_rng(seed)
     base = random_problem(rng, n=24, m=4)
     return Problem(
-        base.X, base.y, base.groups == 0, sample_weight=spread_weights(kind, 24, rng),
-        max_length=2, **fields,
-    )  # fmt: skip
+        base.X,
+        base.y,
+        base.groups == 0,
+        sample_weight=spread_weights(kind, 24, rng),
+        max_length=2,
+        **fields,
+    )
 
 
 def solve_quietly(problem: Problem, engine: str):
@@ -85,9 +91,11 @@ def test_spread_weights_give_a_fair_list_within_the_proven_margin(engine, kind, 
 
 
 @pytest.mark.parametrize("engine", list(ENGINES))
-@pytest.mark.parametrize("metric", [Metric.PREDICTIVE_PARITY,
-                                    Metric.CONDITIONAL_USE_ACCURACY_EQUALITY],
-                         ids=lambda m: m.short_name)  # fmt: skip
+@pytest.mark.parametrize(
+    "metric",
+    [Metric.PREDICTIVE_PARITY, Metric.CONDITIONAL_USE_ACCURACY_EQUALITY],
+    ids=lambda m: m.short_name,
+)
 @pytest.mark.parametrize("kind", ["1e9", "2**40"])
 def test_spread_weights_never_claim_infeasibility_under_ratio_metrics(engine, metric, kind):
     """PP and CUAE: the rounded problem proves nothing, so never ``infeasible``; a list that
@@ -117,9 +125,13 @@ def test_the_estimator_fits_with_spread_weights(engine, kind):
     y = (X[:, 0] ^ (rng.random(n) < 0.2)).astype(int)
     w = spread_weights(kind, n, rng)
     clf = FairRuleListClassifier(
-        engine=engine, metric="statistical_parity", epsilon=0.02, max_length=2,
-        binarizer=None, time_limit=30,
-    )  # fmt: skip
+        engine=engine,
+        metric="statistical_parity",
+        epsilon=0.02,
+        max_length=2,
+        binarizer=None,
+        time_limit=30,
+    )
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         clf.fit(X, y, sensitive_features=sensitive, sample_weight=w)
@@ -141,8 +153,9 @@ def test_the_margin_bounds_every_change_of_unfairness(metric, kind):
     y[:4], groups[:4] = [0, 1, 0, 1], [0, 0, 1, 1]
     problem = Problem(base.X, y, groups == 1, sample_weight=w, metric=metric)
     rounded = rounded_weights(w, WEIGHT_LIMIT)
-    margin = cap_margin(rounded, w, problem.y, problem.groups, problem.n_groups,
-                        METRIC_RATES[metric])  # fmt: skip
+    margin = cap_margin(
+        rounded, w, problem.y, problem.groups, problem.n_groups, METRIC_RATES[metric]
+    )
     if kind == "real" or metric in ZERO_METRICS:
         # every (group, label) cell holds a large weight; PP and CUAE take the largest
         # relative error, 1 when a weight rounds to 0
@@ -180,9 +193,16 @@ def test_the_raised_cap_bounds_the_optimum_from_below(engine, metric):
     tight = 0
     for i in range(8):
         problem = random_group_problem(
-            rng, n=30, m=4, k=2 + i % 2, weights="real", metric=metric,
-            epsilon=(0.05, 0.1)[i % 2], lam=0.01, max_length=2,
-        )  # fmt: skip
+            rng,
+            n=30,
+            m=4,
+            k=2 + i % 2,
+            weights="real",
+            metric=metric,
+            epsilon=(0.05, 0.1)[i % 2],
+            lam=0.01,
+            max_length=2,
+        )
         result = solve_quietly(problem, engine)
         ref = reference_solve(problem, 2)
         context = (engine, metric, i, result.stats)

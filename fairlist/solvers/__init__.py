@@ -26,8 +26,19 @@ from .base import (
 )
 
 __all__ = [
-    "Evaluation", "Limits", "Problem", "Result", "Solver", "Status", "StopReason",
-    "ENGINES", "ENGINE_NAMES", "EngineSpec", "SOLVERS", "get_solver", "solve",
+    "Evaluation",
+    "Limits",
+    "Problem",
+    "Result",
+    "Solver",
+    "Status",
+    "StopReason",
+    "ENGINES",
+    "ENGINE_NAMES",
+    "EngineSpec",
+    "SOLVERS",
+    "get_solver",
+    "solve",
 ]
 
 

@@ -109,8 +109,13 @@ def _is_metric(value: Any) -> bool:
 
 #: The objective and the constraint, shared by every owner that takes them (the estimator's
 #: table refers to these).
-METRIC = [Satisfies(_is_metric, "a fairness metric name (SP, PP, PE, EOpp, EOdds, CUAE, or a "
-                                "long name such as statistical_parity) or a Metric")]
+METRIC = [
+    Satisfies(
+        _is_metric,
+        "a fairness metric name (SP, PP, PE, EOpp, EOdds, CUAE, or a "
+        "long name such as statistical_parity) or a Metric",
+    )
+]
 EPSILON = [None, Interval(numbers.Real, 0, None, closed="left")]
 LAM = [Interval(numbers.Real, 0, math.inf, closed="left")]
 #: Seconds between two progress calls (both engines): a wait longer than threading.TIMEOUT_MAX
@@ -283,10 +288,13 @@ class Problem:
         if values.ndim == 2 and names is None:
             names = [f"x{j}" for j in range(values.shape[1])]
         Xb = as_binary(
-            "X", values, 2, columns=names,
+            "X",
+            values,
+            2,
+            columns=names,
             hint=". Turn raw columns into antecedents first with fairlist.binarize.Binarizer "
-                 "(e.g. make_pipeline(Binarizer(sensitive=...), FairRuleListClassifier()))",
-        )  # fmt: skip
+            "(e.g. make_pipeline(Binarizer(sensitive=...), FairRuleListClassifier()))",
+        )
         weights = check_sample_weight(sample_weight, Xb.shape[0])
         if weights is not None and not (weights[codes == 0].any() and weights[codes == 1].any()):
             raise DataError(
@@ -299,10 +307,16 @@ class Problem:
         # Two groups go in as the mask of group 0 (0/1 codes would read as a mask, 1 protected).
         group_arg = groups.codes == 0 if groups.k == 2 else groups.codes
         return cls(
-            Xb, codes, group_arg, feature_names=tuple(names or ()), labels=tuple(labels or ()),
+            Xb,
+            codes,
+            group_arg,
+            feature_names=tuple(names or ()),
+            labels=tuple(labels or ()),
             classes=tuple(c.item() if isinstance(c, np.generic) else c for c in classes),
-            group_names=groups.names, sample_weight=weights, **fields,
-        )  # fmt: skip
+            group_names=groups.names,
+            sample_weight=weights,
+            **fields,
+        )
 
     # ------------------------------------------------------------------ shape
     @property
@@ -343,8 +357,9 @@ class Problem:
     def with_limits(self, limits: Limits) -> Problem:
         """A copy with other limits; unlike :meth:`replace`, the data is not validated again
         (a time limit lowered at the start of a solve must not cost a pass over the data)."""
-        validate_params("Problem", {"limits": self.PARAMETER_CONSTRAINTS["limits"]},
-                        {"limits": limits})  # fmt: skip
+        validate_params(
+            "Problem", {"limits": self.PARAMETER_CONSTRAINTS["limits"]}, {"limits": limits}
+        )
         twin = copy.copy(self)
         object.__setattr__(twin, "limits", limits)
         return twin
@@ -480,10 +495,17 @@ class Result:
         """The result without a rule list (status infeasible or unknown): objective inf,
         accuracy and unfairness NaN. Every engine builds it here."""
         return cls(
-            status=status, rule_list=None, objective=math.inf, accuracy=math.nan,
-            unfairness=math.nan, lower_bound=lower_bound, stop_reason=stop_reason,
-            engine=engine, search_space=search_space, stats={} if stats is None else stats,
-        )  # fmt: skip
+            status=status,
+            rule_list=None,
+            objective=math.inf,
+            accuracy=math.nan,
+            unfairness=math.nan,
+            lower_bound=lower_bound,
+            stop_reason=stop_reason,
+            engine=engine,
+            search_space=search_space,
+            stats={} if stats is None else stats,
+        )
 
     @property
     def optimal(self) -> bool:

@@ -219,9 +219,13 @@ def engine_weights(problem: Problem) -> EngineWeights:
         read, w, problem.y, problem.groups, problem.n_groups, METRIC_RATES[problem.metric]
     )
     return EngineWeights(
-        values, _float(read.scale), read.exact, float(read.rho),
-        math.nextafter(float(margin), math.inf) if margin else 0.0, read.error_ratio,
-    )  # fmt: skip
+        values,
+        _float(read.scale),
+        read.exact,
+        float(read.rho),
+        math.nextafter(float(margin), math.inf) if margin else 0.0,
+        read.error_ratio,
+    )
 
 
 def gap_tolerance(solver: float, limits: float | None) -> float:
@@ -428,9 +432,12 @@ use_terminal_solver : bool
         if problem.constrained:
             epsilon -= weights.margin
             if not epsilon >= 0:  # rounded weights: the search can show no list fair
-                return with_fair_constant(problem, Result.no_list(
-                    Status.UNKNOWN, StopReason.COMPLETED, self.name, space, 0.0, stats
-                ))  # fmt: skip
+                return with_fair_constant(
+                    problem,
+                    Result.no_list(
+                        Status.UNKNOWN, StopReason.COMPLETED, self.name, space, 0.0, stats
+                    ),
+                )
         kept, representative = distinct_columns(problem.X)
         search = BranchAndBound(
             pack_matrix(np.ascontiguousarray(problem.X[:, kept])),
@@ -478,10 +485,17 @@ use_terminal_solver : bool
         if status is Status.OPTIMAL:
             lower = ev.objective
         result = Result(
-            status=status, rule_list=rule_list, objective=ev.objective, accuracy=ev.accuracy,
-            unfairness=ev.unfairness, lower_bound=min(lower, ev.objective), stop_reason=stop,
-            engine=self.name, search_space=space, stats=stats,
-        )  # fmt: skip
+            status=status,
+            rule_list=rule_list,
+            objective=ev.objective,
+            accuracy=ev.accuracy,
+            unfairness=ev.unfairness,
+            lower_bound=min(lower, ev.objective),
+            stop_reason=stop,
+            engine=self.name,
+            search_space=space,
+            stats=stats,
+        )
         return result if weights.exact else with_fair_constant(problem, result)
 
     @staticmethod
@@ -560,9 +574,12 @@ use_terminal_solver : bool
                 self.progress(search.progress())
 
         result, interrupted = run_interruptibly(
-            search.run, search.request_stop, tick=tick,
-            interval=interval if deadline is None else min(interval, 0.05), name="fairlist-bnb",
-        )  # fmt: skip
+            search.run,
+            search.request_stop,
+            tick=tick,
+            interval=interval if deadline is None else min(interval, 0.05),
+            name="fairlist-bnb",
+        )
         timed_out = state["timed_out"] and not interrupted
         if timed_out and result["stop_reason"].name == "INTERRUPTED":
             result["stop_reason"] = type(result["stop_reason"]).TIME_LIMIT

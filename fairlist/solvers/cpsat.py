@@ -53,10 +53,22 @@ from .runtime import Deadline, MemoryWatch, ModelBuildTimeout, run_interruptibly
 from .weights import bound_from_above, with_fair_constant
 
 __all__ = [
-    "CPSatSolver", "DEFAULT_NUM_WORKERS", "LongModelWarning", "stop_reason",
+    "CPSatSolver",
+    "DEFAULT_NUM_WORKERS",
+    "LongModelWarning",
+    "stop_reason",
     # the model's names, where they were before the model had its own modules
-    "CPSatModel", "MemoryWatch", "aggregate", "build_model", "canonical_rules", "fairness_cap",
-    "floor_fraction", "integer_weights", "lambda_fraction", "length_cost", "resolve_max_length",
+    "CPSatModel",
+    "MemoryWatch",
+    "aggregate",
+    "build_model",
+    "canonical_rules",
+    "fairness_cap",
+    "floor_fraction",
+    "integer_weights",
+    "lambda_fraction",
+    "length_cost",
+    "resolve_max_length",
 ]
 
 #: CP-SAT search workers when the caller does not say: one, so that a solve that completes
@@ -74,7 +86,9 @@ def _errors_agree(problem: Problem, built: CPSatModel, errors: float, model_erro
     if not weights.exact:
         return True
     return math.isclose(
-        errors, float(model_errors / weights.scale), rel_tol=1e-9,
+        errors,
+        float(model_errors / weights.scale),
+        rel_tol=1e-9,
         abs_tol=1e-12 * problem.total_weight,
     )
 
@@ -187,7 +201,11 @@ def _warn_if_long(problem: Problem, K: int, source: str) -> None:
 
 
 def _rounded_lower_bound(
-    problem: Problem, built: CPSatModel, solver: cp_model.CpSolver, code: Any, K: int,
+    problem: Problem,
+    built: CPSatModel,
+    solver: cp_model.CpSolver,
+    code: Any,
+    K: int,
     source: str,
 ) -> float:
     """The rounded model's own certificate (an objective in the rounded weights); a list
@@ -215,10 +233,14 @@ class _ProgressReporter(cp_model.CpSolverSolutionCallback):
 
     def report(self) -> None:
         self.last = time.perf_counter()
-        self.progress({
-            "best_objective": self.best, "lower_bound": self.bound,
-            "solutions": self.solutions, "seconds": self.last - self.start,
-        })  # fmt: skip
+        self.progress(
+            {
+                "best_objective": self.best,
+                "lower_bound": self.bound,
+                "solutions": self.solutions,
+                "seconds": self.last - self.start,
+            }
+        )
 
     def on_solution_callback(self) -> None:
         self.solutions += 1
@@ -389,22 +411,29 @@ class CPSatSolver:
             stop = StopReason.MEMORY_LIMIT
         stats = dict(built.stats)
         stats.update(
-            max_length=K, max_length_source=source, epsilon_exact=built.epsilon_exact,
-            lam_fraction=str(built.objective.lam), objective_scale=built.objective.scale,
+            max_length=K,
+            max_length_source=source,
+            epsilon_exact=built.epsilon_exact,
+            lam_fraction=str(built.objective.lam),
+            objective_scale=built.objective.scale,
             lam_model=str(built.objective.lam + built.objective.lam_shift),
-            cpsat_status=solver.status_name(code), num_workers=self.num_workers,
-            conflicts=solver.num_conflicts, branches=solver.num_branches,
-            build_seconds=build_seconds, solve_seconds=solver.wall_time,
+            cpsat_status=solver.status_name(code),
+            num_workers=self.num_workers,
+            conflicts=solver.num_conflicts,
+            branches=solver.num_branches,
+            build_seconds=build_seconds,
+            solve_seconds=solver.wall_time,
             seconds=time.perf_counter() - start,
-        )  # fmt: skip
+        )
         status = _STATUS[code]
         if code == cp_model.OPTIMAL and solver.objective_value - solver.best_objective_bound >= 0.5:
             # CP-SAT calls a solve stopped by absolute_gap_limit OPTIMAL; the objective is an
             # integer in the model's units, so a difference of 1 is an open gap.
             status, stop = Status.FEASIBLE, StopReason.GAP_LIMIT
         if not built.data.sample_weights.exact and built.epsilon_exact:
-            stats["rounded_lower_bound"] = _rounded_lower_bound(problem, built, solver, code, K,
-                                                                source)  # fmt: skip
+            stats["rounded_lower_bound"] = _rounded_lower_bound(
+                problem, built, solver, code, K, source
+            )
         if not built.exact:
             # The model's cap is conservative, or its weights rounded: its optimum and its
             # infeasibility prove nothing about the problem.
@@ -420,8 +449,13 @@ class CPSatSolver:
         return self.time_limit if self.time_limit is not None else problem.limits.time_limit
 
     def _out_of_time(
-        self, problem: Problem, K: int, source: str, stopped: ModelBuildTimeout,
-        time_limit: float | None, start: float,
+        self,
+        problem: Problem,
+        K: int,
+        source: str,
+        stopped: ModelBuildTimeout,
+        time_limit: float | None,
+        start: float,
     ) -> Result:
         """The result when building the model alone used up the time (or memory) limit: no
         list, status unknown, stop reason time_limit (memory_limit), and ``stats["message"]``
@@ -430,9 +464,10 @@ class CPSatSolver:
         section = stopped.section
         reason = StopReason.TIME_LIMIT if stopped.limit == "time" else StopReason.MEMORY_LIMIT
         limit = (
-            f"the time limit of {time_limit:.3g} s" if stopped.limit == "time"
+            f"the time limit of {time_limit:.3g} s"
+            if stopped.limit == "time"
             else f"the memory limit of {problem.limits.memory_limit_mb:.6g} MB"
-        )  # fmt: skip
+        )
         message = (
             f"the CP-SAT model build did not fit in {limit} (stopped in its {section} after "
             f"{seconds:.1f} s, {problem.n_samples} samples, {problem.n_antecedents} "
@@ -440,15 +475,23 @@ class CPSatSolver:
             "or use engine='bnb'"
         )
         stats = {
-            "message": message, "build_seconds": seconds, "solve_seconds": 0.0,
-            "seconds": seconds, "max_length": K, "max_length_source": source,
-            "num_workers": self.num_workers, "build_stopped_in": section,
-        }  # fmt: skip
+            "message": message,
+            "build_seconds": seconds,
+            "solve_seconds": 0.0,
+            "seconds": seconds,
+            "max_length": K,
+            "max_length_source": source,
+            "num_workers": self.num_workers,
+            "build_stopped_in": section,
+        }
         space = "majority" if self.majority_only else "full"
         return Result.no_list(Status.UNKNOWN, reason, self.name, space, 0.0, stats)
 
     def _new_solver(
-        self, problem: Problem, scale: int, time_limit: float | None = None,
+        self,
+        problem: Problem,
+        scale: int,
+        time_limit: float | None = None,
         gap_slack: float = 0.0,
     ) -> cp_model.CpSolver:
         """A CP-SAT solver with this engine's parameters and ``problem``'s limits (``scale``:
@@ -494,8 +537,10 @@ class CPSatSolver:
         rule_list = problem.rule_list(antecedents, predictions, dflt)
         ev = problem.evaluate(rule_list)
         model_errors = int(round(solver.value(built.objective.errors)))
-        if not ev.fair or not _errors_agree(problem, built, ev.errors, model_errors) or (
-            ev.length != len(antecedents)
+        if (
+            not ev.fair
+            or not _errors_agree(problem, built, ev.errors, model_errors)
+            or (ev.length != len(antecedents))
         ):
             raise RuntimeError(
                 f"CP-SAT model disagrees with Problem.evaluate on {rule_list!r}: fair={ev.fair} "
@@ -510,8 +555,14 @@ class CPSatSolver:
         else:
             lower = 0.0
         return Result(
-            status=status, rule_list=rule_list, objective=ev.objective, accuracy=ev.accuracy,
-            unfairness=ev.unfairness, lower_bound=lower, stop_reason=stop, engine=self.name,
-            search_space=space, stats=stats,
+            status=status,
+            rule_list=rule_list,
+            objective=ev.objective,
+            accuracy=ev.accuracy,
+            unfairness=ev.unfairness,
+            lower_bound=lower,
+            stop_reason=stop,
+            engine=self.name,
+            search_space=space,
+            stats=stats,
         )
-

@@ -154,5 +154,3 @@ def new_variables(
             cap[p, k] = model.new_bool_var(f"cap[{p},{k}]")
         pos[p] = model.new_bool_var(f"pos[{p}]")
     return ModelVariables(use, unused, pred, default, cap, pos)
-
-

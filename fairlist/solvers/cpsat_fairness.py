@@ -44,9 +44,13 @@ def fairness_cap(problem: Problem, weights: IntegerWeights) -> Fraction | None:
         # no rounded count moves any list's unfairness by more (weights.cap_margin); a
         # negative cap accepts no list, and the solver falls back on a fair constant list
         cap -= cap_margin(
-            weights, problem.sample_weight, problem.y, problem.groups, problem.n_groups,
+            weights,
+            problem.sample_weight,
+            problem.y,
+            problem.groups,
+            problem.n_groups,
             METRIC_RATES[problem.metric],
-        )  # fmt: skip
+        )
     return cap
 
 
@@ -55,14 +59,21 @@ def weight_margin(problem: Problem, weights: IntegerWeights) -> float:
     if weights.exact:
         return 0.0
     margin = cap_margin(
-        weights, problem.sample_weight, problem.y, problem.groups, problem.n_groups,
+        weights,
+        problem.sample_weight,
+        problem.y,
+        problem.groups,
+        problem.n_groups,
         METRIC_RATES[problem.metric],
-    )  # fmt: skip
+    )
     return math.nextafter(float(margin), math.inf)
 
 
 def add_fairness_cap(
-    model: cp_model.CpModel, data: ModelData, x: ModelVariables, metric: Metric,
+    model: cp_model.CpModel,
+    data: ModelData,
+    x: ModelVariables,
+    metric: Metric,
     cap_e: Fraction | None,
 ) -> bool:
     """Unfairness <= cap_e; False when the cap had to be made conservative (not exact)."""
@@ -91,8 +102,10 @@ def add_fairness_cap(
         sizes = {"any": n_group, "positive": data.positives, "negative": data.negatives}
         terms = [
             (
-                [functools.reduce(operator.add, (cells[c][g] for c in RATES[r].numerator))
-                 for g in groups],
+                [
+                    functools.reduce(operator.add, (cells[c][g] for c in RATES[r].numerator))
+                    for g in groups
+                ],
                 sizes[RATES[r].needs],
             )
             for r in info.rates
@@ -260,7 +273,11 @@ def _ratio_gaps(
 
 
 def _add_two_ratio_cap(
-    model: cp_model.CpModel, pairs: tuple, gaps: list, top: list[int], cap_e: Fraction,
+    model: cp_model.CpModel,
+    pairs: tuple,
+    gaps: list,
+    top: list[int],
+    cap_e: Fraction,
     halves: set,
 ) -> bool:
     """CUAE for PPV groups ``pairs[0]`` and NPV groups ``pairs[1]``: ``gap[0] / prod[0] +
@@ -273,12 +290,19 @@ def _add_two_ratio_cap(
         reach *= max(t, (t // 2) * ((t + 1) // 2)) if u in pairs[0] and u in pairs[1] else t
     if 4 * 2 * reach > INT_LIMIT:
         # the products would overflow: conservative, each gap <= cap_e / 2
-        for i, (pair, gap, prod) in enumerate(((pairs[0], gap_p, prod_p),
-                                               (pairs[1], gap_n, prod_n))):
+        for i, (pair, gap, prod) in enumerate(
+            ((pairs[0], gap_p, prod_p), (pairs[1], gap_n, prod_n))
+        ):
             if (i, pair) not in halves:
                 halves.add((i, pair))
-                _add_fraction_cap(model, gap, prod, top[pair[0]] * top[pair[1]],
-                                  top[pair[0]] * top[pair[1]], cap_e / 2)
+                _add_fraction_cap(
+                    model,
+                    gap,
+                    prod,
+                    top[pair[0]] * top[pair[1]],
+                    top[pair[0]] * top[pair[1]],
+                    cap_e / 2,
+                )
         return False
     name = f"{pairs[0][0]},{pairs[0][1]},{pairs[1][0]},{pairs[1][1]}"
     # weighted[i, ...]: gap of rate i times the other rate's prod; both[...]: prod_p * prod_n
@@ -304,5 +328,3 @@ def _add_fraction_cap(
     bound = floor_fraction(cap_e, min(reach, q_max))
     model.add(bound.denominator * lhs <= bound.numerator * rhs)  # lhs / rhs <= p / q
     return q_max >= reach
-
-

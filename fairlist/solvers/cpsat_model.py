@@ -206,8 +206,9 @@ def _add_dominance_cuts(model: cp_model.CpModel, data: ModelData, x: ModelVariab
 def _add_majority_labels(model: cp_model.CpModel, data: ModelData, x: ModelVariables) -> None:
     """Majority space: the captured samples' label balance decides the allowed predictions."""
     K, n_patterns = data.max_length, data.n_patterns
-    balance = [int(data.weights[p, :, 1].sum() - data.weights[p, :, 0].sum())
-               for p in range(n_patterns)]
+    balance = [
+        int(data.weights[p, :, 1].sum() - data.weights[p, :, 0].sum()) for p in range(n_patterns)
+    ]
     for k in range(K + 1):
         caught = [p for p in range(n_patterns) if (p, k) in x.cap]
         margin = cp_model.LinearExpr.weighted_sum(
@@ -334,7 +335,9 @@ class CPSatModel:
             return False
         preds = [r.prediction for r in rule_list.rules]
         rules = canonical_rules(
-            list(zip(idx, preds, strict=True)), rule_list.default, self.data.patterns,
+            list(zip(idx, preds, strict=True)),
+            rule_list.default,
+            self.data.patterns,
             self.majority_only,
         )
         if len(rules) > self.max_length:
@@ -366,8 +369,11 @@ class CPSatModel:
         for k in range(self.max_length):
             if solver.boolean_value(self.variables.unused[k]):
                 break
-            j = next(j for j in range(self.data.n_antecedents)
-                     if solver.boolean_value(self.variables.use[k, j]))
+            j = next(
+                j
+                for j in range(self.data.n_antecedents)
+                if solver.boolean_value(self.variables.use[k, j])
+            )
             antecedents.append(j)
             predictions.append(int(solver.boolean_value(self.variables.pred[k])))
         return antecedents, predictions, int(solver.boolean_value(self.variables.default))
@@ -462,8 +468,14 @@ def build_model(
         "epsilon_model": None if cap_e is None else str(cap_e),
     }
     built = CPSatModel(
-        model, data, x, objective, epsilon_exact, bool(majority_only),
-        list(problem.feature_names), stats,
+        model,
+        data,
+        x,
+        objective,
+        epsilon_exact,
+        bool(majority_only),
+        list(problem.feature_names),
+        stats,
     )
     # 7. Hint
     if hint is not None:
@@ -480,7 +492,8 @@ def _best_constant_objective(problem: Problem) -> Fraction | None:
     positive = int(weights.values[problem.y == 1].sum())
     errors = {0: positive, 1: weights.total - positive}  # predict 0: the positives are wrong
     fair = [
-        q for q in (0, 1)
+        q
+        for q in (0, 1)
         if problem.evaluate(RuleList((), q, problem.labels, problem.feature_names)).fair
     ]
     return min((Fraction(errors[q], weights.total) for q in fair), default=None)
@@ -498,5 +511,3 @@ def resolve_max_length(problem: Problem, max_length: int | None) -> tuple[int, s
         if upper is not None:
             return min(m, math.floor(upper / lambda_fraction(problem.lam))), "lambda_bound"
     return m, "n_antecedents"
-
-

@@ -86,5 +86,3 @@ def length_cost(x: Fraction, total: int, max_length: int) -> Fraction:
         return x
     lo, hi = farey_neighbours(x, max_length)
     return Fraction(lo.numerator + hi.numerator, lo.denominator + hi.denominator)
-
-

@@ -97,7 +97,6 @@ class Deadline:
 NO_DEADLINE = Deadline()
 
 
-
 def run_interruptibly(
     work: Callable[[], Any],
     stop: Callable[[], None],

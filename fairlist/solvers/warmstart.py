@@ -34,9 +34,7 @@ __all__ = ["WARM_START_MAX_LENGTH", "cpsat_incumbent", "solve_with_warm_start"]
 WARM_START_MAX_LENGTH = 4
 
 
-def _cpsat_run(
-    problem: Problem, seconds: float, max_length: int | None, **options: Any
-) -> Result:
+def _cpsat_run(problem: Problem, seconds: float, max_length: int | None, **options: Any) -> Result:
     """CP-SAT alone on ``problem`` for ``seconds`` (``options`` go to :class:`CPSatSolver`)."""
     if not seconds > 0:
         raise InvalidParameterError(f"seconds must be a positive number, got {seconds!r}")
@@ -80,8 +78,12 @@ def cpsat_incumbent(
         deprecated_option("cpsat_incumbent", "random_seed", "seed=...")
         seed = random_seed
     run = _cpsat_run(
-        problem, seconds, max_length,
-        majority_only=majority_only, num_workers=num_workers, seed=seed,
+        problem,
+        seconds,
+        max_length,
+        majority_only=majority_only,
+        num_workers=num_workers,
+        seed=seed,
     )
     return run.rule_list
 
@@ -117,8 +119,12 @@ def solve_with_warm_start(
     start = time.perf_counter()
     majority_only = bool(bnb_options.get("majority_only", False))
     run = _cpsat_run(
-        problem, seconds, max_length,
-        majority_only=majority_only, num_workers=num_workers, seed=seed,
+        problem,
+        seconds,
+        max_length,
+        majority_only=majority_only,
+        num_workers=num_workers,
+        seed=seed,
     )
     cpsat_seconds = time.perf_counter() - start
     result = BnBSolver(initial=run.rule_list, **bnb_options).solve(problem)

@@ -135,8 +135,9 @@ def exact_weights(w: np.ndarray, limit: int = WEIGHT_LIMIT) -> IntegerWeights | 
     (1e-300 each, say) are exactly unit weights scaled."""
     distinct, inverse = np.unique(w, return_inverse=True)
     if len(distinct) == 1 and distinct[0] > 0 and len(w) <= limit:
-        return IntegerWeights(np.ones(len(w), np.int64), 1 / Fraction(float(distinct[0])),
-                              True, Fraction(0))  # fmt: skip
+        return IntegerWeights(
+            np.ones(len(w), np.int64), 1 / Fraction(float(distinct[0])), True, Fraction(0)
+        )
     inverse = inverse.ravel()
     fractions = []
     for v in distinct:  # stops at the first weight that is no simple fraction
@@ -273,10 +274,15 @@ def with_fair_constant(problem: Problem, result: Result) -> Result:
         return result
     stats = {**result.stats, "fair_constant": True}
     return dataclasses.replace(
-        result, status=Status.FEASIBLE, rule_list=constant, objective=ev.objective,
-        accuracy=ev.accuracy, unfairness=ev.unfairness,
-        lower_bound=min(result.lower_bound, ev.objective), stats=stats,
-    )  # fmt: skip
+        result,
+        status=Status.FEASIBLE,
+        rule_list=constant,
+        objective=ev.objective,
+        accuracy=ev.accuracy,
+        unfairness=ev.unfairness,
+        lower_bound=min(result.lower_bound, ev.objective),
+        stats=stats,
+    )
 
 
 def bound_from_above(
@@ -331,6 +337,8 @@ def bound_from_above(
         return dataclasses.replace(result, lower_bound=max(result.lower_bound, lower), stats=stats)
     status = Status.OPTIMAL if lower >= result.objective else result.status
     return dataclasses.replace(
-        result, status=status, lower_bound=min(max(result.lower_bound, lower), result.objective),
+        result,
+        status=status,
+        lower_bound=min(max(result.lower_bound, lower), result.objective),
         stats=stats,
-    )  # fmt: skip
+    )

@@ -57,8 +57,14 @@ def _figure_legend(figure: Any, axes: Any) -> None:
             if label not in labels:
                 handles[label], labels[label] = handle, label
     if handles:
-        figure.legend(list(handles.values()), list(handles), loc="outside lower center",
-                      ncol=min(len(handles), 3), frameon=False, fontsize=8)  # fmt: skip
+        figure.legend(
+            list(handles.values()),
+            list(handles),
+            loc="outside lower center",
+            ncol=min(len(handles), 3),
+            frameon=False,
+            fontsize=8,
+        )
 
 
 def _front_frame(frame: pd.DataFrame) -> pd.DataFrame:
@@ -71,18 +77,23 @@ def figure_policies(grid: StudyGrid, points: pd.DataFrame, dataset: str):
 
     columns = min(len(grid.metrics), 3)
     figure, axes = _panels(columns, rows=math.ceil(len(grid.metrics) / columns), width=3.8)
-    for ax in np.ravel(axes)[len(grid.metrics):]:
+    for ax in np.ravel(axes)[len(grid.metrics) :]:
         ax.set_visible(False)
     for ax, metric in zip(np.ravel(axes), grid.metrics, strict=False):
-        mine = points[(points["dataset"] == dataset) & (points["metric"] == metric)
-                      & (points["method"] == "fairlist")]  # fmt: skip
+        mine = points[
+            (points["dataset"] == dataset)
+            & (points["metric"] == metric)
+            & (points["method"] == "fairlist")
+        ]
         fronts = {
-            _POLICY_LABELS.get(p, p): _front_frame(mine[mine["policy"] == p])
-            for p in grid.pooled
+            _POLICY_LABELS.get(p, p): _front_frame(mine[mine["policy"] == p]) for p in grid.pooled
         }
         plot_fronts(fronts, ax, metric=metric, split="test", legend="none")
-    figure.suptitle(f"{_title(dataset)}: test fronts of each search policy "
-                    f"({grid.cv}-fold CV, {grid.budget()})", fontsize=10)  # fmt: skip
+    figure.suptitle(
+        f"{_title(dataset)}: test fronts of each search policy "
+        f"({grid.cv}-fold CV, {grid.budget()})",
+        fontsize=10,
+    )
     _figure_legend(figure, axes)
     return figure
 
@@ -94,9 +105,8 @@ def figure_comparison(grid: StudyGrid, points: pd.DataFrame, dataset: str, metri
     mine = points[(points["dataset"] == dataset) & (points["metric"] == metric)]
     pooled = f"{len(grid.pooled)} policies pooled" if len(grid.pooled) > 1 else grid.pooled[0]
     fronts: dict[str, Any] = {
-        f"fairlist ({pooled})":
-            _front_frame(mine[(mine["method"] == "fairlist") & mine["front"]]),
-    }  # fmt: skip
+        f"fairlist ({pooled})": _front_frame(mine[(mine["method"] == "fairlist") & mine["front"]]),
+    }
     for name in grid.baselines:
         rows = mine[mine["method"] == name]
         if len(rows):
@@ -106,8 +116,14 @@ def figure_comparison(grid: StudyGrid, points: pd.DataFrame, dataset: str, metri
         best = free.loc[[free["test_error"].idxmin()]]
         fronts["rule list, unconstrained"] = _front_frame(best)
     ax = _new_axes((5.6, 5.0))
-    plot_fronts(fronts, ax, metric=metric, title=_title(dataset), split="test",
-                budget=f"{grid.cv}-fold CV, {grid.budget()}")  # fmt: skip
+    plot_fronts(
+        fronts,
+        ax,
+        metric=metric,
+        title=_title(dataset),
+        split="test",
+        budget=f"{grid.cv}-fold CV, {grid.budget()}",
+    )
     accuracy, cap = PAPER_EXAMPLES.get((dataset, metric), (None, None))
     if cap is not None:
         ax.plot([cap], [1 - accuracy], "k*", markersize=11, label="the paper's example")
@@ -131,18 +147,35 @@ def figure_training(grid: StudyGrid, tables: Mapping[str, pd.DataFrame], dataset
         fronts = {"exact training front (certified optimal)": certified[["unfairness", "error"]]}
         if len(other):
             fronts["training point, not certified"] = other[["unfairness", "error"]]
-        plot_fronts(fronts, axes[0, k], metric=metric, split="training",
-                    budget=f"≤{grid.training_max_length} rules", legend="none",
-                    styles={"training point, not certified": {"fillstyle": "none"}})
-        mine = points[(points["dataset"] == dataset) & (points["metric"] == metric)
-                      & (points["method"] == "fairlist") & points["front"]]  # fmt: skip
-        plot_fronts({"cross-validated front (policies pooled)": _front_frame(mine)}, axes[1, k],
-                    metric=metric, split="test", legend="none",
-                    styles={"cross-validated front (policies pooled)": {"color": "C1"}})
-    figure.suptitle(f"{_title(dataset)}. Top: exact training fronts, lists of at most "
-                    f"{grid.training_max_length} rules (full data, λ={grid.lam:g}).\n"
-                    f"Bottom: {grid.cv}-fold cross-validated fronts, {grid.budget()}.",
-                    fontsize=10)  # fmt: skip
+        plot_fronts(
+            fronts,
+            axes[0, k],
+            metric=metric,
+            split="training",
+            budget=f"≤{grid.training_max_length} rules",
+            legend="none",
+            styles={"training point, not certified": {"fillstyle": "none"}},
+        )
+        mine = points[
+            (points["dataset"] == dataset)
+            & (points["metric"] == metric)
+            & (points["method"] == "fairlist")
+            & points["front"]
+        ]
+        plot_fronts(
+            {"cross-validated front (policies pooled)": _front_frame(mine)},
+            axes[1, k],
+            metric=metric,
+            split="test",
+            legend="none",
+            styles={"cross-validated front (policies pooled)": {"color": "C1"}},
+        )
+    figure.suptitle(
+        f"{_title(dataset)}. Top: exact training fronts, lists of at most "
+        f"{grid.training_max_length} rules (full data, λ={grid.lam:g}).\n"
+        f"Bottom: {grid.cv}-fold cross-validated fronts, {grid.budget()}.",
+        fontsize=10,
+    )
     _figure_legend(figure, axes)
     return figure
 
@@ -163,7 +196,10 @@ def parse_rule_list(text: str, labels: Sequence[str]):
 
 
 def figure_group_rates(
-    grid: StudyGrid, tables: Mapping[str, pd.DataFrame], data: SweepData, dataset: str,
+    grid: StudyGrid,
+    tables: Mapping[str, pd.DataFrame],
+    data: SweepData,
+    dataset: str,
     metric: str,
 ):
     """Per-group rates of the exact training point the paper table picks for ``metric``."""
@@ -175,9 +211,12 @@ def figure_group_rates(
     training = tables["training_fronts"]
     if row.empty or "train_accuracy" not in row or pd.isna(row["train_accuracy"].iloc[0]):
         return None
-    pick = training[(training["dataset"] == dataset) & (training["metric"] == metric)
-                    & training["on_front"].astype(bool)
-                    & (abs(training["unfairness"] - row["train_unfairness"].iloc[0]) < 1e-12)]
+    pick = training[
+        (training["dataset"] == dataset)
+        & (training["metric"] == metric)
+        & training["on_front"].astype(bool)
+        & (abs(training["unfairness"] - row["train_unfairness"].iloc[0]) < 1e-12)
+    ]
     if pick.empty:
         return None
     text = pick["rule_list"].iloc[0]
@@ -185,8 +224,9 @@ def figure_group_rates(
     X = pd.DataFrame(data.X, columns=list(data.feature_names))
     counts = confusion_counts(data.y, rule_list.predict(X), data.protected)
     groups = _GROUPS.get(dataset, ("protected", "unprotected"))
-    ax = plot_group_rates(counts, metric=metric, group_names=groups,
-                          title=f"{_title(dataset)}, training data: {text}")  # fmt: skip
+    ax = plot_group_rates(
+        counts, metric=metric, group_names=groups, title=f"{_title(dataset)}, training data: {text}"
+    )
     ax.title.set_wrap(True)
     return ax.figure
 
@@ -211,15 +251,23 @@ def study_figures(
     folder.mkdir(parents=True, exist_ok=True)
     points, files = tables["points"], []
     for dataset in grid.datasets:
-        files.append(save_figure(figure_policies(grid, points, dataset),
-                                 folder / f"policies_{dataset}.png", dpi=110))  # fmt: skip
+        files.append(
+            save_figure(
+                figure_policies(grid, points, dataset), folder / f"policies_{dataset}.png", dpi=110
+            )
+        )
         for metric in grid.baseline_metrics:
             if metric in grid.metrics:
                 figure = figure_comparison(grid, points, dataset, metric)
                 files.append(save_figure(figure, folder / f"comparison_{dataset}_{metric}.png"))
         if len(tables["training_fronts"]):
-            files.append(save_figure(figure_training(grid, tables, dataset),
-                                     folder / f"training_{dataset}.png", dpi=100))  # fmt: skip
+            files.append(
+                save_figure(
+                    figure_training(grid, tables, dataset),
+                    folder / f"training_{dataset}.png",
+                    dpi=100,
+                )
+            )
         for metric in grid.metrics if data is not None else ():
             figure = figure_group_rates(grid, tables, data[dataset], dataset, metric)
             if figure is not None:

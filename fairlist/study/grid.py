@@ -74,8 +74,16 @@ _GRID_CONSTRAINTS: dict[str, list] = {
     "training_max_nodes": [Interval(_INT, 1, None, closed="left")],
     "expgrad_iterations": [Interval(_INT, 1, None, closed="left")],
 }
-_SEQUENCES = ("datasets", "metrics", "epsilons", "policies", "pooled", "baselines", "bounds",
-              "baseline_metrics")  # fmt: skip
+_SEQUENCES = (
+    "datasets",
+    "metrics",
+    "epsilons",
+    "policies",
+    "pooled",
+    "baselines",
+    "bounds",
+    "baseline_metrics",
+)
 
 
 @dataclass(frozen=True)
@@ -164,8 +172,11 @@ class StudyGrid:
             object.__setattr__(self, name, tuple(convert(v) for v in value))
         values = {name: getattr(self, name) for name in _GRID_CONSTRAINTS}
         validate_params("StudyGrid", _GRID_CONSTRAINTS, values)
-        empty = [n for n in ("datasets", "metrics", "epsilons", "policies", "pooled")
-                 if not getattr(self, n)]  # fmt: skip
+        empty = [
+            n
+            for n in ("datasets", "metrics", "epsilons", "policies", "pooled")
+            if not getattr(self, n)
+        ]
         if empty:
             raise InvalidParameterError(
                 f"the study grid is empty: no {', no '.join(empty)} (give at least one of each)"
@@ -185,10 +196,14 @@ class StudyGrid:
         ``training``: those of the training fronts' solves."""
         nodes = self.training_max_nodes if training else self.max_nodes
         return FitSettings(
-            Metric.parse(metric or "SP"), float(self.lam),
-            self.training_max_length if training else None, "bnb", nodes, None,
+            Metric.parse(metric or "SP"),
+            float(self.lam),
+            self.training_max_length if training else None,
+            "bnb",
+            nodes,
+            None,
             self.memory(nodes),
-        )  # fmt: skip
+        )
 
     def memory(self, max_nodes: int) -> float:
         """The cap on the search structures (``memory_limit_mb``, or its default)."""
@@ -219,20 +234,38 @@ PRESETS: dict[str, StudyGrid] = {
     "subgrid": StudyGrid(
         epsilons=(0.005, 0.02, 0.05),
         policies=("bfs", "bfs_objective_aware", "bfs_objective_aware_lowest", "lower_bound"),
-        pooled=("bfs", "bfs_objective_aware_lowest", "lower_bound"), max_nodes=200_000,
-        bounds=(0.01, 0.05), expgrad_iterations=10, training_max_length=2,
+        pooled=("bfs", "bfs_objective_aware_lowest", "lower_bound"),
+        max_nodes=200_000,
+        bounds=(0.01, 0.05),
+        expgrad_iterations=10,
+        training_max_length=2,
         training_max_points=60,
-    ),  # fmt: skip
+    ),
     "quick": StudyGrid(
-        epsilons=_squares(8), policies=("bfs", "lower_bound"), pooled=("bfs", "lower_bound"),
-        cv=3, max_nodes=20_000, bounds=(0.01, 0.05), expgrad_iterations=5,
-        training_max_length=1, training_max_nodes=20_000,
-    ),  # fmt: skip
+        epsilons=_squares(8),
+        policies=("bfs", "lower_bound"),
+        pooled=("bfs", "lower_bound"),
+        cv=3,
+        max_nodes=20_000,
+        bounds=(0.01, 0.05),
+        expgrad_iterations=5,
+        training_max_length=1,
+        training_max_nodes=20_000,
+    ),
     "smoke": StudyGrid(
-        datasets=("compas",), metrics=("SP", "EOdds"), epsilons=(0.02, 0.1),
-        policies=("bfs", "bfs_objective_aware_lowest"), pooled=("bfs",), cv=2, max_nodes=2_000,
-        baselines=("expgrad_lr", "lr"), bounds=(0.05,), expgrad_iterations=5,
-        baseline_metrics=("SP",), training_max_length=1, training_max_nodes=2_000,
+        datasets=("compas",),
+        metrics=("SP", "EOdds"),
+        epsilons=(0.02, 0.1),
+        policies=("bfs", "bfs_objective_aware_lowest"),
+        pooled=("bfs",),
+        cv=2,
+        max_nodes=2_000,
+        baselines=("expgrad_lr", "lr"),
+        bounds=(0.05,),
+        expgrad_iterations=5,
+        baseline_metrics=("SP",),
+        training_max_length=1,
+        training_max_nodes=2_000,
         training_max_points=5,
-    ),  # fmt: skip
+    ),
 }

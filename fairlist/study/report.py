@@ -27,8 +27,7 @@ def _cell(value: Any, digits: int = 3) -> str:
 
 def _markdown(frame: pd.DataFrame, columns: Mapping[str, str]) -> str:
     """A markdown table of ``frame``'s ``columns`` (name -> header)."""
-    lines = ["| " + " | ".join(columns.values()) + " |",
-             "|" + "---|" * len(columns)]  # fmt: skip
+    lines = ["| " + " | ".join(columns.values()) + " |", "|" + "---|" * len(columns)]
     for _, row in frame.iterrows():
         lines.append("| " + " | ".join(_cell(row.get(c)) for c in columns) + " |")
     return "\n".join(lines)
@@ -38,48 +37,88 @@ def study_report(grid: StudyGrid, tables: Mapping[str, pd.DataFrame]) -> str:
     """The study's tables as markdown: against the paper, the policies, the training fronts."""
     paper = tables["paper"].copy()
     if len(paper):
-        paper["paper"] = [f"{a:.3f} @ {u:.3f}" if not pd.isna(u) else f"{a:.3f}"
-                          for a, u in zip(paper["paper_accuracy"], paper["paper_unfairness"],
-                                          strict=True)]  # fmt: skip
+        paper["paper"] = [
+            f"{a:.3f} @ {u:.3f}" if not pd.isna(u) else f"{a:.3f}"
+            for a, u in zip(paper["paper_accuracy"], paper["paper_unfairness"], strict=True)
+        ]
         paper["training"] = [_at(r, "train") for _, r in paper.iterrows()]
         paper["cv"] = [_at(r, "cv") for _, r in paper.iterrows()]
     parts = [
         "### Against the paper's examples (accuracy @ unfairness)\n",
-        _markdown(paper, {"dataset": "data", "metric": "metric", "paper": "paper",
-                          "training": f"ours, training (exact, ≤{grid.training_max_length} rules)",
-                          "train_status": "status", "cv": "ours, cross-validated (test)",
-                          "cv_policy": "policy", "cv_epsilon": "cap"}),
+        _markdown(
+            paper,
+            {
+                "dataset": "data",
+                "metric": "metric",
+                "paper": "paper",
+                "training": f"ours, training (exact, ≤{grid.training_max_length} rules)",
+                "train_status": "status",
+                "cv": "ours, cross-validated (test)",
+                "cv_policy": "policy",
+                "cv_epsilon": "cap",
+            },
+        ),
         "\n### Search policies (training objective on the fits every policy solved)\n",
-        _markdown(_digits(tables["policies"], "mean_objective"), {"dataset": "data",
-                                       "metric": "metric",
-                                       "policy": "policy", "mean_objective": "mean objective",
-                                       "best_fits": "best on", "common_fits": "of fits",
-                                       "front_points": "points on the all-policy front"}),
-    ]  # fmt: skip
+        _markdown(
+            _digits(tables["policies"], "mean_objective"),
+            {
+                "dataset": "data",
+                "metric": "metric",
+                "policy": "policy",
+                "mean_objective": "mean objective",
+                "best_fits": "best on",
+                "common_fits": "of fits",
+                "front_points": "points on the all-policy front",
+            },
+        ),
+    ]
     orders = tables.get("orders", pd.DataFrame())
     if len(orders):
         parts += [
             "\n### BFS objective-aware: the paper's text (higher objective first) against its "
             "code (lower first)\n",
-            _markdown(_digits(orders, "mean_objective_text", "mean_objective_code"),
-                      {"dataset": "data", "metric": "metric", "fits": "fits",
-                       "text_better": "text better", "code_better": "code better",
-                       "ties": "ties", "mean_objective_text": "mean objective, text",
-                       "mean_objective_code": "mean objective, code"}),
-        ]  # fmt: skip
+            _markdown(
+                _digits(orders, "mean_objective_text", "mean_objective_code"),
+                {
+                    "dataset": "data",
+                    "metric": "metric",
+                    "fits": "fits",
+                    "text_better": "text better",
+                    "code_better": "code better",
+                    "ties": "ties",
+                    "mean_objective_text": "mean objective, text",
+                    "mean_objective_code": "mean objective, code",
+                },
+            ),
+        ]
     training = tables["training_fronts"]
     if len(training):
-        summary = training.groupby(["dataset", "metric"], sort=False).agg(
-            solves=("solve", "size"), points=("on_front", "sum"),
-            optimal=("status", lambda s: int((s == "optimal").sum())),
-            complete=("front_complete", "first"), max_gap=("gap", "max"),
-        ).reset_index()  # fmt: skip
+        summary = (
+            training.groupby(["dataset", "metric"], sort=False)
+            .agg(
+                solves=("solve", "size"),
+                points=("on_front", "sum"),
+                optimal=("status", lambda s: int((s == "optimal").sum())),
+                complete=("front_complete", "first"),
+                max_gap=("gap", "max"),
+            )
+            .reset_index()
+        )
         parts += [
             f"\n### Exact training fronts (lists of at most {grid.training_max_length} rules)\n",
-            _markdown(summary, {"dataset": "data", "metric": "metric", "solves": "solves",
-                                "points": "front points", "optimal": "certified optimal",
-                                "complete": "complete", "max_gap": "largest gap"}),
-        ]  # fmt: skip
+            _markdown(
+                summary,
+                {
+                    "dataset": "data",
+                    "metric": "metric",
+                    "solves": "solves",
+                    "points": "front points",
+                    "optimal": "certified optimal",
+                    "complete": "complete",
+                    "max_gap": "largest gap",
+                },
+            ),
+        ]
     return "\n".join(parts) + "\n"
 
 

@@ -91,8 +91,7 @@ class _Progress:
         when = "?" if math.isnan(eta) else _clock(eta)
         before = f" ({self.stored} stored before)" if self.stored else ""
         return (
-            f"study: {done}/{self.total} fits{before}, {_clock(elapsed)} elapsed, about "
-            f"{when} left"
+            f"study: {done}/{self.total} fits{before}, {_clock(elapsed)} elapsed, about {when} left"
         )
 
     def update(self, cost: float = 0.0, force: bool = False) -> None:
@@ -217,10 +216,16 @@ def run_study(
     """
     if not isinstance(grid, StudyGrid):
         raise InvalidParameterError(f"grid must be a StudyGrid, got {type(grid).__name__}")
-    validate_params("run_study", _RUN_CONSTRAINTS, {
-        "n_jobs": n_jobs, "connect_timeout": connect_timeout, "max_fits": max_fits,
-        "scheduler": scheduler,
-    })  # fmt: skip
+    validate_params(
+        "run_study",
+        _RUN_CONSTRAINTS,
+        {
+            "n_jobs": n_jobs,
+            "connect_timeout": connect_timeout,
+            "max_fits": max_fits,
+            "scheduler": scheduler,
+        },
+    )
     folder = ResultsFolder(out)
     bundle = _load_data(grid, data, data_home)
     folder.open()
@@ -231,8 +236,9 @@ def run_study(
         if found is not None:
             results[i] = found
     todo = sorted((i for i in range(len(tasks)) if i not in results), key=lambda i: -tasks[i].cost)
-    meter = _Progress(len(tasks), len(results), sum(tasks[i].cost for i in todo), progress,
-                      progress_interval)  # fmt: skip
+    meter = _Progress(
+        len(tasks), len(results), sum(tasks[i].cost for i in todo), progress, progress_interval
+    )
     meter.update(force=True)
 
     def on_result(j: int, result: dict[str, Any], seconds: float) -> bool:
@@ -247,28 +253,34 @@ def run_study(
     client = _connect(scheduler, connect_timeout) if scheduler else None
     try:
         report = run_tasks(
-            _run_task, [tasks[i].args for i in todo], (bundle,),
+            _run_task,
+            [tasks[i].args for i in todo],
+            (bundle,),
             n_jobs=-1 if client is not None else n_jobs,  # a cluster: all its worker threads
-            backend="dask" if client is not None else backend, on_result=on_result,
-        )  # fmt: skip
+            backend="dask" if client is not None else backend,
+            on_result=on_result,
+        )
     finally:
         if client is not None:
             client.close()
     meter.update(force=True)
-    outcome = StudyOutcome(len(tasks), meter.stored, meter.computed, len(results) == len(tasks),
-                           report, data=bundle)  # fmt: skip
+    outcome = StudyOutcome(
+        len(tasks), meter.stored, meter.computed, len(results) == len(tasks), report, data=bundle
+    )
     if outcome.complete:
-        outcome.tables = study_tables(grid, tasks, [results[i] for i in range(len(tasks))],
-                                      bundle)  # fmt: skip
+        outcome.tables = study_tables(grid, tasks, [results[i] for i in range(len(tasks))], bundle)
         outcome.files = write_tables(outcome.tables, folder.path)
     return outcome
 
 
 _RUN_CONSTRAINTS: dict[str, list] = {
-    "n_jobs": [None, Satisfies(
-        lambda v: isinstance(v, _INT) and not isinstance(v, bool) and v != 0,
-        "a nonzero integer (-1: one worker per core)",
-    )],
+    "n_jobs": [
+        None,
+        Satisfies(
+            lambda v: isinstance(v, _INT) and not isinstance(v, bool) and v != 0,
+            "a nonzero integer (-1: one worker per core)",
+        ),
+    ],
     "connect_timeout": [Interval(_REAL, 0, None, closed="neither")],
     "max_fits": [None, Interval(_INT, 1, None, closed="left")],
     "scheduler": [None, InstanceOf(str, "a scheduler address (str)")],

@@ -22,10 +22,22 @@ from .tasks import _Task
 
 # --------------------------------------------------------------------------- tables
 _FIT_COLUMNS = [
-    "dataset", "metric", "method", "policy", "setting", "fold", "status", "stop_reason",
-    "objective", "lower_bound", "length", "train_error", "train_unfairness", "test_error",
+    "dataset",
+    "metric",
+    "method",
+    "policy",
+    "setting",
+    "fold",
+    "status",
+    "stop_reason",
+    "objective",
+    "lower_bound",
+    "length",
+    "train_error",
+    "train_unfairness",
+    "test_error",
     "test_unfairness",
-]  # fmt: skip
+]
 
 
 def _fit_rows(grid: StudyGrid, task: _Task, result: dict[str, Any]) -> list[dict[str, Any]]:
@@ -40,22 +52,30 @@ def _fit_rows(grid: StudyGrid, task: _Task, result: dict[str, Any]) -> list[dict
         method, policy, setting = key["method"], "", key["bound"]
     rows = []
     for metric in (key["metric"],) if key["metric"] is not None else grid.metrics:
+
         def pick(value: Any, metric: str = metric) -> Any:
             return value.get(metric, math.nan) if isinstance(value, dict) else value
 
-        rows.append({
-            "dataset": key["dataset"], "metric": metric, "method": method, "policy": policy,
-            "setting": math.nan if setting is None else setting, "fold": key["fold"],
-            "status": result.get("status", ""), "stop_reason": result.get("stop_reason", ""),
-            "objective": result.get("objective", math.nan),
-            "lower_bound": result.get("lower_bound", math.nan),
-            "length": result.get("length", -1),
-            "train_error": result.get("train_error", math.nan),
-            "train_unfairness": pick(result.get("train_unfairness", math.nan)),
-            "test_error": result.get("test_error", math.nan),
-            "test_unfairness": pick(result.get("test_unfairness", math.nan)),
-            "rule_list": result.get("rule_list", ""),
-        })  # fmt: skip
+        rows.append(
+            {
+                "dataset": key["dataset"],
+                "metric": metric,
+                "method": method,
+                "policy": policy,
+                "setting": math.nan if setting is None else setting,
+                "fold": key["fold"],
+                "status": result.get("status", ""),
+                "stop_reason": result.get("stop_reason", ""),
+                "objective": result.get("objective", math.nan),
+                "lower_bound": result.get("lower_bound", math.nan),
+                "length": result.get("length", -1),
+                "train_error": result.get("train_error", math.nan),
+                "train_unfairness": pick(result.get("train_unfairness", math.nan)),
+                "test_error": result.get("test_error", math.nan),
+                "test_unfairness": pick(result.get("test_unfairness", math.nan)),
+                "rule_list": result.get("rule_list", ""),
+            }
+        )
     return rows
 
 
@@ -78,7 +98,8 @@ def _cv_points(grid: StudyGrid, fits: pd.DataFrame) -> pd.DataFrame:
             continue  # an infeasible fold: no mean to report (as in the paper's protocol)
         row = dict(zip(keys, values, strict=True))
         row.update(
-            n_folds=len(grp), optimal_folds=int((grp["status"] == "optimal").sum()),
+            n_folds=len(grp),
+            optimal_folds=int((grp["status"] == "optimal").sum()),
             mean_length=float(grp["length"].mean()),
             train_error=float(grp["train_error"].mean()),
             train_unfairness=float(grp["train_unfairness"].mean()),
@@ -86,7 +107,7 @@ def _cv_points(grid: StudyGrid, fits: pd.DataFrame) -> pd.DataFrame:
             test_unfairness=float(grp["test_unfairness"].mean()),
             test_error_std=float(grp["test_error"].std(ddof=0)),
             test_unfairness_std=float(grp["test_unfairness"].std(ddof=0)),
-        )  # fmt: skip
+        )
         records.append(row)
     if not records:
         return pd.DataFrame(columns=[*keys, "n_folds", "front", "policy_front"])
@@ -109,9 +130,13 @@ def _fronts(points: pd.DataFrame, fits: pd.DataFrame) -> pd.DataFrame:
     front = points[points["front"]].copy()
     lists = []
     for _, row in front.iterrows():
-        same = fits[(fits["dataset"] == row["dataset"]) & (fits["metric"] == row["metric"])
-                    & (fits["method"] == row["method"]) & (fits["policy"] == row["policy"])
-                    & _same(fits["setting"], row["setting"])]  # fmt: skip
+        same = fits[
+            (fits["dataset"] == row["dataset"])
+            & (fits["metric"] == row["metric"])
+            & (fits["method"] == row["method"])
+            & (fits["policy"] == row["policy"])
+            & _same(fits["setting"], row["setting"])
+        ]
         texts = list(same.sort_values("fold")["rule_list"]) if row["method"] == "fairlist" else []
         lists.append(json.dumps(texts) if texts else "")
     front["rule_lists"] = lists
@@ -129,11 +154,16 @@ def _training_fronts(grid: StudyGrid, tasks, results) -> pd.DataFrame:
         if task.key["kind"] != "training_front":
             continue
         for k, point in enumerate(result["points"]):
-            records.append({
-                "dataset": task.key["dataset"], "metric": task.key["metric"],
-                "max_length": task.key["max_length"], "solve": k,
-                "front_complete": result["complete"], **point,
-            })  # fmt: skip
+            records.append(
+                {
+                    "dataset": task.key["dataset"],
+                    "metric": task.key["metric"],
+                    "max_length": task.key["max_length"],
+                    "solve": k,
+                    "front_complete": result["complete"],
+                    **point,
+                }
+            )
     return pd.DataFrame.from_records(records)
 
 
@@ -153,19 +183,30 @@ def _paper_table(grid: StudyGrid, points: pd.DataFrame, training: pd.DataFrame) 
         if dataset not in grid.datasets or (metric is not None and metric not in grid.metrics):
             continue
         shown = metric or grid.metrics[0]
-        row: dict[str, Any] = {"dataset": dataset, "metric": metric or "unconstrained",
-                               "paper_accuracy": accuracy, "paper_unfairness": cap}  # fmt: skip
-        tr = training[(training["dataset"] == dataset) & (training["metric"] == shown)] \
-            if len(training) else training  # fmt: skip
+        row: dict[str, Any] = {
+            "dataset": dataset,
+            "metric": metric or "unconstrained",
+            "paper_accuracy": accuracy,
+            "paper_unfairness": cap,
+        }
+        tr = (
+            training[(training["dataset"] == dataset) & (training["metric"] == shown)]
+            if len(training)
+            else training
+        )
         if metric is None and len(tr):
             tr = tr[tr["epsilon"].isna()]
         elif len(tr):
             tr = tr[tr["on_front"]]
         best = _best_under(tr, "unfairness", "error", cap) if len(tr) else None
         if best is not None:
-            row.update(train_accuracy=1 - best["error"], train_unfairness=best["unfairness"],
-                       train_status=best["status"], train_gap=best["gap"],
-                       train_length=int(best["length"]))  # fmt: skip
+            row.update(
+                train_accuracy=1 - best["error"],
+                train_unfairness=best["unfairness"],
+                train_status=best["status"],
+                train_gap=best["gap"],
+                train_length=int(best["length"]),
+            )
         mine = points[(points["dataset"] == dataset) & (points["metric"] == shown)]
         if metric is None:
             mine = mine[(mine["method"] == "rule_list") & mine["policy"].isin(grid.pooled)]
@@ -173,9 +214,13 @@ def _paper_table(grid: StudyGrid, points: pd.DataFrame, training: pd.DataFrame) 
             mine = mine[(mine["method"] == "fairlist") & mine["front"]]
         best = _best_under(mine, "test_unfairness", "test_error", cap)
         if best is not None:
-            row.update(cv_accuracy=1 - best["test_error"], cv_unfairness=best["test_unfairness"],
-                       cv_policy=best["policy"], cv_epsilon=best["setting"],
-                       cv_optimal_folds=int(best["optimal_folds"]))  # fmt: skip
+            row.update(
+                cv_accuracy=1 - best["test_error"],
+                cv_unfairness=best["test_unfairness"],
+                cv_policy=best["policy"],
+                cv_epsilon=best["setting"],
+                cv_optimal_folds=int(best["optimal_folds"]),
+            )
         records.append(row)
     table = pd.DataFrame.from_records(records)
     for col in ("train", "cv"):
@@ -200,21 +245,30 @@ def _policy_table(grid: StudyGrid, fits: pd.DataFrame, points: pd.DataFrame) -> 
         wide = grp.pivot_table(index=["setting", "fold"], columns="policy", values="objective")
         wide = wide.dropna()
         best = wide.min(axis=1)
-        pts = points[(points["dataset"] == dataset) & (points["metric"] == metric)
-                     & (points["method"] == "fairlist")]  # fmt: skip
+        pts = points[
+            (points["dataset"] == dataset)
+            & (points["metric"] == metric)
+            & (points["method"] == "fairlist")
+        ]
         pooled = non_dominated(pts["test_unfairness"], pts["test_error"])
         for policy in grid.policies:
             if policy not in wide:
                 continue
-            records.append({
-                "dataset": dataset, "metric": metric, "policy": policy,
-                "fits": int((grp["policy"] == policy).sum()),
-                "optimal_fits": int(((grp["policy"] == policy)
-                                     & (grp["status"] == "optimal")).sum()),
-                "common_fits": len(wide), "mean_objective": float(wide[policy].mean()),
-                "best_fits": int((wide[policy] <= best + 1e-12).sum()),
-                "front_points": int((pts["policy"][pooled] == policy).sum()),
-            })  # fmt: skip
+            records.append(
+                {
+                    "dataset": dataset,
+                    "metric": metric,
+                    "policy": policy,
+                    "fits": int((grp["policy"] == policy).sum()),
+                    "optimal_fits": int(
+                        ((grp["policy"] == policy) & (grp["status"] == "optimal")).sum()
+                    ),
+                    "common_fits": len(wide),
+                    "mean_objective": float(wide[policy].mean()),
+                    "best_fits": int((wide[policy] <= best + 1e-12).sum()),
+                    "front_points": int((pts["policy"][pooled] == policy).sum()),
+                }
+            )
     return pd.DataFrame.from_records(records)
 
 
@@ -234,13 +288,18 @@ def _order_table(fits: pd.DataFrame) -> pd.DataFrame:
             continue
         wide = wide.dropna()
         diff = wide[text] - wide[code]
-        records.append({
-            "dataset": dataset, "metric": metric, "fits": len(wide),
-            "text_better": int((diff < -1e-12).sum()), "code_better": int((diff > 1e-12).sum()),
-            "ties": int((diff.abs() <= 1e-12).sum()),
-            "mean_objective_text": float(wide[text].mean()),
-            "mean_objective_code": float(wide[code].mean()),
-        })  # fmt: skip
+        records.append(
+            {
+                "dataset": dataset,
+                "metric": metric,
+                "fits": len(wide),
+                "text_better": int((diff < -1e-12).sum()),
+                "code_better": int((diff > 1e-12).sum()),
+                "ties": int((diff.abs() <= 1e-12).sum()),
+                "mean_objective_text": float(wide[text].mean()),
+                "mean_objective_code": float(wide[code].mean()),
+            }
+        )
     return pd.DataFrame.from_records(records)
 
 

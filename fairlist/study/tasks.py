@@ -53,10 +53,17 @@ def _training_front(
     """The exact training front on all rows of ``data`` (one study task), as a record."""
     X = pd.DataFrame(data.X, columns=list(data.feature_names))
     result = training_front(
-        X, data.y, data.protected, metric=settings.metric, lam=settings.lam,
-        max_length=settings.max_length, policy=policy, max_nodes=settings.max_nodes,
-        memory_limit_mb=settings.memory_limit_mb, max_points=max_points,
-    )  # fmt: skip
+        X,
+        data.y,
+        data.protected,
+        metric=settings.metric,
+        lam=settings.lam,
+        max_length=settings.max_length,
+        policy=policy,
+        max_nodes=settings.max_nodes,
+        memory_limit_mb=settings.memory_limit_mb,
+        max_points=max_points,
+    )
     points = result.points.drop(columns=["seconds"])
     kept = {json.dumps(r, sort_keys=True) for r in result.front["rule_list"]}
     points["on_front"] = [
@@ -95,8 +102,16 @@ class _Task:
 #: from one fold of COMPAS and Adult (benchmarks/bench_study_cost.py): a rule-list fit at
 #: 4,000,000 nodes (scaled by max_nodes; lower bound and curiosity relative to breadth-first),
 #: a baseline fit, a whole training front. Only the order of the tasks depends on them.
-_COSTS = {"rule_list": 1.0, "lower_bound": 0.4, "curiosity": 36.0, "expgrad_gbm": 1.2,
-          "expgrad_lr": 0.9, "lr": 0.05, "gbm": 0.1, "training_front": 0.1}  # fmt: skip
+_COSTS = {
+    "rule_list": 1.0,
+    "lower_bound": 0.4,
+    "curiosity": 36.0,
+    "expgrad_gbm": 1.2,
+    "expgrad_lr": 0.9,
+    "lr": 0.05,
+    "gbm": 0.1,
+    "training_front": 0.1,
+}
 
 
 def _tasks(grid: StudyGrid, bundle: Mapping[str, SweepData]) -> list[_Task]:
@@ -106,29 +121,48 @@ def _tasks(grid: StudyGrid, bundle: Mapping[str, SweepData]) -> list[_Task]:
         rows_by_columns = data.X.shape[0] * data.X.shape[1] / 1e6
         size = rows_by_columns * grid.max_nodes / 4e6
         common = {"dataset": name, "data": _fingerprint(data), "cv": grid.cv, "seed": grid.seed}
-        budget = {"lam": grid.lam, "max_nodes": grid.max_nodes,
-                  "memory_limit_mb": grid.memory_mb}  # fmt: skip
+        budget = {"lam": grid.lam, "max_nodes": grid.max_nodes, "memory_limit_mb": grid.memory_mb}
         for metric in (None, *grid.metrics):
             for epsilon in (None,) if metric is None else grid.epsilons:
                 for policy in grid.policies:
                     for fold in range(grid.cv):
-                        key = {"kind": "rule_list", **common, **budget, "metric": metric,
-                               "epsilon": epsilon, "policy": policy, "fold": fold}  # fmt: skip
+                        key = {
+                            "kind": "rule_list",
+                            **common,
+                            **budget,
+                            "metric": metric,
+                            "epsilon": epsilon,
+                            "policy": policy,
+                            "fold": fold,
+                        }
                         settings = grid.settings(metric)
                         cost = size * _COSTS.get(policy, _COSTS["rule_list"])
-                        tasks.append(_Task(key, ("rule_list", name, settings, epsilon, policy,
-                                                 fold), cost))  # fmt: skip
+                        tasks.append(
+                            _Task(key, ("rule_list", name, settings, epsilon, policy, fold), cost)
+                        )
         tasks += _baseline_tasks(grid, name, common, rows_by_columns)
         if grid.training_max_length is not None:
             for metric in grid.metrics:
                 settings = grid.settings(metric, training=True)
-                key = {"kind": "training_front", "dataset": name, "data": common["data"],
-                       "lam": grid.lam, "max_nodes": settings.max_nodes,
-                       "memory_limit_mb": settings.memory_limit_mb, "metric": metric,
-                       "max_length": grid.training_max_length, "policy": grid.training_policy,
-                       "max_points": grid.training_max_points}  # fmt: skip
-                args = ("training_front", name, settings, grid.training_policy,
-                        grid.training_max_points)  # fmt: skip
+                key = {
+                    "kind": "training_front",
+                    "dataset": name,
+                    "data": common["data"],
+                    "lam": grid.lam,
+                    "max_nodes": settings.max_nodes,
+                    "memory_limit_mb": settings.memory_limit_mb,
+                    "metric": metric,
+                    "max_length": grid.training_max_length,
+                    "policy": grid.training_policy,
+                    "max_points": grid.training_max_points,
+                }
+                args = (
+                    "training_front",
+                    name,
+                    settings,
+                    grid.training_policy,
+                    grid.training_max_points,
+                )
                 tasks.append(_Task(key, args, _COSTS["training_front"] * rows_by_columns))
     return tasks
 
@@ -144,11 +178,25 @@ def _baseline_tasks(grid: StudyGrid, name: str, common: dict, size: float) -> li
         )
         for metric, bound in cases:
             for fold in range(grid.cv):
-                key = {"kind": "baseline", **common, "method": method,
-                       "options": baseline.options, "metric": metric, "bound": bound,
-                       "iterations": grid.expgrad_iterations if bound else None,
-                       "fold": fold}  # fmt: skip
-                args = ("baseline", name, method, metric, bound, fold, grid.seed,
-                        grid.expgrad_iterations)  # fmt: skip
+                key = {
+                    "kind": "baseline",
+                    **common,
+                    "method": method,
+                    "options": baseline.options,
+                    "metric": metric,
+                    "bound": bound,
+                    "iterations": grid.expgrad_iterations if bound else None,
+                    "fold": fold,
+                }
+                args = (
+                    "baseline",
+                    name,
+                    method,
+                    metric,
+                    bound,
+                    fold,
+                    grid.seed,
+                    grid.expgrad_iterations,
+                )
                 tasks.append(_Task(key, args, size * _COSTS[method]))
     return tasks
