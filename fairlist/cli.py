@@ -245,6 +245,28 @@ def _progress_line(info: dict[str, Any]) -> str:
     return ", ".join(parts)
 
 
+# fit's own options (declared here to keep the command's signature readable)
+FitTimeLimitOpt = Annotated[
+    float, typer.Option(help="Seconds (a safety net; 0: none, for a reproducible run).")
+]
+FitMaxNodesOpt = Annotated[
+    int, typer.Option(help="bnb trie size limit, the paper's budget (0: none).")
+]
+GapToleranceOpt = Annotated[
+    float,
+    typer.Option(help="Stop once the best objective is within this of the lower bound (0: never)."),
+]
+DeepenLengthOpt = Annotated[
+    int, typer.Option(help="bnb: certify the lists of at most 1..N rules first (0: off).")
+]
+MinSupportOpt = Annotated[
+    Optional[float], typer.Option(help="Support of mined conjunctions (raw data only).")
+]
+RequireOptimalOpt = Annotated[
+    bool, typer.Option(help=f"Exit {EXIT_NOT_CERTIFIED} when a limit stopped the search first.")
+]
+
+
 @app.command()
 def fit(
     data: DataArg,
@@ -260,32 +282,13 @@ def fit(
     lam: LamOpt = 0.01,
     max_length: MaxLengthOpt = None,
     policy: PolicyOpt = None,
-    time_limit: Annotated[
-        float, typer.Option(help="Seconds (a safety net; 0: none, for a reproducible run).")
-    ] = DEFAULT_TIME_LIMIT,
-    max_nodes: Annotated[
-        int,
-        typer.Option(help="bnb trie size limit, the paper's budget (0: none)."),
-    ] = DEFAULT_MAX_NODES,
+    time_limit: FitTimeLimitOpt = DEFAULT_TIME_LIMIT,
+    max_nodes: FitMaxNodesOpt = DEFAULT_MAX_NODES,
     memory_limit: MemoryLimitOpt = None,
-    gap_tolerance: Annotated[
-        float,
-        typer.Option(
-            help="Stop once the best objective is within this of the lower bound (0: never)."
-        ),
-    ] = 0.0,
-    deepen_length: Annotated[
-        int,
-        typer.Option(help="bnb: certify the lists of at most 1..N rules first (0: off)."),
-    ] = 0,
-    min_support: Annotated[
-        Optional[float],
-        typer.Option(help="Support of mined conjunctions (raw data only)."),
-    ] = None,
-    require_optimal: Annotated[
-        bool,
-        typer.Option(help=f"Exit {EXIT_NOT_CERTIFIED} when a limit stopped the search first."),
-    ] = False,
+    gap_tolerance: GapToleranceOpt = 0.0,
+    deepen_length: DeepenLengthOpt = 0,
+    min_support: MinSupportOpt = None,
+    require_optimal: RequireOptimalOpt = False,
     output: Annotated[Optional[Path], typer.Option(help="Write the model as JSON.")] = None,
     as_json: JsonOpt = False,
 ) -> None:
@@ -496,6 +499,29 @@ def predict(
 
 
 # --------------------------------------------------------------------------- pareto
+# pareto's own options (declared here to keep the command's signature readable)
+ExactOpt = Annotated[
+    bool,
+    typer.Option(
+        "--exact",
+        help="The exact training front (adaptive epsilon) instead of the cross-validated sweep.",
+    ),
+]
+CvOpt = Annotated[
+    Optional[int], typer.Option(help="Cross-validated sweep with K folds (the default, 5 folds).")
+]
+PoliciesOpt = Annotated[
+    str,
+    typer.Option(
+        help="Comma-separated bnb policies pooled into the front (default: the "
+        "paper's four, as fairlist.pareto.PAPER_POLICIES)."
+    ),
+]
+JsonOutputOpt = Annotated[
+    Optional[Path], typer.Option("--json-output", help="JSON of every point with its rule lists.")
+]
+
+
 @app.command()
 def pareto(
     data: DataArg,
@@ -505,27 +531,11 @@ def pareto(
     drop: DropOpt = None,
     groups: GroupsOpt = GroupsName.paper,
     metric: MetricOpt = MetricName.SP,
-    exact: Annotated[
-        bool,
-        typer.Option(
-            "--exact",
-            help="The exact training front (adaptive epsilon) instead of the cross-validated "
-            "sweep.",
-        ),
-    ] = False,
+    exact: ExactOpt = False,
     n_epsilons: Annotated[int, typer.Option(min=1, help="Grid size in [0, epsilon-max].")] = 60,
     epsilon_max: Annotated[float, typer.Option(help="Largest cap of the grid.")] = 1.0,
-    cv: Annotated[
-        Optional[int],
-        typer.Option(help="Cross-validated sweep with K folds (the default, 5 folds)."),
-    ] = None,
-    policies: Annotated[
-        str,
-        typer.Option(
-            help="Comma-separated bnb policies pooled into the front (default: the "
-            "paper's four, as fairlist.pareto.PAPER_POLICIES)."
-        ),
-    ] = ",".join(PAPER_POLICIES),
+    cv: CvOpt = None,
+    policies: PoliciesOpt = ",".join(PAPER_POLICIES),
     engine: EngineOpt = Engine.bnb,
     lam: LamOpt = 0.001,
     max_length: MaxLengthOpt = None,
@@ -536,14 +546,8 @@ def pareto(
     backend: Annotated[Optional[Backend], typer.Option(help="joblib backend.")] = None,
     seed: Annotated[int, typer.Option(help="Seed of the folds.")] = 0,
     output: Annotated[Path, typer.Option(help="CSV of the front.")] = Path("pareto.csv"),
-    json_output: Annotated[
-        Optional[Path],
-        typer.Option("--json-output", help="JSON of every point with its rule lists."),
-    ] = None,
-    plot: Annotated[
-        Optional[Path],
-        typer.Option(help="Plot file (.png, .svg or .pdf)."),
-    ] = None,
+    json_output: JsonOutputOpt = None,
+    plot: Annotated[Optional[Path], typer.Option(help="Plot file (.png, .svg or .pdf).")] = None,
     as_json: JsonOpt = False,
 ) -> None:
     """Trace the error/unfairness Pareto front; write CSV/JSON and a plot.
