@@ -249,6 +249,15 @@ LamOpt = Annotated[float, typer.Option(help="Length penalty per rule (the paper'
 MaxLengthOpt = Annotated[Optional[int], typer.Option(help="Longest rule list (number of rules).")]
 EngineOpt = Annotated[Engine, typer.Option(help="Exact engine.")]
 PolicyOpt = Annotated[Optional[PolicyName], typer.Option(help="bnb search policy.")]
+ThreadsOpt = Annotated[
+    int,
+    typer.Option(
+        "--n-jobs",
+        min=-1,
+        help="Threads of one solve (-1: every core): bnb's parallel search (a certified list is "
+        "the same for any value above 1), CP-SAT's workers.",
+    ),
+]
 TimeLimitOpt = Annotated[Optional[float], typer.Option(help="Seconds per solve (0: none).")]
 MaxNodesOpt = Annotated[
     Optional[int], typer.Option(help="bnb trie size limit per solve (0: none).")
@@ -328,6 +337,7 @@ def fit(
     lam: LamOpt = DEFAULT_LAM,
     max_length: MaxLengthOpt = None,
     policy: PolicyOpt = None,
+    n_jobs: ThreadsOpt = 1,
     time_limit: Annotated[
         float, typer.Option(help="Seconds (a safety net; 0: none, for a reproducible run).")
     ] = DEFAULT_TIME_LIMIT,
@@ -392,6 +402,7 @@ def fit(
             max_length=max_length,
             engine=engine.value,
             policy=policy and policy.value,
+            n_jobs=n_jobs,
             time_limit=_limit(time_limit),
             max_nodes=_limit(max_nodes),
             gap_tolerance=_limit(gap_tolerance),
@@ -669,7 +680,10 @@ def pareto(
     memory_limit: MemoryLimitOpt = None,
     n_jobs: Annotated[
         Optional[int],
-        typer.Option(help="Parallel fits (joblib: -1 every core, -2 all but one; not 0)."),
+        typer.Option(
+            help="Parallel fits, each in a worker process with one thread (joblib: -1 every "
+            "core, -2 all but one; not 0): a sweep's fits keep the cores busy themselves."
+        ),
     ] = None,
     backend: Annotated[Optional[Backend], typer.Option(help="joblib backend.")] = None,
     seed: Annotated[int, typer.Option(help="Seed of the folds.")] = 0,
@@ -937,6 +951,12 @@ def verify(
     time_limit: TimeLimitOpt = None,
     memory_limit: MemoryLimitOpt = None,
     majority_only: Annotated[bool, typer.Option(help="Search CORELS' majority space.")] = False,
+    n_jobs: Annotated[
+        int,
+        typer.Option(
+            "--n-jobs", min=-1, help="Threads of bnb's search (-1: every core); CP-SAT runs one."
+        ),
+    ] = 1,
     handle_missing: MissingOpt = None,
     cuts: CutsOpt = None,
     as_json: JsonOpt = False,
@@ -977,6 +997,7 @@ def verify(
             max_length=max_length,
             time_limit=_limit(time_limit),
             majority_only=majority_only,
+            n_jobs=n_jobs,
         )
     if as_json:
         _emit_json(

@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import math
 import numbers
+import os
 import sys
 import time
 import warnings
@@ -110,6 +111,7 @@ PARAMETER_CONSTRAINTS: dict[str, list] = {
         Satisfies(lambda v: isinstance(v, Solver) and not isinstance(v, str), "a Solver"),
     ],
     "policy": [None, InstanceOf(str, "a search policy name (str)")],
+    "n_jobs": [Interval(numbers.Integral, -1, -1), Interval(numbers.Integral, 1, 1024)],
     "time_limit": Limits.PARAMETER_CONSTRAINTS["time_limit"],
     "max_nodes": Limits.PARAMETER_CONSTRAINTS["max_nodes"],
     "gap_tolerance": Limits.PARAMETER_CONSTRAINTS["gap_tolerance"],
@@ -153,6 +155,13 @@ class FairRuleListClassifier(ClassifierMixin, BaseEstimator):
         The exact engine. A :class:`~fairlist.solvers.Solver` instance is used as is.
     policy : str or None, default=None
         Search policy of the branch-and-bound engine (None: the engine's default).
+    n_jobs : int, default=1
+        Threads of one fit (-1: every core). The branch-and-bound runs one search over that
+        many threads: a certified list is then the first of the optimal lists in a canonical
+        order (length, antecedents, predictions), the same for every ``n_jobs`` above 1, with
+        the objective of the serial search (``n_jobs=1``, which may pick another list of the
+        same objective); a search stopped by a limit depends on the threads' timing. CP-SAT
+        gets that many workers (``num_workers``; above 1 it is not reproducible).
     time_limit : float or None, default=60.0
         Seconds before the search stops with the best rule list found (status ``feasible``,
         with its lower bound and gap). A safety net for interactive use: a node budget is the
@@ -281,6 +290,7 @@ class FairRuleListClassifier(ClassifierMixin, BaseEstimator):
         max_length: int | None = None,
         engine: str | Solver = "bnb",
         policy: str | None = None,
+        n_jobs: int = 1,
         time_limit: float | None = DEFAULT_TIME_LIMIT,
         max_nodes: int | None = DEFAULT_MAX_NODES,
         gap_tolerance: float | None = None,
@@ -299,6 +309,7 @@ class FairRuleListClassifier(ClassifierMixin, BaseEstimator):
         self.max_length = max_length
         self.engine = engine
         self.policy = policy
+        self.n_jobs = n_jobs
         self.time_limit = time_limit
         self.max_nodes = max_nodes
         self.gap_tolerance = gap_tolerance
@@ -323,9 +334,14 @@ class FairRuleListClassifier(ClassifierMixin, BaseEstimator):
         """The configured engine instance."""
         options = dict(self.engine_options or {})
         if not isinstance(self.engine, str):
-            if self.policy is not None or self.random_state is not None or self.verbose:
+            if (
+                self.policy is not None
+                or self.random_state is not None
+                or self.verbose
+                or self.n_jobs != 1
+            ):
                 raise InvalidParameterError(
-                    "policy, random_state and verbose apply to the named engines only; "
+                    "policy, n_jobs, random_state and verbose apply to the named engines only; "
                     "configure a Solver instance passed as engine= directly (its progress= "
                     "callback reports the search)"
                 )
@@ -343,6 +359,11 @@ class FairRuleListClassifier(ClassifierMixin, BaseEstimator):
                     f"policy={self.policy!r}: engine={self.engine!r} has no policies"
                 )
             options.setdefault(spec.policy, self.policy)
+        if self.n_jobs != 1 and spec.threads is not None:
+            threads = int(self.n_jobs)
+            if threads == -1 and spec.threads == "num_workers":
+                threads = os.cpu_count() or 1  # CP-SAT's own 0 would mean the same
+            options.setdefault(spec.threads, threads)
         if self.random_state is not None and spec.seed is not None:
             options.setdefault(spec.seed, int(self.random_state))
         if self.verbose and "progress" in spec.options():

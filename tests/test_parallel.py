@@ -9,6 +9,7 @@ A limit-stopped answer is a fair list with a valid lower bound.
 from __future__ import annotations
 
 import itertools
+import json
 
 import numpy as np
 import pytest
@@ -47,7 +48,7 @@ def canonical_optimum(problem):
             for labels in itertools.product((0, 1), repeat=length + 1):
                 free = np.ones(n, dtype=bool)
                 pred = np.empty(n, dtype=np.uint8)
-                for j, q in zip(ids, labels, strict=True):
+                for j, q in zip(ids, labels[:-1], strict=True):
                     pred[free & X[:, j]] = q
                     free &= ~X[:, j]
                 pred[free] = labels[-1]
@@ -159,3 +160,53 @@ def test_n_jobs_is_validated_and_minus_one_uses_every_core():
         with pytest.raises(InvalidParameterError, match="'n_jobs' parameter"):
             BnBSolver(n_jobs=bad).solve(problem)
     assert BnBSolver(n_jobs=-1).solve(problem).objective == BnBSolver().solve(problem).objective
+
+
+# ------------------------------------------------------------------ the estimator and the CLI
+def test_the_estimators_n_jobs_reaches_each_engine_and_is_validated():
+    from fairlist import FairRuleListClassifier
+
+    assert FairRuleListClassifier(n_jobs=3)._solver().n_jobs == 3
+    assert FairRuleListClassifier(n_jobs=2, engine="cpsat")._solver().num_workers == 2
+    assert FairRuleListClassifier()._solver().n_jobs == 1
+    X = np.eye(4, dtype=np.uint8)[[0, 1, 2, 3, 0, 1]]
+    with pytest.raises(InvalidParameterError, match="n_jobs"):
+        FairRuleListClassifier(n_jobs=0).fit(X, [0, 1, 0, 1, 1, 0], sensitive_features=[0, 1] * 3)
+
+
+@pytest.mark.parametrize("n_jobs", [2, 4])
+def test_an_estimator_on_threads_certifies_the_serial_objective(compas_published, n_jobs):
+    """The estimator's n_jobs runs the parallel search: the serial certificate's objective, and
+    the canonical list of any other thread count."""
+    from fairlist import FairRuleListClassifier
+
+    X = compas_published.iloc[:, 2:-1]
+    y = compas_published.iloc[:, -1]
+    groups = compas_published.iloc[:, 0].to_numpy(bool)
+    fits = {
+        jobs: FairRuleListClassifier(
+            metric="SP", epsilon=0.05, lam=0.01, max_length=2, n_jobs=jobs
+        ).fit(X, y, sensitive_features=groups)
+        for jobs in (1, n_jobs, 3)
+    }
+    assert {f.status_ for f in fits.values()} == {"optimal"}
+    assert fits[n_jobs].objective_ == pytest.approx(fits[1].objective_, abs=1e-12)
+    assert str(fits[n_jobs].rule_list_) == str(fits[3].rule_list_)
+
+
+def test_fit_and_verify_take_n_jobs(tmp_path):
+    from test_cli import FIT, binary_csv, runner
+
+    from fairlist.cli import app
+
+    data = tmp_path / "d.csv"
+    binary_csv(data)
+    common = [str(data), *FIT[1:], "--metric", "SP", "--epsilon", "0.1", "--max-length", "2"]
+    outs = [
+        runner.invoke(app, ["fit", *common, "--n-jobs", str(jobs), "--json"]) for jobs in (2, 4)
+    ]
+    assert [o.exit_code for o in outs] == [0, 0], [o.output for o in outs]
+    a, b = (json.loads(o.output) for o in outs)
+    assert a["rule_list"] == b["rule_list"] and a["objective"] == b["objective"]
+    verified = runner.invoke(app, ["verify", *common, "--n-jobs", "2"])
+    assert verified.exit_code == 0, verified.output

@@ -50,6 +50,7 @@ class EngineSpec:
     cls: str  # class name
     policy: str | None  # constructor keyword of the search policy (None: no policies)
     seed: str | None  # constructor keyword of the random seed (None: no seed)
+    threads: str | None = None  # constructor keyword of the threads of one solve (None: one)
 
     def load(self) -> type:
         """The engine's class."""
@@ -63,8 +64,8 @@ class EngineSpec:
 
 #: Engine registry: adding an engine is adding an entry.
 ENGINES: dict[str, EngineSpec] = {
-    "bnb": EngineSpec(".bnb", "BnBSolver", policy="policy", seed="seed"),
-    "cpsat": EngineSpec(".cpsat", "CPSatSolver", policy=None, seed="seed"),
+    "bnb": EngineSpec(".bnb", "BnBSolver", policy="policy", seed="seed", threads="n_jobs"),
+    "cpsat": EngineSpec(".cpsat", "CPSatSolver", policy=None, seed="seed", threads="num_workers"),
 }
 
 #: The engine names as a parameter constraint.
