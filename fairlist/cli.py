@@ -967,7 +967,7 @@ def verify(
     far, one not yet started reads "not run", and the exit status is 130 (143).
     """
     from .solvers import Limits, Problem
-    from .verify import verify as run_verify
+    from .verification import verify as run_verify
 
     with _errors(as_json):
         table = read_table(

@@ -3,7 +3,7 @@
 On the same problem and the same search space (same ``max_length``; full or majority labels)
 both engines must return the same status and, when optimal, the same objective (within 1e-9),
 and each returned rule list must be fair when re-evaluated with :mod:`fairlist.metrics`. Also
-covers :func:`fairlist.verify.verify` and the CP-SAT warm start of the branch-and-bound.
+covers :func:`fairlist.verification.verify` and the CP-SAT warm start of the branch-and-bound.
 
 The whole module is skipped while ``fairlist.solvers.bnb`` cannot be imported.
 """
@@ -22,7 +22,7 @@ from fairlist.solvers import Problem, Status
 from fairlist.solvers.bnb import BnBSolver
 from fairlist.solvers.cpsat import CPSatSolver
 from fairlist.solvers.warmstart import cpsat_incumbent, solve_with_warm_start
-from fairlist.verify import VerifyReport, verify
+from fairlist.verification import VerifyReport, verify
 
 METRICS = list(Metric)
 EPSILONS = (None, 0.0, 0.01, 0.05, 0.1, 0.25)
@@ -193,3 +193,20 @@ def test_warm_start_in_the_majority_space_is_accepted(compas_published):
     cold = BnBSolver(majority_only=True).solve(problem)
     assert warm.search_space == "majority" and warm.stats["warm_start"] == "used"
     assert abs(warm.objective - cold.objective) <= 1e-9
+
+
+def test_the_verify_function_is_not_shadowed_by_its_module():
+    """Importing the module that holds ``verify`` leaves ``fairlist.verify`` the function (a
+    module of that name bound itself over the lazy export)."""
+    import importlib
+
+    import fairlist
+
+    importlib.import_module("fairlist.verification")
+    from fairlist import VerifyReport
+    from fairlist import verify as exported
+
+    assert callable(exported) and exported.__name__ == "verify"
+    assert VerifyReport.__name__ == "VerifyReport"
+    for name in fairlist.__all__:  # no public name is a module
+        assert not isinstance(getattr(fairlist, name), type(fairlist)), name

@@ -204,7 +204,7 @@ def test_cpsat_search_stops_at_the_memory_limit():
 @pytest.mark.parametrize("command", ["pareto", "verify"])
 def test_cli_memory_limit_reaches_pareto_and_verify(tmp_path, monkeypatch, command):
     import fairlist.pareto as pareto_module
-    import fairlist.verify as verify_module
+    import fairlist.verification as verify_module
 
     seen = {}
 

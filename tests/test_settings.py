@@ -18,7 +18,7 @@ from fairlist.solvers import ENGINES, Limits, Problem
 from fairlist.solvers.bnb import BnBSolver
 from fairlist.solvers.cpsat import CPSatSolver
 
-verify_module = importlib.import_module("fairlist.verify")
+verify_module = importlib.import_module("fairlist.verification")
 runner = CliRunner()
 
 

@@ -449,7 +449,7 @@ def small_problem():
 
 def test_verify_does_not_start_cpsat_after_an_interrupted_bnb(monkeypatch):
     from fairlist.solvers import StopReason
-    from fairlist.verify import verify
+    from fairlist.verification import verify
 
     calls = _stub_engines(monkeypatch, StopReason.INTERRUPTED, StopReason.COMPLETED)
     report = verify(small_problem(), max_length=2)
@@ -463,7 +463,7 @@ def test_verify_does_not_start_cpsat_after_an_interrupted_bnb(monkeypatch):
 def test_verify_keeps_bnb_when_an_interrupt_comes_before_cpsat_has_a_result(monkeypatch):
     from fairlist.interrupts import Terminated
     from fairlist.solvers import Status, StopReason
-    from fairlist.verify import verify
+    from fairlist.verification import verify
 
     _stub_engines(monkeypatch, StopReason.COMPLETED, Terminated())  # e.g. while CP-SAT builds
     try:
