@@ -305,6 +305,20 @@ def _bucket(values: pd.Series, edges: list[int], labels: list[str]) -> pd.Catego
     return pd.Categorical.from_codes(codes, categories=labels)
 
 
+#: The raw COMPAS columns the paper uses (ProPublica's names), in the order the data set keeps.
+_COMPAS_COLUMNS = (
+    "sex",
+    "age",
+    "race",
+    "juv_fel_count",
+    "juv_misd_count",
+    "juv_other_count",
+    "priors_count",
+    "c_charge_degree",
+    "two_year_recid",
+)
+
+
 def compas_table(raw: pd.DataFrame, all_races: bool = False) -> pd.DataFrame:
     """ProPublica's filters and the paper's discretisation of the raw COMPAS table.
 
@@ -325,18 +339,7 @@ def compas_table(raw: pd.DataFrame, all_races: bool = False) -> pd.DataFrame:
         & (raw["score_text"] != "N/A")
         & (all_races | raw["race"].isin(["African-American", "Caucasian"]))
     )
-    used = [
-        "sex",
-        "age",
-        "race",
-        "juv_fel_count",
-        "juv_misd_count",
-        "juv_other_count",
-        "priors_count",
-        "c_charge_degree",
-        "two_year_recid",
-    ]
-    table = raw.loc[keep, used].reset_index(drop=True)
+    table = raw.loc[keep, list(_COMPAS_COLUMNS)].reset_index(drop=True)
     big = 10**9
     table["age_cat"] = _bucket(
         table["age"], [0, 21, 23, 26, 46, big], ["18-20", "21-22", "23-25", "26-45", ">45"]
@@ -419,19 +422,7 @@ def load_compas(
     X = pd.DataFrame(
         binarizer.transform(features), columns=binarizer.get_feature_names_out(), index=table.index
     )
-    frame = table[
-        [
-            "sex",
-            "age",
-            "race",
-            "juv_fel_count",
-            "juv_misd_count",
-            "juv_other_count",
-            "priors_count",
-            "c_charge_degree",
-            "two_year_recid",
-        ]
-    ]
+    frame = table[list(_COMPAS_COLUMNS)]
     return Dataset(
         name="compas",
         frame=frame,
