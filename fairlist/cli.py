@@ -322,6 +322,33 @@ def _progress_line(info: dict[str, Any]) -> str:
     return ", ".join(parts)
 
 
+# fit's own options
+FitTimeLimitOpt = Annotated[
+    float, typer.Option(help="Seconds (a safety net; 0: none, for a reproducible run).")
+]
+FitMaxNodesOpt = Annotated[
+    int,
+    typer.Option(help="bnb trie size limit, the paper's budget (0: none)."),
+]
+GapToleranceOpt = Annotated[
+    float,
+    typer.Option(help="Stop once the best objective is within this of the lower bound (0: never)."),
+]
+DeepenLengthOpt = Annotated[
+    int,
+    typer.Option(help="bnb: certify the lists of at most 1..N rules first (0: off)."),
+]
+MinSupportOpt = Annotated[
+    Optional[float],
+    typer.Option(help="Support of mined conjunctions (raw data only)."),
+]
+RequireOptimalOpt = Annotated[
+    bool,
+    typer.Option(help=f"Exit {EXIT_NOT_CERTIFIED} when a limit stopped the search first."),
+]
+ModelOutputOpt = Annotated[Optional[Path], typer.Option(help="Write the model as JSON.")]
+
+
 @app.command()
 def fit(
     data: DataArg,
@@ -338,33 +365,14 @@ def fit(
     max_length: MaxLengthOpt = None,
     policy: PolicyOpt = None,
     n_jobs: ThreadsOpt = 1,
-    time_limit: Annotated[
-        float, typer.Option(help="Seconds (a safety net; 0: none, for a reproducible run).")
-    ] = DEFAULT_TIME_LIMIT,
-    max_nodes: Annotated[
-        int,
-        typer.Option(help="bnb trie size limit, the paper's budget (0: none)."),
-    ] = DEFAULT_MAX_NODES,
+    time_limit: FitTimeLimitOpt = DEFAULT_TIME_LIMIT,
+    max_nodes: FitMaxNodesOpt = DEFAULT_MAX_NODES,
     memory_limit: MemoryLimitOpt = None,
-    gap_tolerance: Annotated[
-        float,
-        typer.Option(
-            help="Stop once the best objective is within this of the lower bound (0: never)."
-        ),
-    ] = 0.0,
-    deepen_length: Annotated[
-        int,
-        typer.Option(help="bnb: certify the lists of at most 1..N rules first (0: off)."),
-    ] = 0,
-    min_support: Annotated[
-        Optional[float],
-        typer.Option(help="Support of mined conjunctions (raw data only)."),
-    ] = None,
-    require_optimal: Annotated[
-        bool,
-        typer.Option(help=f"Exit {EXIT_NOT_CERTIFIED} when a limit stopped the search first."),
-    ] = False,
-    output: Annotated[Optional[Path], typer.Option(help="Write the model as JSON.")] = None,
+    gap_tolerance: GapToleranceOpt = 0.0,
+    deepen_length: DeepenLengthOpt = 0,
+    min_support: MinSupportOpt = None,
+    require_optimal: RequireOptimalOpt = False,
+    output: ModelOutputOpt = None,
     handle_missing: MissingOpt = None,
     cuts: CutsOpt = None,
     as_json: JsonOpt = False,
@@ -411,18 +419,25 @@ def fit(
         )
         _fit_quietly(clf, table, status)
         if output is not None:
-            metadata = {
-                "data": table.source,
-                "target": target,
-                "sensitive": sensitive,
-                "protected": jsonable(table.protected),
-            }
-            clf.save(output, metadata=metadata)
+            _save_model(clf, table, output, target, sensitive)
     if as_json:
         _emit_json(_fit_summary(clf, epsilon, output))
     else:
         _print_fit(clf, epsilon, output)
     _fit_exit(clf, require_optimal, as_json)
+
+
+def _save_model(
+    clf: Any, table: Any, output: Path, target: str | None, sensitive: list[str] | None
+) -> None:
+    """Write the fitted model to ``output`` with the data it was fitted on as metadata."""
+    metadata = {
+        "data": table.source,
+        "target": target,
+        "sensitive": sensitive,
+        "protected": jsonable(table.protected),
+    }
+    clf.save(output, metadata=metadata)
 
 
 def _classifier(
@@ -635,6 +650,51 @@ def _check_output(path: Path | None, option: str) -> None:
 
 
 # --------------------------------------------------------------------------- pareto
+# pareto's own options
+ExactOpt = Annotated[
+    bool,
+    typer.Option(
+        "--exact",
+        help="The exact training front (adaptive epsilon) instead of the cross-validated sweep.",
+    ),
+]
+NEpsilonsOpt = Annotated[
+    int, typer.Option(min=1, help="Grid size in [0, epsilon-max] (the paper: 60).")
+]
+EpsilonMaxOpt = Annotated[float, typer.Option(help="Largest cap of the grid.")]
+CvOpt = Annotated[
+    Optional[int],
+    typer.Option(min=2, help="Cross-validated sweep with K folds (the default, 5 folds)."),
+]
+PoliciesOpt = Annotated[
+    str,
+    typer.Option(
+        help="Comma-separated bnb policies pooled into the front (the paper's four: "
+        + ",".join(PAPER_POLICIES)
+        + ")."
+    ),
+]
+SweepMaxNodesOpt = Annotated[
+    int, typer.Option(help="bnb trie size limit per fit (0: none; the paper: 4000000).")
+]
+SweepTimeLimitOpt = Annotated[float, typer.Option(help="Seconds per fit (a safety net; 0: none).")]
+SweepJobsOpt = Annotated[
+    Optional[int],
+    typer.Option(
+        help="Parallel fits, each in a worker process with one thread (joblib: -1 every "
+        "core, -2 all but one; not 0): a sweep's fits keep the cores busy themselves."
+    ),
+]
+BackendOpt = Annotated[Optional[Backend], typer.Option(help="joblib backend.")]
+SeedOpt = Annotated[int, typer.Option(help="Seed of the folds.")]
+FrontOutputOpt = Annotated[Path, typer.Option(help="CSV of the front.")]
+JsonOutputOpt = Annotated[
+    Optional[Path],
+    typer.Option("--json-output", help="JSON of every point with its rule lists."),
+]
+PlotOpt = Annotated[Optional[Path], typer.Option(help="Plot file (.png, .svg or .pdf).")]
+
+
 @app.command()
 def pareto(
     data: DataArg,
@@ -644,58 +704,23 @@ def pareto(
     drop: DropOpt = None,
     groups: GroupsOpt = GroupsName.paper,
     metric: MetricOpt = MetricName.SP,
-    exact: Annotated[
-        bool,
-        typer.Option(
-            "--exact",
-            help="The exact training front (adaptive epsilon) instead of the cross-validated "
-            "sweep.",
-        ),
-    ] = False,
-    n_epsilons: Annotated[
-        int, typer.Option(min=1, help="Grid size in [0, epsilon-max] (the paper: 60).")
-    ] = SWEEP_N_EPSILONS,
-    epsilon_max: Annotated[float, typer.Option(help="Largest cap of the grid.")] = 1.0,
-    cv: Annotated[
-        Optional[int],
-        typer.Option(min=2, help="Cross-validated sweep with K folds (the default, 5 folds)."),
-    ] = None,
-    policies: Annotated[
-        str,
-        typer.Option(
-            help="Comma-separated bnb policies pooled into the front (the paper's four: "
-            + ",".join(PAPER_POLICIES)
-            + ")."
-        ),
-    ] = ",".join(SWEEP_POLICIES),
+    exact: ExactOpt = False,
+    n_epsilons: NEpsilonsOpt = SWEEP_N_EPSILONS,
+    epsilon_max: EpsilonMaxOpt = 1.0,
+    cv: CvOpt = None,
+    policies: PoliciesOpt = ",".join(SWEEP_POLICIES),
     engine: EngineOpt = Engine.bnb,
     lam: LamOpt = DEFAULT_LAM,
     max_length: MaxLengthOpt = None,
-    max_nodes: Annotated[
-        int, typer.Option(help="bnb trie size limit per fit (0: none; the paper: 4000000).")
-    ] = SWEEP_MAX_NODES,
-    time_limit: Annotated[
-        float, typer.Option(help="Seconds per fit (a safety net; 0: none).")
-    ] = SWEEP_TIME_LIMIT,
+    max_nodes: SweepMaxNodesOpt = SWEEP_MAX_NODES,
+    time_limit: SweepTimeLimitOpt = SWEEP_TIME_LIMIT,
     memory_limit: MemoryLimitOpt = None,
-    n_jobs: Annotated[
-        Optional[int],
-        typer.Option(
-            help="Parallel fits, each in a worker process with one thread (joblib: -1 every "
-            "core, -2 all but one; not 0): a sweep's fits keep the cores busy themselves."
-        ),
-    ] = None,
-    backend: Annotated[Optional[Backend], typer.Option(help="joblib backend.")] = None,
-    seed: Annotated[int, typer.Option(help="Seed of the folds.")] = 0,
-    output: Annotated[Path, typer.Option(help="CSV of the front.")] = Path("pareto.csv"),
-    json_output: Annotated[
-        Optional[Path],
-        typer.Option("--json-output", help="JSON of every point with its rule lists."),
-    ] = None,
-    plot: Annotated[
-        Optional[Path],
-        typer.Option(help="Plot file (.png, .svg or .pdf)."),
-    ] = None,
+    n_jobs: SweepJobsOpt = None,
+    backend: BackendOpt = None,
+    seed: SeedOpt = 0,
+    output: FrontOutputOpt = Path("pareto.csv"),
+    json_output: JsonOutputOpt = None,
+    plot: PlotOpt = None,
     handle_missing: MissingOpt = None,
     cuts: CutsOpt = None,
     as_json: JsonOpt = False,
@@ -738,19 +763,39 @@ def pareto(
         sweep = (
             None
             if exact
-            else dict(
-                epsilons=np.linspace(0.0, epsilon_max, n_epsilons),
-                cv=cv or 5,
-                policies=pols,
-                random_state=seed,
-                n_jobs=n_jobs,
-                backend=backend.value if backend else None,
-            )
+            else _sweep_params(epsilon_max, n_epsilons, cv, pols, seed, n_jobs, backend)
         )
         result = _trace_front(table, sweep, common, as_json)
         json_output = _write_front(result, output, json_output)
         if plot is not None:
             _plot_front(result, plot, exact, metric.value, table.source.split(" ")[0])
+    _report_front(result, output, json_output, plot, as_json)
+
+
+def _sweep_params(
+    epsilon_max: float,
+    n_epsilons: int,
+    cv: int | None,
+    policies: list[str],
+    seed: int,
+    n_jobs: int | None,
+    backend: Any,
+) -> dict[str, Any]:
+    """The sweep's own parameters, as :func:`fairlist.pareto.cross_validated_front` takes them."""
+    return dict(
+        epsilons=np.linspace(0.0, epsilon_max, n_epsilons),
+        cv=cv or 5,
+        policies=policies,
+        random_state=seed,
+        n_jobs=n_jobs,
+        backend=backend.value if backend else None,
+    )
+
+
+def _report_front(
+    result: Any, output: Path, json_output: Path | None, plot: Path | None, as_json: bool
+) -> None:
+    """Print the front and the files written (JSON or text); exit 130/143 after an interrupt."""
     if as_json:
         files = {"csv": output, "json": json_output, "plot": plot}
         _emit_json(result.to_dict() | {"files": {k: v and str(v) for k, v in files.items()}})

@@ -727,9 +727,7 @@ def _binarizer(at: _At) -> dict[str, Any]:
     """A fitted binarizer's document: its parameters and, column by column, the cut points or
     categories and the antecedent names they give; then which single antecedents, negations
     and pairs make its output, and their supports."""
-    import numpy as np
-
-    from .binarize import BINARIZER_FORMAT, BINARIZER_VERSION, MISSING, _interval_names
+    from .binarize import BINARIZER_FORMAT, BINARIZER_VERSION
 
     _format_and_version(at, BINARIZER_FORMAT, (BINARIZER_VERSION,), "binarizer")
     at.obj(
@@ -751,49 +749,9 @@ def _binarizer(at: _At) -> dict[str, Any]:
     out["feature_names_in"] = names_in = _column_names(at.child("feature_names_in"))
     columns, singles = [], []
     for c_at in at.child("columns").items("a list of columns"):
-        c_at.obj(["name", "kind", "names", "categories", "cut_points", "integer", "missing"])
-        name_at = c_at.child("name")
-        name = name_at.value
-        if name not in names_in or isinstance(name, bool):
-            name_at.fail(f"is {_short(name)}, not one of the binarizer's 'feature_names_in'")
-        if any(c["name"] == name for c in columns):
-            name_at.fail(f"is {name!r}, a column described twice")
-        kind = c_at.child("kind").choice(("numeric", "categorical"))
-        integer, missing = c_at.child("integer").boolean(), c_at.child("missing").boolean()
-        cats_at, cuts_at = c_at.child("categories"), c_at.child("cut_points")
-        if kind == "numeric":
-            if cats_at.items("a list") != []:
-                cats_at.fail("is not empty, expected [] for a numeric column")
-            cuts = _increasing(cuts_at)
-            labels = _interval_names(np.asarray(cuts, dtype=float), integer)
-            legacy = _interval_names(np.asarray(cuts, dtype=float), integer, digits=6)
-            categories: list = []
-        else:
-            if cuts_at.value is not None:
-                cuts_at.wrong("null for a categorical column")
-            cuts = None
-            categories = [_category(e) for e in cats_at.items("a list of categories")]
-            _distinct(cats_at, categories)
-            labels = legacy = [str(v) for v in categories]
-        expected = [f"{name}:{label}" for label in labels] + ([f"{name}:{MISSING}"] * missing)
-        older = [f"{name}:{label}" for label in legacy] + ([f"{name}:{MISSING}"] * missing)
-        names_at = c_at.child("names")
-        names = names_at.names()
-        if names and names != expected and names != older:  # [] is a constant column's: none
-            # (older: cut points printed with 6 digits, as fairlist 0.1 did)
-            names_at.fail(f"is {_short(names, 60)}, expected {_short(expected, 60)}")
-        columns.append(
-            {
-                "name": name,
-                "kind": kind,
-                "names": names,
-                "categories": categories,
-                "cut_points": cuts,
-                "integer": integer,
-                "missing": missing,
-            }
-        )
-        singles += names
+        column = _binarizer_column(c_at, names_in, columns)
+        columns.append(column)
+        singles += column["names"]
     out["columns"] = columns
     r = len(singles)
     keep = out["single_keep"] = _indices(at.child("single_keep"), r)
@@ -813,6 +771,55 @@ def _binarizer(at: _At) -> dict[str, Any]:
     out["n_dropped"] = at.child("n_dropped").integer(0)
     out["names_out"] = names_out
     return out
+
+
+def _binarizer_column(c_at: _At, names_in: list, columns: list[dict]) -> dict[str, Any]:
+    """One column of a fitted binarizer's document: its cut points or categories, checked
+    against the antecedent names they give (``columns``: those read before it)."""
+    import numpy as np
+
+    from .binarize import MISSING, _interval_names
+
+    c_at.obj(["name", "kind", "names", "categories", "cut_points", "integer", "missing"])
+    name_at = c_at.child("name")
+    name = name_at.value
+    if name not in names_in or isinstance(name, bool):
+        name_at.fail(f"is {_short(name)}, not one of the binarizer's 'feature_names_in'")
+    if any(c["name"] == name for c in columns):
+        name_at.fail(f"is {name!r}, a column described twice")
+    kind = c_at.child("kind").choice(("numeric", "categorical"))
+    integer, missing = c_at.child("integer").boolean(), c_at.child("missing").boolean()
+    cats_at, cuts_at = c_at.child("categories"), c_at.child("cut_points")
+    if kind == "numeric":
+        if cats_at.items("a list") != []:
+            cats_at.fail("is not empty, expected [] for a numeric column")
+        cuts = _increasing(cuts_at)
+        labels = _interval_names(np.asarray(cuts, dtype=float), integer)
+        legacy = _interval_names(np.asarray(cuts, dtype=float), integer, digits=6)
+        categories: list = []
+    else:
+        if cuts_at.value is not None:
+            cuts_at.wrong("null for a categorical column")
+        cuts = None
+        categories = [_category(e) for e in cats_at.items("a list of categories")]
+        _distinct(cats_at, categories)
+        labels = legacy = [str(v) for v in categories]
+    expected = [f"{name}:{label}" for label in labels] + ([f"{name}:{MISSING}"] * missing)
+    older = [f"{name}:{label}" for label in legacy] + ([f"{name}:{MISSING}"] * missing)
+    names_at = c_at.child("names")
+    names = names_at.names()
+    if names and names != expected and names != older:  # [] is a constant column's: none
+        # (older: cut points printed with 6 digits, as fairlist 0.1 did)
+        names_at.fail(f"is {_short(names, 60)}, expected {_short(expected, 60)}")
+    return {
+        "name": name,
+        "kind": kind,
+        "names": names,
+        "categories": categories,
+        "cut_points": cuts,
+        "integer": integer,
+        "missing": missing,
+    }
 
 
 def _binarizer_params(at: _At, pairs: bool) -> dict[str, Any]:

@@ -624,38 +624,15 @@ def cross_validated_front(
     m = Metric.parse(metric)
     problem, data = _sweep_data(X, y, sensitive_features, protected, cv, random_state)
     memory_limit_mb = memory_share(memory_limit_mb, engine, n_jobs, backend)
-    settings = FitSettings(
-        m,
-        float(lam),
-        max_length,
-        engine,
-        max_nodes,
-        time_limit,
-        memory_limit_mb,
-        tuple(sorted((engine_options or {}).items())),
+    settings = _fit_settings(
+        m, lam, max_length, engine, max_nodes, time_limit, memory_limit_mb, engine_options
     )
     eps_grid = [float(e) for e in (default_epsilons() if epsilons is None else epsilons)]
     pols: list[str | None] = list(policies) if (engine == "bnb" and policies) else [None]
     first = [(None, pol, k) for pol in pols for k in range(cv)] if reuse_unconstrained else []
     grid = [(e, pol, k) for e in eps_grid for pol in pols for k in range(cv)]
     total = len(first) + len(grid)
-    rows: dict[tuple[float | None, str | None, int], dict[str, Any]] = {}
-    tally = {"done": 0}
-    if progress is not None:
-        progress(0, total)
-
-    def run(keys: list) -> bool:
-        """Fit ``keys``; store each row; False when an interrupt stopped the sweep."""
-        return _run_fits(
-            keys, rows, (data, settings), tally, total, progress, n_jobs, backend, on_fit
-        )
-
-    finished = run(first)
-    todo = _reuse_unconstrained(grid, rows, tally)
-    if finished:
-        if progress is not None and tally["done"]:
-            progress(tally["done"], total)
-        finished = run(todo)
+    rows, finished = _sweep(first, grid, (data, settings), total, progress, n_jobs, backend, on_fit)
     # After an interrupt the unconstrained fits done are kept too (epsilon NaN; never a point
     # of the front): when it came before the grid, they are all the work done.
     points = _cv_points(grid, rows, first=[] if finished else first)
@@ -670,15 +647,75 @@ def cross_validated_front(
         time_limit=time_limit,
         memory_limit_mb=memory_limit_mb,
         random_state=random_state,
+        **_data_settings(problem),
+        partial=not finished,
+        fits=_fit_counts(rows, total),
+    )
+    return ParetoResult(points, _summarise(points), "cross_validation", m, settings_doc)
+
+
+def _fit_settings(
+    metric: Metric,
+    lam: float,
+    max_length: int | None,
+    engine: str,
+    max_nodes: int | None,
+    time_limit: float | None,
+    memory_limit_mb: float | None,
+    engine_options: dict[str, Any] | None,
+) -> FitSettings:
+    """The :class:`FitSettings` of a sweep from its public parameters."""
+    return FitSettings(
+        metric,
+        float(lam),
+        max_length,
+        engine,
+        max_nodes,
+        time_limit,
+        memory_limit_mb,
+        tuple(sorted((engine_options or {}).items())),
+    )
+
+
+def _data_settings(problem: Problem) -> dict[str, Any]:
+    """The data's description in a sweep's settings: classes, size and names."""
+    return dict(
         classes=jsonable(problem.classes),
         n_samples=problem.n_samples,
         labels=list(problem.labels),
         feature_names=list(problem.feature_names),
         group_names=list(problem.group_names),
-        partial=not finished,
-        fits=_fit_counts(rows, total),
     )
-    return ParetoResult(points, _summarise(points), "cross_validation", m, settings_doc)
+
+
+def _sweep(
+    first: list,
+    grid: list,
+    shared: tuple,
+    total: int,
+    progress: Progress | None,
+    n_jobs: int | None,
+    backend: str | None,
+    on_fit: Callable[[dict[str, Any]], None] | None,
+) -> tuple[dict[tuple[float | None, str | None, int], dict[str, Any]], bool]:
+    """Fit ``first`` (the unconstrained fits), then the grid fits they do not settle; the rows
+    and whether the sweep finished (False after an interrupt)."""
+    rows: dict[tuple[float | None, str | None, int], dict[str, Any]] = {}
+    tally = {"done": 0}
+    if progress is not None:
+        progress(0, total)
+
+    def run(keys: list) -> bool:
+        """Fit ``keys``; store each row; False when an interrupt stopped the sweep."""
+        return _run_fits(keys, rows, shared, tally, total, progress, n_jobs, backend, on_fit)
+
+    finished = run(first)
+    todo = _reuse_unconstrained(grid, rows, tally)
+    if finished:
+        if progress is not None and tally["done"]:
+            progress(tally["done"], total)
+        finished = run(todo)
+    return rows, finished
 
 
 def memory_share(
@@ -874,15 +911,8 @@ engine_options
         max_length=max_length,
         limits=Limits(max_nodes=max_nodes, time_limit=time_limit, memory_limit_mb=memory_limit_mb),
     )
-    settings = FitSettings(
-        m,
-        float(lam),
-        max_length,
-        engine,
-        max_nodes,
-        time_limit,
-        memory_limit_mb,
-        tuple(sorted((engine_options or {}).items())),
+    settings = _fit_settings(
+        m, lam, max_length, engine, max_nodes, time_limit, memory_limit_mb, engine_options
     )
     if policy is not None and ENGINES[engine].policy is None:
         raise InvalidParameterError(f"policy={policy!r}: engine={engine!r} has no policies")
@@ -909,11 +939,7 @@ engine_options
         exact_steps=delta >= FEASIBILITY_TOL,
         complete=bool(complete and all_optimal),
         partial=partial,
-        classes=jsonable(problem.classes),
-        n_samples=problem.n_samples,
-        labels=list(problem.labels),
-        feature_names=list(problem.feature_names),
-        group_names=list(problem.group_names),
+        **_data_settings(problem),
     )
     return ParetoResult(points, front, "training", m, settings_doc)
 

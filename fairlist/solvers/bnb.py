@@ -479,6 +479,18 @@ use_terminal_solver : bool
         stats["n_sample_classes"] = stats.pop("n_classes")
         stats["warm_start"] = warm_start
         stats["duplicate_antecedents"] = problem.n_antecedents - len(kept)
+        return self._result(problem, weights, raw, kept, space, stats)
+
+    def _result(
+        self,
+        problem: Problem,
+        weights: EngineWeights,
+        raw,
+        kept,
+        space: str,
+        stats: dict[str, Any],
+    ) -> Result:
+        """The engine's raw answer as a checked :class:`Result` with its certificate."""
         status = Status[raw["status"].name]
         stop = StopReason[raw["stop_reason"].name]
         lower = raw["lower_bound"]

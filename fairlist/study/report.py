@@ -35,7 +35,15 @@ def _markdown(frame: pd.DataFrame, columns: Mapping[str, str]) -> str:
 
 def study_report(grid: StudyGrid, tables: Mapping[str, pd.DataFrame]) -> str:
     """The study's tables as markdown: against the paper, the policies, the training fronts."""
-    paper = tables["paper"].copy()
+    parts = _paper_section(grid, tables["paper"]) + _policies_section(tables["policies"])
+    parts += _orders_section(tables.get("orders", pd.DataFrame()))
+    parts += _training_section(grid, tables["training_fronts"])
+    return "\n".join(parts) + "\n"
+
+
+def _paper_section(grid: StudyGrid, paper: pd.DataFrame) -> list[str]:
+    """The section comparing the study's results with the paper's examples."""
+    paper = paper.copy()
     if len(paper):
         paper["paper"] = [
             f"{a:.3f} @ {u:.3f}" if not pd.isna(u) else f"{a:.3f}"
@@ -43,7 +51,7 @@ def study_report(grid: StudyGrid, tables: Mapping[str, pd.DataFrame]) -> str:
         ]
         paper["training"] = [_at(r, "train") for _, r in paper.iterrows()]
         paper["cv"] = [_at(r, "cv") for _, r in paper.iterrows()]
-    parts = [
+    return [
         "### Against the paper's examples (accuracy @ unfairness)\n",
         _markdown(
             paper,
@@ -58,9 +66,15 @@ def study_report(grid: StudyGrid, tables: Mapping[str, pd.DataFrame]) -> str:
                 "cv_epsilon": "cap",
             },
         ),
+    ]
+
+
+def _policies_section(policies: pd.DataFrame) -> list[str]:
+    """The section comparing the search policies' training objectives."""
+    return [
         "\n### Search policies (training objective on the fits every policy solved)\n",
         _markdown(
-            _digits(tables["policies"], "mean_objective"),
+            _digits(policies, "mean_objective"),
             {
                 "dataset": "data",
                 "metric": "metric",
@@ -72,54 +86,61 @@ def study_report(grid: StudyGrid, tables: Mapping[str, pd.DataFrame]) -> str:
             },
         ),
     ]
-    orders = tables.get("orders", pd.DataFrame())
-    if len(orders):
-        parts += [
-            "\n### BFS objective-aware: the paper's text (higher objective first) against its "
-            "code (lower first)\n",
-            _markdown(
-                _digits(orders, "mean_objective_text", "mean_objective_code"),
-                {
-                    "dataset": "data",
-                    "metric": "metric",
-                    "fits": "fits",
-                    "text_better": "text better",
-                    "code_better": "code better",
-                    "ties": "ties",
-                    "mean_objective_text": "mean objective, text",
-                    "mean_objective_code": "mean objective, code",
-                },
-            ),
-        ]
-    training = tables["training_fronts"]
-    if len(training):
-        summary = (
-            training.groupby(["dataset", "metric"], sort=False)
-            .agg(
-                solves=("solve", "size"),
-                points=("on_front", "sum"),
-                optimal=("status", lambda s: int((s == "optimal").sum())),
-                complete=("front_complete", "first"),
-                max_gap=("gap", "max"),
-            )
-            .reset_index()
+
+
+def _orders_section(orders: pd.DataFrame) -> list[str]:
+    """The section comparing the two BFS objective-aware orders (empty without that table)."""
+    if not len(orders):
+        return []
+    return [
+        "\n### BFS objective-aware: the paper's text (higher objective first) against its "
+        "code (lower first)\n",
+        _markdown(
+            _digits(orders, "mean_objective_text", "mean_objective_code"),
+            {
+                "dataset": "data",
+                "metric": "metric",
+                "fits": "fits",
+                "text_better": "text better",
+                "code_better": "code better",
+                "ties": "ties",
+                "mean_objective_text": "mean objective, text",
+                "mean_objective_code": "mean objective, code",
+            },
+        ),
+    ]
+
+
+def _training_section(grid: StudyGrid, training: pd.DataFrame) -> list[str]:
+    """The section summarising the exact training fronts (empty without fronts)."""
+    if not len(training):
+        return []
+    summary = (
+        training.groupby(["dataset", "metric"], sort=False)
+        .agg(
+            solves=("solve", "size"),
+            points=("on_front", "sum"),
+            optimal=("status", lambda s: int((s == "optimal").sum())),
+            complete=("front_complete", "first"),
+            max_gap=("gap", "max"),
         )
-        parts += [
-            f"\n### Exact training fronts (lists of at most {grid.training_max_length} rules)\n",
-            _markdown(
-                summary,
-                {
-                    "dataset": "data",
-                    "metric": "metric",
-                    "solves": "solves",
-                    "points": "front points",
-                    "optimal": "certified optimal",
-                    "complete": "complete",
-                    "max_gap": "largest gap",
-                },
-            ),
-        ]
-    return "\n".join(parts) + "\n"
+        .reset_index()
+    )
+    return [
+        f"\n### Exact training fronts (lists of at most {grid.training_max_length} rules)\n",
+        _markdown(
+            summary,
+            {
+                "dataset": "data",
+                "metric": "metric",
+                "solves": "solves",
+                "points": "front points",
+                "optimal": "certified optimal",
+                "complete": "complete",
+                "max_gap": "largest gap",
+            },
+        ),
+    ]
 
 
 def _digits(frame: pd.DataFrame, *columns: str, digits: int = 5) -> pd.DataFrame:
