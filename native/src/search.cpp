@@ -135,7 +135,7 @@ Progress Search::progress() const noexcept {
     p.queue_size = p_queue_.load(std::memory_order_relaxed);
     p.depth = p_depth_.load(std::memory_order_relaxed);
     p.best_objective = incumbent_->objective();
-    p.seconds = ran_ ? elapsed() : 0.0;
+    p.seconds = ran_.load(std::memory_order_acquire) ? elapsed() : 0.0;
     p.certified_length = p_certified_.load(std::memory_order_relaxed);
     p.lower_bound = p_lower_.load(std::memory_order_relaxed);
     return p;
@@ -282,7 +282,7 @@ SearchResult Search::run() {
     if (ran_) throw std::logic_error("Search::run may be called only once");
     start_ = std::chrono::steady_clock::now();
     worker_->start(start_);
-    ran_ = true;
+    ran_.store(true, std::memory_order_release);
     start_workers();
     first_incumbents();
     peak_memory_ = frontier_->memory_bytes();

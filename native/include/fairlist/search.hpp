@@ -216,7 +216,9 @@ class Search {
     std::unique_ptr<Incumbent> incumbent_;
     std::unique_ptr<Frontier> frontier_;
     std::unique_ptr<Expander> worker_;
-    bool ran_ = false;
+    // Set (release) once start_ is, in run(); progress() reads it (acquire) from another thread
+    // and start_ only when it is true.
+    std::atomic<bool> ran_{false};
 
     // The parallel search (parallel.cpp; n_jobs > 1): workers 1 .. n_jobs - 1 (worker_ is 0),
     // the lock of the shared frontier, and the state of the node loop (under the lock).
