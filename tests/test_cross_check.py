@@ -35,10 +35,11 @@ def assert_fair_by_metrics(problem: Problem, rule_list) -> None:
     assert is_fair(value, problem.epsilon), (value, problem.epsilon, str(rule_list))
 
 
-def assert_engines_agree(problem: Problem, majority_only: bool = False) -> Status:
-    """Both engines on ``problem`` (whose max_length is set) in the same space."""
+def assert_engines_agree(problem: Problem, majority_only: bool = False, n_jobs: int = 1) -> Status:
+    """Both engines on ``problem`` (whose max_length is set) in the same space; the
+    branch-and-bound on ``n_jobs`` threads."""
     assert problem.max_length is not None
-    bnb = BnBSolver(majority_only=majority_only).solve(problem)
+    bnb = BnBSolver(majority_only=majority_only, n_jobs=n_jobs).solve(problem)
     cps = CPSatSolver(num_workers=1, majority_only=majority_only).solve(problem)
     context = (problem.metric.short_name, problem.epsilon, problem.lam, problem.max_length)
     assert bnb.status in (Status.OPTIMAL, Status.INFEASIBLE), (bnb.status, context)
@@ -55,8 +56,9 @@ def assert_engines_agree(problem: Problem, majority_only: bool = False) -> Statu
 
 
 # ---------------------------------------------------------------- random small instances
+@pytest.mark.parametrize("n_jobs", [1, 2, 4])
 @pytest.mark.parametrize("metric", METRICS, ids=lambda m: m.short_name)
-def test_engines_agree_on_random_small_instances(metric):
+def test_engines_agree_on_random_small_instances(metric, n_jobs):
     rng = np.random.default_rng(4000 + int(metric))
     for _ in range(50):
         problem = random_problem(
@@ -68,7 +70,7 @@ def test_engines_agree_on_random_small_instances(metric):
             lam=LAMBDAS[rng.integers(len(LAMBDAS))],
             max_length=int(rng.integers(0, 4)),
         )
-        assert_engines_agree(problem)
+        assert_engines_agree(problem, n_jobs=n_jobs)
 
 
 @pytest.mark.parametrize("metric", METRICS, ids=lambda m: m.short_name)

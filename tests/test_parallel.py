@@ -210,3 +210,20 @@ def test_fit_and_verify_take_n_jobs(tmp_path):
     assert a["rule_list"] == b["rule_list"] and a["objective"] == b["objective"]
     verified = runner.invoke(app, ["verify", *common, "--n-jobs", "2"])
     assert verified.exit_code == 0, verified.output
+
+
+# ------------------------------------------------------------------ groups and weights
+@pytest.mark.parametrize("n_jobs", [2, 4])
+@pytest.mark.parametrize("chunk", range(4))
+def test_groups_and_weights_equal_brute_force_on_threads(chunk, n_jobs):
+    """test_bnb_groups' brute-force suite (2-4 groups and intersections, exact and rounded
+    weights, every metric, caps, lengths 2-3) with the parallel search, in both spaces."""
+    from test_bnb_groups import ORACLE
+    from test_bnb_groups import SEEDS as GROUP_SEEDS
+    from test_bnb_groups import assert_matches_reference as matches_groups
+
+    if not ORACLE:
+        pytest.skip("tests/reference.py does not handle groups and weights")
+    for seed in GROUP_SEEDS[chunk::8]:
+        matches_groups(seed, n_jobs=n_jobs)
+        matches_groups(seed + 1, majority_only=True, n_jobs=n_jobs)
