@@ -40,6 +40,11 @@ def binary_csv(path, n: int = 120, seed: int = 0):
 FIT = ["fit", "--target", "label", "--sensitive", "grp", "--drop", "other_grp"]
 
 
+def small_pareto(data):
+    """A pareto command on ``data`` (binary_csv) of 3 caps x 2 folds, lists of 2 rules."""
+    return ["pareto", str(data), *FIT[1:], "--max-length", "2", "--n-epsilons", "3", "--cv", "2"]
+
+
 def test_version():
     result = runner.invoke(app, ["--version"])
     assert result.exit_code == 0 and result.stdout.startswith("fairlist ")
@@ -598,15 +603,7 @@ def test_pareto_shows_progress_lines_on_a_pipe_and_counts_its_fits(tmp_path, mon
     result = runner.invoke(
         app,
         [
-            "pareto",
-            str(data),
-            *FIT[1:],
-            "--max-length",
-            "2",
-            "--n-epsilons",
-            "3",
-            "--cv",
-            "2",
+            *small_pareto(data),
             "--output",
             str(tmp_path / "f.csv"),
         ],
@@ -625,15 +622,7 @@ def test_an_interrupted_sweep_says_how_many_fits_ran_and_were_cancelled(tmp_path
     result = runner.invoke(
         app,
         [
-            "pareto",
-            str(data),
-            *FIT[1:],
-            "--max-length",
-            "2",
-            "--n-epsilons",
-            "3",
-            "--cv",
-            "2",
+            *small_pareto(data),
             "--n-jobs",
             "1",
             "--output",

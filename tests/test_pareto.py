@@ -312,18 +312,22 @@ def test_ctrl_c_stops_the_training_front_and_keeps_it_exact(interrupt_solve):
     assert not full.partial
 
 
+#: A small sweep that the interrupt tests stop at its third fit: 2 caps x 2 folds, no reuse.
+INTERRUPTED_SWEEP = dict(
+    metric="SP",
+    epsilons=[0.05, 0.5],
+    cv=2,
+    policies=("bfs",),
+    lam=0.01,
+    max_length=2,
+    reuse_unconstrained=False,
+    n_jobs=1,
+)
+
+
 def test_ctrl_c_stops_the_whole_cross_validated_sweep(interrupt_solve):
     X, y, g = data(n=120)
-    kw = dict(
-        metric="SP",
-        epsilons=[0.05, 0.5],
-        cv=2,
-        policies=("bfs",),
-        lam=0.01,
-        max_length=2,
-        reuse_unconstrained=False,
-        n_jobs=1,
-    )
+    kw = INTERRUPTED_SWEEP
     calls = interrupt_solve(3)
     res = cross_validated_front(X, y, g, **kw)
     assert calls["n"] == 3  # nothing ran after the interrupted fit
@@ -472,16 +476,7 @@ def test_more_folds_than_samples_is_one_clear_error():
 
 def test_an_interrupted_sweep_counts_the_fits_run_and_cancelled(interrupt_solve):
     X, y, g = data(n=120)
-    kw = dict(
-        metric="SP",
-        epsilons=[0.05, 0.5],
-        cv=2,
-        policies=("bfs",),
-        lam=0.01,
-        max_length=2,
-        reuse_unconstrained=False,
-        n_jobs=1,
-    )
+    kw = INTERRUPTED_SWEEP
     interrupt_solve(3)
     res = cross_validated_front(X, y, g, **kw)
     assert res.settings["fits"] == {

@@ -214,6 +214,21 @@ def start(tmp_path, data_home):
         program.close()
 
 
+#: A fit of COMPAS that runs until stopped (no node or time limit, a tiny lam).
+LONG_FIT = [
+    "fit",
+    "compas",
+    "--epsilon",
+    "0.01",
+    "--lam",
+    "0.0001",
+    "--max-nodes",
+    "0",
+    "--time-limit",
+    "0",
+]
+
+
 @pytest.mark.parametrize(("signum", "code"), SIGNALS)
 def test_a_signal_stops_fit_and_the_best_list_is_written(tmp_path, start, signum, code):
     from fairlist.estimator import FairRuleListClassifier
@@ -221,16 +236,7 @@ def test_a_signal_stops_fit_and_the_best_list_is_written(tmp_path, start, signum
     model = tmp_path / "m.json"
     fit = start(
         [
-            "fit",
-            "compas",
-            "--epsilon",
-            "0.01",
-            "--lam",
-            "0.0001",
-            "--max-nodes",
-            "0",
-            "--time-limit",
-            "0",
+            *LONG_FIT,
             "--output",
             str(model),
         ]
@@ -675,16 +681,7 @@ def test_a_signal_during_start_up_exits_quietly_with_its_status(start, signum, c
 def test_a_second_ctrl_c_keeps_the_exit_status_130(start):
     fit = start(
         [
-            "fit",
-            "compas",
-            "--epsilon",
-            "0.01",
-            "--lam",
-            "0.0001",
-            "--max-nodes",
-            "0",
-            "--time-limit",
-            "0",
+            *LONG_FIT,
         ]
     )
     fit.wait_for(lambda: b"nodes" in fit.output)
