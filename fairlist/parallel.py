@@ -9,6 +9,7 @@ what a run did (tasks, wall and busy time, parallel efficiency).
 
 from __future__ import annotations
 
+import gc
 import math
 import time
 import warnings
@@ -180,4 +181,9 @@ def run_tasks(
                             "ignore", r"[0-9]+ tasks (have been successfully|which were still)"
                         )
                         outputs.close()
+                    if interrupted:
+                        # The killed executor's queues hold loky's named semaphores (/dev/shm),
+                        # unlinked when those objects are collected; they sit in reference
+                        # cycles, so without a collection they stay until the process exits.
+                        gc.collect()
     return RunReport(len(tasks), done, time.perf_counter() - start, busy, workers, interrupted)
