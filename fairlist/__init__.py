@@ -87,6 +87,8 @@ _LAZY = {
     "export_text": "export",
     "make_fair_scorer": "model_selection",
     "select": "model_selection",
+    "rashomon_set": "rashomon",
+    "RashomonSet": "rashomon",
 }
 
 __all__ = [

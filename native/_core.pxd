@@ -124,6 +124,7 @@ cdef extern from "fairlist/search.hpp" namespace "fairlist" nogil:
         MEMORY_LIMIT
         INTERRUPTED
         GAP_LIMIT     # the incumbent came within gap_tolerance of the global lower bound
+        MAX_LISTS     # the Rashomon mode held more than max_lists lists
 
     cdef struct ProblemSpec:
         Metric metric          # unfairness measure
@@ -154,6 +155,8 @@ cdef extern from "fairlist/search.hpp" namespace "fairlist" nogil:
         double gap_tolerance         # stop once objective - global lower bound <= this; <= 0: none
         int64_t n_jobs               # worker threads; < 0: hardware threads + 1 + n_jobs; 0 refused
         bint canonical_ties          # ties decided canonically (always with n_jobs != 1)
+        double rashomon_delta        # Rashomon mode: keep every list within this of the best; < 0: off
+        int64_t max_lists            # Rashomon mode: stop beyond this many lists; 0: none
 
     cdef struct Stats:
         int64_t nodes_expanded
@@ -202,6 +205,12 @@ cdef extern from "fairlist/search.hpp" namespace "fairlist" nogil:
         double objective               # inf without a solution
         double lower_bound
         Stats stats
+        vector[uint32_t] rashomon_rules       # Rashomon mode: every list's rules, concatenated
+        vector[uint64_t] rashomon_starts      # list i: rashomon_rules[starts[i]:starts[i + 1]]
+        vector[uint8_t] rashomon_defaults     # list i's default prediction
+        vector[int64_t] rashomon_errors       # list i's errors (integer units)
+        vector[double] rashomon_objectives    # list i's objective (sorted, ties canonical)
+        double rashomon_complete_below        # every member below this is listed (inf: all)
 
     cdef cppclass Search:
         # rules: (m, words_for(n)) words; labels: words_for(n) words; groups: n codes in

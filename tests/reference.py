@@ -274,3 +274,51 @@ def assert_certifies(problem: Problem, ref: ReferenceResult, result: Result, con
     assert ev.fair, context
     assert abs(ev.objective - result.objective) <= 1e-9, context
     assert result.rule_list.length <= problem.max_length, context
+
+
+def reference_rashomon(problem: Problem, max_length: int, delta: float) -> list:
+    """The Rashomon set by its definition: every list of at most ``max_length`` rules (and
+    ``problem.max_length``) over distinct antecedents, each rule capturing at least one sample of
+    positive weight that no earlier rule captured, either prediction per rule and for the default,
+    that meets the cap with an objective at most the optimum + ``delta`` + 1e-9.
+
+    Returns ``(objective, rules, default)`` tuples (``rules``: ``((antecedent, prediction),
+    ...)``), in no particular order. Recursive and unvectorised on purpose: it shares nothing
+    with the engine or with :func:`reference_solve`.
+    """
+    if problem.max_length is not None:
+        max_length = min(max_length, problem.max_length)
+    X = problem.X.astype(bool)
+    w = problem.weights
+    y = problem.y.astype(np.int64)
+    total = float(w.sum())
+    lists = []
+
+    def visit(rules: tuple, pred: np.ndarray, free: np.ndarray) -> None:
+        for d in (0, 1):
+            full = pred.copy()
+            full[free] = d
+            errors = float(w[full != y].sum())
+            objective = errors / total + problem.lam * len(rules)
+            fair = problem.epsilon is None or (
+                reference_unfairness(problem, full) <= problem.epsilon + FEASIBILITY_TOL
+            )
+            if fair:
+                lists.append((objective, rules, d))
+        if len(rules) == max_length:
+            return
+        used = {j for j, _ in rules}
+        for j in range(X.shape[1]):
+            hit = free & X[:, j]
+            if j in used or not w[hit].sum() > 0:
+                continue
+            for q in (0, 1):
+                child = pred.copy()
+                child[hit] = q
+                visit((*rules, (j, q)), child, free & ~hit)
+
+    visit((), np.zeros(len(y), dtype=np.int64), np.ones(len(y), dtype=bool))
+    if not lists:
+        return []
+    optimum = min(o for o, _, _ in lists)
+    return [item for item in lists if item[0] <= optimum + delta + 1e-9]

@@ -409,6 +409,8 @@ use_terminal_solver : bool
             gap_tolerance=gap_tolerance(self.gap_tolerance, limits.gap_tolerance),
             n_jobs=int(self.n_jobs),
             canonical_ties=False,  # the core decides ties canonically whenever n_jobs != 1
+            rashomon_delta=-1.0,  # the Rashomon mode: fairlist.rashomon
+            max_lists=0,
         )
         return config
 

@@ -21,7 +21,10 @@ SearchContext::SearchContext(const word_t* rules, const word_t* labels,
       use_sample_bound_(problem.constrained && config.use_fairness_bound &&
                         !(use_class_bound_ && problem.epsilon > 0.0)),
       exact_two_groups_(n_groups == 2 && data_.unit_weights()),
-      majority_labels_(config.majority_only || !problem.constrained) {
+      // Without a cap the majority labels dominate (search.hpp): an argument for the optimum
+      // only, so the Rashomon mode searches both labels.
+      majority_labels_(config.majority_only ||
+                       (!problem.constrained && !(config.rashomon_delta >= 0.0))) {
     if (n_samples >= (std::size_t{1} << 31)) {
         throw std::invalid_argument("too many samples (>= 2^31)");
     }
@@ -46,6 +49,7 @@ SearchContext::SearchContext(const word_t* rules, const word_t* labels,
         n_jobs_ = static_cast<std::size_t>(std::max<std::int64_t>(1, hardware + 1 + config.n_jobs));
     }
     canonical_ties_ = config.canonical_ties || n_jobs_ > 1;
+    if (config.rashomon_delta >= 0.0) set_rashomon();
     // A list never has more rules than antecedents.
     max_length_ = n_antecedents;
     if (config.max_length >= 0) {
@@ -53,6 +57,42 @@ SearchContext::SearchContext(const word_t* rules, const word_t* labels,
             std::min<std::size_t>(max_length_, static_cast<std::size_t>(config.max_length));
     }
     full_length_ = max_length_;
+}
+
+void SearchContext::set_rashomon() {
+    const Config& c = config_;
+    if (!std::isfinite(c.rashomon_delta)) throw std::invalid_argument("rashomon_delta must be finite");
+    if (c.max_lists < 0) throw std::invalid_argument("max_lists must be >= 0");
+    // Refused: each assumes that only the best list matters.
+    if (n_jobs_ != 1) throw std::invalid_argument("the Rashomon mode runs with n_jobs = 1 only");
+    if (c.deepen_length > 0) {  // its phases prune lists that do not beat the incumbent
+        throw std::invalid_argument("the Rashomon mode refuses deepen_length > 0");
+    }
+    if (c.gap_tolerance > 0) {  // it stops once the best list is certified near-optimal
+        throw std::invalid_argument("the Rashomon mode refuses gap_tolerance > 0");
+    }
+    if (c.majority_only) {  // the set is defined over the full space (both labels)
+        throw std::invalid_argument("the Rashomon mode refuses majority_only");
+    }
+    rashomon_ = true;
+    // Switched off: each keeps one list of several, or argues from "cannot beat the best".
+    //  * The permutation map keeps one of several prefixes capturing the same samples with the
+    //    same counts: their completions differ as lists, and all may lie within delta.
+    config_.use_permutation_map = false;
+    //  * The accurate-support bound argues that deleting a rule gives a better list: the worse
+    //    list may still lie within delta (and it is off under a cap anyway).
+    config_.use_support_bounds = false;
+    //  * The terminal solver's cuts (TerminalSolver::max_errors, its screens) and its offers
+    //    look for lists beating the incumbent, not every list within the cutoff.
+    config_.use_terminal_solver = false;
+    //  * Canonical ties pick one of the tying lists; the set keeps them all.
+    canonical_ties_ = false;
+    // Kept, because each is a lower bound on the objective of every fair completion of a
+    // prefix, not a comparison between lists: the hierarchical bound, lookahead, the maximum
+    // useful length (against the cutoff: cuts()), equivalent points (identical samples with
+    // different labels cost every list the same errors), and the fairness and class bounds.
+    // A rule capturing no sample (of positive weight) is never generated (expander.cpp):
+    // the set is defined without such rules.
 }
 
 NodeQueue::Order SearchContext::queue_order() const {

@@ -66,10 +66,17 @@ void Expander::offer(std::int64_t errors, std::size_t length, const Fixed& count
                      std::uint32_t last_rule, int d) {
     const std::vector<std::uint32_t>& path = scratch_.path;
     bool improved = false;
-    incumbent_.offer(ctx_.objective(errors, length), errors, path.data(), path.size(),
-                     length > path.size() ? last_rule : Incumbent::kNoRule, d,
+    const double objective = ctx_.objective(errors, length);
+    const std::uint32_t last = length > path.size() ? last_rule : Incumbent::kNoRule;
+    incumbent_.offer(objective, errors, path.data(), path.size(), last, d,
                      [&] { return ctx_.fair(counts); }, &improved);
     if (improved) ++stats_.incumbent_updates;
+    // The Rashomon mode keeps every fair list within the cutoff (of the incumbent as updated
+    // by this very list, when it improved it).
+    if (rashomon_ != nullptr && objective <= ctx_.cutoff(incumbent_.objective()) &&
+        ctx_.fair(counts)) {
+        rashomon_->add(path.data(), path.size(), last, d, errors, objective);
+    }
 }
 
 void Expander::load(std::uint32_t index) {
@@ -259,7 +266,7 @@ inline std::int64_t Expander::offer_leaves(const Fixed& f, std::int64_t errors,
         if (!label_allowed(u, d, ctx_.majority_labels())) continue;
         const std::int64_t e = errors + u.label(1 - d);
         leaf_errors = std::min(leaf_errors, e);
-        if (ctx_.objective(e, k) <= incumbent_.objective()) {
+        if (ctx_.objective(e, k) <= ctx_.cutoff(incumbent_.objective())) {
             Fixed full = f;
             add_predicted(full, u, d);
             offer(e, k, full, rule, d);

@@ -12,6 +12,7 @@
 #include "fairlist/expander.hpp"
 #include "fairlist/frontier.hpp"
 #include "fairlist/incumbent.hpp"
+#include "fairlist/rashomon.hpp"
 
 namespace fairlist {
 
@@ -47,7 +48,12 @@ Search::Search(const word_t* rules, const word_t* labels, const std::int32_t* gr
       incumbent_(std::make_unique<Incumbent>()),
       frontier_(std::make_unique<Frontier>(*ctx_)),
       worker_(std::make_unique<Expander>(*ctx_, *frontier_, *incumbent_, &stop_)),
-      cut_bound_(kInf) {}
+      cut_bound_(kInf) {
+    if (ctx_->rashomon()) {
+        rashomon_ = std::make_unique<RashomonStore>(ctx_->config().max_lists);
+        worker_->set_rashomon(rashomon_.get());
+    }
+}
 
 Search::~Search() = default;
 
@@ -153,6 +159,9 @@ bool Search::push_root() {
 StopReason Search::limit_reached(std::size_t iterations) {
     const Config& config = ctx_->config();
     if (stop_.load(std::memory_order_relaxed)) return StopReason::INTERRUPTED;
+    if (rashomon_ != nullptr && rashomon_->over(ctx_->cutoff(incumbent_->objective()))) {
+        return StopReason::MAX_LISTS;
+    }
     if (config.max_nodes > 0 && static_cast<std::int64_t>(frontier_->live()) >= config.max_nodes) {
         return StopReason::NODE_LIMIT;
     }
@@ -161,7 +170,8 @@ StopReason Search::limit_reached(std::size_t iterations) {
         return StopReason::GAP_LIMIT;
     }
     if ((iterations & 63U) == 0) {
-        const std::size_t bytes = frontier_->memory_bytes();
+        const std::size_t bytes =
+            frontier_->memory_bytes() + (rashomon_ != nullptr ? rashomon_->bytes() : 0);
         peak_memory_ = std::max(peak_memory_, bytes);
         const double memory_limit = config.memory_limit_mb * 1024.0 * 1024.0;
         if (memory_limit > 0 && static_cast<double>(bytes) > memory_limit) {
@@ -216,7 +226,8 @@ StopReason Search::search_tree() {
 }
 
 void Search::end_phase() {
-    peak_memory_ = std::max(peak_memory_, frontier_->memory_bytes());
+    peak_memory_ = std::max(peak_memory_, frontier_->memory_bytes() +
+                                              (rashomon_ != nullptr ? rashomon_->bytes() : 0));
     stats_.peak_trie_size = std::max(stats_.peak_trie_size,
                                      static_cast<std::int64_t>(frontier_->peak_live()));
     stats_.peak_queue_size = std::max(stats_.peak_queue_size,
@@ -274,6 +285,15 @@ SearchResult Search::make_result(StopReason reason) {
     } else {
         result.status = result.has_solution ? SearchStatus::FEASIBLE : SearchStatus::UNKNOWN;
         result.lower_bound = lower_bound_at_stop();
+    }
+    if (rashomon_ != nullptr) {
+        // Every list not evaluated extends a queued prefix or the cut node: below the least of
+        // their bounds every list was evaluated, hence recorded when within the cutoff.
+        const double evaluated_below =
+            reason == StopReason::COMPLETED
+                ? kInf
+                : std::min(frontier_->queued_lower_bound(*ctx_, kInf), cut_bound_);
+        rashomon_->finish(ctx_->cutoff(best.objective), evaluated_below, &result);
     }
     return result;
 }

@@ -29,13 +29,14 @@ struct ErrorBound {
 
 // Whether the lists of a subtree can be skipped: their objectives are at least `bound`, they
 // have at least `length` rules and start with the rules path (+ last, unless
-// Incumbent::kNoRule).  Without canonical ties: bound >= the incumbent's objective.  With them,
-// a tie is skipped only when none of those lists can come first (Incumbent::tie_may_precede).
+// Incumbent::kNoRule).  Without canonical ties: SearchContext::cuts (bound >= the incumbent's
+// objective; Rashomon mode: bound > its cutoff).  With them, a tie is skipped only when none of
+// those lists can come first (Incumbent::tie_may_precede).
 inline bool prunes(const SearchContext& ctx, const Incumbent& incumbent, double bound,
                    std::size_t length, const std::vector<std::uint32_t>& path,
                    std::uint32_t last) {
     const double best = incumbent.objective();
-    if (bound < best) return false;
+    if (!ctx.cuts(bound, best)) return false;
     if (bound > best || !ctx.canonical_ties()) return true;
     return !incumbent.tie_may_precede(bound, path.data(), path.size(), last, length);
 }

@@ -19,6 +19,10 @@
 
 namespace fairlist {
 
+// The Rashomon mode's slack: a list whose objective exceeds the optimum + rashomon_delta by at
+// most this is in the set (objectives are sums of floating-point terms).
+constexpr double kRashomonSlack = 1e-9;
+
 // A prefix walked from the root (SearchContext::walk_prefix).
 struct Walk {
     Fixed fixed;                   // confusion counts of the samples it captures
@@ -55,6 +59,24 @@ class SearchContext {
     std::size_t n_jobs() const { return n_jobs_; }
     // Ties decided canonically (Config::canonical_ties, or more than one worker).
     bool canonical_ties() const { return canonical_ties_; }
+
+    // The threshold of the search, in one place: every pruning comparison against the
+    // incumbent's objective `best` goes through cuts(), and a list is offered (recorded, in the
+    // Rashomon mode) when its objective is at most cutoff(best).
+    //  * Optimum: cutoff = best (a tie is offered: Incumbent keeps the canonical one), and a
+    //    subtree whose lists all have objectives >= best is skipped (with canonical ties a tie
+    //    is then examined further: child_bounds.hpp prunes()).
+    //  * Rashomon mode: cutoff = best + delta + kRashomonSlack, and a subtree is skipped only
+    //    when its bound exceeds it.  best only falls, so the threshold only falls: what it
+    //    skipped stays outside the final set, and lists recorded under a larger one are dropped
+    //    (rashomon.hpp).
+    bool rashomon() const { return rashomon_; }
+    double cutoff(double best) const {
+        return rashomon_ ? best + config_.rashomon_delta + kRashomonSlack : best;
+    }
+    bool cuts(double bound, double best) const {
+        return rashomon_ ? bound > cutoff(best) : bound >= best;
+    }
 
     // The running phase: lists of at most max_length() rules; lists shorter than min_length()
     // are known not to beat the incumbent (length deepening), so a prefix's completions of
@@ -102,19 +124,21 @@ class SearchContext {
     // Maximum useful length (bounds.hpp): the lists not yet evaluated below a prefix of k rules
     // have at least k + 1 rules (and min_length), so none beats the incumbent `best` once lam
     // times that many reaches it.
+    // (Rashomon mode: once it exceeds the cutoff, cuts().)
     bool beyond_useful_length(std::size_t k, double best) const {
         return config_.use_length_bound &&
-               problem_.lam * static_cast<double>(std::max(k + 1, min_length_)) >= best;
+               cuts(problem_.lam * static_cast<double>(std::max(k + 1, min_length_)), best);
     }
     // The bound counted for a queued prefix of `depth` rules (its lists not yet evaluated have
     // one more rule, and at least min_length).
     double queued_bound(std::int64_t lb_errors, std::size_t depth) const {
         return objective(lb_errors, std::max(depth + 1, min_length_));
     }
-    // Whether a popped prefix of k rules may still have a list beating `best`.
+    // Whether a popped prefix of k rules may still have a list beating `best` (Rashomon mode:
+    // within the cutoff).
     bool worth_expanding(const Node& node, std::size_t k, double best) const {
         if (k >= max_length_ || beyond_useful_length(k, best)) return false;
-        return objective(node.lb_errors, bound_length(k)) < best;
+        return !cuts(objective(node.lb_errors, bound_length(k)), best);
     }
     // The queue key of a child (the policy's order; lower pops first).
     double priority(std::int64_t lb_errors, std::int64_t leaf_errors, std::size_t depth,
@@ -132,9 +156,13 @@ class SearchContext {
     bool majority_labels_;
     std::size_t n_jobs_ = 1;
     bool canonical_ties_ = false;
+    bool rashomon_ = false;
     std::size_t max_length_;   // effective cap on the length (of the running phase)
     std::size_t min_length_ = 0;
     std::size_t full_length_;  // the whole run's cap
+
+    // Validates the Rashomon mode's options and switches off what it must (context.cpp).
+    void set_rashomon();
 };
 
 }  // namespace fairlist

@@ -15,6 +15,7 @@
 #include "fairlist/context.hpp"
 #include "fairlist/frontier.hpp"
 #include "fairlist/incumbent.hpp"
+#include "fairlist/rashomon.hpp"
 #include "fairlist/scratch.hpp"
 #include "fairlist/search.hpp"
 #include "fairlist/stop.hpp"
@@ -63,6 +64,10 @@ class Expander {
     void offer(std::int64_t errors, std::size_t length, const Fixed& counts,
                std::uint32_t last_rule, int d);
 
+    // The Rashomon mode's store (null: off): offer() records there every fair list within
+    // the cutoff (SearchContext::cutoff).
+    void set_rashomon(RashomonStore* store) { rashomon_ = store; }
+
     Scratch& scratch() { return scratch_; }
     Stats& stats() { return stats_; }
     const Stats& stats() const { return stats_; }
@@ -78,6 +83,7 @@ class Expander {
     ClassFairnessBound class_bound_;
     std::unique_ptr<TerminalSolver> terminal_;  // null when it is off or does not apply
     FrontierLock* shared_ = nullptr;            // the parallel search's lock (null: serial)
+    RashomonStore* rashomon_ = nullptr;         // the Rashomon mode's store (null: off)
     // The node being expanded: its index, walk, length and bound on the errors.
     std::uint32_t index_ = 0;
     Walk prefix_;

@@ -121,6 +121,16 @@ struct Config {
     // search prunes every tie (fewer nodes) and returns the canonical first of the optimal lists
     // it evaluated.
     bool canonical_ties = false;
+    // The Rashomon mode (rashomon.hpp; >= 0: on): the search keeps every fair list of the space
+    // whose objective is at most the optimum + rashomon_delta (+ kRashomonSlack), not only the
+    // best one, and prunes a subtree only when its bound exceeds the incumbent's objective +
+    // rashomon_delta (SearchContext::cutoff).  The shortcuts that keep one of several lists are
+    // off in this mode (context.cpp says which and why); it refuses n_jobs != 1,
+    // deepen_length > 0, gap_tolerance > 0 and majority_only.  < 0: off.
+    double rashomon_delta = -1.0;
+    // The Rashomon mode stops (StopReason::MAX_LISTS) once it holds more than this many lists
+    // within the threshold, and returns the first max_lists in objective order; 0: no cap.
+    std::int64_t max_lists = 0;
 };
 
 struct Stats {
@@ -177,12 +187,25 @@ struct SearchResult {
     double objective = 0.0;    // errors / total weight + lam * length (+inf without a solution)
     double lower_bound = 0.0;  // proved lower bound on the optimum (== objective if optimal)
     Stats stats;
+    // The Rashomon mode (Config::rashomon_delta >= 0; empty otherwise): the fair lists of
+    // objective at most objective + rashomon_delta (+ kRashomonSlack), sorted by objective and
+    // canonically among equal ones (rashomon.hpp).  List i's rules (antecedent << 1 |
+    // prediction) are rashomon_rules[rashomon_starts[i] .. rashomon_starts[i + 1]).
+    std::vector<std::uint32_t> rashomon_rules;
+    std::vector<std::uint64_t> rashomon_starts;  // one more than the lists
+    std::vector<std::uint8_t> rashomon_defaults;
+    std::vector<std::int64_t> rashomon_errors;
+    std::vector<double> rashomon_objectives;
+    // Every list of the set whose objective is below this is among them (+inf: the set is
+    // complete; below when a limit or max_lists stopped the search or max_lists cut the set).
+    double rashomon_complete_below = 0.0;
 };
 
 class SearchContext;
 class Incumbent;
 class Frontier;
 class Expander;
+class RashomonStore;
 struct FrontierLock;
 
 class Search {
@@ -216,6 +239,7 @@ class Search {
     std::unique_ptr<Incumbent> incumbent_;
     std::unique_ptr<Frontier> frontier_;
     std::unique_ptr<Expander> worker_;
+    std::unique_ptr<RashomonStore> rashomon_;  // the Rashomon mode's lists (null: off)
     // Set (release) once start_ is, in run(); progress() reads it (acquire) from another thread
     // and start_ only when it is true.
     std::atomic<bool> ran_{false};

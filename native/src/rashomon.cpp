@@ -1,0 +1,103 @@
+#include "fairlist/rashomon.hpp"
+
+#include <algorithm>
+#include <limits>
+#include <numeric>
+
+#include "fairlist/incumbent.hpp"
+#include "fairlist/search.hpp"
+
+namespace fairlist {
+
+RashomonStore::RashomonStore(std::int64_t max_lists)
+    : max_lists_(max_lists > 0 ? static_cast<std::size_t>(max_lists) : 0),
+      compacted_at_(std::numeric_limits<double>::infinity()) {
+    starts_.push_back(0);
+}
+
+void RashomonStore::add(const std::uint32_t* prefix, std::size_t n, std::uint32_t last, int d,
+                        std::int64_t errors, double objective) {
+    rules_.insert(rules_.end(), prefix, prefix + n);
+    if (last != Incumbent::kNoRule) rules_.push_back(last);
+    starts_.push_back(rules_.size());
+    defaults_.push_back(static_cast<std::uint8_t>(d));
+    errors_.push_back(errors);
+    objectives_.push_back(objective);
+}
+
+std::size_t RashomonStore::bytes() const {
+    return rules_.capacity() * sizeof(std::uint32_t) + starts_.capacity() * sizeof(std::uint64_t) +
+           defaults_.capacity() + errors_.capacity() * sizeof(std::int64_t) +
+           objectives_.capacity() * sizeof(double);
+}
+
+bool RashomonStore::over(double cutoff) {
+    if (max_lists_ == 0 || size() <= max_lists_) return false;
+    if (cutoff < compacted_at_) compact(cutoff);
+    return size() > max_lists_;
+}
+
+void RashomonStore::compact(double cutoff) {
+    compacted_at_ = cutoff;
+    std::size_t kept = 0, kept_rules = 0;
+    for (std::size_t i = 0; i < size(); ++i) {
+        if (objectives_[i] > cutoff) continue;
+        const std::uint64_t begin = starts_[i], end = starts_[i + 1];
+        std::copy(rules_.begin() + static_cast<std::ptrdiff_t>(begin),
+                  rules_.begin() + static_cast<std::ptrdiff_t>(end),
+                  rules_.begin() + static_cast<std::ptrdiff_t>(kept_rules));
+        starts_[kept] = kept_rules;
+        kept_rules += end - begin;
+        defaults_[kept] = defaults_[i];
+        errors_[kept] = errors_[i];
+        objectives_[kept] = objectives_[i];
+        ++kept;
+    }
+    rules_.resize(kept_rules);
+    starts_.resize(kept + 1);
+    starts_[kept] = kept_rules;
+    defaults_.resize(kept);
+    errors_.resize(kept);
+    objectives_.resize(kept);
+}
+
+bool RashomonStore::before(std::size_t a, std::size_t b) const {
+    if (objectives_[a] != objectives_[b]) return objectives_[a] < objectives_[b];
+    const std::uint64_t la = starts_[a + 1] - starts_[a], lb = starts_[b + 1] - starts_[b];
+    if (la != lb) return la < lb;
+    const std::uint32_t* ra = rules_.data() + starts_[a];
+    const std::uint32_t* rb = rules_.data() + starts_[b];
+    for (std::uint64_t k = 0; k < la; ++k) {  // antecedent ids
+        if ((ra[k] >> 1) != (rb[k] >> 1)) return (ra[k] >> 1) < (rb[k] >> 1);
+    }
+    for (std::uint64_t k = 0; k < la; ++k) {  // then predictions
+        if ((ra[k] & 1U) != (rb[k] & 1U)) return (ra[k] & 1U) < (rb[k] & 1U);
+    }
+    return defaults_[a] < defaults_[b];
+}
+
+void RashomonStore::finish(double cutoff, double complete_below, SearchResult* r) const {
+    std::vector<std::size_t> order;
+    for (std::size_t i = 0; i < size(); ++i) {
+        if (objectives_[i] <= cutoff) order.push_back(i);
+    }
+    std::sort(order.begin(), order.end(),
+              [&](std::size_t a, std::size_t b) { return before(a, b); });
+    if (max_lists_ > 0 && order.size() > max_lists_) {
+        complete_below = std::min(complete_below, objectives_[order[max_lists_]]);
+        order.resize(max_lists_);
+    }
+    r->rashomon_starts.assign(1, 0);
+    for (const std::size_t i : order) {
+        r->rashomon_rules.insert(r->rashomon_rules.end(),
+                                 rules_.begin() + static_cast<std::ptrdiff_t>(starts_[i]),
+                                 rules_.begin() + static_cast<std::ptrdiff_t>(starts_[i + 1]));
+        r->rashomon_starts.push_back(r->rashomon_rules.size());
+        r->rashomon_defaults.push_back(defaults_[i]);
+        r->rashomon_errors.push_back(errors_[i]);
+        r->rashomon_objectives.push_back(objectives_[i]);
+    }
+    r->rashomon_complete_below = complete_below;
+}
+
+}  // namespace fairlist

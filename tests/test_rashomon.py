@@ -1,0 +1,245 @@
+"""The Rashomon set (fairlist.rashomon): list for list against a brute-force enumeration of its
+definition (tests/reference.py: reference_rashomon), and its partial answers."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pandas as pd
+import pytest
+from reference import random_group_problem, random_problem, reference_rashomon
+
+from fairlist import RashomonSet, StopReason, rashomon_set
+from fairlist._core import BranchAndBound, pack_bits, pack_matrix
+from fairlist.errors import InvalidParameterError
+from fairlist.metrics import Metric
+from fairlist.rashomon import search_rashomon
+from fairlist.solvers import Limits
+from fairlist.solvers.bnb import BnBSolver, distinct_columns
+
+
+def _key(rule_list, problem) -> tuple:
+    ids = rule_list.antecedent_indices(problem.feature_names)
+    return tuple(zip(ids, (r.prediction for r in rule_list.rules), strict=True)), rule_list.default
+
+
+def _reference(problem, max_length: int, delta: float) -> dict:
+    """Brute-force members as {(rules, default): objective}, twin columns mapped to the first
+    of their set (the engine merges them)."""
+    kept, representative = distinct_columns(problem.X)
+    members = {}
+    for objective, rules, default in reference_rashomon(problem, max_length, delta):
+        rules = tuple((int(kept[representative[j]]), q) for j, q in rules)
+        members[rules, default] = objective
+    return members
+
+
+def _canonical(objective: float, key: tuple) -> tuple:
+    rules, default = key
+    return (objective, len(rules), [j for j, _ in rules], [q for _, q in rules], default)
+
+
+def assert_same_set(problem, max_length: int, delta: float, **kwargs) -> RashomonSet:
+    rs = search_rashomon(problem.replace(max_length=max_length), delta, None, **kwargs)
+    expected = _reference(problem, max_length, delta)
+    got = [_key(r, problem) for r in rs.rule_lists]
+    assert rs.complete and rs.stop_reason is StopReason.COMPLETED
+    assert math.isinf(rs.complete_below)
+    assert len(got) == len(set(got)), "a list recorded twice"
+    assert set(got) == set(expected), (
+        f"missing {sorted(set(expected) - set(got))[:3]}, extra {sorted(set(got) - set(expected))[:3]}"
+    )
+    for key, objective in zip(got, rs.objectives, strict=True):
+        assert objective == pytest.approx(expected[key], abs=1e-12)
+    if not expected:  # no list meets the cap
+        assert rs.optimum == math.inf
+        return rs
+    assert rs.optimum == pytest.approx(min(expected.values()), abs=1e-12)
+    # sorted by objective, ties in the canonical order
+    order = [_canonical(o, k) for o, k in zip(rs.objectives, got, strict=True)]
+    assert order == sorted(order)
+    return rs
+
+
+METRICS = list(Metric)
+
+
+@pytest.mark.parametrize("metric", METRICS, ids=lambda m: m.name)
+def test_two_groups_every_metric_equals_brute_force(metric):
+    rng = np.random.default_rng(100 + int(metric))
+    sizes = []
+    for _ in range(2):
+        problem = random_problem(rng, n=36, m=5, metric=metric, epsilon=0.15, lam=0.01)
+        sizes.append(len(assert_same_set(problem, 3, 0.06)))
+    assert max(sizes) > 1
+
+
+@pytest.mark.parametrize("metric", METRICS, ids=lambda m: m.name)
+def test_three_groups_and_weights_equal_brute_force(metric):
+    rng = np.random.default_rng(200 + int(metric))
+    sizes = []
+    for weights in (None, "integer", "decimal"):
+        problem = random_group_problem(
+            rng, n=30, m=4, k=3, weights=weights, metric=metric, epsilon=0.3, lam=0.02
+        )
+        sizes.append(len(assert_same_set(problem, 3, 0.05)))
+    assert sum(size > 1 for size in sizes) >= 2
+
+
+def test_intersections_and_no_cap_equal_brute_force():
+    rng = np.random.default_rng(7)
+    problem = random_group_problem(
+        rng, n=32, m=4, k=4, intersections=True, metric=Metric.EQUALIZED_ODDS, epsilon=0.4
+    )
+    assert_same_set(problem, 3, 0.04)
+    # without a cap both labels are searched (the majority-label shortcut is off): the brute
+    # force holds the lists with minority-label rules
+    problem = random_problem(rng, n=30, m=4, epsilon=None, lam=0.01)
+    assert_same_set(problem, 3, 0.1)
+
+
+def test_delta_zero_keeps_every_tie():
+    rng = np.random.default_rng(11)
+    sizes = []
+    for _ in range(3):
+        problem = random_problem(rng, n=24, m=5, epsilon=0.2, lam=0.0)
+        rs = assert_same_set(problem, 3, 0.0)
+        assert np.all(rs.objectives == rs.optimum)
+        sizes.append(len(rs))
+    assert max(sizes) > 10  # lam = 0: many lists reach the optimum
+
+
+def test_hundreds_of_lists():
+    rng = np.random.default_rng(12)
+    problem = random_problem(rng, n=30, m=5, epsilon=0.25, lam=0.005)
+    rs = assert_same_set(problem, 3, 0.2)
+    assert len(rs) >= 300
+
+
+def _all_fair(problem, max_length):
+    return _reference(problem, max_length, math.inf)
+
+
+def assert_partial(rs: RashomonSet, problem, max_length: int, delta: float) -> None:
+    """A partial set: each list is fair with the right objective and within the best found +
+    delta; every member of the true set below complete_below is there."""
+    every = _all_fair(problem, max_length)
+    got = {_key(r, problem): o for r, o in zip(rs.rule_lists, rs.objectives, strict=True)}
+    assert not rs.complete and rs.complete_below < math.inf
+    for key, objective in got.items():
+        assert objective == pytest.approx(every[key], abs=1e-12)
+        assert objective <= rs.optimum + delta + 1e-9
+    members = _reference(problem, max_length, delta)
+    below = {k for k, o in members.items() if o < rs.complete_below - 1e-12}
+    assert below <= set(got)
+    assert rs.optimum_lower_bound <= min(members.values()) + 1e-12
+
+
+def test_max_lists_truncates_and_says_below_what_the_set_is_complete():
+    rng = np.random.default_rng(12)
+    problem = random_problem(rng, n=30, m=5, epsilon=0.25, lam=0.005, max_length=3)
+    full = search_rashomon(problem, 0.12, None)
+    for cap in (1, 10, 150):
+        rs = search_rashomon(problem, 0.12, cap)
+        assert len(rs) <= cap and rs.stop_reason is StopReason.MAX_LISTS
+        assert_partial(rs, problem, 3, 0.12)
+    # a cap the set fits in changes nothing
+    rs = search_rashomon(problem, 0.12, len(full))
+    assert rs.complete and len(rs) == len(full)
+
+
+def test_node_limit_returns_a_partial_set():
+    rng = np.random.default_rng(13)
+    problem = random_problem(rng, n=30, m=5, epsilon=0.2, lam=0.005, max_length=3)
+    for nodes in (1, 5, 20):
+        rs = search_rashomon(problem.with_limits(Limits(max_nodes=nodes)), 0.1, None)
+        assert rs.stop_reason is StopReason.NODE_LIMIT
+        assert_partial(rs, problem, 3, 0.1)
+
+
+def test_interrupt_returns_a_partial_set_marked_as_such(monkeypatch):
+    rng = np.random.default_rng(14)
+    problem = random_problem(rng, n=30, m=5, epsilon=0.2, lam=0.005, max_length=3)
+    run = BnBSolver._run
+
+    def interrupted(self, search, deadline=None):
+        search.request_stop()  # as Ctrl-C does (fairlist.solvers.runtime)
+        return run(self, search, deadline)
+
+    monkeypatch.setattr(BnBSolver, "_run", interrupted)
+    rs = search_rashomon(problem, 0.1, None)
+    assert rs.stop_reason is StopReason.INTERRUPTED
+    assert_partial(rs, problem, 3, 0.1)
+
+
+def test_public_function_routes_raw_tables_and_reports_merged_columns():
+    rng = np.random.default_rng(15)
+    problem = random_problem(rng, n=40, m=4, epsilon=0.2, lam=0.01)
+    X = pd.DataFrame(problem.X, columns=["a", "b", "c", "d"])
+    X["b_twin"] = X["b"]
+    rs = rashomon_set(
+        X, problem.y, problem.protected, metric="sp", epsilon=0.2, lam=0.01, delta=0.05,
+        max_length=2, binarizer=None,
+    )
+    assert rs.merged == {"b": ("b_twin",)}
+    assert all("b_twin" not in str(r) for r in rs.rule_lists)
+    expected = assert_same_set(problem, 2, 0.05)
+    assert [_key(r, rs.problem) for r in rs.rule_lists] == [
+        _key(r, problem) for r in expected.rule_lists
+    ]
+    frame = rs.to_frame()
+    assert list(frame["objective"]) == list(rs.objectives)
+    assert (frame["SP"] <= 0.2 + 1e-9).all()
+    assert {"positive_rate[protected]", "positive_rate[unprotected]"} <= set(frame.columns)
+
+
+def test_views():
+    rng = np.random.default_rng(16)
+    problem = random_problem(rng, n=40, m=5, epsilon=0.3, lam=0.01, max_length=2)
+    rs = search_rashomon(problem, 0.08, None)
+    frame = rs.to_frame()
+    i = rs.fairest()
+    assert frame["SP"][i] == frame["SP"].min()
+    usage = rs.antecedent_usage()
+    assert usage.sum() == frame["length"].sum()
+    preds = np.array(list(rs.predictions()))
+    changes = preds.min(0) != preds.max(0)
+    m = rs.multiplicity()
+    assert m.loc["all", "ambiguity"] == pytest.approx(changes.mean())
+    protected = problem.groups == 0
+    assert m.loc["protected", "ambiguity"] == pytest.approx(changes[protected].mean())
+
+
+def test_bad_arguments_name_themselves():
+    X = np.array([[1, 0], [1, 1], [0, 1], [0, 0]], dtype=np.uint8)
+    args = (X, [1, 1, 0, 0], [1, 0, 1, 0])
+    with pytest.raises(InvalidParameterError, match="delta"):
+        rashomon_set(*args, delta=-0.1)
+    with pytest.raises(InvalidParameterError, match="max_lists"):
+        rashomon_set(*args, delta=0.1, max_lists=0)
+    with pytest.raises(ValueError, match="engine='cpsat'.*branch-and-bound only"):
+        rashomon_set(*args, delta=0.1, engine="cpsat")
+    with pytest.raises(InvalidParameterError, match="lam"):
+        rashomon_set(*args, delta=0.1, lam=-1)
+
+
+@pytest.mark.parametrize(
+    ("option", "value"),
+    [("n_jobs", 2), ("deepen_length", 2), ("gap_tolerance", 0.1), ("majority_only", True)],
+)
+def test_core_refuses_what_the_mode_cannot_honour(option, value):
+    problem = random_problem(np.random.default_rng(1), n=20, m=3, epsilon=0.2)
+    config = BnBSolver()._config(problem.limits, 2) | {"rashomon_delta": 0.1, "max_lists": 0}
+    config[option] = value
+    with pytest.raises(ValueError, match="Rashomon mode"):
+        BranchAndBound(
+            pack_matrix(problem.X),
+            pack_bits(problem.y),
+            np.ascontiguousarray(problem.groups, dtype=np.int32),
+            None,
+            problem.n_samples,
+            2,
+            {"metric": int(problem.metric), "constrained": True, "epsilon": 0.2, "lam": 0.01},
+            config,
+        )
