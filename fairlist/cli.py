@@ -1064,6 +1064,88 @@ def verify(
         raise typer.Exit(EXIT_DISAGREE)
 
 
+@app.command()
+def rashomon(
+    data: DataArg,
+    delta: Annotated[
+        float, typer.Option(min=0.0, help="Width of the set: objectives up to optimum + delta.")
+    ],
+    target: TargetOpt = None,
+    sensitive: SensitiveOpt = None,
+    protected: ProtectedOpt = None,
+    drop: DropOpt = None,
+    weight: WeightOpt = None,
+    groups: GroupsOpt = GroupsName.paper,
+    metric: MetricOpt = MetricName.SP,
+    epsilon: EpsilonOpt = None,
+    lam: LamOpt = DEFAULT_LAM,
+    max_length: MaxLengthOpt = None,
+    max_lists: Annotated[
+        int, typer.Option(min=0, help="Stop beyond this many lists (0: no cap).")
+    ] = 100_000,
+    rows: Annotated[int, typer.Option(min=0, help="Lists shown in the table.")] = 20,
+    time_limit: TimeLimitOpt = None,
+    max_nodes: MaxNodesOpt = None,
+    memory_limit: MemoryLimitOpt = None,
+    plot: Annotated[
+        Optional[Path],
+        typer.Option(help="Save the unfairness histogram (fairest marked) here (.png/.svg/.pdf)."),
+    ] = None,
+    handle_missing: MissingOpt = None,
+    cuts: CutsOpt = None,
+    as_json: JsonOpt = False,
+) -> None:
+    """Every fair rule list within --delta of the optimum (the Rashomon set), certified.
+
+    Prints the lists by objective, the fairest member (the less discriminatory alternative),
+    the antecedents most used and where the members disagree, by group. A limit, --max-lists or
+    Ctrl-C returns the partial set, marked incomplete with the objective below which it is
+    complete.
+    """
+    from .rashomon import rashomon_set
+
+    with _errors(as_json):
+        if plot is not None:
+            _check_output(plot, "--plot")
+        table = read_table(
+            data,
+            target,
+            sensitive,
+            protected,
+            drop,
+            weight=weight,
+            groups=groups.value,
+            handle_missing=handle_missing and handle_missing.value,
+            cuts=cuts and cuts.value,
+        )
+        found = rashomon_set(
+            table.X,
+            table.y,
+            table.sensitive,
+            protected=table.protected,
+            sample_weight=table.weight,
+            binarizer=None,
+            metric=metric.value,
+            epsilon=epsilon,
+            lam=lam,
+            max_length=max_length,
+            delta=delta,
+            max_lists=max_lists or None,
+            time_limit=_limit(time_limit),
+            max_nodes=_limit(max_nodes),
+            memory_limit_mb=memory_limit,
+        )
+        frame = found.to_frame()
+        if plot is not None:
+            from .plotting import plot_rashomon_unfairness, save_figure
+
+            save_figure(plot_rashomon_unfairness(found), plot)
+    if as_json:
+        _emit_json(found.to_dict(frame))
+    else:
+        typer.echo(found.summary(rows, frame))
+
+
 def _result_doc(result) -> dict[str, Any]:
     """An engine's result for ``verify --json``; ``not_run`` for one an interrupt kept off."""
     if result is None:

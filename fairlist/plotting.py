@@ -31,6 +31,8 @@ __all__ = [
     "plot_pareto",
     "plot_fronts",
     "plot_group_rates",
+    "plot_rashomon_unfairness",
+    "plot_antecedent_usage",
     "front_title",
     "save_figure",
     "SPLITS",
@@ -350,3 +352,47 @@ def save_figure(ax: Any, path: str | Path, dpi: int = 150) -> Path:
     metadata = {"Software": None} if path.suffix.lower() == ".png" else None
     figure.savefig(path, dpi=dpi, metadata=metadata)
     return path
+
+
+def plot_rashomon_unfairness(rashomon: Any, metric: Metric | str | None = None, *, ax: Any = None,
+                             bins: int = 30):
+    """A histogram of the unfairness of the members of a Rashomon set
+    (:func:`fairlist.rashomon_set`) under ``metric`` (default: the set's), with the fairest
+    member marked: the less discriminatory alternative within delta of the optimum.
+
+    Returns
+    -------
+    Axes
+    """
+    m = rashomon.problem.metric if metric is None else Metric.parse(metric)
+    name = METRICS[m].short_name
+    frame = rashomon.to_frame()
+    if ax is None:
+        ax = _new_axes((5.2, 3.6))
+    ax.hist(frame[name], bins=bins, color="#4c72b0")
+    if len(frame):
+        best = rashomon.fairest(m, frame=frame)
+        ax.axvline(frame[name][best], color="#c44e52", linestyle="--",
+                   label=f"fairest: {frame[name][best]:.4f} (objective "
+                   f"{frame['objective'][best]:.4f})")
+        ax.legend(loc="upper right")
+    ax.set_xlabel(f"{name} unfairness (training)")
+    ax.set_ylabel("rule lists")
+    ax.set_title(f"{len(frame)} rule lists within {rashomon.delta:g} of the optimum")
+    return ax
+
+
+def plot_antecedent_usage(rashomon: Any, top: int = 15, *, ax: Any = None):
+    """A bar chart of how many members of a Rashomon set use each antecedent (the ``top``
+    most used): feature reliance across the set.
+
+    Returns
+    -------
+    Axes
+    """
+    usage = rashomon.antecedent_usage().head(top)[::-1]
+    if ax is None:
+        ax = _new_axes((5.2, 1.2 + 0.28 * max(len(usage), 1)))
+    ax.barh([str(i) for i in usage.index], usage.to_numpy(), color="#4c72b0")
+    ax.set_xlabel(f"rule lists using it (of {len(rashomon)})")
+    return ax

@@ -166,13 +166,14 @@ class RashomonSet:
         return pd.DataFrame(rows, columns=columns)
 
     # ------------------------------------------------------------------ views
-    def fairest(self, metric: Any = None) -> int:
+    def fairest(self, metric: Any = None, frame: pd.DataFrame | None = None) -> int:
         """Index of the member of least unfairness under ``metric`` (default: the problem's),
-        the lowest objective among ties: the less discriminatory alternative within delta."""
+        the lowest objective among ties: the less discriminatory alternative within delta
+        (``frame``: :meth:`to_frame`, if already computed)."""
         name = _short_name(self.problem.metric if metric is None else metric)
         if not len(self):
             raise ValueError("the Rashomon set is empty: no list meets the cap")
-        frame = self.to_frame()
+        frame = self.to_frame() if frame is None else frame
         return int(np.lexsort((frame["objective"].to_numpy(), frame[name].to_numpy()))[0])
 
     def antecedent_usage(self) -> pd.Series:
@@ -207,6 +208,61 @@ class RashomonSet:
             }
         rows["all"] = {"rows": p.n_samples, "ambiguity": float(w[changes].sum()) / p.total_weight}
         return pd.DataFrame.from_dict(rows, orient="index")
+
+
+    # ------------------------------------------------------------------ reports
+    def to_dict(self, frame: pd.DataFrame | None = None) -> dict[str, Any]:
+        """The set as plain data (``fairlist rashomon --json``): its certificate and, per list,
+        the rows of :meth:`to_frame` (``frame``: that frame, if already computed)."""
+        frame = self.to_frame() if frame is None else frame
+        lists = []
+        for row, rule_list in zip(frame.to_dict("records"), self.rule_lists, strict=True):
+            row["antecedents"] = list(row["antecedents"])
+            row["rule_list"] = rule_list.to_dict()
+            lists.append(row)
+        return {
+            "size": len(self),
+            "optimum": self.optimum,
+            "optimum_lower_bound": self.optimum_lower_bound,
+            "delta": self.delta,
+            "complete": self.complete,
+            "complete_below": None if math.isinf(self.complete_below) else self.complete_below,
+            "stop_reason": str(self.stop_reason),
+            "merged": {k: list(v) for k, v in self.merged.items()},
+            "seconds": self.stats.get("seconds"),
+            "lists": lists,
+        }
+
+    def summary(self, rows: int = 20, frame: pd.DataFrame | None = None) -> str:
+        """A text report: the certificate, the first ``rows`` lists (objective, accuracy,
+        the problem's unfairness, length, antecedents), the fairest member, the antecedents
+        most used, and the predictive multiplicity by group."""
+        frame = self.to_frame() if frame is None else frame
+        metric = self.problem.metric.short_name
+        lines = [repr(self)]
+        if not self.complete:
+            lines.append(
+                f"incomplete ({self.stop_reason}): every member of objective below "
+                f"{self.complete_below:.6g} is listed"
+            )
+        for kept, twins in self.merged.items():
+            lines.append(f"{kept} stands for the identical columns {', '.join(twins)}")
+        if not len(self):
+            return "\n".join([*lines, "no rule list meets the cap"])
+        shown = frame[["objective", "accuracy", metric, "length", "antecedents"]].head(rows)
+        lines.append(shown.to_string(float_format=lambda v: f"{v:.4f}"))
+        if len(self) > rows:
+            lines.append(f"... {len(self) - rows} more")
+        best = self.fairest(frame=frame)
+        lines.append(
+            f"fairest member: #{best} ({metric} {frame[metric][best]:.4f}, objective "
+            f"{frame['objective'][best]:.4f})\n{self.rule_lists[best]}"
+        )
+        usage = self.antecedent_usage().head(10)
+        lines.append("lists using each antecedent:\n" + usage.to_string())
+        lines.append("predictive multiplicity (share of rows whose prediction changes):")
+        lines.append(self.multiplicity().to_string(float_format=lambda v: f"{v:.4f}"))
+        return "\n".join(lines)
 
 
 def _short_name(metric: Any) -> str:
