@@ -81,6 +81,8 @@ _LAZY = {
     "ParetoResult": "pareto",
     "non_dominated": "pareto",
     "plot_pareto": "plotting",
+    "plot_rashomon_unfairness": "plotting",
+    "plot_antecedent_usage": "plotting",
     "SensitiveColumnWarning": "groups",
     "export_python": "export",
     "export_sql": "export",

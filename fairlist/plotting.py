@@ -354,8 +354,9 @@ def save_figure(ax: Any, path: str | Path, dpi: int = 150) -> Path:
     return path
 
 
-def plot_rashomon_unfairness(rashomon: Any, metric: Metric | str | None = None, *, ax: Any = None,
-                             bins: int = 30):
+def plot_rashomon_unfairness(
+    rashomon: Any, metric: Metric | str | None = None, *, ax: Any = None, bins: int = 30
+):
     """A histogram of the unfairness of the members of a Rashomon set
     (:func:`fairlist.rashomon_set`) under ``metric`` (default: the set's), with the fairest
     member marked: the less discriminatory alternative within delta of the optimum.
@@ -372,9 +373,12 @@ def plot_rashomon_unfairness(rashomon: Any, metric: Metric | str | None = None, 
     ax.hist(frame[name], bins=bins, color="#4c72b0")
     if len(frame):
         best = rashomon.fairest(m, frame=frame)
-        ax.axvline(frame[name][best], color="#c44e52", linestyle="--",
-                   label=f"fairest: {frame[name][best]:.4f} (objective "
-                   f"{frame['objective'][best]:.4f})")
+        ax.axvline(
+            frame[name][best],
+            color="#c44e52",
+            linestyle="--",
+            label=f"fairest: {frame[name][best]:.4f} (objective {frame['objective'][best]:.4f})",
+        )
         ax.legend(loc="upper right")
     ax.set_xlabel(f"{name} unfairness (training)")
     ax.set_ylabel("rule lists")

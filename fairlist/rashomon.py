@@ -209,7 +209,6 @@ class RashomonSet:
         rows["all"] = {"rows": p.n_samples, "ambiguity": float(w[changes].sum()) / p.total_weight}
         return pd.DataFrame.from_dict(rows, orient="index")
 
-
     # ------------------------------------------------------------------ reports
     def to_dict(self, frame: pd.DataFrame | None = None) -> dict[str, Any]:
         """The set as plain data (``fairlist rashomon --json``): its certificate and, per list,
@@ -324,10 +323,10 @@ def rashomon_set(
     >>> X = np.array([[1, 0], [1, 1], [0, 1], [0, 0]], dtype=np.uint8)
     >>> rs = rashomon_set(X, [1, 1, 0, 0], [1, 0, 1, 0], lam=0.01, delta=0.3)
     >>> rs.complete, len(rs), rs.optimum
-    (True, 5, 0.01)
+    (True, 6, 0.01)
     >>> print(rs.rule_lists[0])
-    if x0 then 1
-    else 0
+    if [x0] then [1]
+    else [0]
     """
     start = time.perf_counter()
     validate_params(

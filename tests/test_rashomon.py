@@ -48,7 +48,8 @@ def assert_same_set(problem, max_length: int, delta: float, **kwargs) -> Rashomo
     assert math.isinf(rs.complete_below)
     assert len(got) == len(set(got)), "a list recorded twice"
     assert set(got) == set(expected), (
-        f"missing {sorted(set(expected) - set(got))[:3]}, extra {sorted(set(got) - set(expected))[:3]}"
+        f"missing {sorted(set(expected) - set(got))[:3]}, "
+        f"extra {sorted(set(got) - set(expected))[:3]}"
     )
     for key, objective in zip(got, rs.objectives, strict=True):
         assert objective == pytest.approx(expected[key], abs=1e-12)
@@ -179,8 +180,15 @@ def test_public_function_routes_raw_tables_and_reports_merged_columns():
     X = pd.DataFrame(problem.X, columns=["a", "b", "c", "d"])
     X["b_twin"] = X["b"]
     rs = rashomon_set(
-        X, problem.y, problem.protected, metric="sp", epsilon=0.2, lam=0.01, delta=0.05,
-        max_length=2, binarizer=None,
+        X,
+        problem.y,
+        problem.protected,
+        metric="sp",
+        epsilon=0.2,
+        lam=0.01,
+        delta=0.05,
+        max_length=2,
+        binarizer=None,
     )
     assert rs.merged == {"b": ("b_twin",)}
     assert all("b_twin" not in str(r) for r in rs.rule_lists)
@@ -243,3 +251,44 @@ def test_core_refuses_what_the_mode_cannot_honour(option, value):
             {"metric": int(problem.metric), "constrained": True, "epsilon": 0.2, "lam": 0.01},
             config,
         )
+
+
+def test_cli_table_json_and_plot(tmp_path):
+    import json
+
+    from test_cli import FIT, binary_csv
+    from typer.testing import CliRunner
+
+    from fairlist.cli import app
+
+    data = tmp_path / "d.csv"
+    binary_csv(data)
+    args = ["rashomon", str(data), *FIT[1:], "--epsilon", "0.1", "--max-length", "2"]
+    runner = CliRunner()
+    out = runner.invoke(app, [*args, "--delta", "0.3", "--rows", "3"])
+    assert out.exit_code == 0, out.output
+    assert "complete" in out.output and "fairest member" in out.output
+    assert "predictive multiplicity" in out.output
+    doc = json.loads(runner.invoke(app, [*args, "--delta", "0.3", "--json"]).output)
+    assert doc["complete"] and doc["size"] == len(doc["lists"]) > 2
+    assert [row["objective"] for row in doc["lists"]] == sorted(
+        r["objective"] for r in doc["lists"]
+    )
+    plot = tmp_path / "sp.png"
+    out = runner.invoke(app, [*args, "--delta", "0.3", "--plot", str(plot), "--max-lists", "2"])
+    assert out.exit_code == 0, out.output
+    assert plot.stat().st_size > 0 and "incomplete (max_lists)" in out.output
+
+
+def test_plots_draw_the_set():
+    pytest.importorskip("matplotlib")
+    from fairlist.plotting import plot_antecedent_usage, plot_rashomon_unfairness
+
+    rng = np.random.default_rng(17)
+    problem = random_problem(rng, n=40, m=5, epsilon=0.3, lam=0.01, max_length=2)
+    rs = search_rashomon(problem, 0.05, None)
+    ax = plot_rashomon_unfairness(rs, "eodds")
+    frame = rs.to_frame()
+    assert ax.lines[0].get_xdata()[0] == frame["EOdds"].min()  # the fairest member marked
+    ax = plot_antecedent_usage(rs)
+    assert len(ax.patches) == len(rs.antecedent_usage())
