@@ -49,9 +49,9 @@ from .solvers.bnb import POLICIES, BnBSolver, distinct_columns, engine_weights
 
 __all__ = ["RashomonSet", "rashomon_set", "ENGINES"]
 
-#: Engines that can enumerate the set (CP-SAT's enumeration under an objective bound is not
-#: written yet: asking for it raises a ValueError that says so).
-ENGINES = ("bnb",)
+#: Engines that enumerate the set: the branch-and-bound, and CP-SAT (every solution under an
+#: objective bound; a cross-check for small problems, fairlist.solvers.cpsat_rashomon).
+ENGINES = ("bnb", "cpsat")
 
 #: The membership slack (``kRashomonSlack`` in ``native/include/fairlist/context.hpp``).
 SLACK = 1e-9
@@ -59,7 +59,7 @@ SLACK = 1e-9
 PARAMETER_CONSTRAINTS: dict[str, list] = {
     "delta": [Interval(numbers.Real, 0, None, closed="left")],
     "max_lists": [None, Interval(numbers.Integral, 1, INT64_MAX)],
-    "engine": [Options(("bnb", "cpsat"))],
+    "engine": [Options(ENGINES)],
     "policy": [Options(POLICIES)],
 }
 
@@ -306,8 +306,10 @@ def rashomon_set(
         Stop once more than this many lists lie within the threshold (None: no cap); the set
         then holds the first ``max_lists`` by objective and says below which objective it is
         complete.
-    engine : {"bnb"}
-        Only the branch-and-bound enumerates the set; ``"cpsat"`` raises a ValueError.
+    engine : {"bnb", "cpsat"}
+        The branch-and-bound's Rashomon mode, or CP-SAT's enumeration of every solution under
+        the objective bound (:mod:`fairlist.solvers.cpsat_rashomon`: for small problems, as a
+        cross-check; it needs ``max_length`` and exact weights).
     policy : str
         The branch-and-bound's search order (it changes the work, never a complete set).
     max_nodes, time_limit, memory_limit_mb
@@ -334,11 +336,6 @@ def rashomon_set(
         PARAMETER_CONSTRAINTS,
         {"delta": delta, "max_lists": max_lists, "engine": engine, "policy": policy},
     )
-    if engine != "bnb":
-        raise InvalidParameterError(
-            f"engine={engine!r}: the Rashomon set is enumerated by the branch-and-bound only "
-            "(engine='bnb'); CP-SAT's enumeration under an objective bound is not written yet"
-        )
     from .estimator import FairRuleListClassifier
 
     est = FairRuleListClassifier(
@@ -356,6 +353,8 @@ def rashomon_set(
     validate_params("rashomon_set", ESTIMATOR_CONSTRAINTS, est.get_params(deep=False))
     problem = est._prepare(X, y, sensitive_features, protected, sample_weight, start)
     problem = problem.with_limits(problem.limits.minus(time.perf_counter() - start))
+    if engine == "cpsat":
+        return cpsat_rashomon(problem, float(delta), max_lists)
     return search_rashomon(problem, float(delta), max_lists, policy=policy)
 
 
@@ -406,11 +405,6 @@ def _make_set(problem: Problem, raw: dict, kept, representative, delta: float) -
         lists.append(
             problem.rule_list([int(kept[j]) for j in mine >> 1], (mine & 1).tolist(), defaults[i])
         )
-    names = problem.feature_names
-    merged: dict[str, list[str]] = {}
-    for j, slot in enumerate(representative):
-        if kept[slot] != j:
-            merged.setdefault(names[kept[slot]], []).append(names[j])
     stop = StopReason[raw["stop_reason"].name]
     below = float(raw["rashomon_complete_below"])
     if stop is StopReason.COMPLETED and not math.isinf(below):  # max_lists cut a finished set
@@ -426,7 +420,61 @@ def _make_set(problem: Problem, raw: dict, kept, representative, delta: float) -
         complete=math.isinf(below) and stop is StopReason.COMPLETED,
         complete_below=below,
         stop_reason=stop,
-        merged={k: tuple(v) for k, v in merged.items()},
+        merged=_merged(problem, kept, representative),
         problem=problem,
         stats=dict(raw["stats"]) | {"status": status.lower()},
+    )
+
+
+def _merged(problem: Problem, kept, representative) -> dict[str, tuple[str, ...]]:
+    """Each kept antecedent that stands for identical columns, with their names."""
+    names = problem.feature_names
+    merged: dict[str, list[str]] = {}
+    for j, slot in enumerate(representative):
+        if kept[slot] != j:
+            merged.setdefault(names[kept[slot]], []).append(names[j])
+    return {k: tuple(v) for k, v in merged.items()}
+
+
+def cpsat_rashomon(problem: Problem, delta: float, max_lists: int | None) -> RashomonSet:
+    """The Rashomon set of a :class:`~fairlist.solvers.Problem` by CP-SAT (small problems)."""
+    from .solvers.cpsat_rashomon import enumerate_rashomon
+
+    start = time.perf_counter()
+    if problem.max_length is None:  # the optimum's length bound may be too short for the set
+        raise InvalidParameterError(
+            "engine='cpsat' enumerates the Rashomon set under a length cap: set max_length"
+        )
+    max_length = min(problem.max_length, problem.n_antecedents)
+    found = enumerate_rashomon(problem, max_length, delta, None, problem.limits.time_limit)
+    kept, representative = distinct_columns(problem.X)
+    lists = {}
+    for antecedents, predictions, default in found.lists:  # twins: the first of their set
+        mapped = [int(kept[representative[j]]) for j in antecedents]
+        rule_list = problem.rule_list(mapped, list(predictions), default)
+        lists[tuple(zip(mapped, predictions, strict=True)), default] = rule_list
+    scored = []
+    for (rules, default), rule_list in lists.items():
+        objective = problem.evaluate(rule_list).objective
+        key = (len(rules), [j for j, _ in rules], [q for _, q in rules], default)
+        scored.append((objective, key, rule_list))
+    scored.sort(key=lambda item: (item[0], item[1]))
+    below = math.inf if found.complete else 0.0
+    stop = StopReason.COMPLETED if found.complete else StopReason.TIME_LIMIT
+    if max_lists is not None and len(scored) > max_lists:
+        below, stop = min(below, scored[max_lists][0]), StopReason.MAX_LISTS
+        scored = scored[:max_lists]
+    optimum = scored[0][0] if scored else math.inf
+    return RashomonSet(
+        rule_lists=tuple(item[2] for item in scored),
+        objectives=np.asarray([item[0] for item in scored], dtype=np.float64),
+        optimum=optimum,
+        optimum_lower_bound=optimum if found.optimal else 0.0,
+        delta=delta,
+        complete=found.complete and math.isinf(below),
+        complete_below=below,
+        stop_reason=stop,
+        merged=_merged(problem, kept, representative),
+        problem=problem,
+        stats={"engine": "cpsat", "seconds": time.perf_counter() - start},
     )

@@ -226,8 +226,10 @@ def test_bad_arguments_name_themselves():
         rashomon_set(*args, delta=-0.1)
     with pytest.raises(InvalidParameterError, match="max_lists"):
         rashomon_set(*args, delta=0.1, max_lists=0)
-    with pytest.raises(ValueError, match="engine='cpsat'.*branch-and-bound only"):
+    with pytest.raises(InvalidParameterError, match="engine='cpsat'.*max_length"):
         rashomon_set(*args, delta=0.1, engine="cpsat")
+    with pytest.raises(InvalidParameterError, match="engine"):
+        rashomon_set(*args, delta=0.1, engine="exhaustive")
     with pytest.raises(InvalidParameterError, match="lam"):
         rashomon_set(*args, delta=0.1, lam=-1)
 
@@ -253,6 +255,7 @@ def test_core_refuses_what_the_mode_cannot_honour(option, value):
         )
 
 
+@pytest.mark.slow
 def test_cli_table_json_and_plot(tmp_path):
     import json
 
@@ -292,3 +295,34 @@ def test_plots_draw_the_set():
     assert ax.lines[0].get_xdata()[0] == frame["EOdds"].min()  # the fairest member marked
     ax = plot_antecedent_usage(rs)
     assert len(ax.patches) == len(rs.antecedent_usage())
+
+
+@pytest.mark.parametrize("metric", METRICS, ids=lambda m: m.name)
+def test_cpsat_enumeration_agrees_list_for_list(metric):
+    pytest.importorskip("ortools")
+    from fairlist.rashomon import cpsat_rashomon
+
+    rng = np.random.default_rng(300 + int(metric))
+    problem = random_problem(rng, n=20, m=4, metric=metric, epsilon=0.2, lam=0.02, max_length=2)
+    by_bnb = search_rashomon(problem, 0.2, None)
+    by_cpsat = cpsat_rashomon(problem, 0.2, None)
+    assert by_cpsat.complete and by_bnb.complete
+    assert [_key(r, problem) for r in by_cpsat.rule_lists] == [
+        _key(r, problem) for r in by_bnb.rule_lists
+    ]
+    np.testing.assert_allclose(by_cpsat.objectives, by_bnb.objectives, atol=1e-12)
+    # and through the public function, with a cap on the lists
+    capped = rashomon_set(
+        problem.X,
+        problem.y,
+        problem.protected,
+        metric=metric,
+        epsilon=0.2,
+        lam=0.02,
+        max_length=2,
+        delta=0.2,
+        engine="cpsat",
+        max_lists=2,
+        binarizer=None,
+    )
+    assert len(capped) == min(2, len(by_bnb)) and capped.complete == (len(by_bnb) <= 2)

@@ -192,12 +192,18 @@ def _add_capture(
         model.add(x.pos[p] == x.default).only_enforce_if(x.cap[p, K])
 
 
-def _add_dominance_cuts(model: cp_model.CpModel, data: ModelData, x: ModelVariables) -> None:
+def _add_dominance_cuts(
+    model: cp_model.CpModel, data: ModelData, x: ModelVariables, every_list: bool = False
+) -> None:
+    """``every_list`` (the Rashomon set, fairlist.rashomon): only the first cut, which is part
+    of the set's definition; the second drops lists that may lie within its delta."""
     K = data.max_length
     for k in range(K):
         # a used rule captures something
         captures = [x.cap[p, k] for p in range(data.n_patterns) if data.reaches_rules(p)]
         model.add(cp_model.LinearExpr.sum(captures) >= 1).only_enforce_if(~x.unused[k])
+        if every_list:
+            continue
         # the last rule predicts unlike the default (else drop it)
         last = [~x.unused[k]] + ([x.unused[k + 1]] if k + 1 < K else [])
         model.add(x.pred[k] != x.default).only_enforce_if(last)
@@ -418,11 +424,15 @@ def build_model(
     hint: RuleList | None = None,
     majority_only: bool = False,
     deadline: Deadline = NO_DEADLINE,
+    every_list: bool = False,
 ) -> CPSatModel:
     """The CP-SAT model of ``problem`` restricted to rule lists of length <= ``max_length``.
 
     ``majority_only`` restricts every prediction to a majority label of the samples it
-    classifies (ties allow both), as the branch-and-bound's ``majority_only`` does. The
+    classifies (ties allow both), as the branch-and-bound's ``majority_only`` does.
+    ``every_list`` keeps every list of the space that the Rashomon set holds (each rule
+    capturing a pattern): without the cuts that drop a list for an equivalent or shorter one
+    (the last rule predicting like the default, the order of adjacent rules). The
     sections are those of the module docstring. Raises :class:`ModelBuildTimeout` once
     ``deadline`` has passed (checked between sections and inside the loops over patterns).
     """
@@ -437,11 +447,11 @@ def build_model(
     # 4. Constraints: capture and predictions, dominance cuts, the searched space
     _add_capture(model, data, x, deadline)
     deadline.check("dominance cuts")
-    _add_dominance_cuts(model, data, x)
+    _add_dominance_cuts(model, data, x, every_list)
     deadline.check("search space")
     if majority_only:
         _add_majority_labels(model, data, x)
-    else:
+    elif not every_list:
         _add_order_symmetry(model, data, x)
     # 5. Constraints: fairness
     deadline.check("fairness")
