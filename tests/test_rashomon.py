@@ -152,11 +152,11 @@ def test_max_lists_truncates_and_says_below_what_the_set_is_complete():
 
 def test_node_limit_returns_a_partial_set():
     rng = np.random.default_rng(13)
-    problem = random_problem(rng, n=30, m=5, epsilon=0.2, lam=0.005, max_length=3)
-    for nodes in (1, 5, 20):
+    problem = random_problem(rng, n=30, m=5, epsilon=0.2, lam=0.005, max_length=4)
+    for nodes in (1, 3, 8):
         rs = search_rashomon(problem.with_limits(Limits(max_nodes=nodes)), 0.1, None)
         assert rs.stop_reason is StopReason.NODE_LIMIT
-        assert_partial(rs, problem, 3, 0.1)
+        assert_partial(rs, problem, 4, 0.1)
 
 
 def test_interrupt_returns_a_partial_set_marked_as_such(monkeypatch):
@@ -326,3 +326,12 @@ def test_cpsat_enumeration_agrees_list_for_list(metric):
         binarizer=None,
     )
     assert len(capped) == min(2, len(by_bnb)) and capped.complete == (len(by_bnb) <= 2)
+
+
+@pytest.mark.parametrize("metric", [Metric.STATISTICAL_PARITY, Metric.EQUALIZED_ODDS])
+def test_four_rules_equal_brute_force(metric):
+    # deeper prefixes finished by counting (the terminal solver, two groups) and expanded
+    rng = np.random.default_rng(400 + int(metric))
+    problem = random_problem(rng, n=30, m=5, metric=metric, epsilon=0.15, lam=0.005)
+    rs = assert_same_set(problem, 4, 0.04)
+    assert any(len(r) == 4 for r in rs.rule_lists)

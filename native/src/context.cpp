@@ -82,9 +82,9 @@ void SearchContext::set_rashomon() {
     //  * The accurate-support bound argues that deleting a rule gives a better list: the worse
     //    list may still lie within delta (and it is off under a cap anyway).
     config_.use_support_bounds = false;
-    //  * The terminal solver's cuts (TerminalSolver::max_errors, its screens) and its offers
-    //    look for lists beating the incumbent, not every list within the cutoff.
-    config_.use_terminal_solver = false;
+    // Restated, not off: the terminal solver compares with the cutoff (its cuts go through
+    // cuts() and cutoff()) and also offers the two-rule lists it skips for predicting like a
+    // shorter list (TerminalSolver::same_label_lists).
     //  * Canonical ties pick one of the tying lists; the set keeps them all.
     canonical_ties_ = false;
     // Kept, because each is a lower bound on the objective of every fair completion of a

@@ -104,6 +104,8 @@ void TerminalSolver::finish_child(std::uint32_t j, int q, const Fixed& f, std::i
 //    kScreenMargin (1e-7), far above the rounding of these sums of products (about 1e-14), so
 //    it skips no list that fair() would accept.  Switched off with the terminal solver.
 // Every list left is checked exactly: offer() compares its objective and calls fair().
+// In the Rashomon mode "the incumbent" reads "the cutoff" throughout (SearchContext::cutoff),
+// and the lists skipped as predicting like a shorter one are offered too (same_label_lists).
 void TerminalSolver::enumerate(const Finish& p, std::vector<std::uint32_t>* path) {
     ++stats_.terminal_prefixes;
     if (ctx_.use_class_bound()) {
@@ -159,7 +161,7 @@ bool TerminalSolver::first_rules(const Finish& p, std::vector<std::uint32_t>* pa
             for (int d = 0; d < 2; ++d) {  // P + (i, q1) + default d
                 if (!label_allowed(rest1, d, maj)) continue;
                 const std::int64_t e = e1 + rest1.label(1 - d);
-                if (ctx_.objective(e, k1) > incumbent_.objective()) continue;
+                if (ctx_.objective(e, k1) > ctx_.cutoff(incumbent_.objective())) continue;
                 Fixed full = f1;
                 add_predicted(full, rest1, d);
                 offer(e, k1, full, *path, rule, d);
@@ -191,6 +193,7 @@ void TerminalSolver::second_rules(const First& first, std::size_t k2,
     const SplitCounts& rest1 = first.rest1;
     const bool maj = ctx_.majority_labels();
     counts_.set_row(i);
+    if (rashomon_ != nullptr) same_label_lists(first, k2, path);
     const std::int64_t e_max = max_errors(k2);
     for (int q2 = 0; q2 < 2; ++q2) {
         const int d = 1 - q2;
@@ -207,7 +210,7 @@ void TerminalSolver::second_rules(const First& first, std::size_t k2,
             for (int q1 = 0; q1 < 2; ++q1) {  // P + (i, q1) + (j, q2) + default d
                 if (!first.second[q1] || gain < screen.need[q1]) continue;
                 const std::int64_t e = first.e1[q1] + rest1.label(q2) - gain;
-                if (ctx_.objective(e, k2) > incumbent_.objective()) continue;
+                if (ctx_.objective(e, k2) > ctx_.cutoff(incumbent_.objective())) continue;
                 Fixed full = first.f1[q1];
                 add_predicted(full, b, q2);
                 add_predicted(full, rest, d);
@@ -271,9 +274,10 @@ std::int64_t TerminalSolver::max_errors(std::size_t length) const {
     }
     // From the continuous answer, then +-1 steps on the very comparison the search makes
     // (with canonical ties a tie may still become the incumbent: offer() decides).
+    // (Rashomon mode: within the cutoff, SearchContext::cuts.)
     auto beats = [&](std::int64_t e) {
         const double v = ctx_.objective(e, length);
-        return ctx_.canonical_ties() ? v <= best : v < best;
+        return !ctx_.cuts(v, best) || (ctx_.canonical_ties() && v == best);
     };
     auto e = static_cast<std::int64_t>(
         std::floor((best - ctx_.problem().lam * static_cast<double>(length)) * ctx_.n()));
@@ -286,10 +290,43 @@ void TerminalSolver::offer(std::int64_t errors, std::size_t length, const Fixed&
                            const std::vector<std::uint32_t>& path, std::uint32_t last_rule,
                            int d) {
     bool improved = false;
-    incumbent_.offer(ctx_.objective(errors, length), errors, path.data(), path.size(),
-                     length > path.size() ? last_rule : Incumbent::kNoRule, d,
+    const double objective = ctx_.objective(errors, length);
+    const std::uint32_t last = length > path.size() ? last_rule : Incumbent::kNoRule;
+    incumbent_.offer(objective, errors, path.data(), path.size(), last, d,
                      [&] { return ctx_.fair(counts); }, &improved);
     if (improved) ++stats_.incumbent_updates;
+    // The Rashomon mode keeps every fair list within the cutoff (Expander::offer).
+    if (rashomon_ != nullptr && objective <= ctx_.cutoff(incumbent_.objective()) &&
+        ctx_.fair(counts)) {
+        rashomon_->add(path.data(), path.size(), last, d, errors, objective);
+    }
+}
+
+// The Rashomon mode's two-rule lists that enumerate() skips: P + (i, q1) + (j, q2) + default
+// q2 predicts as P + (i, q1) + default q2, so every such list with j capturing something after
+// i has that list's errors and counts and one more rule.  They are set members when within the
+// cutoff (and fair): one check per (q1, q2), then one list per such j.
+void TerminalSolver::same_label_lists(const First& first, std::size_t k2,
+                                      std::vector<std::uint32_t>* path) {
+    const std::uint32_t i = first.i;
+    const SplitCounts& rest1 = first.rest1;
+    for (int q1 = 0; q1 < 2; ++q1) {
+        if (!first.second[q1]) continue;  // the bounds of child P + (i, q1) prune them
+        for (int q2 = 0; q2 < 2; ++q2) {
+            const std::int64_t e = first.e1[q1] + rest1.label(1 - q2);
+            if (ctx_.objective(e, k2) > ctx_.cutoff(incumbent_.objective())) continue;
+            Fixed full = first.f1[q1];
+            add_predicted(full, rest1, q2);
+            if (!ctx_.fair(full)) continue;
+            path->push_back(i << 1 | static_cast<std::uint32_t>(q1));
+            for (const std::uint32_t j : counts_.active()) {
+                if (j == i || minus(counts_.single(j), counts_.pair(j)).total() == 0) continue;
+                ++stats_.terminal_lists;
+                offer(e, k2, full, *path, j << 1 | static_cast<std::uint32_t>(q2), q2);
+            }
+            path->pop_back();
+        }
+    }
 }
 
 }  // namespace fairlist

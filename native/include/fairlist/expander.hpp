@@ -66,7 +66,10 @@ class Expander {
 
     // The Rashomon mode's store (null: off): offer() records there every fair list within
     // the cutoff (SearchContext::cutoff).
-    void set_rashomon(RashomonStore* store) { rashomon_ = store; }
+    void set_rashomon(RashomonStore* store) {
+        rashomon_ = store;
+        if (terminal_ != nullptr) terminal_->set_rashomon(store);
+    }
 
     Scratch& scratch() { return scratch_; }
     Stats& stats() { return stats_; }

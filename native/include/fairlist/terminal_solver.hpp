@@ -16,6 +16,7 @@
 #include "fairlist/counts.hpp"
 #include "fairlist/incumbent.hpp"
 #include "fairlist/pair_counts.hpp"
+#include "fairlist/rashomon.hpp"
 #include "fairlist/rule_data.hpp"
 #include "fairlist/search.hpp"
 #include "fairlist/stop.hpp"
@@ -42,6 +43,9 @@ class TerminalSolver {
 
     // poll and stats: the owning worker's.
     TerminalSolver(const SearchContext& ctx, Incumbent& incumbent, StopCheck& poll, Stats& stats);
+
+    // The Rashomon mode's store (null: off): every fair list within the cutoff is recorded.
+    void set_rashomon(RashomonStore* store) { rashomon_ = store; }
 
     // A new expanded prefix: its classes are counted afresh by the next finish_child.
     void begin_expansion() {
@@ -102,6 +106,7 @@ class TerminalSolver {
     std::vector<std::uint32_t> rows_;         // their antecedents
     std::vector<word_t> classes_;             // the classes of the child being finished
     std::vector<word_t> removed_;             // the classes its last rule captures
+    RashomonStore* rashomon_ = nullptr;       // the Rashomon mode's store (null: off)
     bool base_ = false;                       // the expanded prefix's classes are counted
     std::uint32_t counted_ = Trie::kNone;     // the child rule's antecedent counted
 
@@ -114,6 +119,9 @@ class TerminalSolver {
     bool first_rules(const Finish& p, std::vector<std::uint32_t>* path);
     // The two-rule lists after one first rule.
     void second_rules(const First& first, std::size_t k2, std::vector<std::uint32_t>* path);
+    // The Rashomon mode: the two-rule lists after `first` whose default predicts like their
+    // last rule (terminal_solver.cpp).
+    void same_label_lists(const First& first, std::size_t k2, std::vector<std::uint32_t>* path);
     // The screen of the second rules (q2) after `first`, given the most errors e_max.
     SecondRuleScreen make_screen(const First& first, int q2, std::int64_t e_max) const;
     // The bounds of evaluate_child on the child path + rule (out of line).
