@@ -1144,6 +1144,8 @@ def rashomon(
         _emit_json(found.to_dict(frame))
     else:
         typer.echo(found.summary(rows, frame))
+    if str(found.stop_reason) == "interrupted":  # the partial set is printed, then 130 (143)
+        raise typer.Exit(_interrupted_code())
 
 
 def _result_doc(result) -> dict[str, Any]:

@@ -16,10 +16,11 @@ How the engine finds them (``native/include/fairlist/context.hpp``, ``SearchCont
 the search records every fair list whose objective is within ``delta`` of the best list found so
 far, and prunes a prefix only when its lower bound exceeds that threshold; as the best list
 improves the threshold falls and the lists above it are dropped. The shortcuts that keep one of
-several lists (the permutation map, the support bounds, canonical ties, the terminal solver, the
-majority labels of an unconstrained search) are switched off in this mode; the bounds on the
-objective of every completion (hierarchical, lookahead, maximum useful length, equivalent points,
-the fairness and class bounds) stay on.
+several lists (the permutation map, the support bounds, canonical ties, the majority labels of
+an unconstrained search) are switched off in this mode; the terminal solver compares with the
+threshold and also offers the lists it otherwise skips as predicting like a shorter one; the
+bounds on the objective of every completion (hierarchical, lookahead, maximum useful length,
+equivalent points, the fairness and class bounds) stay on.
 
 Identical antecedent columns are merged before the search (the first of each set stands in for
 the others, :attr:`RashomonSet.merged`): two lists that differ only by such twins classify every
