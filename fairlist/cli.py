@@ -1081,7 +1081,8 @@ def rashomon(
     lam: LamOpt = DEFAULT_LAM,
     max_length: MaxLengthOpt = None,
     max_lists: Annotated[
-        int, typer.Option(min=0, help="Stop beyond this many lists (0: no cap).")
+        int,
+        typer.Option(min=0, help="Keep the lists of least objective, at most this many (0: all)."),
     ] = 100_000,
     rows: Annotated[int, typer.Option(min=0, help="Lists shown in the table.")] = 20,
     time_limit: TimeLimitOpt = None,
@@ -1098,9 +1099,9 @@ def rashomon(
     """Every fair rule list within --delta of the optimum (the Rashomon set), certified.
 
     Prints the lists by objective, the fairest member (the less discriminatory alternative),
-    the antecedents most used and where the members disagree, by group. A limit, --max-lists or
-    Ctrl-C returns the partial set, marked incomplete with the objective below which it is
-    complete.
+    the antecedents most used and where the members disagree, by group. --max-lists keeps the
+    lists of least objective; a limit or Ctrl-C returns the partial set. Either is marked
+    incomplete, with the objective below which it is complete.
     """
     from .rashomon import rashomon_set
 

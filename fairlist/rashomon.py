@@ -83,9 +83,10 @@ class RashomonSet:
     delta : float
         The set's width: members have objectives at most ``optimum + delta`` (+1e-9).
     complete : bool
-        True when the set is proved to hold every member. False when a limit, Ctrl-C or
-        ``max_lists`` stopped or cut it: then every member of objective below
-        :attr:`complete_below` is listed, and the set is relative to the best list found.
+        True when the set is proved to hold every member. False when ``max_lists`` cut it
+        (it then holds the ``max_lists`` members of least objective, the optimum certified),
+        or a limit or Ctrl-C stopped the search (the set is then relative to the best list
+        found): every member of objective below :attr:`complete_below` is listed.
     complete_below : float
         inf when complete; otherwise the objective below which the set is complete.
     stop_reason : StopReason
@@ -304,9 +305,10 @@ def rashomon_set(
     delta : float
         The set's width (>= 0): members have objectives at most ``optimum + delta`` (+1e-9).
     max_lists : int or None
-        Stop once more than this many lists lie within the threshold (None: no cap); the set
-        then holds the first ``max_lists`` by objective and says below which objective it is
-        complete.
+        Return at most this many lists (None: no cap): the ``max_lists`` of least objective
+        (ties in the canonical order), certified as such; the search prunes above the
+        ``max_lists``-th it holds, so a small cap also saves work. The set then says below
+        which objective it is complete.
     engine : {"bnb", "cpsat"}
         The branch-and-bound's Rashomon mode, or CP-SAT's enumeration of every solution under
         the objective bound (:mod:`fairlist.solvers.cpsat_rashomon`: for small problems, as a

@@ -32,7 +32,7 @@ class StopReason(str, enum.Enum):
     MEMORY_LIMIT = "memory_limit"
     INTERRUPTED = "interrupted"
     GAP_LIMIT = "gap_limit"  # the best list is within the requested gap of the lower bound
-    MAX_LISTS = "max_lists"  # a Rashomon set held more than max_lists lists
+    MAX_LISTS = "max_lists"  # max_lists cut a Rashomon set (the search itself completed)
 
     def __str__(self) -> str:
         return self.value

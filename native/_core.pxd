@@ -124,7 +124,7 @@ cdef extern from "fairlist/search.hpp" namespace "fairlist" nogil:
         MEMORY_LIMIT
         INTERRUPTED
         GAP_LIMIT     # the incumbent came within gap_tolerance of the global lower bound
-        MAX_LISTS     # the Rashomon mode held more than max_lists lists
+        MAX_LISTS     # the search completed, but max_lists cut its Rashomon set
 
     cdef struct ProblemSpec:
         Metric metric          # unfairness measure
@@ -156,7 +156,7 @@ cdef extern from "fairlist/search.hpp" namespace "fairlist" nogil:
         int64_t n_jobs               # worker threads; < 0: hardware threads + 1 + n_jobs; 0 refused
         bint canonical_ties          # ties decided canonically (always with n_jobs != 1)
         double rashomon_delta        # Rashomon mode: keep every list within this of the best; < 0: off
-        int64_t max_lists            # Rashomon mode: stop beyond this many lists; 0: none
+        int64_t max_lists            # Rashomon mode: keep the max_lists of least objective; 0: all
 
     cdef struct Stats:
         int64_t nodes_expanded

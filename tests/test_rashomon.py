@@ -137,17 +137,31 @@ def assert_partial(rs: RashomonSet, problem, max_length: int, delta: float) -> N
     assert rs.optimum_lower_bound <= min(members.values()) + 1e-12
 
 
-def test_max_lists_truncates_and_says_below_what_the_set_is_complete():
+def test_max_lists_keeps_the_lists_of_least_objective():
     rng = np.random.default_rng(12)
     problem = random_problem(rng, n=30, m=5, epsilon=0.25, lam=0.005, max_length=3)
     full = search_rashomon(problem, 0.12, None)
+    keys = [_key(r, problem) for r in full.rule_lists]
+    assert len(full) > 150
     for cap in (1, 10, 150):
         rs = search_rashomon(problem, 0.12, cap)
-        assert len(rs) <= cap and rs.stop_reason is StopReason.MAX_LISTS
+        # the first max_lists lists of the full set, ties in the same canonical order
+        assert [_key(r, problem) for r in rs.rule_lists] == keys[:cap]
+        assert rs.stop_reason is StopReason.MAX_LISTS and not rs.complete
+        assert rs.optimum == full.optimum and rs.optimum_lower_bound == full.optimum
+        assert rs.complete_below <= full.objectives[cap]
         assert_partial(rs, problem, 3, 0.12)
     # a cap the set fits in changes nothing
     rs = search_rashomon(problem, 0.12, len(full))
     assert rs.complete and len(rs) == len(full)
+
+
+def test_max_lists_under_a_node_limit():
+    rng = np.random.default_rng(18)
+    problem = random_problem(rng, n=30, m=5, epsilon=0.25, lam=0.005, max_length=4)
+    rs = search_rashomon(problem.with_limits(Limits(max_nodes=4)), 0.1, 20)
+    assert rs.stop_reason is StopReason.NODE_LIMIT and len(rs) <= 20
+    assert_partial(rs, problem, 4, 0.1)
 
 
 def test_node_limit_returns_a_partial_set():

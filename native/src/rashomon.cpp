@@ -11,7 +11,9 @@ namespace fairlist {
 
 RashomonStore::RashomonStore(std::int64_t max_lists)
     : max_lists_(max_lists > 0 ? static_cast<std::size_t>(max_lists) : 0),
-      compacted_at_(std::numeric_limits<double>::infinity()) {
+      compacted_at_(std::numeric_limits<double>::infinity()),
+      cap_(std::numeric_limits<double>::infinity()),
+      next_cap_(max_lists_) {
     starts_.push_back(0);
 }
 
@@ -31,10 +33,23 @@ std::size_t RashomonStore::bytes() const {
            objectives_.capacity() * sizeof(double);
 }
 
-bool RashomonStore::over(double cutoff) {
-    if (max_lists_ == 0 || size() <= max_lists_) return false;
-    if (cutoff < compacted_at_) compact(cutoff);
-    return size() > max_lists_;
+double RashomonStore::trim(double cutoff) {
+    const bool over_cap = max_lists_ > 0 && size() > next_cap_;
+    // Compacting costs a pass over the store: only once it has doubled (and the threshold fell
+    // since the last pass), or grown by max_lists beyond the cap, so at most linear overall.
+    const bool stale = size() > next_compaction_ && cutoff < compacted_at_;
+    if (!over_cap && !stale) return cap_;
+    compact(std::min(cutoff, cap_));
+    if (max_lists_ > 0 && size() > max_lists_) {
+        scratch_ = objectives_;
+        const auto nth = scratch_.begin() + static_cast<std::ptrdiff_t>(max_lists_ - 1);
+        std::nth_element(scratch_.begin(), nth, scratch_.end());
+        cap_ = std::min(cap_, *nth);
+        compact(cap_);
+    }
+    next_compaction_ = std::max<std::size_t>(2 * size(), kFirstCompaction);
+    next_cap_ = size() + max_lists_;
+    return cap_;
 }
 
 void RashomonStore::compact(double cutoff) {
@@ -83,6 +98,8 @@ void RashomonStore::finish(double cutoff, double complete_below, SearchResult* r
     }
     std::sort(order.begin(), order.end(),
               [&](std::size_t a, std::size_t b) { return before(a, b); });
+    // Every list of objective at most cap_ was kept (the search pruned only above it).
+    if (cap_ < cutoff) complete_below = std::min(complete_below, cap_);
     if (max_lists_ > 0 && order.size() > max_lists_) {
         complete_below = std::min(complete_below, objectives_[order[max_lists_]]);
         order.resize(max_lists_);

@@ -159,9 +159,6 @@ bool Search::push_root() {
 StopReason Search::limit_reached(std::size_t iterations) {
     const Config& config = ctx_->config();
     if (stop_.load(std::memory_order_relaxed)) return StopReason::INTERRUPTED;
-    if (rashomon_ != nullptr && rashomon_->over(ctx_->cutoff(incumbent_->objective()))) {
-        return StopReason::MAX_LISTS;
-    }
     if (config.max_nodes > 0 && static_cast<std::int64_t>(frontier_->live()) >= config.max_nodes) {
         return StopReason::NODE_LIMIT;
     }
@@ -189,6 +186,10 @@ StopReason Search::search_tree() {
     std::size_t iterations = 0;
     Stats& stats = worker_->stats();
     while (!frontier_->empty()) {
+        // The Rashomon mode's store: compacted, and its cap (max_lists) tightens the cutoff.
+        if (rashomon_ != nullptr) {
+            ctx_->set_list_cap(rashomon_->trim(ctx_->cutoff(incumbent_->objective())));
+        }
         reason = limit_reached(++iterations);
         if (reason != StopReason::COMPLETED) break;
         const std::uint32_t index = frontier_->pop();
@@ -294,6 +295,10 @@ SearchResult Search::make_result(StopReason reason) {
                 ? kInf
                 : std::min(frontier_->queued_lower_bound(*ctx_, kInf), cut_bound_);
         rashomon_->finish(ctx_->cutoff(best.objective), evaluated_below, &result);
+        // A complete search whose set max_lists cut (its optimum stays certified).
+        if (reason == StopReason::COMPLETED && result.rashomon_complete_below < kInf) {
+            result.stop_reason = StopReason::MAX_LISTS;
+        }
     }
     return result;
 }

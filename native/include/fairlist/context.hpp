@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <cstddef>
 #include <cstdint>
+#include <limits>
 
 #include "fairlist/counts.hpp"
 #include "fairlist/fairness_bound.hpp"
@@ -71,9 +72,15 @@ class SearchContext {
     //    skipped stays outside the final set, and lists recorded under a larger one are dropped
     //    (rashomon.hpp).
     bool rashomon() const { return rashomon_; }
+    //    With max_lists, the cutoff is also at most the store's cap (rashomon.hpp): the
+    //    max_lists-th least objective stored, above which no list can be among the first
+    //    max_lists of the set.
     double cutoff(double best) const {
-        return rashomon_ ? best + config_.rashomon_delta + kRashomonSlack : best;
+        return rashomon_ ? std::min(best + config_.rashomon_delta + kRashomonSlack, list_cap_)
+                         : best;
     }
+    // The store's cap (Search sets it between nodes; +inf: none).
+    void set_list_cap(double cap) { list_cap_ = cap; }
     bool cuts(double bound, double best) const {
         return rashomon_ ? bound > cutoff(best) : bound >= best;
     }
@@ -157,6 +164,7 @@ class SearchContext {
     std::size_t n_jobs_ = 1;
     bool canonical_ties_ = false;
     bool rashomon_ = false;
+    double list_cap_ = std::numeric_limits<double>::infinity();
     std::size_t max_length_;   // effective cap on the length (of the running phase)
     std::size_t min_length_ = 0;
     std::size_t full_length_;  // the whole run's cap

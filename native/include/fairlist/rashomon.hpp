@@ -5,8 +5,14 @@
 // Each list is its rules (antecedent << 1 | prediction) in one flat vector, delimited by
 // offsets, with its default prediction, errors and objective: 4 bytes a rule and 21 a list.
 // The threshold falls as the incumbent improves; lists recorded under an older, larger threshold
-// are dropped when the store is compacted (over(), and finish()).  The store belongs to one
+// are dropped when the store is compacted (trim(), and finish()).  The store belongs to one
 // search and is filled by one thread (the Rashomon mode refuses n_jobs != 1).
+//
+// The cap on the lists (Config::max_lists) keeps the max_lists lists of least objective: once
+// more are stored, the objective of the max_lists-th least (cap()) bounds every list that can
+// still be among them, and the search prunes above it too (SearchContext::cutoff).  It is
+// never below the true max_lists-th objective of the set: the stored lists within the
+// threshold are members, or lie above every member.
 #pragma once
 
 #include <cstddef>
@@ -19,18 +25,20 @@ struct SearchResult;
 
 class RashomonStore {
  public:
-    // max_lists: the search stops (StopReason::MAX_LISTS) once more lists than this lie within
-    // the threshold; 0: no cap.
+    // max_lists: the most lists the set returns (those of least objective); 0: no cap.
     explicit RashomonStore(std::int64_t max_lists);
 
     // Records the list prefix[0 .. n) (+ last, unless Incumbent::kNoRule) + default d.
     void add(const std::uint32_t* prefix, std::size_t n, std::uint32_t last, int d,
              std::int64_t errors, double objective);
 
-    // Whether more than max_lists recorded lists have objectives of at most `cutoff`: when the
-    // store holds more than max_lists, it first drops the lists above `cutoff` (only when the
-    // cutoff fell since it last did, so a full store is not scanned at every node).
-    bool over(double cutoff);
+    // Called before each node with the search's threshold: drops the lists above it once the
+    // store has doubled (and the threshold fell since it last did), and, beyond max_lists
+    // lists, all but those of objective at most the max_lists-th least.  Returns cap().
+    double trim(double cutoff);
+    // The max_lists-th least objective stored when the store last held more than max_lists
+    // lists (+inf: never): no list above it is among the first max_lists of the set.
+    double cap() const { return cap_; }
 
     std::size_t size() const { return objectives_.size(); }
     std::size_t bytes() const;
@@ -40,12 +48,18 @@ class RashomonStore {
     // then predictions, then the default: Incumbent's order), keeping the first max_lists.
     // complete_below: every list of the set with a smaller objective was evaluated (the
     // search's bound on the lists it did not evaluate; +inf when it completed); it falls to the
-    // first dropped list's objective when the cap drops some.
+    // first dropped list's objective when the cap drops some, and to cap() when the cap cut
+    // the search.
     void finish(double cutoff, double complete_below, SearchResult* r) const;
 
  private:
+    static constexpr std::size_t kFirstCompaction = 4096;
     std::size_t max_lists_;  // 0: none
     double compacted_at_;    // the cutoff of the last compaction (+inf: none yet)
+    double cap_;             // cap() (+inf: none)
+    std::size_t next_compaction_ = kFirstCompaction;  // compact beyond this many lists
+    std::size_t next_cap_;                            // apply the cap beyond this many lists
+    std::vector<double> scratch_;                     // objectives, for the cap's selection
     std::vector<std::uint32_t> rules_;
     std::vector<std::uint64_t> starts_;  // list i's rules: rules_[starts_[i] .. starts_[i + 1])
     std::vector<std::uint8_t> defaults_;

@@ -128,8 +128,9 @@ struct Config {
     // off in this mode (context.cpp says which and why); it refuses n_jobs != 1,
     // deepen_length > 0, gap_tolerance > 0 and majority_only.  < 0: off.
     double rashomon_delta = -1.0;
-    // The Rashomon mode stops (StopReason::MAX_LISTS) once it holds more than this many lists
-    // within the threshold, and returns the first max_lists in objective order; 0: no cap.
+    // The Rashomon mode returns the max_lists lists of least objective (ties canonical) and
+    // prunes above the max_lists-th it holds (rashomon.hpp); a set it cut has stop reason
+    // StopReason::MAX_LISTS and a finite rashomon_complete_below.  0: no cap.
     std::int64_t max_lists = 0;
 };
 

@@ -24,7 +24,7 @@ enum class StopReason : int {
     MEMORY_LIMIT = 3,
     INTERRUPTED = 4,
     GAP_LIMIT = 5,  // the incumbent is within Config::gap_tolerance of the global lower bound
-    MAX_LISTS = 6,  // the Rashomon mode holds more than Config::max_lists lists (rashomon.hpp)
+    MAX_LISTS = 6,  // the search completed, but Config::max_lists cut its Rashomon set
 };
 
 class StopCheck {
