@@ -69,6 +69,7 @@ StopReason Search::search_tree_parallel() {
     }
     worker_loop(*worker_);
     for (std::thread& t : threads) t.join();
+    incumbent_->reclaim();  // the workers have joined: the replaced lists have no reader
     publish_progress(0, shared_expanded_, shared_children_);
     end_phase();
     return halt_reason_;

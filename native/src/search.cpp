@@ -168,6 +168,7 @@ StopReason Search::limit_reached(std::size_t iterations) {
             return StopReason::MEMORY_LIMIT;
         }
         if (config.time_limit > 0 && elapsed() >= config.time_limit) return StopReason::TIME_LIMIT;
+        if (ctx_->n_jobs() == 1) incumbent_->reclaim();  // no other thread reads it
     }
     return StopReason::COMPLETED;
 }
