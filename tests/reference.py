@@ -23,6 +23,7 @@ from fairlist.groups import SmallGroupWarning
 from fairlist.metrics import FEASIBILITY_TOL
 from fairlist.rulelist import RuleList
 from fairlist.solvers import Problem, Result, Status
+from fairlist.solvers.bnb import BnBSolver
 
 # The rates each metric compares, written out again (not fairlist.metrics.METRIC_RATES).
 _RATES = {
@@ -274,3 +275,11 @@ def assert_certifies(problem: Problem, ref: ReferenceResult, result: Result, con
     assert ev.fair, context
     assert abs(ev.objective - result.objective) <= 1e-9, context
     assert result.rule_list.length <= problem.max_length, context
+
+
+class CanonicalSerial(BnBSolver):
+    """The serial search with canonical ties (the core's Config::canonical_ties): its certified
+    list is the one every ``n_jobs > 1`` must return."""
+
+    def _config(self, limits, max_length):
+        return {**super()._config(limits, max_length), "canonical_ties": True}

@@ -13,19 +13,12 @@ import json
 
 import numpy as np
 import pytest
-from reference import random_problem
+from reference import CanonicalSerial, random_problem
 from test_bnb import SUBSET, SWITCHES, assert_matches_reference, instance
 
 from fairlist.errors import InvalidParameterError
 from fairlist.solvers import Limits, Status, StopReason
 from fairlist.solvers.bnb import BnBSolver
-
-
-class CanonicalSerial(BnBSolver):
-    """The serial search with canonical ties (the core's Config::canonical_ties)."""
-
-    def _config(self, limits, max_length):
-        return {**super()._config(limits, max_length), "canonical_ties": True}
 
 
 def key(rule_list):
