@@ -62,6 +62,12 @@ bool Expander::root_bound(std::int64_t* rest) {
     return feasible;
 }
 
+std::size_t Expander::bytes() const {
+    const std::size_t words = 2 * scratch_.free.size() + 5 * scratch_.class_free.size();
+    return (terminal_ != nullptr ? terminal_->bytes() : 0) + words * sizeof(word_t) +
+           scratch_.in_prefix.size();
+}
+
 void Expander::offer(std::int64_t errors, std::size_t length, const Fixed& counts,
                      std::uint32_t last_rule, int d) {
     const std::vector<std::uint32_t>& path = scratch_.path;

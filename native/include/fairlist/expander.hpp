@@ -63,6 +63,10 @@ class Expander {
     void offer(std::int64_t errors, std::size_t length, const Fixed& counts,
                std::uint32_t last_rule, int d);
 
+    // Bytes this worker holds for itself, allocated once: its terminal solver's count tables
+    // (two of 16 m^2 bytes for m antecedents) and its scratch.
+    std::size_t bytes() const;
+
     Scratch& scratch() { return scratch_; }
     Stats& stats() { return stats_; }
     const Stats& stats() const { return stats_; }
