@@ -81,6 +81,7 @@ void Expander::offer(std::int64_t errors, std::size_t length, const Fixed& count
 void Expander::load(std::uint32_t index) {
     frontier_.path(index, &scratch_.path);
     index_ = index;
+    finished_.clear();
     depth_ = scratch_.path.size();
     prefix_lb_ = frontier_.node(index).lb_errors;
 }
@@ -142,6 +143,11 @@ void Expander::finish_loaded() {
 }
 
 void Expander::mark_done() {
+    for (const std::uint32_t child : finished_) {
+        frontier_.node(child).flags |= Node::kExpanded;
+        frontier_.retire(child);
+    }
+    finished_.clear();
     Node& node = frontier_.node(index_);
     node.flags |= Node::kExpanded;
     if (node.n_children == 0) frontier_.retire(index_);
@@ -234,7 +240,10 @@ void Expander::add_child(std::uint32_t j, int q, const Fixed& f, std::int64_t er
     std::uint32_t child;
     {
         std::unique_lock<std::mutex> lock;
-        if (shared_ != nullptr) lock = std::unique_lock<std::mutex>(shared_->mutex);
+        if (shared_ != nullptr) {
+            lock = std::unique_lock<std::mutex>(shared_->mutex);
+            ++stats_.frontier_locks;
+        }
         child = frontier_.add_child(
             index_, rule, k, errors, lb_errors,
             ctx_.priority(lb_errors, leaf_errors, k, n_captured), ctx_.queued_bound(lb_errors, k),
@@ -248,10 +257,10 @@ void Expander::add_child(std::uint32_t j, int q, const Fixed& f, std::int64_t er
     terminal_->finish_child(j, q, f, errors, u, forced_free, lb_errors, k,
                             scratch_.class_free.data(), &scratch_.path);
     if (poll_.stopped()) return;  // cut short: the search keeps the expanded node's bound
-    std::unique_lock<std::mutex> lock;
-    if (shared_ != nullptr) lock = std::unique_lock<std::mutex>(shared_->mutex);
-    frontier_.node(child).flags |= Node::kExpanded;
-    frontier_.retire(child);
+    // Marked done with the expanded node (mark_done), under one lock for all of them: until
+    // then it is a live, unexpanded node, which only a permutation-map tie can flag superseded
+    // (harmless: it is never queued) while the expanded node's bound stays tracked.
+    finished_.push_back(child);
     ++stats_.nodes_expanded;
 }
 

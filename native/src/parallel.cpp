@@ -78,11 +78,13 @@ StopReason Search::search_tree_parallel() {
 void Search::worker_loop(Expander& w) {
     std::unique_lock<std::mutex> lock(lock_->mutex);
     Stats& stats = w.stats();
+    ++stats.frontier_locks;
     std::int64_t children_seen = stats.children_evaluated;
     for (;;) {
         while (frontier_->empty() && busy_ > 0 && halt_reason_ == StopReason::COMPLETED) {
             ++lock_->waiting;
             lock_->wake.wait(lock);
+            ++stats.frontier_locks;
             --lock_->waiting;
         }
         if (halt_reason_ != StopReason::COMPLETED) break;
@@ -113,6 +115,7 @@ void Search::worker_loop(Expander& w) {
             w.expand_loaded();
         }
         lock.lock();
+        ++stats.frontier_locks;
         --busy_;
         frontier_->untrack(bound);
         shared_children_ += stats.children_evaluated - children_seen;

@@ -53,7 +53,8 @@ class Expander {
     // the frontier takes it).
     void expand_loaded();
     void finish_loaded();
-    // Marks the loaded node expanded (the lock held).
+    // Marks the loaded node expanded, and the children it finished by counting (the lock
+    // held).
     void mark_done();
     // Whether a popped node of this depth may still hold a list beating the incumbent (or, with
     // canonical ties, tying it and coming first); walks its path on a tie only.
@@ -88,6 +89,7 @@ class Expander {
     std::size_t depth_ = 0;
     std::int64_t prefix_lb_ = 0;
     std::vector<std::uint32_t> other_path_;  // a permutation-map candidate's rules
+    std::vector<std::uint32_t> finished_;    // children finished by counting, to mark done
 
     // Recomputes the loaded prefix from its rules: the samples and classes it leaves
     // uncaptured and its counts (scratch_, prefix_), and prepares the class bound for its

@@ -138,6 +138,8 @@ struct Stats {
     std::int64_t permutation_hits = 0;    // children dropped by the permutation map
     std::int64_t incumbent_updates = 0;   // improvements of the best rule list
     std::int64_t fairness_bound_calls = 0;
+    // Acquisitions of the shared frontier's lock (parallel search; 0 in the serial one).
+    std::int64_t frontier_locks = 0;
     std::int64_t terminal_prefixes = 0;   // prefixes finished by counting (terminal_solver.hpp)
     std::int64_t terminal_lists = 0;      // their two-rule completions examined (all labels)
     // trie + queue + permutation map, at most, plus the workers' own tables (below)
