@@ -19,6 +19,7 @@ The counts are 1, 2 and, where the machine has the cores (``os.sched_getaffinity
     python benchmarks/bench_threads.py --max-length 4        # the 4-rule certificate: seconds
     python benchmarks/bench_threads.py --jobs 1 4 --time-limit 120
     python benchmarks/bench_threads.py --max-length 5 --lam 0.015 --canonical   # ~20 s at 1
+    python benchmarks/bench_threads.py --policy bfs --lam 0.001 --max-length 10 --max-nodes 1000000
 """
 
 from __future__ import annotations
@@ -58,6 +59,7 @@ def main() -> None:
     ap.add_argument("--epsilon", type=float, default=0.05)
     ap.add_argument("--policy", default="lower_bound")
     ap.add_argument("--time-limit", type=float, default=None, help="seconds per run")
+    ap.add_argument("--max-nodes", type=int, default=None, help="trie nodes per run")
     ap.add_argument("--jobs", type=int, nargs="+", default=None)
     ap.add_argument("--lists", action="store_true", help="print each run's list")
     ap.add_argument("--canonical", action="store_true", help="add 1 worker, canonical ties")
@@ -74,7 +76,7 @@ def main() -> None:
         lam=args.lam,
         max_length=args.max_length,
         feature_names=list(frame.columns[2:-1]),
-        limits=Limits(time_limit=args.time_limit),
+        limits=Limits(time_limit=args.time_limit, max_nodes=args.max_nodes),
     )
     print(
         f"SP <= {args.epsilon}, lambda {args.lam}, at most {args.max_length} rules, policy "
