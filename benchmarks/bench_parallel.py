@@ -2,6 +2,7 @@
 
     python benchmarks/bench_parallel.py --workers 1,2            # what a 2-core machine shows
     python benchmarks/bench_parallel.py --workers 1,4,8,16       # the issue's measurement
+    python benchmarks/bench_parallel.py --workers 16 --max-nodes 2000000 --tail-threads
 
 The issue's case by default: COMPAS (``load_compas``), statistical parity, 16 caps x 5 folds,
 one policy (bfs), 300,000 trie nodes a fit, 80 fits, no reuse of unconstrained fits. For each
@@ -11,6 +12,12 @@ workers, completions unordered) and prints the wall time, the speedup over the f
 and the parallel efficiency (the fits' own time over workers x wall time). It then measures
 what limits scaling: the start-up of fresh workers and the cost of one task that does nothing
 but receive the shared data. Every count must give the same fits (checked).
+
+``--tail-threads`` runs each count a second time as ``cross_validated_front(tail_threads=True)``
+does (the epsilon-0 fits last, each fit on ``share_cores`` threads) and prints its wall time
+beside the first: the sweep's tail, the slow fits at epsilon 0, then runs on the cores the other
+workers leave idle. A node-limited fit on several threads depends on their timing, so its fits
+may differ from the one-thread run (counted).
 """
 
 from __future__ import annotations
@@ -22,7 +29,7 @@ import numpy as np
 
 from fairlist.datasets import load_compas
 from fairlist.metrics import Metric
-from fairlist.parallel import shutdown_workers
+from fairlist.parallel import share_cores, shutdown_workers, usable_cores
 from fairlist.pareto import (
     FitSettings,
     SweepData,
@@ -33,7 +40,7 @@ from fairlist.pareto import (
 from fairlist.solvers import Problem
 
 
-def _nothing(data: SweepData, settings: FitSettings, epsilon, policy, fold) -> int:
+def _nothing(data: SweepData, settings: FitSettings, epsilon, policy, fold, threads=1) -> int:
     """A task that only receives the shared data: its cost is the dispatch overhead."""
     return int(data.fold[0]) + fold
 
@@ -49,6 +56,25 @@ def sweep(data, settings, tasks, workers: int, fn=fit_fold):
     return results, report
 
 
+def tail_threads(data, settings, tasks, workers: int, plain, plain_fits) -> None:
+    """The same fits with tail threads (cross_validated_front's order and share_cores)."""
+    order = [t for t in tasks if t[0] != 0.0] + [t for t in tasks if t[0] == 0.0]
+    threads = share_cores(len(order), workers, usable_cores())
+    results, report = sweep(
+        data, settings, [(*t, n) for t, n in zip(order, threads, strict=True)], workers
+    )
+    by_task = dict(zip(order, results, strict=True))
+    fits = [
+        (r["objective"], r["test_error"], r["test_unfairness"]) for r in map(by_task.get, tasks)
+    ]
+    differ = sum(a != b for a, b in zip(fits, plain_fits, strict=True))
+    print(
+        f"      tail threads ({usable_cores()} cores, the last fits on {threads[-3:]}): "
+        f"{report.wall_seconds:7.1f} s wall, {plain.wall_seconds / report.wall_seconds:5.2f}x "
+        f"the one-thread run; {differ} of {len(fits)} fits differ"
+    )
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--workers", default="1,2", help="comma-separated worker counts")
@@ -58,6 +84,7 @@ def main() -> None:
     parser.add_argument("--policy", default="bfs")
     parser.add_argument("--metric", default="SP")
     parser.add_argument("--data-home", type=Path, default=None)
+    parser.add_argument("--tail-threads", action="store_true", help="also with tail threads")
     args = parser.parse_args()
 
     ds = load_compas(data_home=args.data_home)
@@ -90,6 +117,8 @@ def main() -> None:
 
     reference, base = None, None
     for workers in (int(w) for w in args.workers.split(",")):
+        if args.tail_threads:  # both runs on started workers
+            sweep(data, settings, tasks[:workers], workers, _nothing)
         results, report = sweep(data, settings, tasks, workers)
         fits = [(r["objective"], r["test_error"], r["test_unfairness"]) for r in results]
         if reference is None:
@@ -100,6 +129,8 @@ def main() -> None:
             f"{report.busy_seconds:7.1f} s of fits, speedup {base / report.wall_seconds:5.2f}, "
             f"parallel efficiency {100 * report.efficiency:5.1f}%  ({same})"
         )
+        if args.tail_threads:
+            tail_threads(data, settings, tasks, workers, report, fits)
 
         # what limits scaling: worker start-up and the cost of a task that does nothing
         shutdown_workers()  # fresh workers, as a new sweep gets (their memory maps removed)

@@ -682,7 +682,17 @@ SweepJobsOpt = Annotated[
     Optional[int],
     typer.Option(
         help="Parallel fits, each in a worker process with one thread (joblib: -1 every "
-        "core, -2 all but one; not 0): a sweep's fits keep the cores busy themselves."
+        "core, -2 all but one; not 0): a sweep's fits keep the cores busy themselves; with "
+        "--tail-threads, bnb fits also get the cores the workers leave idle."
+    ),
+]
+TailThreadsOpt = Annotated[
+    bool,
+    typer.Option(
+        "--tail-threads",
+        help="bnb fits share the cores: cores // workers threads each while every worker is "
+        "busy, more for the last fits (the last one every core), and the epsilon-0 fits, the "
+        "slowest, start last (fairlist.parallel.share_cores; ignored with --backend dask).",
     ),
 ]
 BackendOpt = Annotated[Optional[Backend], typer.Option(help="joblib backend.")]
@@ -717,6 +727,7 @@ def pareto(
     memory_limit: MemoryLimitOpt = None,
     n_jobs: SweepJobsOpt = None,
     backend: BackendOpt = None,
+    tail_threads: TailThreadsOpt = False,
     seed: SeedOpt = 0,
     output: FrontOutputOpt = Path("pareto.csv"),
     json_output: JsonOutputOpt = None,
@@ -764,6 +775,7 @@ def pareto(
             None
             if exact
             else _sweep_params(epsilon_max, n_epsilons, cv, pols, seed, n_jobs, backend)
+            | {"tail_threads": tail_threads}
         )
         result = _trace_front(table, sweep, common, as_json)
         json_output = _write_front(result, output, json_output)

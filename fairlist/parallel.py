@@ -17,7 +17,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-__all__ = ["RunReport", "run_tasks", "shutdown_workers", "worker_count"]
+__all__ = ["RunReport", "run_tasks", "share_cores", "shutdown_workers", "worker_count"]
 
 
 def worker_count(n_jobs: int | None, backend: str | None = None) -> int:
@@ -30,6 +30,37 @@ def worker_count(n_jobs: int | None, backend: str | None = None) -> int:
     config = {"backend": backend} if backend is not None else {}
     with parallel_config(**config):
         return max(1, int(effective_n_jobs(n_jobs)))
+
+
+def share_cores(n_tasks: int, workers: int, cores: int) -> list[int]:
+    """Threads for each of ``n_tasks`` tasks started in order on ``workers`` workers that share
+    ``cores`` cores: task ``i`` gets ``cores // min(workers, n_tasks - i)`` (at least 1).
+
+    The divisor is how many tasks can still run at once when task ``i`` starts: the workers, or,
+    in the tail, the tasks left to start (``i`` included). So every task gets an equal share of
+    the cores while the workers are all busy (``cores // workers``: one thread when there is a
+    worker per core), and the last tasks, which start as the others finish, get the cores that
+    those leave idle: the last one all of them. It depends on the order alone, never on the
+    timing, so a run's thread counts are the same every time.
+
+    Examples
+    --------
+    >>> share_cores(6, workers=4, cores=4)
+    [1, 1, 1, 1, 2, 4]
+    >>> share_cores(3, workers=2, cores=8)
+    [4, 4, 8]
+    """
+    workers, cores = max(1, workers), max(1, cores)
+    return [max(1, cores // min(workers, n_tasks - i)) for i in range(n_tasks)]
+
+
+def usable_cores() -> int:
+    """The cores this process may run on (its CPU affinity where the system has one)."""
+    import os
+
+    if hasattr(os, "sched_getaffinity"):
+        return len(os.sched_getaffinity(0))
+    return os.cpu_count() or 1  # pragma: no cover - macOS, Windows
 
 
 def shutdown_workers() -> None:

@@ -71,11 +71,11 @@ import numpy as np
 import pandas as pd
 
 from ._json import dumps, jsonable, write_text
-from ._params import InstanceOf, Interval, Satisfies, validate_params
+from ._params import BOOLEAN, InstanceOf, Interval, Satisfies, validate_params
 from .errors import InvalidParameterError
 from .metric_table import RATES
 from .metrics import FEASIBILITY_TOL, Metric, unfairness
-from .parallel import RunReport, run_tasks, worker_count
+from .parallel import RunReport, run_tasks, share_cores, usable_cores, worker_count
 from .rulelist import RuleList
 from .solvers import (
     ENGINE_NAMES,
@@ -356,6 +356,7 @@ _CV_CONSTRAINTS = {
     ],
     "cv": [Interval(numbers.Integral, 2, None, closed="left")],
     "random_state": [Interval(numbers.Integral, None, None)],
+    "tail_threads": [BOOLEAN],
 }
 
 
@@ -449,12 +450,15 @@ class FitSettings:
     memory_limit_mb: float | None = None
     engine_options: tuple[tuple[str, Any], ...] = ()
 
-    def solver(self, policy: str | None):
-        """The engine, configured (``policy`` is the branch-and-bound's search order)."""
+    def solver(self, policy: str | None, n_threads: int = 1):
+        """The engine, configured (``policy`` is the branch-and-bound's search order;
+        ``n_threads`` its threads, unless ``engine_options`` name ``n_jobs``)."""
         options = dict(self.engine_options)
         spec = ENGINES[self.engine]
         if policy is not None and spec.policy is not None:
             options[spec.policy] = policy
+        if n_threads > 1 and self.engine == "bnb":
+            options.setdefault("n_jobs", n_threads)
         return get_solver(self.engine, **options)
 
     def problem(self, data: SweepData, rows: np.ndarray, epsilon: float | None) -> Problem:
@@ -491,11 +495,13 @@ def fit_fold(
     epsilon: float | None,
     policy: str | None,
     fold: int,
+    n_threads: int = 1,
 ) -> dict[str, Any]:
-    """One fit on the training part of ``fold``, measured on its test part (a sweep's task)."""
+    """One fit on the training part of ``fold``, measured on its test part (a sweep's task),
+    on ``n_threads`` threads of the branch-and-bound (``tail_threads``)."""
     train = data.fold != fold
     test = ~train
-    result = settings.solver(policy).solve(settings.problem(data, train, epsilon))
+    result = settings.solver(policy, n_threads).solve(settings.problem(data, train, epsilon))
     row: dict[str, Any] = {
         "status": _status(result),
         "stop_reason": str(result.stop_reason),
@@ -507,6 +513,7 @@ def fit_fold(
         "lower_bound": result.lower_bound,
         "length": -1,
         "rule_list": None,
+        "threads": n_threads,
     }
     if result.rule_list is None:
         return row
@@ -550,6 +557,7 @@ def cross_validated_front(
     reuse_unconstrained: bool = True,
     n_jobs: int | None = None,
     backend: str | None = None,
+    tail_threads: bool = False,
     progress: Progress | None = None,
     on_fit: Callable[[dict[str, Any]], None] | None = None,
 ) -> ParetoResult:
@@ -587,6 +595,15 @@ def cross_validated_front(
     n_jobs, backend
         joblib parallelism (``backend="dask"`` needs an active ``dask.distributed.Client``);
         see :func:`run_tasks` for how the data reach the workers.
+    tail_threads : bool
+        Give the branch-and-bound fits the cores the workers leave idle
+        (:func:`~fairlist.parallel.share_cores`): a fit started while every worker is busy gets
+        ``cores // workers`` threads, the last ones, started as the others finish, more (the
+        last fit all the cores); and the fits at ``epsilon == 0``, the slowest, start last, so
+        that they are the ones that get them. Each fit's count (column ``threads``) depends on
+        the order alone. A certified fit on more than one thread returns the canonical optimal
+        list (``BnBSolver(n_jobs=...)``), one stopped by ``max_nodes`` depends on the threads'
+        timing. Ignored with ``backend="dask"``. Default False: one thread a fit.
     progress : callable(done, total), optional
         Called as fits complete; ``total`` counts every fit, the unconstrained ones included
         (``len(policies) * cv`` more than the grid's).
@@ -619,6 +636,7 @@ def cross_validated_front(
             epsilons=epsilons,
             cv=cv,
             random_state=random_state,
+            tail_threads=tail_threads,
         ),
     )
     m = Metric.parse(metric)
@@ -632,7 +650,9 @@ def cross_validated_front(
     first = [(None, pol, k) for pol in pols for k in range(cv)] if reuse_unconstrained else []
     grid = [(e, pol, k) for e in eps_grid for pol in pols for k in range(cv)]
     total = len(first) + len(grid)
-    rows, finished = _sweep(first, grid, (data, settings), total, progress, n_jobs, backend, on_fit)
+    threads = tail_threads and engine == "bnb" and backend != "dask"
+    runner = _Runner(n_jobs, backend, threads, progress, on_fit)
+    rows, finished = _sweep(first, grid, (data, settings), total, runner)
     # After an interrupt the unconstrained fits done are kept too (epsilon NaN; never a point
     # of the front): when it came before the grid, they are all the work done.
     points = _cv_points(grid, rows, first=[] if finished else first)
@@ -647,6 +667,7 @@ def cross_validated_front(
         time_limit=time_limit,
         memory_limit_mb=memory_limit_mb,
         random_state=random_state,
+        tail_threads=bool(threads),
         **_data_settings(problem),
         partial=not finished,
         fits=_fit_counts(rows, total),
@@ -688,26 +709,42 @@ def _data_settings(problem: Problem) -> dict[str, Any]:
     )
 
 
+@dataclass(frozen=True)
+class _Runner:
+    """How a sweep runs its fits: joblib's workers, the threads of each fit (``tail_threads``),
+    and the callbacks."""
+
+    n_jobs: int | None
+    backend: str | None
+    tail_threads: bool
+    progress: Progress | None
+    on_fit: Callable[[dict[str, Any]], None] | None
+
+    def tasks(self, keys: list) -> tuple[list, list]:
+        """The keys in the order they start, and each one's task (key + threads): with tail
+        threads the fits at epsilon 0 last, and threads by :func:`share_cores`."""
+        if not self.tail_threads:
+            return keys, [(*key, 1) for key in keys]
+        ordered = [k for k in keys if k[0] != 0.0] + [k for k in keys if k[0] == 0.0]
+        workers = worker_count(self.n_jobs, self.backend)
+        threads = share_cores(len(ordered), workers, usable_cores())
+        return ordered, [(*key, t) for key, t in zip(ordered, threads, strict=True)]
+
+
 def _sweep(
-    first: list,
-    grid: list,
-    shared: tuple,
-    total: int,
-    progress: Progress | None,
-    n_jobs: int | None,
-    backend: str | None,
-    on_fit: Callable[[dict[str, Any]], None] | None,
+    first: list, grid: list, shared: tuple, total: int, runner: _Runner
 ) -> tuple[dict[tuple[float | None, str | None, int], dict[str, Any]], bool]:
     """Fit ``first`` (the unconstrained fits), then the grid fits they do not settle; the rows
     and whether the sweep finished (False after an interrupt)."""
     rows: dict[tuple[float | None, str | None, int], dict[str, Any]] = {}
     tally = {"done": 0}
+    progress = runner.progress
     if progress is not None:
         progress(0, total)
 
     def run(keys: list) -> bool:
         """Fit ``keys``; store each row; False when an interrupt stopped the sweep."""
-        return _run_fits(keys, rows, shared, tally, total, progress, n_jobs, backend, on_fit)
+        return _run_fits(keys, rows, shared, tally, total, runner)
 
     finished = run(first)
     todo = _reuse_unconstrained(grid, rows, tally)
@@ -749,18 +786,12 @@ def _fit_counts(rows: dict, total: int) -> dict[str, int]:
 
 
 def _run_fits(
-    keys: list,
-    rows: dict,
-    shared: tuple,
-    tally: dict[str, int],
-    total: int,
-    progress: Progress | None,
-    n_jobs: int | None,
-    backend: str | None,
-    on_fit: Callable[[dict[str, Any]], None] | None = None,
+    keys: list, rows: dict, shared: tuple, tally: dict[str, int], total: int, runner: _Runner
 ) -> bool:
     """Fit ``keys`` in parallel; store each row as it comes, with the progress; False when an
     interrupt stopped the sweep."""
+    keys, tasks = runner.tasks(keys)
+    progress, on_fit = runner.progress, runner.on_fit
 
     def on_result(i: int, row: dict[str, Any], seconds: float) -> bool:
         rows[keys[i]] = {**row, "seconds": seconds}
@@ -772,7 +803,9 @@ def _run_fits(
             progress(tally["done"], total)
         return row["status"] != INTERRUPTED
 
-    report = run_tasks(fit_fold, keys, shared, n_jobs=n_jobs, backend=backend, on_result=on_result)
+    report = run_tasks(
+        fit_fold, tasks, shared, n_jobs=runner.n_jobs, backend=runner.backend, on_result=on_result
+    )
     return not report.interrupted
 
 

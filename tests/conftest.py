@@ -67,7 +67,9 @@ def interrupt_solve(monkeypatch):
                     result, status=status, stop_reason=StopReason.INTERRUPTED
                 )
 
-        monkeypatch.setattr(FitSettings, "solver", lambda self, p: Interrupted(original(self, p)))
+        monkeypatch.setattr(
+            FitSettings, "solver", lambda self, *args: Interrupted(original(self, *args))
+        )
         return calls
 
     return arm

@@ -23,6 +23,7 @@ from fairlist.groups import SmallGroupWarning
 from fairlist.metrics import FEASIBILITY_TOL
 from fairlist.rulelist import RuleList
 from fairlist.solvers import Problem, Result, Status
+from fairlist.solvers.bnb import BnBSolver
 
 # The rates each metric compares, written out again (not fairlist.metrics.METRIC_RATES).
 _RATES = {
@@ -322,3 +323,11 @@ def reference_rashomon(problem: Problem, max_length: int, delta: float) -> list:
         return []
     optimum = min(o for o, _, _ in lists)
     return [item for item in lists if item[0] <= optimum + delta + 1e-9]
+
+
+class CanonicalSerial(BnBSolver):
+    """The serial search with canonical ties (the core's Config::canonical_ties): its certified
+    list is the one every ``n_jobs > 1`` must return."""
+
+    def _config(self, limits, max_length):
+        return {**super()._config(limits, max_length), "canonical_ties": True}

@@ -524,17 +524,22 @@ def test_beam_width_is_validated():
 
 
 # ---------------------------------------------------------------------------- length deepening
+@pytest.mark.parametrize("n_jobs", [1, 2, 4])
 @pytest.mark.parametrize("deepen_length", [1, 2, 5])
-def test_length_deepening_keeps_the_optimum(deepen_length):
+def test_length_deepening_keeps_the_optimum(deepen_length, n_jobs):
     """Certifying the short lists first, then searching on with that knowledge, certifies the
-    same optimum (5 exceeds every cap here: the deepening stops one rule below the cap)."""
+    same optimum (5 exceeds every cap here: the deepening stops one rule below the cap), on one
+    thread and on the parallel search's two and four."""
     for seed in SUBSET:
-        assert_matches_reference(seed, deepen_length=deepen_length, beam_width=0)
-        assert_matches_reference(seed, deepen_length=deepen_length, majority_only=True)
+        assert_matches_reference(seed, deepen_length=deepen_length, beam_width=0, n_jobs=n_jobs)
+        assert_matches_reference(
+            seed, deepen_length=deepen_length, majority_only=True, n_jobs=n_jobs
+        )
 
 
+@pytest.mark.parametrize("n_jobs", [1, 2, 4])
 @pytest.mark.parametrize("epsilon", [None, 1.0])
-def test_length_deepening_finds_a_longer_list_better_by_less_than_one_rule(epsilon):
+def test_length_deepening_finds_a_longer_list_better_by_less_than_one_rule(epsilon, n_jobs):
     """33 samples: A captures 10 positives, B 3 others, the rest are 20 negatives; lam 0.06.
     Lists: "else 0" 13/33, "A -> 1" 3/33 + lam = 0.1509, "A -> 1, B -> 1" 2 lam = 0.12. The
     2-rule list beats the 1-rule one by less than a rule, so a phase that counted one rule too
@@ -548,14 +553,15 @@ def test_length_deepening_finds_a_longer_list_better_by_less_than_one_rule(epsil
     protected = np.arange(33) % 2 == 0
     problem = Problem(X, y, protected, metric="SP", epsilon=epsilon, lam=0.06)
     for deepen_length in (0, 1, 2, 3):
-        result = BnBSolver(deepen_length=deepen_length, beam_width=0).solve(problem)
+        result = BnBSolver(deepen_length=deepen_length, beam_width=0, n_jobs=n_jobs).solve(problem)
         assert result.status is Status.OPTIMAL
         assert result.objective == pytest.approx(0.12, abs=1e-12), deepen_length
         assert result.rule_list.length == 2
 
 
+@pytest.mark.parametrize("n_jobs", [1, 2, 4])
 @pytest.mark.parametrize("metric", list(Metric))
-def test_length_deepening_is_exact_when_rules_are_cheap(metric):
+def test_length_deepening_is_exact_when_rules_are_cheap(metric, n_jobs):
     """Exact against brute force with a rule worth one or two samples, where lists of different
     lengths are close (the hand-built test above pins the one-rule-too-many error exactly)."""
     rng = np.random.default_rng(int(metric) + 400)
@@ -571,7 +577,9 @@ def test_length_deepening_is_exact_when_rules_are_cheap(metric):
         )
         expected = reference_solve(problem, 4).objective
         for deepen_length in (2, 3):
-            result = BnBSolver(deepen_length=deepen_length, beam_width=0).solve(problem)
+            result = BnBSolver(deepen_length=deepen_length, beam_width=0, n_jobs=n_jobs).solve(
+                problem
+            )
             if math.isinf(expected):
                 assert result.status is Status.INFEASIBLE
             else:

@@ -739,3 +739,16 @@ def test_one_default_lam_everywhere():
     for fn in (fit, pareto, verify, FairRuleListClassifier.__init__):
         assert inspect.signature(fn).parameters["lam"].default == DEFAULT_LAM, fn
     assert Problem.__dataclass_fields__["lam"].default == DEFAULT_LAM
+
+
+def test_pareto_tail_threads_reach_the_fits(tmp_path):
+    """--tail-threads: the fits' thread counts (share_cores) reach the JSON's points."""
+    data = tmp_path / "d.csv"
+    binary_csv(data, n=150)
+    out = tmp_path / "f.json"
+    args = [*small_pareto(data), "--n-jobs", "1", "--tail-threads", "--json-output", str(out)]
+    result = runner.invoke(app, [*args, "--output", str(tmp_path / "f.csv")])
+    assert result.exit_code == 0, result.output
+    doc = json.loads(out.read_text())
+    assert doc["settings"]["tail_threads"] is True
+    assert "--tail-threads" in runner.invoke(app, ["pareto", "--help"]).output

@@ -13,19 +13,12 @@ import json
 
 import numpy as np
 import pytest
-from reference import random_problem
+from reference import CanonicalSerial, random_problem
 from test_bnb import SUBSET, SWITCHES, assert_matches_reference, instance
 
 from fairlist.errors import InvalidParameterError
 from fairlist.solvers import Limits, Status, StopReason
 from fairlist.solvers.bnb import BnBSolver
-
-
-class CanonicalSerial(BnBSolver):
-    """The serial search with canonical ties (the core's Config::canonical_ties)."""
-
-    def _config(self, limits, max_length):
-        return {**super()._config(limits, max_length), "canonical_ties": True}
 
 
 def key(rule_list):
@@ -227,3 +220,31 @@ def test_groups_and_weights_equal_brute_force_on_threads(chunk, n_jobs):
     for seed in GROUP_SEEDS[chunk::8]:
         matches_groups(seed, n_jobs=n_jobs)
         matches_groups(seed + 1, majority_only=True, n_jobs=n_jobs)
+
+
+@pytest.mark.parametrize("n_jobs", [1, 2])
+def test_the_canonical_optimum_under_four_rules(n_jobs):
+    """Length cap 4: the terminal solver finishes prefixes of two rules, where equivalent
+    prefixes (the same samples captured, the same counts) meet in the permutation map. Brute
+    force's canonical optimum, from the serial search with canonical ties (n_jobs 1) and two
+    threads."""
+    rng = np.random.default_rng(2600)
+    for trial in range(10):
+        problem = random_problem(
+            rng,
+            n=int(rng.integers(24, 40)),
+            m=5,
+            metric=("SP", "EOpp", "EOdds", "PE")[trial % 4],
+            epsilon=(None, 0.1, 0.25)[trial % 3],
+            lam=(0.0, 0.01)[trial % 2],
+            max_length=4,
+        )
+        objective, first = canonical_optimum(problem)
+        solver = CanonicalSerial() if n_jobs == 1 else BnBSolver(n_jobs=n_jobs)
+        result = solver.solve(problem)
+        if first is None:
+            assert result.status is Status.INFEASIBLE, trial
+            continue
+        assert result.status is Status.OPTIMAL, trial
+        assert abs(result.objective - objective) <= 1e-12, trial
+        assert key(result.rule_list) == key(first), trial

@@ -519,3 +519,44 @@ def test_shutdown_workers_removes_the_memory_maps_it_registered(tmp_path):
     shutdown_workers()
     assert all(not os.path.exists(path) for path in folders.values())
     shutdown_workers()  # nothing left: a no-op
+
+
+# ---------------------------------------------------------------------------- tail threads
+def test_share_cores_splits_the_cores_among_the_fits_that_can_run_at_once():
+    from fairlist.parallel import share_cores
+
+    # 16 workers, 10 fits: 16 // 10, 16 // 9, ..., 16 // 1
+    assert share_cores(10, workers=16, cores=16) == [1, 1, 2, 2, 2, 3, 4, 5, 8, 16]
+    # 4 workers on 16 cores: 4 threads a fit while all 4 are busy
+    assert share_cores(5, workers=4, cores=16) == [4, 4, 5, 8, 16]
+    assert share_cores(3, workers=1, cores=8) == [8, 8, 8]  # one worker: every core, in turn
+    assert share_cores(0, workers=4, cores=4) == []
+    for n, w, c in itertools.product(range(1, 30), range(1, 9), range(1, 17)):
+        threads = share_cores(n, w, c)
+        # While every worker is busy each fit gets an equal share; then the share grows to
+        # every core for the last fit, and never shrinks along the order.
+        assert threads[0] == max(1, c // min(w, n)) and threads[-1] == c
+        assert threads == sorted(threads) and min(threads) >= 1
+
+
+def test_tail_threads_certify_the_same_fits_and_run_the_epsilon_0_fits_last():
+    """Tail threads: the same certified objectives as one thread a fit, the fits at epsilon 0
+    started last, and each fit's thread count the one share_cores gives its place."""
+    from fairlist.errors import InvalidParameterError
+    from fairlist.parallel import share_cores, usable_cores, worker_count
+
+    X, y, g = data(n=120)
+    kw = dict(metric="SP", epsilons=[0.0, 0.1], cv=2, lam=0.01, max_length=2, n_jobs=2)
+    kw.update(reuse_unconstrained=False, backend="threading")
+    tail = cross_validated_front(X, y, g, tail_threads=True, **kw)
+    plain = cross_validated_front(X, y, g, **kw)
+    assert tail.settings["tail_threads"] and not plain.settings["tail_threads"]
+    assert (tail.points["status"] == "optimal").all()
+    np.testing.assert_array_equal(tail.points["objective"], plain.points["objective"])
+    assert (plain.points["threads"] == 1).all()
+    # The grid ran in the order (0.1, fold 0), (0.1, fold 1), (0, fold 0), (0, fold 1).
+    expected = share_cores(4, worker_count(2, "threading"), usable_cores())
+    got = tail.points.set_index(["epsilon", "fold"])["threads"]
+    assert [got[(0.1, 0)], got[(0.1, 1)], got[(0.0, 0)], got[(0.0, 1)]] == expected
+    with pytest.raises(InvalidParameterError, match="'tail_threads' parameter"):
+        cross_validated_front(X, y, g, tail_threads="yes", **kw)

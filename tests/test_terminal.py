@@ -16,7 +16,13 @@ import math
 
 import numpy as np
 import pytest
-from reference import assert_certifies, random_group_problem, random_problem, reference_solve
+from reference import (
+    CanonicalSerial,
+    assert_certifies,
+    random_group_problem,
+    random_problem,
+    reference_solve,
+)
 
 from fairlist.metrics import Metric
 from fairlist.solvers import Limits, Problem, Status, StopReason
@@ -51,20 +57,34 @@ def reference(seed: int, majority_only: bool):
     return reference_solve(problem, problem.max_length, majority_only=majority_only)
 
 
-def solve_both(problem: Problem, **options):
-    """The solve with the terminal solver on, then off."""
-    return [BnBSolver(use_terminal_solver=t, **options).solve(problem) for t in (True, False)]
+def solve_both(problem: Problem, n_jobs: int = 1, **options):
+    """The solve with the terminal solver on, then off, on ``n_jobs`` threads; with more than
+    one, each list must be the serial search's with canonical ties (the same switches)."""
+    results = []
+    for terminal in (True, False):
+        result = BnBSolver(use_terminal_solver=terminal, n_jobs=n_jobs, **options).solve(problem)
+        if n_jobs > 1 and result.status is Status.OPTIMAL:
+            serial = CanonicalSerial(use_terminal_solver=terminal, **options).solve(problem)
+            assert result.rule_list == serial.rule_list, (n_jobs, terminal, options)
+        results.append(result)
+    return results
+
+
+# The exactness suites below on one thread and on the parallel search's two and four (threads:
+# they run on two cores), whose lists are also checked against the serial canonical ones.
+N_JOBS = [1, 2, 4]
 
 
 # ---------------------------------------------------------------------------- two groups
+@pytest.mark.parametrize("n_jobs", N_JOBS)
 @pytest.mark.parametrize("majority_only", [False, True], ids=["full", "majority"])
 @pytest.mark.parametrize("chunk", range(4))
-def test_terminal_solver_on_and_off_equal_brute_force(chunk, majority_only):
+def test_terminal_solver_on_and_off_equal_brute_force(chunk, majority_only, n_jobs):
     ran = 0
     for seed in range(chunk, 72, 4):
         problem = instance(seed)
         ref = reference(seed, majority_only)
-        on, off = solve_both(problem, majority_only=majority_only)
+        on, off = solve_both(problem, n_jobs, majority_only=majority_only)
         for result, terminal in ((on, True), (off, False)):
             assert_certifies(problem, ref, result, (seed, majority_only, terminal))
         assert off.stats["terminal_prefixes"] == 0
@@ -72,20 +92,22 @@ def test_terminal_solver_on_and_off_equal_brute_force(chunk, majority_only):
     assert ran > 0  # the solver ran (it finishes the root when the cap is 2)
 
 
+@pytest.mark.parametrize("n_jobs", N_JOBS)
 @pytest.mark.parametrize("deepen_length", [1, 2])
-def test_terminal_solver_in_every_deepening_phase_equals_brute_force(deepen_length):
+def test_terminal_solver_in_every_deepening_phase_equals_brute_force(deepen_length, n_jobs):
     for seed in range(0, 72, 5):
         problem = instance(seed)
         ref = reference(seed, False)
-        for result in solve_both(problem, deepen_length=deepen_length):
+        for result in solve_both(problem, n_jobs, deepen_length=deepen_length):
             assert_certifies(problem, ref, result, (seed, deepen_length))
 
 
+@pytest.mark.parametrize("n_jobs", N_JOBS)
 @pytest.mark.parametrize("policy", ["bfs", "lower_bound", "dfs", "bfs_objective_aware_lowest"])
-def test_terminal_solver_under_every_kind_of_policy(policy):
+def test_terminal_solver_under_every_kind_of_policy(policy, n_jobs):
     for seed in range(1, 72, 7):
         problem = instance(seed)
-        for result in solve_both(problem, policy=policy, beam_width=0):
+        for result in solve_both(problem, n_jobs, policy=policy, beam_width=0):
             assert_certifies(problem, reference(seed, False), result, (seed, policy))
 
 
@@ -203,8 +225,9 @@ def test_limits_gap_tolerance_applies_to_the_branch_and_bound():
 
 # ---------------------------------------------------------------------------- wider sweeps
 @pytest.mark.slow
+@pytest.mark.parametrize("n_jobs", N_JOBS)
 @pytest.mark.parametrize("metric", METRICS, ids=lambda m: m.short_name)
-def test_terminal_solver_on_larger_instances_equals_brute_force(metric):
+def test_terminal_solver_on_larger_instances_equals_brute_force(metric, n_jobs):
     rng = np.random.default_rng(9000 + int(metric))
     for i in range(40):
         problem = random_problem(
@@ -218,13 +241,16 @@ def test_terminal_solver_on_larger_instances_equals_brute_force(metric):
         )
         for majority_only in (False, True):
             ref = reference_solve(problem, problem.max_length, majority_only=majority_only)
-            for result in solve_both(problem, majority_only=majority_only, deepen_length=i % 3):
+            for result in solve_both(
+                problem, n_jobs, majority_only=majority_only, deepen_length=i % 3
+            ):
                 assert_certifies(problem, ref, result, (i, majority_only))
 
 
 @pytest.mark.slow
+@pytest.mark.parametrize("n_jobs", N_JOBS)
 @pytest.mark.parametrize("metric", METRICS, ids=lambda m: m.short_name)
-def test_terminal_solver_equals_cpsat_on_compas_subsamples(compas_published, metric):
+def test_terminal_solver_equals_cpsat_on_compas_subsamples(compas_published, metric, n_jobs):
     from reference import published_problem
 
     from fairlist.solvers.cpsat import CPSatSolver
@@ -239,7 +265,7 @@ def test_terminal_solver_equals_cpsat_on_compas_subsamples(compas_published, met
         for epsilon in (None, 0.02, 0.1):
             problem = base.replace(epsilon=epsilon)
             cps = CPSatSolver(num_workers=1).solve(problem)
-            for result in solve_both(problem):
+            for result in solve_both(problem, n_jobs):
                 assert result.status is cps.status
                 if cps.status is Status.OPTIMAL:
                     assert abs(result.objective - cps.objective) <= 1e-9

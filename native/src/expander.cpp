@@ -62,6 +62,12 @@ bool Expander::root_bound(std::int64_t* rest) {
     return feasible;
 }
 
+std::size_t Expander::bytes() const {
+    const std::size_t words = 2 * scratch_.free.size() + 5 * scratch_.class_free.size();
+    return (terminal_ != nullptr ? terminal_->bytes() : 0) + words * sizeof(word_t) +
+           scratch_.in_prefix.size();
+}
+
 void Expander::offer(std::int64_t errors, std::size_t length, const Fixed& counts,
                      std::uint32_t last_rule, int d) {
     const std::vector<std::uint32_t>& path = scratch_.path;
@@ -82,6 +88,9 @@ void Expander::offer(std::int64_t errors, std::size_t length, const Fixed& count
 void Expander::load(std::uint32_t index) {
     frontier_.path(index, &scratch_.path);
     index_ = index;
+    finished_.clear();
+    held_.clear();
+    held_classes_.clear();
     depth_ = scratch_.path.size();
     prefix_lb_ = frontier_.node(index).lb_errors;
 }
@@ -142,7 +151,35 @@ void Expander::finish_loaded() {
                              &scratch_.path);
 }
 
+void Expander::hold_child(std::uint32_t rule, std::int64_t errors, std::int64_t lb_errors,
+                          double priority, double bound, const MapKey& key) {
+    held_.push_back(Held{rule, errors, lb_errors, priority, bound, key, held_classes_.size()});
+    const std::vector<word_t>& classes = scratch_.child_classes;
+    held_classes_.insert(held_classes_.end(), classes.begin(), classes.end());
+}
+
+void Expander::queue_held() {
+    const std::size_t k = depth_ + 1;
+    bool queued = false;
+    for (const Held& h : held_) {
+        const std::uint32_t child = frontier_.add_child(
+            index_, h.rule, k, h.errors, h.lb_errors, h.priority, h.bound, h.key,
+            held_classes_.data() + h.classes, scratch_.other_classes.data(), scratch_.path,
+            &other_path_, true, &stats_);
+        queued = queued || child != Trie::kNone;
+    }
+    held_.clear();
+    held_classes_.clear();
+    if (queued && shared_->waiting > 0) shared_->wake.notify_all();
+}
+
 void Expander::mark_done() {
+    if (!held_.empty()) queue_held();
+    for (const std::uint32_t child : finished_) {
+        frontier_.node(child).flags |= Node::kExpanded;
+        frontier_.retire(child);
+    }
+    finished_.clear();
     Node& node = frontier_.node(index_);
     node.flags |= Node::kExpanded;
     if (node.n_children == 0) frontier_.retire(index_);
@@ -232,10 +269,18 @@ void Expander::add_child(std::uint32_t j, int q, const Fixed& f, std::int64_t er
     // The hook of the terminal solver: a child two rules short of the length cap is finished
     // by counting at once, never queued.
     const bool finish = finishes_by_counting(k);
+    if (shared_ != nullptr && !finish) {  // queued with the others at the end (mark_done)
+        hold_child(rule, errors, lb_errors, ctx_.priority(lb_errors, leaf_errors, k, n_captured),
+                   ctx_.queued_bound(lb_errors, k), key);
+        return;
+    }
     std::uint32_t child;
     {
         std::unique_lock<std::mutex> lock;
-        if (shared_ != nullptr) lock = std::unique_lock<std::mutex>(shared_->mutex);
+        if (shared_ != nullptr) {
+            lock = std::unique_lock<std::mutex>(shared_->mutex);
+            ++stats_.frontier_locks;
+        }
         child = frontier_.add_child(
             index_, rule, k, errors, lb_errors,
             ctx_.priority(lb_errors, leaf_errors, k, n_captured), ctx_.queued_bound(lb_errors, k),
@@ -249,10 +294,10 @@ void Expander::add_child(std::uint32_t j, int q, const Fixed& f, std::int64_t er
     terminal_->finish_child(j, q, f, errors, u, forced_free, lb_errors, k,
                             scratch_.class_free.data(), &scratch_.path);
     if (poll_.stopped()) return;  // cut short: the search keeps the expanded node's bound
-    std::unique_lock<std::mutex> lock;
-    if (shared_ != nullptr) lock = std::unique_lock<std::mutex>(shared_->mutex);
-    frontier_.node(child).flags |= Node::kExpanded;
-    frontier_.retire(child);
+    // Marked done with the expanded node (mark_done), under one lock for all of them: until
+    // then it is a live, unexpanded node, which only a permutation-map tie can flag superseded
+    // (harmless: it is never queued) while the expanded node's bound stays tracked.
+    finished_.push_back(child);
     ++stats_.nodes_expanded;
 }
 

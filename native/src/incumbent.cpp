@@ -4,43 +4,56 @@
 
 namespace fairlist {
 
+Incumbent::Incumbent() : published_(nullptr) {
+    lists_.push_back(std::make_unique<const List>());  // no list: objective +inf
+    published_.store(lists_.back().get(), std::memory_order_release);
+}
+
+void Incumbent::publish(std::unique_ptr<List> list) {
+    const List* p = list.get();
+    lists_.push_back(std::move(list));
+    published_.store(p, std::memory_order_release);
+}
+
+void Incumbent::reclaim() {
+    std::lock_guard<std::mutex> lock(mutex_);
+    if (lists_.size() > 1) lists_.erase(lists_.begin(), lists_.end() - 1);
+}
+
 Incumbent::List Incumbent::get() const {
     std::lock_guard<std::mutex> lock(mutex_);
-    List list;
-    list.rules = rules_;
-    list.default_prediction = default_;
-    list.errors = errors_;
-    list.objective = objective_.load(std::memory_order_relaxed);
-    return list;
+    return *published();
 }
 
 bool Incumbent::tie_may_precede(double bound, const std::uint32_t* prefix, std::size_t n,
                                 std::uint32_t last, std::size_t min_length) const {
-    std::lock_guard<std::mutex> lock(mutex_);
-    const double best = objective_.load(std::memory_order_relaxed);
+    const List& now = *published();
+    const double best = now.objective;
     if (bound != best) return bound < best;
+    const std::vector<std::uint32_t>& rules = now.rules;
     // A tie needs as many rules as the incumbent or fewer; fewer always come first.
-    if (min_length != rules_.size()) return min_length < rules_.size();
-    const std::size_t k = std::min(n + (last != kNoRule ? 1 : 0), rules_.size());
+    if (min_length != rules.size()) return min_length < rules.size();
+    const std::size_t k = std::min(n + (last != kNoRule ? 1 : 0), rules.size());
     for (std::size_t t = 0; t < k; ++t) {
-        const std::uint32_t id = (t < n ? prefix[t] : last) >> 1, other = rules_[t] >> 1;
+        const std::uint32_t id = (t < n ? prefix[t] : last) >> 1, other = rules[t] >> 1;
         if (id != other) return id < other;
     }
     return true;  // the same ids so far: the rest (or the predictions) may come first
 }
 
 bool Incumbent::precedes(const std::uint32_t* prefix, std::size_t n, std::uint32_t last,
-                         int default_prediction) const {
+                         int default_prediction, const List& now) {
+    const std::vector<std::uint32_t>& rules = now.rules;
     const std::size_t length = n + (last != kNoRule ? 1 : 0);
-    if (length != rules_.size()) return length < rules_.size();
+    if (length != rules.size()) return length < rules.size();
     auto rule = [&](std::size_t k) { return k < n ? prefix[k] : last; };
     for (std::size_t k = 0; k < length; ++k) {  // antecedent ids
-        if ((rule(k) >> 1) != (rules_[k] >> 1)) return (rule(k) >> 1) < (rules_[k] >> 1);
+        if ((rule(k) >> 1) != (rules[k] >> 1)) return (rule(k) >> 1) < (rules[k] >> 1);
     }
     for (std::size_t k = 0; k < length; ++k) {  // then predictions
-        if ((rule(k) & 1U) != (rules_[k] & 1U)) return (rule(k) & 1U) < (rules_[k] & 1U);
+        if ((rule(k) & 1U) != (rules[k] & 1U)) return (rule(k) & 1U) < (rules[k] & 1U);
     }
-    return default_prediction < default_;
+    return default_prediction < now.default_prediction;
 }
 
 }  // namespace fairlist

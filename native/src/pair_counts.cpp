@@ -64,6 +64,28 @@ PairCounts::PairCounts(const RuleData& data, StopCheck* stop)
     label_[1].assign(m_, 0);
 }
 
+namespace {
+
+template <class T>
+std::size_t vector_bytes(const std::vector<T>& v) {
+    return v.capacity() * sizeof(T);
+}
+
+}  // namespace
+
+std::size_t PairCounts::bytes() const {
+    std::size_t b = vector_bytes(offsets_) + vector_bytes(features_) +
+                    vector_bytes(class_counts_) + vector_bytes(class_quad_) +
+                    vector_bytes(class_forced_) + vector_bytes(class_cost_) +
+                    vector_bytes(active_) + vector_bytes(single_) + vector_bytes(single4_) +
+                    vector_bytes(forced_) + vector_bytes(label_[0]) + vector_bytes(label_[1]);
+    for (const Table* t : {&base_, &other_}) {
+        b += vector_bytes(t->classes) + vector_bytes(t->pair) + vector_bytes(t->single) +
+             vector_bytes(t->forced) + vector_bytes(t->stamp);
+    }
+    return b;
+}
+
 SplitCounts PairCounts::split(const Quad& q) {
     SplitCounts s(2);
     s.add(0, 0, q.v[0]);

@@ -69,6 +69,7 @@ StopReason Search::search_tree_parallel() {
     }
     worker_loop(*worker_);
     for (std::thread& t : threads) t.join();
+    incumbent_->reclaim();  // the workers have joined: the replaced lists have no reader
     publish_progress(0, shared_expanded_, shared_children_);
     end_phase();
     return halt_reason_;
@@ -77,11 +78,13 @@ StopReason Search::search_tree_parallel() {
 void Search::worker_loop(Expander& w) {
     std::unique_lock<std::mutex> lock(lock_->mutex);
     Stats& stats = w.stats();
+    ++stats.frontier_locks;
     std::int64_t children_seen = stats.children_evaluated;
     for (;;) {
         while (frontier_->empty() && busy_ > 0 && halt_reason_ == StopReason::COMPLETED) {
             ++lock_->waiting;
             lock_->wake.wait(lock);
+            ++stats.frontier_locks;
             --lock_->waiting;
         }
         if (halt_reason_ != StopReason::COMPLETED) break;
@@ -112,6 +115,7 @@ void Search::worker_loop(Expander& w) {
             w.expand_loaded();
         }
         lock.lock();
+        ++stats.frontier_locks;
         --busy_;
         frontier_->untrack(bound);
         shared_children_ += stats.children_evaluated - children_seen;

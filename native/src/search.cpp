@@ -36,6 +36,7 @@ void add_counts(Stats* into, const Stats& s) {
     into->fairness_bound_calls += s.fairness_bound_calls;
     into->terminal_prefixes += s.terminal_prefixes;
     into->terminal_lists += s.terminal_lists;
+    into->frontier_locks += s.frontier_locks;
 }
 
 }  // namespace
@@ -112,6 +113,10 @@ void Search::first_incumbents() {
     stats_.beam_seconds = elapsed();
 }
 
+std::size_t Search::memory_bytes() const {
+    return frontier_->memory_bytes() + worker_bytes_ + (rashomon_ != nullptr ? rashomon_->bytes() : 0);
+}
+
 double Search::elapsed() const {
     return std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count();
 }
@@ -167,14 +172,14 @@ StopReason Search::limit_reached(std::size_t iterations) {
         return StopReason::GAP_LIMIT;
     }
     if ((iterations & 63U) == 0) {
-        const std::size_t bytes =
-            frontier_->memory_bytes() + (rashomon_ != nullptr ? rashomon_->bytes() : 0);
+        const std::size_t bytes = memory_bytes();
         peak_memory_ = std::max(peak_memory_, bytes);
         const double memory_limit = config.memory_limit_mb * 1024.0 * 1024.0;
         if (memory_limit > 0 && static_cast<double>(bytes) > memory_limit) {
             return StopReason::MEMORY_LIMIT;
         }
         if (config.time_limit > 0 && elapsed() >= config.time_limit) return StopReason::TIME_LIMIT;
+        if (ctx_->n_jobs() == 1) incumbent_->reclaim();  // no other thread reads it
     }
     return StopReason::COMPLETED;
 }
@@ -227,8 +232,7 @@ StopReason Search::search_tree() {
 }
 
 void Search::end_phase() {
-    peak_memory_ = std::max(peak_memory_, frontier_->memory_bytes() +
-                                              (rashomon_ != nullptr ? rashomon_->bytes() : 0));
+    peak_memory_ = std::max(peak_memory_, memory_bytes());
     stats_.peak_trie_size = std::max(stats_.peak_trie_size,
                                      static_cast<std::int64_t>(frontier_->peak_live()));
     stats_.peak_queue_size = std::max(stats_.peak_queue_size,
@@ -310,7 +314,9 @@ SearchResult Search::run() {
     ran_.store(true, std::memory_order_release);
     start_workers();
     first_incumbents();
-    peak_memory_ = frontier_->memory_bytes();
+    worker_bytes_ = worker_->bytes();
+    for (const auto& helper : helpers_) worker_bytes_ += helper->bytes();
+    peak_memory_ = memory_bytes();
     const StopReason reason = run_phases();
     SearchResult result = make_result(reason);
     ctx_->set_phase(ctx_->full_length(), ctx_->min_length());
@@ -324,6 +330,7 @@ SearchResult Search::run() {
     stats.beam_seconds = stats_.beam_seconds;
     stats.certified_length = stats_.certified_length;
     stats.peak_memory_bytes = static_cast<std::int64_t>(peak_memory_);
+    stats.worker_memory_bytes = static_cast<std::int64_t>(worker_bytes_);
     stats.seconds = elapsed();
     result.stats = stats;
     return result;

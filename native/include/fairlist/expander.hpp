@@ -54,7 +54,8 @@ class Expander {
     // the frontier takes it).
     void expand_loaded();
     void finish_loaded();
-    // Marks the loaded node expanded (the lock held).
+    // Queues the children held (parallel search), marks the loaded node expanded, and the
+    // children it finished by counting (the lock held).
     void mark_done();
     // Whether a popped node of this depth may still hold a list beating the incumbent (or, with
     // canonical ties, tying it and coming first); walks its path on a tie only.
@@ -70,6 +71,10 @@ class Expander {
         rashomon_ = store;
         if (terminal_ != nullptr) terminal_->set_rashomon(store);
     }
+
+    // Bytes this worker holds for itself, allocated once: its terminal solver's count tables
+    // (two of 16 m^2 bytes for m antecedents) and its scratch.
+    std::size_t bytes() const;
 
     Scratch& scratch() { return scratch_; }
     Stats& stats() { return stats_; }
@@ -93,6 +98,21 @@ class Expander {
     std::size_t depth_ = 0;
     std::int64_t prefix_lb_ = 0;
     std::vector<std::uint32_t> other_path_;  // a permutation-map candidate's rules
+    std::vector<std::uint32_t> finished_;    // children finished by counting, to mark done
+    // The parallel search's children to queue, held until the node is done (mark_done) so that
+    // one acquisition of the frontier's lock adds them all (before: one per child, 115 a node
+    // breadth-first on COMPAS).  Their order, and so the map's decisions between siblings, is
+    // the serial search's; another worker sees them only once the node is done, which delays
+    // nothing it could prune (a child's bounds and offers are done when it is held).
+    struct Held {
+        std::uint32_t rule;
+        std::int64_t errors, lb_errors;
+        double priority, bound;
+        MapKey key;
+        std::size_t classes;  // its uncaptured classes at held_classes_[classes ..]
+    };
+    std::vector<Held> held_;
+    std::vector<word_t> held_classes_;
 
     // Recomputes the loaded prefix from its rules: the samples and classes it leaves
     // uncaptured and its counts (scratch_, prefix_), and prepares the class bound for its
@@ -108,6 +128,11 @@ class Expander {
     void add_child(std::uint32_t j, int q, const Fixed& f, std::int64_t errors,
                    const SplitCounts& u, std::int64_t forced_free, std::int64_t lb_errors,
                    std::int64_t leaf_errors, const MapKey& key);
+    // Holds a child to queue (parallel search), with its classes (scratch_.child_classes).
+    void hold_child(std::uint32_t rule, std::int64_t errors, std::int64_t lb_errors,
+                    double priority, double bound, const MapKey& key);
+    // Queues the held children (the lock held).
+    void queue_held();
     // Offers the fair lists "child + default" as incumbents; returns their fewest errors.
     std::int64_t offer_leaves(const Fixed& f, std::int64_t errors, const SplitCounts& u,
                               std::size_t k, std::uint32_t rule);

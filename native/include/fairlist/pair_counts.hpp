@@ -86,6 +86,8 @@ class PairCounts {
     void count_rows(const std::vector<std::uint32_t>& rows);
     // The work count() or count_alone() would do on these classes (sum of d_e^2).
     std::int64_t cost(const word_t* classes) const;
+    // Bytes its tables hold (allocated once, in the constructor: two pair tables of m^2 Quads).
+    std::size_t bytes() const;
 
     // Antecedents that capture at least one of the counted samples, ascending.
     const std::vector<std::uint32_t>& active() const { return active_; }

@@ -149,9 +149,15 @@ struct Stats {
     std::int64_t permutation_hits = 0;    // children dropped by the permutation map
     std::int64_t incumbent_updates = 0;   // improvements of the best rule list
     std::int64_t fairness_bound_calls = 0;
+    // Acquisitions of the shared frontier's lock (parallel search; 0 in the serial one).
+    std::int64_t frontier_locks = 0;
     std::int64_t terminal_prefixes = 0;   // prefixes finished by counting (terminal_solver.hpp)
     std::int64_t terminal_lists = 0;      // their two-rule completions examined (all labels)
-    std::int64_t peak_memory_bytes = 0;   // trie + queue + permutation map, at most
+    // trie + queue + permutation map, at most, plus the workers' own tables (below)
+    std::int64_t peak_memory_bytes = 0;
+    // Bytes every worker holds for itself, allocated once (the terminal solver's count tables,
+    // scratch), all workers together: counted in peak_memory_bytes and the memory limit.
+    std::int64_t worker_memory_bytes = 0;
     double beam_objective = 0.0;          // best objective after the beam search (inf: none fair)
     double beam_seconds = 0.0;            // time the beam search took
     // No list of at most this many rules beats the result (length deepening; the whole search
@@ -267,6 +273,7 @@ class Search {
     // The root's bound on the errors (of the last phase run).
     std::int64_t root_errors_ = 0;
     std::size_t peak_memory_ = 0;
+    std::size_t worker_bytes_ = 0;  // the workers' own tables (Expander::bytes), all together
     Stats stats_;  // the search's own (certified_length, peaks, seconds); the worker's added
 
     // The workers beyond the first, sharing the frontier (n_jobs > 1).
@@ -297,6 +304,9 @@ class Search {
     // phase, of the lists beyond its cap).
     double lower_bound_at_stop() const;
     double elapsed() const;
+    // What the memory limit counts: the frontier's structures, the workers' own tables and
+    // the Rashomon mode's store.
+    std::size_t memory_bytes() const;
     void publish_progress(std::size_t depth, std::int64_t expanded, std::int64_t children);
 };
 

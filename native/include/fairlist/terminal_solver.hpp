@@ -64,6 +64,8 @@ class TerminalSolver {
                       const SplitCounts& u, std::int64_t forced_free, std::int64_t lb_errors,
                       std::size_t k, const word_t* parent_classes,
                       std::vector<std::uint32_t>* path);
+    // Bytes of its count tables (PairCounts: fixed once constructed; one per worker).
+    std::size_t bytes() const { return counts_.bytes(); }
 
  private:
     // A prefix to finish: its counts, the floor of its bound, its length and its uncaptured
