@@ -92,7 +92,14 @@ def run_one(args: argparse.Namespace) -> None:
     )
     before = resource.getrusage(resource.RUSAGE_SELF)
     options = {"deepen_length": args.deepen_length} if max_length is None else {}
-    solver = BnBSolver(policy=policy, use_terminal_solver=args.terminal == "on", **options)
+    # --compare terminal: the terminal solver off (issue 16's baseline) against on;
+    # --compare lookahead: the terminal solver on, the two-rule lookahead off (issue 23's
+    # baseline) against on.
+    switch = {
+        "terminal": {"use_terminal_solver": args.terminal == "on", "use_two_rule_lookahead": False},
+        "lookahead": {"use_two_rule_lookahead": args.terminal == "on"},
+    }[args.compare]
+    solver = BnBSolver(policy=policy, **switch, **options)
     result = solver.solve(problem)
     after = resource.getrusage(resource.RUSAGE_SELF)
     s = result.stats
@@ -134,6 +141,8 @@ def run(args: argparse.Namespace, case: str, terminal: str) -> dict:
         str(args.time_limit * TIME_SCALE.get(case, 1.0)),
         "--deepen-length",
         str(args.deepen_length),
+        "--compare",
+        args.compare,
     ]
     return json.loads(subprocess.run(cmd, check=True, capture_output=True, text=True).stdout)
 
@@ -171,6 +180,13 @@ def main() -> None:
         help="in the cases without a cap, both runs first certify the lists of at most "
         "1..N rules (length deepening; the terminal solver acts in those phases)",
     )
+    ap.add_argument(
+        "--compare",
+        choices=("lookahead", "terminal"),
+        default="lookahead",
+        help="the switch set off then on: the two-rule lookahead (issue 23; the terminal solver "
+        "on in both runs) or the terminal solver (issue 16; the lookahead off in both runs)",
+    )
     ap.add_argument("--one", help=argparse.SUPPRESS)
     ap.add_argument("--terminal", choices=("on", "off"), help=argparse.SUPPRESS)
     args = ap.parse_args()
@@ -183,7 +199,7 @@ def main() -> None:
         f"load average {os.getloadavg()[0]:.2f}; data {args.data.name}; per run: trie budget "
         f"{args.max_nodes:,} nodes, "
         f"{args.time_limit:g} s (sp_L4 x6, sp_L5 x3, sp_01 and none_001 x1.5), one core; "
-        "terminal solver off (main) then on"
+        f"{args.compare} off then on"
         + (f"; no-cap cases deepened to {args.deepen_length} rules" if args.deepen_length else "")
     )
     print(

@@ -157,6 +157,7 @@ _BOUND_SWITCHES = (
     "use_permutation_map",
     "use_support_bounds",
     "use_terminal_solver",
+    "use_two_rule_lookahead",
 )
 
 
@@ -338,6 +339,7 @@ use_terminal_solver : bool
         use_permutation_map: bool = True,
         use_support_bounds: bool = True,
         use_terminal_solver: bool = True,
+        use_two_rule_lookahead: bool = True,
         seed: int | None = None,
         initial: RuleList | None = None,
         beam_width: int = 1024,
@@ -360,6 +362,7 @@ use_terminal_solver : bool
         self.use_permutation_map = use_permutation_map
         self.use_support_bounds = use_support_bounds
         self.use_terminal_solver = use_terminal_solver
+        self.use_two_rule_lookahead = use_two_rule_lookahead
         self.seed = seed
         self.initial = initial
         self.beam_width = beam_width

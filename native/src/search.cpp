@@ -35,6 +35,7 @@ void add_counts(Stats* into, const Stats& s) {
     into->fairness_bound_calls += s.fairness_bound_calls;
     into->terminal_prefixes += s.terminal_prefixes;
     into->terminal_lists += s.terminal_lists;
+    into->lookahead_prefixes += s.lookahead_prefixes;
 }
 
 }  // namespace

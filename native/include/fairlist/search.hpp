@@ -89,6 +89,9 @@ struct Config {
     // evaluated.  Ignored where TerminalSolver::applies() is false (more than two groups, a
     // total weight of 2^31 or more, more than 1,024 antecedents).
     bool use_terminal_solver = true;
+    // With the terminal solver: finish by counting (instead of queueing) a child whose lists of
+    // three or more further rules cannot beat the incumbent (short_completions.hpp).
+    bool use_two_rule_lookahead = true;
     std::int64_t max_nodes = 0;         // stop when the trie holds this many nodes; 0: none
     double time_limit = 0.0;            // seconds; <= 0: none
     double memory_limit_mb = 0.0;       // MiB held by the search structures; <= 0: none
@@ -140,6 +143,7 @@ struct Stats {
     std::int64_t fairness_bound_calls = 0;
     std::int64_t terminal_prefixes = 0;   // prefixes finished by counting (terminal_solver.hpp)
     std::int64_t terminal_lists = 0;      // their two-rule completions examined (all labels)
+    std::int64_t lookahead_prefixes = 0;  // of them, finished by the two-rule lookahead
     std::int64_t peak_memory_bytes = 0;   // trie + queue + permutation map, at most
     double beam_objective = 0.0;          // best objective after the beam search (inf: none fair)
     double beam_seconds = 0.0;            // time the beam search took
