@@ -26,8 +26,9 @@ from reference import (
 )
 
 from fairlist.metrics import FEASIBILITY_TOL, Metric
-from fairlist.solvers import Problem
+from fairlist.solvers import Problem, Status
 from fairlist.solvers.bnb import BnBSolver
+from fairlist.solvers.cpsat import CPSatSolver
 
 METRICS = tuple(Metric)
 EPSILONS = (None, 0.03, 0.1)
@@ -190,3 +191,35 @@ def test_three_more_rules_cost_at_least_the_class_labelling_and_three_lams(metri
                     assert objective >= lower - 1e-12, (prefix, ants, preds, default)
                     checked += 1
     assert checked > 0
+
+
+# ---------------------------------------------------------------------------- CP-SAT
+@pytest.mark.parametrize("n_jobs", [1, 2])
+@pytest.mark.parametrize("metric", METRICS, ids=lambda m: m.short_name)
+def test_lookahead_on_and_off_agree_with_cpsat(metric, n_jobs):
+    """Caps of 4 and 5 rules (the lookahead acts on children more than two rules short of the
+    cap), both spaces; CP-SAT is the oracle."""
+    rng = np.random.default_rng(2300 + int(metric))
+    fired = 0
+    for i in range(6):
+        problem = random_problem(
+            rng,
+            n=int(rng.integers(20, 40)),
+            m=5,
+            metric=metric,
+            epsilon=(None, 0.05, 0.15)[i % 3],
+            lam=(0.01, 0.03)[i % 2],
+            max_length=4 + i % 2,
+        )
+        majority_only = bool(i % 2)
+        cps = CPSatSolver(num_workers=1, majority_only=majority_only).solve(problem)
+        for switch in (True, False):
+            bnb = BnBSolver(
+                majority_only=majority_only, n_jobs=n_jobs, use_two_rule_lookahead=switch
+            ).solve(problem)
+            context = (i, switch, bnb.status, cps.status)
+            assert bnb.status is cps.status, context
+            if bnb.status is Status.OPTIMAL:
+                assert abs(bnb.objective - cps.objective) <= 1e-9, context
+            fired += bnb.stats["lookahead_prefixes"] > 0
+    assert fired > 0
