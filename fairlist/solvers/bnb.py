@@ -250,7 +250,7 @@ class BnBSolver:
         Search only CORELS' majority-label space (faster; see the module docstring).
     use_hierarchical_bound, use_lookahead, use_length_bound, use_equivalent_points, \
 use_fairness_bound, use_class_bound, use_permutation_map, use_support_bounds, \
-use_terminal_solver : bool
+use_terminal_solver, use_two_rule_lookahead : bool
         Switch each bound off (for tests and ablations). The support bounds are applied only
         without a fairness cap; the permutation map is keyed safely when there is one. The
         fairness bound is exact for its integer relaxation with two groups and unit weights,
@@ -267,7 +267,13 @@ use_terminal_solver : bool
         (``benchmarks/bench_certify.py``). Without a length cap it does nothing. It switches
         itself off (every prefix is expanded, as with ``use_terminal_solver=False``) with more
         than two groups, with integer weights totalling 2**31 (its pair counts are 32-bit),
-        and past 1,024 distinct antecedents (its pair tables would pass 32 MiB).
+        and past 1,024 distinct antecedents (its pair tables would pass 32 MiB). The two-rule
+        lookahead (on by default; it acts where the terminal solver runs, with or without a
+        cap) finishes by counting, instead of queueing, every child whose lists of three or
+        more further rules cannot beat the incumbent (they pay three more penalties): the lists
+        of one and two more rules are counted exactly, so nothing of interest is lost, and
+        ``stats["lookahead_prefixes"]`` counts those children (see
+        ``docs/performance.md`` for when it pays).
     seed : int or None
         None or 0: ties between equal priorities are broken by insertion order; another value
         breaks them by a seeded hash. The search is deterministic for a given input and seed.
