@@ -268,12 +268,13 @@ use_terminal_solver, use_two_rule_lookahead : bool
         itself off (every prefix is expanded, as with ``use_terminal_solver=False``) with more
         than two groups, with integer weights totalling 2**31 (its pair counts are 32-bit),
         and past 1,024 distinct antecedents (its pair tables would pass 32 MiB). The two-rule
-        lookahead (on by default; it acts where the terminal solver runs, with or without a
+        lookahead (off by default; it acts where the terminal solver runs, with or without a
         cap) finishes by counting, instead of queueing, every child whose lists of three or
         more further rules cannot beat the incumbent (they pay three more penalties): the lists
         of one and two more rules are counted exactly, so nothing of interest is lost, and
-        ``stats["lookahead_prefixes"]`` counts those children (see
-        ``docs/performance.md`` for when it pays).
+        ``stats["lookahead_prefixes"]`` counts those children. On COMPAS it stores 9 to 480
+        times fewer trie nodes and takes more time for the same lower bound (see
+        ``docs/performance.md``): an option for searches that run out of memory.
     seed : int or None
         None or 0: ties between equal priorities are broken by insertion order; another value
         breaks them by a seeded hash. The search is deterministic for a given input and seed.
@@ -345,7 +346,7 @@ use_terminal_solver, use_two_rule_lookahead : bool
         use_permutation_map: bool = True,
         use_support_bounds: bool = True,
         use_terminal_solver: bool = True,
-        use_two_rule_lookahead: bool = True,
+        use_two_rule_lookahead: bool = False,
         seed: int | None = None,
         initial: RuleList | None = None,
         beam_width: int = 1024,

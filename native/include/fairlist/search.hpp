@@ -90,8 +90,9 @@ struct Config {
     // total weight of 2^31 or more, more than 1,024 antecedents).
     bool use_terminal_solver = true;
     // With the terminal solver: finish by counting (instead of queueing) a child whose lists of
-    // three or more further rules cannot beat the incumbent (short_completions.hpp).
-    bool use_two_rule_lookahead = true;
+    // three or more further rules cannot beat the incumbent (short_completions.hpp).  Off by
+    // default: it stores far fewer nodes but spends more time (docs/performance.md).
+    bool use_two_rule_lookahead = false;
     std::int64_t max_nodes = 0;         // stop when the trie holds this many nodes; 0: none
     double time_limit = 0.0;            // seconds; <= 0: none
     double memory_limit_mb = 0.0;       // MiB held by the search structures; <= 0: none
