@@ -20,6 +20,11 @@ nodes (one core).  For each sampled prefix of ``d`` rules, with ``N`` the total 
              exact best completion of any length (a completion of 3 or more rules pays 3 lam
              and at least the class IP's errors), equal to it when E2 is the smaller
 
+The prefixes are not the engine's own queue at 1 M or 4 M nodes (no native hook exports it):
+they are rebuilt with the class LP and without the permutation map, which only merges
+equivalent prefixes.  ``queued`` is the number of children queued below the sampled prefixes of
+the depth above (below the root at depth 1), ``n`` the number sampled among them.
+
 The table gives, per depth, the means of each bound's rise over ``class`` (in units of 1e-3 of
 the objective) and the share of the queued prefixes each bound would prune against the
 incumbent (bound >= best).  ``L3 - class`` is what a bound knowing that a list of k more rules
