@@ -1,5 +1,8 @@
-"""Issue 16's certificate targets on the paper's COMPAS data: the engine without the terminal
-solver (``use_terminal_solver=False``, main's behaviour) beside the engine with it, one run.
+"""Issue 16's and 23's certificate targets on the paper's COMPAS data: the engine with a switch
+off beside the engine with it on, one run.  ``--compare lookahead`` (the default) sets the
+two-rule lookahead (``use_two_rule_lookahead``, issue 23; off by default in the library) off
+then on, the terminal solver on in both; ``--compare terminal`` sets the terminal solver
+(``use_terminal_solver``, issue 16) off then on, the lookahead off in both.
 
 Each case runs twice, off then on, each in its own process pinned to one core, under the same
 budget: a trie of at most ``--max-nodes`` nodes and ``--time-limit`` seconds (the terminal
@@ -21,9 +24,12 @@ The cases (issue 16's targets; ``--cases`` picks by name):
     t005_*     the same at lambda 0.005 (the target: the gap at exit halved)
     none_001   unconstrained, lambda 0.001, breadth-first
 
-The terminal solver acts only under a length cap (and in the phases of length deepening): in
-the cases without a cap both runs search alike, which the ratios show, unless
-``--deepen-length N`` makes both runs certify the lists of at most 1..N rules first.
+The terminal solver acts only under a length cap (and in the phases of length deepening): with
+``--compare terminal``, in the cases without a cap both runs search alike, which the ratios
+show, unless ``--deepen-length N`` makes both runs certify the lists of at most 1..N rules
+first.  The two-rule lookahead acts with and without a cap; it stores far fewer nodes, so the
+run with it usually stops at the time limit rather than the trie budget (figures in
+docs/performance.md).
 
 Measured beyond the default budgets (one core, machine shared with another process): sp_L5
 with the terminal solver, no time limit, certifies 0.413583 in 242 CPU seconds (1.69 M
@@ -33,6 +39,7 @@ trie 19,783); issue 16 reports 850 s and 60.5 M expansions without it, on an old
     python benchmarks/bench_certify.py                          # every case, under 15 min
     python benchmarks/bench_certify.py --cases sp_L4 sp_L5 --time-limit 300
     python benchmarks/bench_certify.py --cases sp_01 t005_SP_05 --deepen-length 4
+    python benchmarks/bench_certify.py --compare terminal --cases sp_L4
 """
 
 from __future__ import annotations
