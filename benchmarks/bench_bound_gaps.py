@@ -180,6 +180,18 @@ def exact_short(cl, gaps, eps, lam, pre: Prefix) -> tuple[float, float]:
     return best1, min(best1, best2)
 
 
+def exact_three(cl, gaps, eps, lam, pre: Prefix, e1: float) -> float:
+    """Best objective over the completions with at most 3 more rules: the one-rule ones (e1),
+    then per first rule, its child's completions of at most 2 more."""
+    best = e1
+    for a in range(cl.rules.shape[0]):
+        for p in (0, 1):
+            ch = pre.child(cl, a, p)
+            if ch is not None:
+                best = min(best, exact_short(cl, gaps, eps, lam, ch)[1])
+    return best
+
+
 def queued_children(cl, gaps, eps, lam, best, pre: Prefix) -> list[Prefix]:
     """The children the engine's class bound with lookahead keeps (bound < best)."""
     out = []
@@ -199,7 +211,7 @@ def queued_children(cl, gaps, eps, lam, best, pre: Prefix) -> list[Prefix]:
     return out
 
 
-def measure(cl, gaps, eps, lam, best, pre: Prefix) -> dict[str, float]:
+def measure(cl, gaps, eps, lam, best, pre: Prefix, three: bool) -> dict[str, float]:
     d = len(pre.rules)
     unc = ~pre.captured
     cnt = cl.counts[unc]
@@ -216,6 +228,10 @@ def measure(cl, gaps, eps, lam, best, pre: Prefix) -> dict[str, float]:
         "E1": e1,
         "E2": e2,
         "L3": min(e2, (pre.err + ip) / cl.n + lam * (d + 3)),
+        "E3": exact_three(cl, gaps, eps, lam, pre, e1) if three else np.nan,
+        "L4": min(exact_three(cl, gaps, eps, lam, pre, e1), (pre.err + ip) / cl.n + lam * (d + 4))
+        if three
+        else np.nan,
     }
 
 
@@ -237,7 +253,7 @@ def incumbent(args) -> float:
     return BnBSolver().solve(problem).objective
 
 
-COLS = ("hier", "ep", "class", "classIP", "E1", "E2", "L3")
+COLS = ("hier", "ep", "class", "classIP", "E1", "E2", "L3", "E3", "L4")
 
 
 def main() -> None:
@@ -250,6 +266,13 @@ def main() -> None:
     ap.add_argument("--per-depth", type=int, default=30, help="prefixes sampled per depth")
     ap.add_argument("--max-depth", type=int, default=4)
     ap.add_argument("--seed", type=int, default=0)
+    ap.add_argument(
+        "--three",
+        type=int,
+        default=0,
+        help="per depth, the first THREE sampled prefixes also get E3 (at most 3 more rules) "
+        "and L4 = min(E3, classIP + 4 lam): slow, about 10 s a prefix",
+    )
     args = ap.parse_args()
     cl = Classes(pd.read_csv(args.data))
     gaps = rate_rows(args.metric, cl.group_label)
@@ -262,8 +285,8 @@ def main() -> None:
     )
     print(
         f"{'depth':>5} {'queued':>7} {'n':>3} | mean rise over class (1e-3): "
-        f"{'ep':>6} {'clsIP':>6} {'E1':>6} {'E2':>6} {'L3':>6} | pruned share: "
-        f"{'class':>5} {'clsIP':>5} {'L3':>5} {'E2':>5}"
+        f"{'ep':>6} {'clsIP':>6} {'E1':>6} {'E2':>6} {'L3':>6} {'E3':>6} {'L4':>6} | "
+        f"pruned share: {'class':>5} {'clsIP':>5} {'L3':>5} {'E2':>5} {'L4':>5} {'E3':>5}"
     )
     level = [Prefix(cl)]
     for depth in range(1, args.max_depth + 1):
@@ -276,21 +299,30 @@ def main() -> None:
             break
         pick = rng.choice(len(queued), min(args.per_depth, len(queued)), replace=False)
         level = [queued[i] for i in pick]
-        rows = [measure(cl, gaps, args.epsilon, args.lam, best, pre) for pre in level]
+        rows = [
+            measure(cl, gaps, args.epsilon, args.lam, best, pre, i < args.three)
+            for i, pre in enumerate(level)
+        ]
         print(report(depth, len(queued), rows, best), flush=True)
 
 
 def report(depth: int, n_queued: int, rows: list[dict[str, float]], best: float) -> str:
     """One depth's line: mean rises over the class bound (an infinite bound, no fair completion,
-    counted as best + 0.05) and the shares of prefixes each bound prunes."""
+    counted as best + 0.05) and the shares of prefixes each bound prunes; E3 and L4 over the
+    prefixes that have them (--three; nan: none)."""
     m = {k: np.array([r[k] for r in rows]) for k in COLS}
-    rise = {k: 1000 * float((np.minimum(m[k], best + 0.05) - m["class"]).mean()) for k in COLS}
-    share = {k: float((m[k] >= best - 1e-12).mean()) for k in ("class", "classIP", "L3", "E2")}
+
+    def mean(v: np.ndarray) -> float:
+        v = v[~np.isnan(v)]
+        return float(v.mean()) if len(v) else float("nan")
+
+    rise = {k: 1000 * mean(np.minimum(m[k], best + 0.05) - m["class"]) for k in COLS}
+    share = {k: mean(np.where(np.isnan(m[k]), np.nan, m[k] >= best - 1e-12)) for k in COLS}
     return (
         f"{depth:>5} {n_queued:>7} {len(rows):>3} | {'':>29}"
-        + " ".join(f"{rise[k]:>6.2f}" for k in ("ep", "classIP", "E1", "E2", "L3"))
+        + " ".join(f"{rise[k]:>6.2f}" for k in ("ep", "classIP", "E1", "E2", "L3", "E3", "L4"))
         + f" | {'':>14}"
-        + " ".join(f"{share[k]:>5.2f}" for k in ("class", "classIP", "L3", "E2"))
+        + " ".join(f"{share[k]:>5.2f}" for k in ("class", "classIP", "L3", "E2", "L4", "E3"))
     )
 
 
