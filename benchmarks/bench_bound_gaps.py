@@ -19,6 +19,8 @@ nodes (one core).  For each sampled prefix of ``d`` rules, with ``N`` the total 
     L3       min(E2, (captured + classIP errors) / N + lam (d + 3)): a valid lower bound on the
              exact best completion of any length (a completion of 3 or more rules pays 3 lam
              and at least the class IP's errors), equal to it when E2 is the smaller
+    E3, L4   with ``--three K``, for the first K sampled prefixes of each depth: the exact best
+             objective over at most 3 more rules, and min(E3, classIP + 4 lam)
 
 The prefixes are not the engine's own queue at 1 M or 4 M nodes (no native hook exports it):
 they are rebuilt with the class LP and without the permutation map, which only merges
@@ -33,6 +35,7 @@ class`` is all a better LP could add.
 
     python benchmarks/bench_bound_gaps.py                       # SP 0.05, lambda 0.005
     python benchmarks/bench_bound_gaps.py --metric EOpp --lam 0.01 --per-depth 60
+    python benchmarks/bench_bound_gaps.py --per-depth 15 --max-depth 3 --three 4
 """
 
 from __future__ import annotations
