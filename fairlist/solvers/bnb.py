@@ -272,9 +272,9 @@ use_terminal_solver, use_two_rule_lookahead : bool
         cap) finishes by counting, instead of queueing, every child whose lists of three or
         more further rules cannot beat the incumbent (they pay three more penalties): the lists
         of one and two more rules are counted exactly, so nothing of interest is lost, and
-        ``stats["lookahead_prefixes"]`` counts those children. On COMPAS it stores 9 to 480
-        times fewer trie nodes and takes more time for the same lower bound (see
-        ``docs/performance.md``): an option for searches that run out of memory.
+        ``stats["lookahead_prefixes"]`` counts those children. On COMPAS it stores 7 to 480
+        times fewer trie nodes but takes more time for the same lower bound, with more memory
+        per stored node (see ``docs/performance.md``).
     seed : int or None
         None or 0: ties between equal priorities are broken by insertion order; another value
         breaks them by a seeded hash. The search is deterministic for a given input and seed.
