@@ -1,5 +1,8 @@
-"""Issue 16's certificate targets on the paper's COMPAS data: the engine without the terminal
-solver (``use_terminal_solver=False``, main's behaviour) beside the engine with it, one run.
+"""Issue 16's and 23's certificate targets on the paper's COMPAS data: the engine with a switch
+off beside the engine with it on, one run.  ``--compare lookahead`` (the default) sets the
+two-rule lookahead (``use_two_rule_lookahead``, issue 23; off by default in the library) off
+then on, the terminal solver on in both; ``--compare terminal`` sets the terminal solver
+(``use_terminal_solver``, issue 16) off then on, the lookahead off in both.
 
 Each case runs twice, off then on, each in its own process pinned to one core, under the same
 budget: a trie of at most ``--max-nodes`` nodes and ``--time-limit`` seconds (the terminal
@@ -21,9 +24,12 @@ The cases (issue 16's targets; ``--cases`` picks by name):
     t005_*     the same at lambda 0.005 (the target: the gap at exit halved)
     none_001   unconstrained, lambda 0.001, breadth-first
 
-The terminal solver acts only under a length cap (and in the phases of length deepening): in
-the cases without a cap both runs search alike, which the ratios show, unless
-``--deepen-length N`` makes both runs certify the lists of at most 1..N rules first.
+The terminal solver acts only under a length cap (and in the phases of length deepening): with
+``--compare terminal``, in the cases without a cap both runs search alike, which the ratios
+show, unless ``--deepen-length N`` makes both runs certify the lists of at most 1..N rules
+first.  The two-rule lookahead acts with and without a cap; it stores far fewer nodes, so the
+run with it usually stops at the time limit rather than the trie budget (figures in
+docs/performance.md).
 
 Measured beyond the default budgets (one core, machine shared with another process): sp_L5
 with the terminal solver, no time limit, certifies 0.413583 in 242 CPU seconds (1.69 M
@@ -33,6 +39,7 @@ trie 19,783); issue 16 reports 850 s and 60.5 M expansions without it, on an old
     python benchmarks/bench_certify.py                          # every case, under 15 min
     python benchmarks/bench_certify.py --cases sp_L4 sp_L5 --time-limit 300
     python benchmarks/bench_certify.py --cases sp_01 t005_SP_05 --deepen-length 4
+    python benchmarks/bench_certify.py --compare terminal --cases sp_L4
 """
 
 from __future__ import annotations
@@ -92,7 +99,14 @@ def run_one(args: argparse.Namespace) -> None:
     )
     before = resource.getrusage(resource.RUSAGE_SELF)
     options = {"deepen_length": args.deepen_length} if max_length is None else {}
-    solver = BnBSolver(policy=policy, use_terminal_solver=args.terminal == "on", **options)
+    # --compare terminal: the terminal solver off (issue 16's baseline) against on;
+    # --compare lookahead: the terminal solver on, the two-rule lookahead off (issue 23's
+    # baseline) against on.
+    switch = {
+        "terminal": {"use_terminal_solver": args.terminal == "on", "use_two_rule_lookahead": False},
+        "lookahead": {"use_two_rule_lookahead": args.terminal == "on"},
+    }[args.compare]
+    solver = BnBSolver(policy=policy, **switch, **options)
     result = solver.solve(problem)
     after = resource.getrusage(resource.RUSAGE_SELF)
     s = result.stats
@@ -134,6 +148,8 @@ def run(args: argparse.Namespace, case: str, terminal: str) -> dict:
         str(args.time_limit * TIME_SCALE.get(case, 1.0)),
         "--deepen-length",
         str(args.deepen_length),
+        "--compare",
+        args.compare,
     ]
     return json.loads(subprocess.run(cmd, check=True, capture_output=True, text=True).stdout)
 
@@ -171,6 +187,13 @@ def main() -> None:
         help="in the cases without a cap, both runs first certify the lists of at most "
         "1..N rules (length deepening; the terminal solver acts in those phases)",
     )
+    ap.add_argument(
+        "--compare",
+        choices=("lookahead", "terminal"),
+        default="lookahead",
+        help="the switch set off then on: the two-rule lookahead (issue 23; the terminal solver "
+        "on in both runs) or the terminal solver (issue 16; the lookahead off in both runs)",
+    )
     ap.add_argument("--one", help=argparse.SUPPRESS)
     ap.add_argument("--terminal", choices=("on", "off"), help=argparse.SUPPRESS)
     args = ap.parse_args()
@@ -183,7 +206,7 @@ def main() -> None:
         f"load average {os.getloadavg()[0]:.2f}; data {args.data.name}; per run: trie budget "
         f"{args.max_nodes:,} nodes, "
         f"{args.time_limit:g} s (sp_L4 x6, sp_L5 x3, sp_01 and none_001 x1.5), one core; "
-        "terminal solver off (main) then on"
+        f"{args.compare} off then on"
         + (f"; no-cap cases deepened to {args.deepen_length} rules" if args.deepen_length else "")
     )
     print(

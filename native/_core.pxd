@@ -145,6 +145,7 @@ cdef extern from "fairlist/search.hpp" namespace "fairlist" nogil:
         bint use_permutation_map     # keyed safely when constrained
         bint use_support_bounds      # only without a constraint
         bint use_terminal_solver     # finish prefixes two rules short of the cap by counting
+        bint use_two_rule_lookahead  # count a child's 1-2 rule completions when 3+ cannot win
         int64_t max_nodes            # trie size limit; 0: none
         double time_limit            # seconds; <= 0: none
         double memory_limit_mb       # MiB of search structures; <= 0: none
@@ -178,6 +179,7 @@ cdef extern from "fairlist/search.hpp" namespace "fairlist" nogil:
         int64_t terminal_lists         # their two-rule completions examined
         int64_t peak_memory_bytes      # frontier + the workers' own tables, at most
         int64_t worker_memory_bytes    # the workers' own tables (terminal counts, scratch)
+        int64_t lookahead_prefixes     # of them, finished by the two-rule lookahead
         double beam_objective          # best objective after the beam search (inf: none)
         double beam_seconds
         int64_t certified_length       # no list of at most this many rules beats the result

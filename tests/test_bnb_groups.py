@@ -179,6 +179,17 @@ def test_optimum_equals_brute_force_in_the_majority_space(chunk):
 
 
 @needs_oracle
+@pytest.mark.parametrize("chunk", range(4))
+def test_optimum_equals_brute_force_with_the_two_rule_lookahead(chunk):
+    # Off by default; on, over every group count, weight kind and cap, both spaces.
+    for seed in SEEDS[chunk::4]:
+        assert_matches_reference(seed, majority_only=bool(seed % 2), use_two_rule_lookahead=True)
+    for seed in SUBSET[chunk::4]:
+        assert_matches_reference(seed + 2, n_jobs=2, use_two_rule_lookahead=True)
+        assert_matches_reference(seed + 3, deepen_length=2, use_two_rule_lookahead=True)
+
+
+@needs_oracle
 @pytest.mark.parametrize("switch", _BOUND_SWITCHES)
 def test_optimum_is_unchanged_with_each_bound_switched_off(switch):
     for seed in SUBSET:

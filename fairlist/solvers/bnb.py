@@ -157,6 +157,7 @@ _BOUND_SWITCHES = (
     "use_permutation_map",
     "use_support_bounds",
     "use_terminal_solver",
+    "use_two_rule_lookahead",
 )
 
 
@@ -249,7 +250,7 @@ class BnBSolver:
         Search only CORELS' majority-label space (faster; see the module docstring).
     use_hierarchical_bound, use_lookahead, use_length_bound, use_equivalent_points, \
 use_fairness_bound, use_class_bound, use_permutation_map, use_support_bounds, \
-use_terminal_solver : bool
+use_terminal_solver, use_two_rule_lookahead : bool
         Switch each bound off (for tests and ablations). The support bounds are applied only
         without a fairness cap; the permutation map is keyed safely when there is one. The
         fairness bound is exact for its integer relaxation with two groups and unit weights,
@@ -266,7 +267,14 @@ use_terminal_solver : bool
         (``benchmarks/bench_certify.py``). Without a length cap it does nothing. It switches
         itself off (every prefix is expanded, as with ``use_terminal_solver=False``) with more
         than two groups, with integer weights totalling 2**31 (its pair counts are 32-bit),
-        and past 1,024 distinct antecedents (its pair tables would pass 32 MiB).
+        and past 1,024 distinct antecedents (its pair tables would pass 32 MiB). The two-rule
+        lookahead (off by default; it acts where the terminal solver runs, with or without a
+        cap) finishes by counting, instead of queueing, every child whose lists of three or
+        more further rules cannot beat the incumbent (they pay three more penalties): the lists
+        of one and two more rules are counted exactly, so nothing of interest is lost, and
+        ``stats["lookahead_prefixes"]`` counts those children. On COMPAS it stores 7 to 480
+        times fewer trie nodes but takes more time for the same lower bound, with more memory
+        per stored node (see ``docs/performance.md``).
     seed : int or None
         None or 0: ties between equal priorities are broken by insertion order; another value
         breaks them by a seeded hash. The search is deterministic for a given input and seed.
@@ -338,6 +346,7 @@ use_terminal_solver : bool
         use_permutation_map: bool = True,
         use_support_bounds: bool = True,
         use_terminal_solver: bool = True,
+        use_two_rule_lookahead: bool = False,
         seed: int | None = None,
         initial: RuleList | None = None,
         beam_width: int = 1024,
@@ -360,6 +369,7 @@ use_terminal_solver : bool
         self.use_permutation_map = use_permutation_map
         self.use_support_bounds = use_support_bounds
         self.use_terminal_solver = use_terminal_solver
+        self.use_two_rule_lookahead = use_two_rule_lookahead
         self.seed = seed
         self.initial = initial
         self.beam_width = beam_width

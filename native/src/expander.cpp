@@ -6,6 +6,7 @@
 #include <stdexcept>
 
 #include "fairlist/bounds.hpp"
+#include "fairlist/short_completions.hpp"
 
 namespace fairlist {
 
@@ -267,8 +268,11 @@ void Expander::add_child(std::uint32_t j, int q, const Fixed& f, std::int64_t er
     const std::uint32_t rule = j << 1 | static_cast<std::uint32_t>(q);
     const std::int64_t n_captured = ctx_.data().total_weight() - u.total();
     // The hook of the terminal solver: a child two rules short of the length cap is finished
-    // by counting at once, never queued.
-    const bool finish = finishes_by_counting(k);
+    // by counting at once, never queued; so is one whose lists of three or more further rules
+    // cannot beat the incumbent (the two-rule lookahead, short_completions.hpp).
+    const bool at_cap = finishes_by_counting(k);
+    const bool finish = at_cap || (terminal_ != nullptr &&
+                                   finishes_short(ctx_, incumbent_, lb_errors, k, scratch_.path, rule));
     if (shared_ != nullptr && !finish) {  // queued with the others at the end (mark_done)
         hold_child(rule, errors, lb_errors, ctx_.priority(lb_errors, leaf_errors, k, n_captured),
                    ctx_.queued_bound(lb_errors, k), key);
@@ -291,6 +295,7 @@ void Expander::add_child(std::uint32_t j, int q, const Fixed& f, std::int64_t er
         }
     }
     if (!finish || child == Trie::kNone) return;
+    if (!at_cap) ++stats_.lookahead_prefixes;
     terminal_->finish_child(j, q, f, errors, u, forced_free, lb_errors, k,
                             scratch_.class_free.data(), &scratch_.path);
     if (poll_.stopped()) return;  // cut short: the search keeps the expanded node's bound

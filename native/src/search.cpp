@@ -37,6 +37,7 @@ void add_counts(Stats* into, const Stats& s) {
     into->terminal_prefixes += s.terminal_prefixes;
     into->terminal_lists += s.terminal_lists;
     into->frontier_locks += s.frontier_locks;
+    into->lookahead_prefixes += s.lookahead_prefixes;
 }
 
 }  // namespace

@@ -89,6 +89,10 @@ struct Config {
     // evaluated.  Ignored where TerminalSolver::applies() is false (more than two groups, a
     // total weight of 2^31 or more, more than 1,024 antecedents).
     bool use_terminal_solver = true;
+    // With the terminal solver: finish by counting (instead of queueing) a child whose lists of
+    // three or more further rules cannot beat the incumbent (short_completions.hpp).  Off by
+    // default: it stores far fewer nodes but spends more time (docs/performance.md).
+    bool use_two_rule_lookahead = false;
     std::int64_t max_nodes = 0;         // stop when the trie holds this many nodes; 0: none
     double time_limit = 0.0;            // seconds; <= 0: none
     double memory_limit_mb = 0.0;       // MiB held by the search structures; <= 0: none
@@ -153,6 +157,7 @@ struct Stats {
     std::int64_t frontier_locks = 0;
     std::int64_t terminal_prefixes = 0;   // prefixes finished by counting (terminal_solver.hpp)
     std::int64_t terminal_lists = 0;      // their two-rule completions examined (all labels)
+    std::int64_t lookahead_prefixes = 0;  // of them, finished by the two-rule lookahead
     // trie + queue + permutation map, at most, plus the workers' own tables (below)
     std::int64_t peak_memory_bytes = 0;
     // Bytes every worker holds for itself, allocated once (the terminal solver's count tables,
