@@ -39,14 +39,13 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from ._core import BranchAndBound, pack_bits, pack_matrix
 from ._params import INT64_MAX, Interval, Options, validate_params
 from .errors import DataError, InvalidParameterError
 from .metric_table import METRICS, Metric
 from .metrics import counts_by_group
 from .rulelist import RuleList
 from .solvers.base import DEFAULT_LAM, Problem, StopReason
-from .solvers.bnb import POLICIES, BnBSolver, distinct_columns, engine_weights
+from .solvers.bnb import POLICIES, BnBSolver, distinct_columns, engine_weights, new_search
 
 __all__ = ["RashomonSet", "rashomon_set", "ENGINES"]
 
@@ -362,35 +361,22 @@ def rashomon_set(
 
 
 def search_rashomon(
-    problem: Problem, delta: float, max_lists: int | None, *, policy: str = "bfs"
+    problem: Problem, delta: float, max_lists: int | None, *, policy: str = "bfs", **options: Any
 ) -> RashomonSet:
     """The Rashomon set of a :class:`~fairlist.solvers.Problem` (:func:`rashomon_set` after
-    the data are prepared)."""
-    solver = BnBSolver(policy=policy)
+    the data are prepared); ``options``: further :class:`~fairlist.solvers.BnBSolver`
+    parameters (the switches of the bounds)."""
+    solver = BnBSolver(policy=policy, **options)
     weights = engine_weights(problem)
     if not weights.exact:
         raise DataError(
             "sample_weight: the Rashomon set needs weights the engine reads exactly (decimals, "
             "simple fractions, integers, totalling at most 2**31 units); these are rounded"
         )
-    kept, representative = distinct_columns(problem.X)
     config = solver._config(problem.limits, problem.max_length)
     config.update(rashomon_delta=delta, max_lists=int(max_lists or 0))
-    search = BranchAndBound(
-        pack_matrix(np.ascontiguousarray(problem.X[:, kept])),
-        pack_bits(problem.y),
-        np.ascontiguousarray(problem.groups, dtype=np.int32),
-        weights.values,
-        problem.n_samples,
-        problem.n_groups,
-        {
-            "metric": int(problem.metric),
-            "constrained": problem.constrained,
-            "epsilon": 0.0 if problem.epsilon is None else float(problem.epsilon),
-            "lam": problem.lam,
-        },
-        config,
-    )
+    epsilon = 0.0 if problem.epsilon is None else float(problem.epsilon)
+    search, kept, representative = new_search(problem, weights, epsilon, config)
     deadline = None
     if problem.limits.time_limit is not None:
         deadline = time.perf_counter() + float(problem.limits.time_limit)

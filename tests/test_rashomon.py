@@ -349,3 +349,16 @@ def test_four_rules_equal_brute_force(metric):
     problem = random_problem(rng, n=30, m=5, metric=metric, epsilon=0.15, lam=0.005)
     rs = assert_same_set(problem, 4, 0.04)
     assert any(len(r) == 4 for r in rs.rule_lists)
+
+
+@pytest.mark.parametrize("metric", [Metric.STATISTICAL_PARITY, Metric.EQUALIZED_ODDS])
+def test_two_rule_lookahead_keeps_the_set(metric):
+    # the two-rule lookahead (Config::use_two_rule_lookahead, short_completions.hpp) counts at
+    # once a child whose lists of three or more further rules lie above the cutoff: the lists
+    # of one or two more rules within it must still be recorded
+    for seed in (401, 408):
+        problem = random_problem(
+            np.random.default_rng(seed), n=30, m=5, metric=metric, epsilon=0.15, lam=0.02
+        )
+        rs = assert_same_set(problem, 5, 0.01, use_two_rule_lookahead=True)
+        assert rs.stats["lookahead_prefixes"] > 0  # it acted

@@ -230,6 +230,31 @@ def engine_weights(problem: Problem) -> EngineWeights:
     )
 
 
+def new_search(
+    problem: Problem, weights: EngineWeights, epsilon: float, config: dict[str, Any]
+) -> tuple[BranchAndBound, np.ndarray, np.ndarray]:
+    """The core's search of ``problem`` under ``config`` (``BnBSolver._config``), its identical
+    antecedent columns merged (:func:`distinct_columns`: the kept columns, and each column's
+    representative among them, are returned with it); ``epsilon`` is the cap the core applies."""
+    kept, representative = distinct_columns(problem.X)
+    search = BranchAndBound(
+        pack_matrix(np.ascontiguousarray(problem.X[:, kept])),
+        pack_bits(problem.y),
+        np.ascontiguousarray(problem.groups, dtype=np.int32),
+        weights.values,
+        problem.n_samples,
+        problem.n_groups,
+        {
+            "metric": int(problem.metric),
+            "constrained": problem.constrained,
+            "epsilon": epsilon,
+            "lam": problem.lam,
+        },
+        config,
+    )
+    return search, kept, representative
+
+
 def gap_tolerance(solver: float, limits: float | None) -> float:
     """The engine's gap tolerance: the smaller positive one of the solver's and the limits'
     (0: none), so that the certified gap meets both requests."""
@@ -464,22 +489,8 @@ use_terminal_solver, use_two_rule_lookahead : bool
                         Status.UNKNOWN, StopReason.COMPLETED, self.name, space, 0.0, stats
                     ),
                 )
-        kept, representative = distinct_columns(problem.X)
-        search = BranchAndBound(
-            pack_matrix(np.ascontiguousarray(problem.X[:, kept])),
-            pack_bits(problem.y),
-            np.ascontiguousarray(problem.groups, dtype=np.int32),
-            weights.values,
-            problem.n_samples,
-            problem.n_groups,
-            {
-                "metric": int(problem.metric),
-                "constrained": problem.constrained,
-                "epsilon": epsilon,
-                "lam": problem.lam,
-            },
-            self._config(problem.limits.minus(time.perf_counter() - start), problem.max_length),
-        )
+        config = self._config(problem.limits.minus(time.perf_counter() - start), problem.max_length)
+        search, kept, representative = new_search(problem, weights, epsilon, config)
         warm_start = self._offer_initial(
             search, problem, representative, self.initial, weights.exact
         )

@@ -271,8 +271,9 @@ void Expander::add_child(std::uint32_t j, int q, const Fixed& f, std::int64_t er
     // by counting at once, never queued; so is one whose lists of three or more further rules
     // cannot beat the incumbent (the two-rule lookahead, short_completions.hpp).
     const bool at_cap = finishes_by_counting(k);
-    const bool finish = at_cap || (terminal_ != nullptr &&
-                                   finishes_short(ctx_, incumbent_, lb_errors, k, scratch_.path, rule));
+    const bool finish =
+        at_cap || (terminal_ != nullptr &&
+                   finishes_short(ctx_, incumbent_, lb_errors, k, scratch_.path, rule));
     if (shared_ != nullptr && !finish) {  // queued with the others at the end (mark_done)
         hold_child(rule, errors, lb_errors, ctx_.priority(lb_errors, leaf_errors, k, n_captured),
                    ctx_.queued_bound(lb_errors, k), key);

@@ -115,7 +115,8 @@ void Search::first_incumbents() {
 }
 
 std::size_t Search::memory_bytes() const {
-    return frontier_->memory_bytes() + worker_bytes_ + (rashomon_ != nullptr ? rashomon_->bytes() : 0);
+    const std::size_t store = rashomon_ != nullptr ? rashomon_->bytes() : 0;
+    return frontier_->memory_bytes() + worker_bytes_ + store;
 }
 
 double Search::elapsed() const {
