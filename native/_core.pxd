@@ -156,6 +156,7 @@ cdef extern from "fairlist/search.hpp" namespace "fairlist" nogil:
         double gap_tolerance         # stop once objective - global lower bound <= this; <= 0: none
         int64_t n_jobs               # worker threads; < 0: hardware threads + 1 + n_jobs; 0 refused
         bint canonical_ties          # ties decided canonically (always with n_jobs != 1)
+        bint finished_tie_cut        # canonical ties: drop a tying equivalent of a finished prefix
         double rashomon_delta        # Rashomon mode: keep every list within this of the best; < 0: off
         int64_t max_lists            # Rashomon mode: keep the max_lists of least objective; 0: all
 

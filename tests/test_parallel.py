@@ -248,3 +248,59 @@ def test_the_canonical_optimum_under_four_rules(n_jobs):
         assert result.status is Status.OPTIMAL, trial
         assert abs(result.objective - objective) <= 1e-12, trial
         assert key(result.rule_list) == key(first), trial
+
+
+class CanonicalSerialNoCut(CanonicalSerial):
+    """Canonical ties with the finished-tie cut off (Config::finished_tie_cut): a tying
+    equivalent of a finished prefix that comes first canonically is searched again."""
+
+    def _config(self, limits, max_length):
+        return {**super()._config(limits, max_length), "finished_tie_cut": False}
+
+
+def best_first_problem(trial):
+    """Random problems where best-first order meets two-rule prefixes out of canonical order:
+    the later one of two equivalent prefixes comes first canonically (the finished-tie cut)."""
+    rng = np.random.default_rng(trial)
+    return random_problem(
+        rng,
+        n=int(rng.integers(12, 30)),
+        m=int(rng.integers(4, 7)),
+        metric=("SP", "EOpp", "EOdds", "PE")[trial % 4],
+        epsilon=(None, 0.1, 0.25)[trial % 3],
+        lam=(0.0, 0.01)[trial % 2],
+        max_length=4,
+    )
+
+
+def assert_canonical_best_first(trials, n_jobs=1):
+    """Best-first, no beam: brute force's canonical optimum with the finished-tie cut on and
+    off; serially, the cut saves nodes on some trial (so the trials reach it)."""
+    options = {"policy": "lower_bound", "beam_width": 0}
+    saved = 0
+    for trial in trials:
+        problem = best_first_problem(trial)
+        objective, first = canonical_optimum(problem)
+        on = CanonicalSerial(**options) if n_jobs == 1 else BnBSolver(n_jobs=n_jobs, **options)
+        results = [on.solve(problem), CanonicalSerialNoCut(**options).solve(problem)]
+        for result in results:
+            if first is None:
+                assert result.status is Status.INFEASIBLE, trial
+                continue
+            assert result.status is Status.OPTIMAL, trial
+            assert abs(result.objective - objective) <= 1e-12, trial
+            assert key(result.rule_list) == key(first), trial
+        saved += results[1].stats["nodes_expanded"] - results[0].stats["nodes_expanded"]
+    assert saved > 0 or n_jobs != 1  # threads expand a timing-dependent number of nodes
+
+
+@pytest.mark.parametrize("n_jobs", [1, 2])
+def test_the_finished_tie_cut_keeps_the_canonical_optimum(n_jobs):
+    """Trials where dropping every tying equivalent of a finished prefix (not only those the
+    cut proves useless) returns another list than brute force."""
+    assert_canonical_best_first([66, 73, 104, 111, 134, 136], n_jobs)
+
+
+@pytest.mark.slow
+def test_the_finished_tie_cut_keeps_the_canonical_optimum_on_many_problems():
+    assert_canonical_best_first(range(300))

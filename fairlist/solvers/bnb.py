@@ -444,6 +444,7 @@ use_terminal_solver, use_two_rule_lookahead : bool
             gap_tolerance=gap_tolerance(self.gap_tolerance, limits.gap_tolerance),
             n_jobs=int(self.n_jobs),
             canonical_ties=False,  # the core decides ties canonically whenever n_jobs != 1
+            finished_tie_cut=True,  # test switch: re-search instead (Frontier::add_child)
             rashomon_delta=-1.0,  # the Rashomon mode: fairlist.rashomon
             max_lists=0,
         )

@@ -290,7 +290,9 @@ void Expander::add_child(std::uint32_t j, int q, const Fixed& f, std::int64_t er
             index_, rule, k, errors, lb_errors,
             ctx_.priority(lb_errors, leaf_errors, k, n_captured), ctx_.queued_bound(lb_errors, k),
             key, scratch_.child_classes.data(), scratch_.other_classes.data(), scratch_.path,
-            &other_path_, !finish, &stats_);
+            &other_path_, !finish, &stats_,
+            at_cap && ctx_.canonical_ties() && ctx_.config().finished_tie_cut ? &incumbent_
+                                                                              : nullptr);
         if (shared_ != nullptr && !finish && child != Trie::kNone && shared_->waiting > 0) {
             shared_->wake.notify_one();
         }

@@ -1,5 +1,7 @@
 #include "fairlist/frontier.hpp"
 
+#include "fairlist/incumbent.hpp"
+
 #include <algorithm>
 #include <limits>
 
@@ -66,6 +68,39 @@ bool Frontier::comes_first(const std::vector<std::uint32_t>& parent_path, std::u
     return false;
 }
 
+// Canonical ties: the new prefix Q (parent_path + rule) ties the stored prefix P (trie node
+// `other`, rules other_path: the same uncaptured samples and key counts, the same errors on
+// the captured samples, the same length k) and comes first canonically.  Q is dropped, not
+// searched, when P was finished by the terminal solver and Incumbent::equivalent_may_precede
+// says no list below Q can come before the incumbent.  `incumbent` is passed (non-null) only
+// for a prefix two rules short of the cap, which is never queued: a stored one flagged expanded
+// was finished by counting, completely (a finish cut short by a poll is never flagged).
+//  * Pairing.  For every suffix S (one or two more rules and a default), Q S and P S have the
+//    same errors (equal on the captured samples, and S meets the same uncaptured samples), the
+//    same length and the same unfairness (the key holds every count the metric reads on the
+//    captured samples): the same objective and fairness.  (Q + default, S empty, was offered
+//    before this call: Expander::offer_leaves.)
+//  * P's lists.  The incumbent only moves down in (objective, canonical order).  P's finish
+//    offered, or pruned soundly against the incumbent of that moment (the cuts of
+//    terminal_solver.cpp and prunes(): a tie kept while one of its lists may come first), every
+//    fair P S; lists it skipped as predicting like a shorter one are worse than that one.  So
+//    every fair P S is at or after every later incumbent, in particular the one read now, Z.
+//  * So a fair Q S before Z ties it and is as long, and Z's ids lie between those of Q S and
+//    P S: the test of equivalent_may_precede, which is necessary; when it fails no list below
+//    Q can become the incumbent, and none is better than Z (P S would be), so dropping Q changes
+//    neither the answer nor the lower bound.
+// Config::finished_tie_cut.  Measured in docs/performance.md.
+bool Frontier::cut_after_finished(const std::vector<std::uint32_t>& parent_path,
+                                  std::uint32_t rule, std::uint32_t other,
+                                  const std::vector<std::uint32_t>& other_path,
+                                  const Incumbent* incumbent) const {
+    if (incumbent == nullptr || !(trie_[other].flags & Node::kExpanded)) return false;
+    std::vector<std::uint32_t>& mine = mine_;
+    mine.assign(parent_path.begin(), parent_path.end());
+    mine.push_back(rule);
+    return !incumbent->equivalent_may_precede(mine.data(), other_path.data(), mine.size());
+}
+
 std::size_t Frontier::stored_classes(std::uint32_t index, word_t* out) const {
     const RuleData& data = ctx_.data();
     const std::size_t cw = data.n_class_words();
@@ -85,7 +120,7 @@ std::uint32_t Frontier::add_child(std::uint32_t parent, std::uint32_t rule, std:
                                   word_t* other_classes,
                                   const std::vector<std::uint32_t>& parent_path,
                                   std::vector<std::uint32_t>* other_path, bool enqueue,
-                                  Stats* stats) {
+                                  Stats* stats, const Incumbent* finished_cut) {
     auto insert = [&] {
         const std::uint32_t child = trie_.add(parent, rule, static_cast<std::int32_t>(lb_errors));
         ++stats->nodes_created;
@@ -120,7 +155,9 @@ std::uint32_t Frontier::add_child(std::uint32_t parent, std::uint32_t rule, std:
     const bool tie = other_errors == captured_errors && other_length == k;
     const bool new_first = tie && ctx_.canonical_ties() &&
                            comes_first(parent_path, rule, pmap_.node(hit), other_path);
-    if (other_errors <= captured_errors && other_length <= k && !new_first) {
+    if (other_errors <= captured_errors && other_length <= k &&
+        (!new_first || cut_after_finished(parent_path, rule, pmap_.node(hit), *other_path,
+                                          finished_cut))) {
         ++stats->permutation_hits;
         return Trie::kNone;
     }

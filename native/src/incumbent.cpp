@@ -57,3 +57,23 @@ bool Incumbent::precedes(const std::uint32_t* prefix, std::size_t n, std::uint32
 }
 
 }  // namespace fairlist
+
+namespace fairlist {
+
+bool Incumbent::equivalent_may_precede(const std::uint32_t* first, const std::uint32_t* second,
+                                       std::size_t k) const {
+    const List& z = *published();
+    if (!(z.objective < std::numeric_limits<double>::infinity())) return true;
+    if (z.rules.size() <= k) return false;  // first + S has more rules than Z
+    for (std::size_t t = 0; t < k; ++t) {
+        const std::uint32_t a = first[t] >> 1, b = second[t] >> 1, c = z.rules[t] >> 1;
+        if (a == b) {
+            if (c != a) return false;
+            continue;
+        }
+        return a <= c && c <= b;
+    }
+    return true;
+}
+
+}  // namespace fairlist

@@ -68,12 +68,16 @@ class Frontier {
     // `bound` its queued bound, unless the permutation map holds an equivalent prefix that
     // dominates it; returns its node, or Trie::kNone when it is dropped.  child_classes: its
     // uncaptured classes; other_classes and other_path: scratch (n_class_words words; any);
-    // parent_path: the parent's rules (compared on a tie with canonical ties).
+    // parent_path: the parent's rules (compared on a tie with canonical ties).  finished_cut
+    // (null: off): for a child two rules short of the cap with canonical ties, the incumbent
+    // against which a tying equivalent of a finished prefix may be dropped
+    // (Config::finished_tie_cut, cut_after_finished).
     std::uint32_t add_child(std::uint32_t parent, std::uint32_t rule, std::size_t k,
                             std::int64_t errors, std::int64_t lb_errors, double priority,
                             double bound, const MapKey& key, const word_t* child_classes,
                             word_t* other_classes, const std::vector<std::uint32_t>& parent_path,
-                            std::vector<std::uint32_t>* other_path, bool enqueue, Stats* stats);
+                            std::vector<std::uint32_t>* other_path, bool enqueue, Stats* stats,
+                            const Incumbent* finished_cut = nullptr);
     void prefetch(std::uint64_t hash) const { pmap_.prefetch(hash); }
 
     std::size_t memory_bytes() const { return trie_.bytes() + queue_.bytes() + pmap_.bytes(); }
@@ -91,6 +95,13 @@ class Frontier {
     // (antecedent ids, then predictions; the two have the same length).
     bool comes_first(const std::vector<std::uint32_t>& parent_path, std::uint32_t rule,
                      std::uint32_t i, std::vector<std::uint32_t>* other_path) const;
+    // Whether the new prefix parent_path + rule, first in the canonical order, may be dropped:
+    // its equivalent `other` (rules other_path) was finished and none of its lists can come
+    // before the incumbent (see frontier.cpp).
+    bool cut_after_finished(const std::vector<std::uint32_t>& parent_path, std::uint32_t rule,
+                            std::uint32_t other, const std::vector<std::uint32_t>& other_path,
+                            const Incumbent* incumbent) const;
+    mutable std::vector<std::uint32_t> mine_;  // cut_after_finished's scratch (under the lock)
     // Leaves in `out` the classes that trie node i's prefix leaves uncaptured; returns its
     // length.
     std::size_t stored_classes(std::uint32_t i, word_t* out) const;

@@ -74,6 +74,18 @@ class Incumbent {
     bool tie_may_precede(double bound, const std::uint32_t* prefix, std::size_t n,
                          std::uint32_t last, std::size_t min_length) const;
 
+    // Canonical ties, two prefixes `first` and `second` of k rules (first before second in the
+    // canonical order) whose lists pair up, first + S with second + S, with equal objectives
+    // and fairness.  Given that no fair second + S comes before the published list Z (in
+    // (objective, canonical order)), whether some first + S with S not empty may: false only
+    // when none can.  Such a list ties Z and is as long (a shorter one would put second + S,
+    // as short, before Z; a longer one comes after Z), so Z's antecedent ids lie between
+    // those of first + S and second + S: where first and second first differ in ids, at t, Z
+    // has their common ids before t and an id between theirs at t (with no difference in ids,
+    // Z has first's k ids).  Reads the published list: no mutex.
+    bool equivalent_may_precede(const std::uint32_t* first, const std::uint32_t* second,
+                                std::size_t k) const;
+
     // A copy of the list (call when no thread offers: after the search).
     struct List {
         std::vector<std::uint32_t> rules;  // antecedent << 1 | prediction

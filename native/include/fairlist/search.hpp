@@ -125,6 +125,12 @@ struct Config {
     // search prunes every tie (fewer nodes) and returns the canonical first of the optimal lists
     // it evaluated.
     bool canonical_ties = false;
+    // With canonical ties: a prefix Q that ties an equivalent prefix P (permutation map) already
+    // finished by the terminal solver, and comes first canonically, is dropped instead of
+    // searched when none of its lists can come before the incumbent given that none of P's
+    // does (Incumbent::equivalent_may_precede; the argument is in Frontier::add_child).  Off:
+    // Q's subtree is searched, as before.
+    bool finished_tie_cut = true;
     // The Rashomon mode (rashomon.hpp; >= 0: on): the search keeps every fair list of the space
     // whose objective is at most the optimum + rashomon_delta (+ kRashomonSlack), not only the
     // best one, and prunes a subtree only when its bound exceeds the incumbent's objective +
