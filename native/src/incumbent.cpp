@@ -65,15 +65,15 @@ bool Incumbent::equivalent_may_precede(const std::uint32_t* first, const std::ui
     const List& z = *published();
     if (!(z.objective < std::numeric_limits<double>::infinity())) return true;
     if (z.rules.size() <= k) return false;  // first + S has more rules than Z
-    for (std::size_t t = 0; t < k; ++t) {
-        const std::uint32_t a = first[t] >> 1, b = second[t] >> 1, c = z.rules[t] >> 1;
-        if (a == b) {
-            if (c != a) return false;
-            continue;
+    // ids(first) <= ids(Z)[0 .. k) <= ids(second), lexicographically.
+    auto below = [](const std::uint32_t* x, const std::uint32_t* y, std::size_t n) {
+        for (std::size_t t = 0; t < n; ++t) {
+            if ((x[t] >> 1) != (y[t] >> 1)) return (x[t] >> 1) < (y[t] >> 1);
         }
-        return a <= c && c <= b;
-    }
-    return true;
+        return false;
+    };
+    const std::uint32_t* ids = z.rules.data();
+    return !below(ids, first, k) && !below(second, ids, k);
 }
 
 }  // namespace fairlist

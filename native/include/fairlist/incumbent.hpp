@@ -80,9 +80,8 @@ class Incumbent {
     // (objective, canonical order)), whether some first + S with S not empty may: false only
     // when none can.  Such a list ties Z and is as long (a shorter one would put second + S,
     // as short, before Z; a longer one comes after Z), so Z's antecedent ids lie between
-    // those of first + S and second + S: where first and second first differ in ids, at t, Z
-    // has their common ids before t and an id between theirs at t (with no difference in ids,
-    // Z has first's k ids).  Reads the published list: no mutex.
+    // those of first + S and second + S, lexicographically, and Z's first k ids between those
+    // of first and second.  Reads the published list: no mutex.
     bool equivalent_may_precede(const std::uint32_t* first, const std::uint32_t* second,
                                 std::size_t k) const;
 
