@@ -178,9 +178,9 @@ cdef extern from "fairlist/search.hpp" namespace "fairlist" nogil:
         int64_t frontier_locks         # acquisitions of the shared frontier lock (parallel)
         int64_t terminal_prefixes      # prefixes finished by counting (terminal solver)
         int64_t terminal_lists         # their two-rule completions examined
+        int64_t lookahead_prefixes     # of them, finished by the two-rule lookahead
         int64_t peak_memory_bytes      # frontier + the workers' own tables, at most
         int64_t worker_memory_bytes    # the workers' own tables (terminal counts, scratch)
-        int64_t lookahead_prefixes     # of them, finished by the two-rule lookahead
         double beam_objective          # best objective after the beam search (inf: none)
         double beam_seconds
         int64_t certified_length       # no list of at most this many rules beats the result
