@@ -122,15 +122,14 @@ struct Config {
     // canonical order, and the permutation map keeps the canonically first of two tying
     // prefixes (or drops it when none of its lists can matter: finished_tie_cut), so that a
     // certified list is the canonical first among all optimal lists of the space, whatever the
-    // order of the search.  Always on with n_jobs != 1; off, the serial
-    // search prunes every tie (fewer nodes) and returns the canonical first of the optimal lists
-    // it evaluated.
+    // order of the search.  Always on with n_jobs != 1; off, the serial search prunes every tie
+    // (fewer nodes) and returns the canonical first of the optimal lists it evaluated.
     bool canonical_ties = false;
     // With canonical ties: a prefix Q that ties an equivalent prefix P (permutation map) already
     // finished by the terminal solver, and comes first canonically, is dropped instead of
     // searched when none of its lists can come before the incumbent given that none of P's
-    // does (Incumbent::equivalent_may_precede; the argument is at Frontier::cut_after_finished).  Off:
-    // Q's subtree is searched, as before.
+    // does (Incumbent::equivalent_may_precede; the argument is at
+    // Frontier::cut_after_finished).  Off: Q's subtree is searched, as before.
     bool finished_tie_cut = true;
     // The Rashomon mode (rashomon.hpp; >= 0: on): the search keeps every fair list of the space
     // whose objective is at most the optimum + rashomon_delta (+ kRashomonSlack), not only the
