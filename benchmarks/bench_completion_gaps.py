@@ -36,6 +36,7 @@ from bench_bound_gaps import (
     Classes,
     Prefix,
     class_program,
+    exact_short,
     incumbent,
     queued_children,
     rate_rows,
@@ -130,6 +131,67 @@ def best_completion(cl, gap, eps, lam, pre: Prefix, more: int, seconds: float, b
     return lower, np.inf, False  # UNKNOWN: the bound CP-SAT proved so far
 
 
+def rules_needed(cl, gaps, eps, lam, cut, pre: Prefix) -> int:
+    """The most further rules a completion below ``cut`` can have: one of j more rules costs at
+    least (captured + class IP errors) / N + lam (d + j), every uncaptured class labelled
+    freely under the cap (0: none)."""
+    ip = class_program(cl, gaps, eps, pre.pos, ~pre.captured, integral=True)
+    if not np.isfinite(ip):
+        return 0  # no fair labelling of the uncaptured classes: no fair completion
+    room = cut - (pre.err + ip) / cl.n - lam * len(pre.rules)
+    if not np.isfinite(room):
+        return 10**9
+    return int(np.ceil(room / lam - 1e-9)) - 1 if room > 0 else 0
+
+
+def clipped(cl, gaps, eps, lam, cut, pre: Prefix, more: int) -> float:
+    """min(cut, the best completion of 1 .. ``more`` further rules), exactly: branch and bound
+    over the first further rule, each child pruned by its class bound with lookahead against
+    the best value so far (its lists all cost at least that), the last two rules enumerated."""
+    more = min(more, rules_needed(cl, gaps, eps, lam, cut, pre))
+    if more <= 0:
+        return cut
+    e1, e2 = exact_short(cl, gaps, eps, lam, pre)
+    best = min(cut, e2 if more >= 2 else e1)
+    if more <= 2:
+        return best
+    d1 = len(pre.rules) + 1
+    for a in range(cl.rules.shape[0]):
+        for p in (0, 1):
+            ch = pre.child(cl, a, p)
+            if ch is None:
+                continue
+            unc = ~ch.captured
+            lp = class_program(cl, gaps, eps, ch.pos, unc, integral=False)
+            if (ch.err + np.ceil(lp - 1e-7)) / cl.n + lam * (d1 + 1) >= best:
+                continue
+            best = min(best, clipped(cl, gaps, eps, lam, best, ch, more - 1))
+    return best
+
+
+def measure_bnb(cl, gaps, eps, lam, best, pre: Prefix, more: int) -> dict:
+    """The exact best completion below ``best`` by :func:`clipped`: exact (the perfect bound's
+    decision and value, clipped at ``best``) when no completion of more than ``more`` further
+    rules can beat ``best``, else min(E_more, classIP + lam (d + more + 1)), a lower bound."""
+    d = len(pre.rules)
+    unc = ~pre.captured
+    lp = np.ceil(class_program(cl, gaps, eps, pre.pos, unc, integral=False) - 1e-7)
+    ip = class_program(cl, gaps, eps, pre.pos, unc, integral=True)
+    need = rules_needed(cl, gaps, eps, lam, best, pre)
+    t0 = time.process_time()
+    e = clipped(cl, gaps, eps, lam, best, pre, more)
+    low = min(e, (pre.err + ip) / cl.n + lam * (d + more + 1))
+    return {
+        "class": (pre.err + lp) / cl.n + lam * (d + 1),
+        "E": e,
+        "found": e if e < best else np.inf,
+        "exact": need <= more,
+        "L": low,
+        "need": need,
+        "cpu": time.process_time() - t0,
+    }
+
+
 def measure(cl, gaps, eps, lam, best, pre: Prefix, more: int, seconds: float) -> dict:
     d = len(pre.rules)
     unc = ~pre.captured
@@ -176,6 +238,12 @@ def main() -> None:
     ap.add_argument("--more", type=int, default=6, help="most further rules in a completion")
     ap.add_argument("--time-limit", type=float, default=20.0, help="CP-SAT seconds a prefix")
     ap.add_argument("--seed", type=int, default=0)
+    ap.add_argument(
+        "--method",
+        default="cpsat",
+        choices=("cpsat", "bnb"),
+        help="cpsat: CP-SAT on the subproblem; bnb: exact branch and bound below the incumbent",
+    )
     args = ap.parse_args()
     cl = Classes(pd.read_csv(args.data))
     gaps = rate_rows(args.metric, cl.group_label)
@@ -202,7 +270,9 @@ def main() -> None:
         pick = rng.choice(len(queued), min(args.per_depth, len(queued)), replace=False)
         level = [queued[i] for i in pick]
         rows = [
-            measure(cl, gaps, args.epsilon, args.lam, best, pre, args.more, args.time_limit)
+            measure_bnb(cl, gaps, args.epsilon, args.lam, best, pre, args.more)
+            if args.method == "bnb"
+            else measure(cl, gaps, args.epsilon, args.lam, best, pre, args.more, args.time_limit)
             for pre in level
         ]
         print(report(depth, len(queued), rows, best), flush=True)

@@ -18,8 +18,15 @@ import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "benchmarks"))
 pytest.importorskip("ortools")
-from bench_bound_gaps import Classes, Prefix, exact_short, fair, rate_rows  # noqa: E402
-from bench_completion_gaps import best_completion  # noqa: E402
+from bench_bound_gaps import (  # noqa: E402
+    Classes,
+    Prefix,
+    exact_short,
+    exact_three,
+    fair,
+    rate_rows,
+)
+from bench_completion_gaps import best_completion, clipped  # noqa: E402
 
 
 def _frame(seed: int) -> pd.DataFrame:
@@ -64,6 +71,30 @@ def test_completion_model_matches_enumeration(seed, metric):
                     cl, gaps[0], eps, lam, pre, 2, 20.0, want + 1e-4
                 )
                 assert exact and low == pytest.approx(want, abs=1e-12)
+        nxt = None
+        while nxt is None:
+            nxt = pre.child(cl, int(rng.integers(cl.rules.shape[0])), int(rng.integers(2)))
+        pre = nxt
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("seed", [0, 3])
+@pytest.mark.parametrize("metric", ["SP", "EOpp"])
+def test_clipped_branch_and_bound_matches_enumeration(seed, metric):
+    """clipped(cut, more=3) = min(cut, best of 1..3 more rules): the enumeration of
+    bench_bound_gaps.exact_three, with no cut and with cuts around the true value."""
+    cl = Classes(_frame(seed))
+    gaps = rate_rows(metric, cl.group_label)
+    rng = np.random.default_rng(seed)
+    pre = Prefix(cl)
+    for _ in range(2):
+        for eps, lam in ((0.1, 0.02), (0.03, 0.002)):
+            e3 = exact_three(cl, gaps, eps, lam, pre, exact_short(cl, gaps, eps, lam, pre)[0])
+            assert clipped(cl, gaps, eps, lam, np.inf, pre, 3) == pytest.approx(e3, abs=1e-12)
+            if np.isfinite(e3):
+                for cut in (e3 - 0.01, e3, e3 + 0.01):
+                    got = clipped(cl, gaps, eps, lam, cut, pre, 3)
+                    assert got == pytest.approx(min(cut, e3), abs=1e-12)
         nxt = None
         while nxt is None:
             nxt = pre.child(cl, int(rng.integers(cl.rules.shape[0])), int(rng.integers(2)))
