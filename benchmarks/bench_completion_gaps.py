@@ -220,9 +220,12 @@ def report(depth: int, n_queued: int, rows: list[dict], best: float) -> str:
     pruned = np.mean(m["L"] >= best - 1e-12)
     open_ = np.mean(exact & (m["E"] < best - 1e-12))
     beat = np.mean(m["found"] < best - 1e-12)
+    needs = [r["need"] for r in rows if "need" in r]  # the bnb method's
+    need = f" | need {np.mean(needs):.1f} (max {max(needs)})" if needs else ""
     return (
         f"{depth:>5} {n_queued:>7} {len(rows):>3} {exact.sum():>5} | {gap:>8.2f} {rise_e:>8.2f} "
         f"{rise_l:>8.2f} | {pruned:>6.2f} {open_:>6.2f} {beat:>6.2f} | {m['cpu'].mean():>6.1f}"
+        + need
     )
 
 
@@ -251,8 +254,9 @@ def main() -> None:
     rng = np.random.default_rng(args.seed)
     print(
         f"{args.metric} <= {args.epsilon}, lambda {args.lam}: incumbent {best:.6f} "
-        f"({args.max_nodes:,} nodes); completions of <= {args.more} more rules, CP-SAT "
-        f"{args.time_limit:g} s each; per depth up to {args.per_depth} queued prefixes"
+        f"({args.max_nodes:,} nodes); completions of <= {args.more} more rules, "
+        + (f"CP-SAT {args.time_limit:g} s each" if args.method == "cpsat" else "branch and bound")
+        + f"; per depth up to {args.per_depth} queued prefixes"
     )
     print(
         f"{'depth':>5} {'queued':>7} {'n':>3} {'exact':>5} | mean (1e-3): {'best-cls':>8} "
