@@ -238,6 +238,24 @@ def measure(cl, gaps, eps, lam, best, pre: Prefix, three: bool) -> dict[str, flo
     }
 
 
+def sampled_levels(cl, gaps, args, best: float, rng):
+    """Depth by depth (1 .. args.max_depth): the prefixes the search would queue below the
+    sample of the level above (the root first), and a sample of args.per_depth of them; yields
+    (depth, how many were queued, the sample)."""
+    level = [Prefix(cl)]
+    for depth in range(1, args.max_depth + 1):
+        queued = [
+            ch
+            for pre in level
+            for ch in queued_children(cl, gaps, args.epsilon, args.lam, best, pre)
+        ]
+        if not queued:
+            return
+        pick = rng.choice(len(queued), min(args.per_depth, len(queued)), replace=False)
+        level = [queued[i] for i in pick]
+        yield depth, len(queued), level
+
+
 def incumbent(args) -> float:
     from fairlist.metrics import Metric
     from fairlist.solvers import Limits, Problem
@@ -291,22 +309,12 @@ def main() -> None:
         f"{'ep':>6} {'clsIP':>6} {'E1':>6} {'E2':>6} {'L3':>6} {'E3':>6} {'L4':>6} | "
         f"pruned share: {'class':>5} {'clsIP':>5} {'L3':>5} {'E2':>5} {'L4':>5} {'E3':>5}"
     )
-    level = [Prefix(cl)]
-    for depth in range(1, args.max_depth + 1):
-        queued = [
-            ch
-            for pre in level
-            for ch in queued_children(cl, gaps, args.epsilon, args.lam, best, pre)
-        ]
-        if not queued:
-            break
-        pick = rng.choice(len(queued), min(args.per_depth, len(queued)), replace=False)
-        level = [queued[i] for i in pick]
+    for depth, n_queued, level in sampled_levels(cl, gaps, args, best, rng):
         rows = [
             measure(cl, gaps, args.epsilon, args.lam, best, pre, i < args.three)
             for i, pre in enumerate(level)
         ]
-        print(report(depth, len(queued), rows, best), flush=True)
+        print(report(depth, n_queued, rows, best), flush=True)
 
 
 def report(depth: int, n_queued: int, rows: list[dict[str, float]], best: float) -> str:

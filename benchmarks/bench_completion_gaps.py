@@ -38,8 +38,8 @@ from bench_bound_gaps import (
     class_program,
     exact_short,
     incumbent,
-    queued_children,
     rate_rows,
+    sampled_levels,
 )
 from ortools.sat.python import cp_model
 
@@ -262,24 +262,14 @@ def main() -> None:
         f"{'depth':>5} {'queued':>7} {'n':>3} {'exact':>5} | mean (1e-3): {'best-cls':>8} "
         f"{'E-cls':>8} {'L-cls':>8} | share: {'pruned':>6} {'open':>6} {'beats':>6} | cpu s"
     )
-    level = [Prefix(cl)]
-    for depth in range(1, args.max_depth + 1):
-        queued = [
-            ch
-            for pre in level
-            for ch in queued_children(cl, gaps, args.epsilon, args.lam, best, pre)
-        ]
-        if not queued:
-            break
-        pick = rng.choice(len(queued), min(args.per_depth, len(queued)), replace=False)
-        level = [queued[i] for i in pick]
+    for depth, n_queued, level in sampled_levels(cl, gaps, args, best, rng):
         rows = [
             measure_bnb(cl, gaps, args.epsilon, args.lam, best, pre, args.more)
             if args.method == "bnb"
             else measure(cl, gaps, args.epsilon, args.lam, best, pre, args.more, args.time_limit)
             for pre in level
         ]
-        print(report(depth, len(queued), rows, best), flush=True)
+        print(report(depth, n_queued, rows, best), flush=True)
 
 
 if __name__ == "__main__":
