@@ -6,7 +6,10 @@ Printed per count: status, objective, lower bound, nodes expanded, wall seconds 
 the speed-up over one worker (its seconds over these), the shared frontier's lock acquisitions
 per expanded node, and memory: the frontier's bytes per stored node (peak bytes less the
 workers' own tables, over the peak trie size) with its ratio to one worker's, and the workers'
-own tables (the terminal solver's counts, scratch: counted in the memory limit too).
+own tables (the terminal solver's counts, scratch: counted in the memory limit too); then the
+shares of the workers' seconds spent holding the frontier lock and waiting for it, and the
+speed-up the held time allows (workers' seconds over held seconds: the lock's work is serial, so
+no worker count runs faster), which predicts from two cores where more cores stop paying.
 ``--canonical`` adds a row ``1c``: one worker with canonical ties (Config::canonical_ties, what
 every count above 1 uses), which separates the cost of canonical ties from the threads'.
 
@@ -51,6 +54,20 @@ def cores() -> int:
     return len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
 
 
+def lock_columns(stats: dict, worker_seconds: float) -> str:
+    """The shared frontier lock's held and waited shares of the workers' seconds, and the
+    speed-up its held time allows: no search runs faster than its lock is held, so worker
+    seconds over held seconds bound the speed-up of any worker count (blank when serial)."""
+    held = stats["frontier_lock_seconds"]
+    if held == 0:
+        return f"{'':>6} {'':>6} {'':>7}"
+    wait = stats["frontier_wait_seconds"]
+    return (
+        f"{100 * held / worker_seconds:>6.1f} {100 * wait / worker_seconds:>6.1f} "
+        f"{worker_seconds / held:>7.1f}"
+    )
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--data", type=Path, default=DATA)
@@ -85,7 +102,7 @@ def main() -> None:
     print(
         f"{'n_jobs':>6} {'status':>9} {'objective':>10} {'lower_bd':>10} {'expanded':>10} "
         f"{'seconds':>8} {'speed-up':>8} {'locks/nd':>8} {'B/node':>7} {'ratio':>5} "
-        f"{'own MiB':>7}"
+        f"{'own MiB':>7} {'held %':>6} {'wait %':>6} {'ceiling':>7}"
     )
     base, base_per_node = None, None
     runs = ([(1, True)] if args.canonical else []) + [(n, False) for n in jobs]
@@ -105,7 +122,8 @@ def main() -> None:
             f"{result.lower_bound:>10.6f} {stats['nodes_expanded']:>10,} "
             f"{seconds:>8.2f} {base / seconds:>8.2f} "
             f"{stats['frontier_locks'] / max(stats['nodes_expanded'], 1):>8.2f} "
-            f"{per_node:>7.1f} {per_node / base_per_node:>5.2f} {own / 2**20:>7.1f}",
+            f"{per_node:>7.1f} {per_node / base_per_node:>5.2f} {own / 2**20:>7.1f} "
+            f"{lock_columns(stats, n_jobs * seconds)}",
             flush=True,
         )
         if args.lists:

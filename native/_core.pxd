@@ -176,6 +176,8 @@ cdef extern from "fairlist/search.hpp" namespace "fairlist" nogil:
         int64_t incumbent_updates
         int64_t fairness_bound_calls
         int64_t frontier_locks         # acquisitions of the shared frontier lock (parallel)
+        double frontier_lock_seconds   # seconds it was held, all workers (parallel)
+        double frontier_wait_seconds   # seconds workers waited to acquire it (parallel)
         int64_t terminal_prefixes      # prefixes finished by counting (terminal solver)
         int64_t terminal_lists         # their two-rule completions examined
         int64_t lookahead_prefixes     # of them, finished by the two-rule lookahead

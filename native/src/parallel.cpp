@@ -76,16 +76,12 @@ StopReason Search::search_tree_parallel() {
 }
 
 void Search::worker_loop(Expander& w) {
-    std::unique_lock<std::mutex> lock(lock_->mutex);
     Stats& stats = w.stats();
-    ++stats.frontier_locks;
+    FrontierHold lock(*lock_, &stats);
     std::int64_t children_seen = stats.children_evaluated;
     for (;;) {
         while (frontier_->empty() && busy_ > 0 && halt_reason_ == StopReason::COMPLETED) {
-            ++lock_->waiting;
-            lock_->wake.wait(lock);
-            ++stats.frontier_locks;
-            --lock_->waiting;
+            lock.wait();
         }
         if (halt_reason_ != StopReason::COMPLETED) break;
         if (frontier_->empty()) break;  // and no worker busy: done
@@ -108,14 +104,13 @@ void Search::worker_loop(Expander& w) {
         const bool count = w.finishes_by_counting(depth);
         w.load(index);
         ++busy_;
-        lock.unlock();
+        lock.release();
         if (count) {
             w.finish_loaded();
         } else {
             w.expand_loaded();
         }
-        lock.lock();
-        ++stats.frontier_locks;
+        lock.acquire();
         --busy_;
         frontier_->untrack(bound);
         shared_children_ += stats.children_evaluated - children_seen;

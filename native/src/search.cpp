@@ -37,6 +37,8 @@ void add_counts(Stats* into, const Stats& s) {
     into->terminal_prefixes += s.terminal_prefixes;
     into->terminal_lists += s.terminal_lists;
     into->frontier_locks += s.frontier_locks;
+    into->frontier_lock_seconds += s.frontier_lock_seconds;
+    into->frontier_wait_seconds += s.frontier_wait_seconds;
     into->lookahead_prefixes += s.lookahead_prefixes;
 }
 

@@ -4,6 +4,7 @@
 // the node being expanded), which is what makes the least queued bound a lower bound.
 #pragma once
 
+#include <chrono>
 #include <condition_variable>
 #include <cstddef>
 #include <cstdint>
@@ -33,6 +34,54 @@ struct FrontierLock {
     std::mutex mutex;
     std::condition_variable wake;
     int waiting = 0;
+};
+
+// One worker's hold on a FrontierLock, timed into its Stats: acquisitions (frontier_locks), the
+// seconds spent waiting to acquire (frontier_wait_seconds; not the idle waits on `wake`) and
+// holding (frontier_lock_seconds), which measure how far the one lock lets the search scale.
+class FrontierHold {
+ public:
+    using Clock = std::chrono::steady_clock;
+
+    // Acquires the lock.
+    FrontierHold(FrontierLock& lock, Stats* stats)
+        : shared_(lock), lock_(lock.mutex, std::defer_lock), stats_(stats) {
+        acquire();
+    }
+    ~FrontierHold() {
+        if (lock_.owns_lock()) release();
+    }
+    FrontierHold(const FrontierHold&) = delete;
+    FrontierHold& operator=(const FrontierHold&) = delete;
+
+    void acquire() {
+        const Clock::time_point asked = Clock::now();
+        lock_.lock();
+        since_ = Clock::now();
+        stats_->frontier_wait_seconds += std::chrono::duration<double>(since_ - asked).count();
+        ++stats_->frontier_locks;
+    }
+    void release() {
+        stats_->frontier_lock_seconds +=
+            std::chrono::duration<double>(Clock::now() - since_).count();
+        lock_.unlock();
+    }
+    // Waits (idle, the lock released) for a wake-up.
+    void wait() {
+        stats_->frontier_lock_seconds +=
+            std::chrono::duration<double>(Clock::now() - since_).count();
+        ++shared_.waiting;
+        shared_.wake.wait(lock_);
+        --shared_.waiting;
+        since_ = Clock::now();
+        ++stats_->frontier_locks;
+    }
+
+ private:
+    FrontierLock& shared_;
+    std::unique_lock<std::mutex> lock_;
+    Stats* stats_;
+    Clock::time_point since_;
 };
 
 class Frontier {

@@ -161,6 +161,12 @@ struct Stats {
     std::int64_t fairness_bound_calls = 0;
     // Acquisitions of the shared frontier's lock (parallel search; 0 in the serial one).
     std::int64_t frontier_locks = 0;
+    // Seconds the shared frontier's lock was held, and waited for, all workers together
+    // (parallel search; 0 in the serial one).  Held time is serial work: a search of n workers
+    // cannot run faster than its held seconds, so (busy seconds) / (held seconds) bounds its
+    // speed-up (benchmarks/bench_threads.py prints it).
+    double frontier_lock_seconds = 0.0;
+    double frontier_wait_seconds = 0.0;
     std::int64_t terminal_prefixes = 0;   // prefixes finished by counting (terminal_solver.hpp)
     std::int64_t terminal_lists = 0;      // their two-rule completions examined (all labels)
     std::int64_t lookahead_prefixes = 0;  // of them, finished by the two-rule lookahead
