@@ -107,6 +107,22 @@ def test_the_parallel_search_gives_the_serial_certificate_on_compas(compas, case
     assert parallel.rule_list == canonical.rule_list
 
 
+@pytest.mark.parametrize("n_jobs", [2, 4])
+def test_the_shared_map_gives_the_serial_certificate_on_compas(compas, n_jobs):
+    """Every prefix queued, none finished by counting (terminal solver off): the workers judge
+    their children against the shared permutation map outside the frontier's lock (tens of
+    thousands of map hits; its shards grow while they do): the serial objective, the canonical
+    list, and about as many prefixes dropped by the map as in the serial search."""
+    problem = compas.replace(metric="SP", epsilon=0.05, lam=0.01, max_length=3)
+    serial = CanonicalSerial(use_terminal_solver=False).solve(problem)
+    parallel = BnBSolver(n_jobs=n_jobs, use_terminal_solver=False).solve(problem)
+    assert serial.status is parallel.status is Status.OPTIMAL
+    assert parallel.objective == serial.objective and parallel.lower_bound == parallel.objective
+    assert parallel.rule_list == serial.rule_list
+    assert serial.stats["permutation_hits"] > 10_000
+    assert parallel.stats["permutation_hits"] > 0.9 * serial.stats["permutation_hits"]
+
+
 def test_repeated_parallel_solves_return_one_list(compas):
     """100 certified solves with four workers (the timing differs each time): one list."""
     problem = compas.replace(metric="SP", epsilon=0.05, lam=0.01, max_length=2)

@@ -88,6 +88,16 @@ void Expander::offer(std::int64_t errors, std::size_t length, const Fixed& count
 }
 
 void Expander::load(std::uint32_t index) {
+    if (frontier_.map_shared()) {  // a trie slot for each child it may keep (map_held)
+        const std::size_t most = 2 * ctx_.data().n_antecedents();
+        if (slots_.size() < most) {
+            const std::size_t count = std::max<std::size_t>(most, kSlotChunk);
+            const std::uint32_t first = frontier_.reserve_slots(count);
+            for (std::size_t i = count; i-- > 0;) {
+                slots_.push_back(first + static_cast<std::uint32_t>(i));
+            }
+        }
+    }
     frontier_.path(index, &scratch_.path);
     index_ = index;
     finished_.clear();
@@ -145,6 +155,7 @@ void Expander::expand_loaded() {
         }
     }
     for (const std::uint32_t rule : scratch_.path) scratch_.in_prefix[rule >> 1] = 0;
+    if (frontier_.map_shared() && !poll_.stopped()) map_held();
 }
 
 void Expander::finish_loaded() {
@@ -155,25 +166,46 @@ void Expander::finish_loaded() {
 
 void Expander::hold_child(std::uint32_t rule, std::int64_t errors, std::int64_t lb_errors,
                           double priority, double bound, const MapKey& key) {
-    held_.push_back(Held{rule, errors, lb_errors, priority, bound, key, held_classes_.size()});
+    held_.push_back(Held{rule, errors, lb_errors, priority, bound, key, held_classes_.size(),
+                         Trie::kNone, Trie::kNone});
     const std::vector<word_t>& classes = scratch_.child_classes;
     held_classes_.insert(held_classes_.end(), classes.begin(), classes.end());
 }
 
-void Expander::queue_held() {
-    const std::size_t k = depth_ + 1;
-    bool queued = false;
-    // The map's home slots were prefetched when the children were hashed, long evicted by now:
-    // fetch them all at once, so that their cache misses overlap instead of each stalling the
-    // lock in turn (the miss on the home slot was 82 % of add_child's time, measured with perf
-    // breadth-first on COMPAS).
+void Expander::map_held() {
+    // Every slot first: the cache misses of the held children overlap.
     for (const Held& h : held_) frontier_.prefetch(h.key.hash);
-    for (const Held& h : held_) {
-        const std::uint32_t child = frontier_.add_child(
-            index_, h.rule, k, h.errors, h.lb_errors, h.priority, h.bound, h.key,
-            held_classes_.data() + h.classes, scratch_.other_classes.data(), scratch_.path,
-            &other_path_, true, &stats_);
-        queued = queued || child != Trie::kNone;
+    const std::size_t k = depth_ + 1;
+    std::size_t kept = 0;
+    for (Held& h : held_) {
+        h.node = slots_.back();
+        if (!frontier_.map_child(h.node, index_, h.rule, k, h.errors, h.lb_errors, h.key,
+                                 held_classes_.data() + h.classes, scratch_.other_classes.data(),
+                                 scratch_.path, &other_path_, &stats_, &h.superseded)) {
+            continue;  // dropped: the slot stays free
+        }
+        slots_.pop_back();
+        held_[kept++] = h;
+    }
+    held_.resize(kept);
+}
+
+void Expander::queue_held() {
+    bool queued = false;
+    if (frontier_.map_shared()) {  // mapped outside the lock (map_held): link the survivors
+        for (const Held& h : held_) {
+            frontier_.link_child(h.node, h.priority, h.bound, h.superseded, &stats_);
+        }
+        queued = !held_.empty();
+    } else {
+        const std::size_t k = depth_ + 1;
+        for (const Held& h : held_) {
+            const std::uint32_t child = frontier_.add_child(
+                index_, h.rule, k, h.errors, h.lb_errors, h.priority, h.bound, h.key,
+                held_classes_.data() + h.classes, scratch_.other_classes.data(), scratch_.path,
+                &other_path_, true, &stats_);
+            queued = queued || child != Trie::kNone;
+        }
     }
     held_.clear();
     held_classes_.clear();

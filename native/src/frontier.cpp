@@ -114,6 +114,71 @@ std::size_t Frontier::stored_classes(std::uint32_t index, word_t* out) const {
     return length;
 }
 
+void Frontier::share_map() {
+    if (map_locks_ == nullptr) map_locks_ = std::make_unique<std::mutex[]>(PermutationMap::kShards);
+}
+
+std::unique_lock<std::mutex> Frontier::lock_shard(std::uint64_t hash) const {
+    if (map_locks_ == nullptr) return {};
+    return std::unique_lock<std::mutex>(map_locks_[PermutationMap::shard_of(hash)]);
+}
+
+void Frontier::prefetch(std::uint64_t hash) const {
+    const std::unique_lock<std::mutex> shard = lock_shard(hash);
+    pmap_.prefetch(hash);
+}
+
+// Key: the captured samples (as the uncaptured classes) plus the counts the metric's value
+// depends on (see key_counts()); the entry also keeps the errors on the captured samples.  The
+// stored prefix's classes and length are recomputed from its path (its nodes' parent and rule,
+// which never change once a node is published).
+Frontier::Verdict Frontier::judge(std::size_t k, std::int64_t errors, const MapKey& key,
+                                  const word_t* child_classes, word_t* other_classes,
+                                  const std::vector<std::uint32_t>& parent_path,
+                                  std::uint32_t rule, std::vector<std::uint32_t>* other_path,
+                                  const Incumbent* finished_cut,
+                                  PermutationMap::Slot* hit) const {
+    const std::size_t cw = ctx_.data().n_class_words();
+    std::size_t other_length = 0;
+    *hit = pmap_.find(key.hash, key.counts, [&](std::uint32_t other) {
+        other_length = stored_classes(other, other_classes);
+        return std::equal(other_classes, other_classes + cw, child_classes);
+    });
+    if (!hit->found()) return Verdict::INSERT;
+    // Same uncaptured samples and counts: every completion of one is a completion of the other
+    // with the same unfairness, and the objectives differ by the errors on the captured samples
+    // and the lengths.  Keep the prefix with no more of both (on a tie the earlier one, or
+    // with canonical ties the one first in the canonical order: the completions of each come
+    // in the order of the prefixes); when neither has, keep both, the new one outside the map.
+    const auto captured_errors = static_cast<std::uint32_t>(errors);
+    const std::uint32_t other_errors = pmap_.stores_errors() ? pmap_.errors(*hit) : captured_errors;
+    const bool tie = other_errors == captured_errors && other_length == k;
+    const bool new_first = tie && ctx_.canonical_ties() &&
+                           comes_first(parent_path, rule, pmap_.node(*hit), other_path);
+    if (other_errors <= captured_errors && other_length <= k &&
+        (!new_first || cut_after_finished(parent_path, rule, pmap_.node(*hit), *other_path,
+                                          finished_cut))) {
+        return Verdict::DROP;
+    }
+    return captured_errors <= other_errors && k <= other_length ? Verdict::REPLACE
+                                                                : Verdict::KEEP;
+}
+
+std::uint32_t Frontier::apply(Verdict verdict, PermutationMap::Slot hit, std::uint32_t child,
+                              std::int64_t errors, const MapKey& key) {
+    const auto captured_errors = static_cast<std::uint32_t>(errors);
+    if (verdict == Verdict::INSERT) pmap_.insert(key.hash, child, captured_errors, key.counts);
+    if (verdict != Verdict::REPLACE) return Trie::kNone;
+    const std::uint32_t old = pmap_.node(hit);
+    pmap_.replace(hit, child, captured_errors);
+    return old;
+}
+
+void Frontier::supersede(std::uint32_t node) {
+    Node& old = trie_[node];
+    if (!(old.flags & (Node::kExpanded | Node::kRetired))) old.flags |= Node::kSuperseded;
+}
+
 std::uint32_t Frontier::add_child(std::uint32_t parent, std::uint32_t rule, std::size_t k,
                                   std::int64_t errors, std::int64_t lb_errors, double priority,
                                   double bound, const MapKey& key, const word_t* child_classes,
@@ -131,43 +196,51 @@ std::uint32_t Frontier::add_child(std::uint32_t parent, std::uint32_t rule, std:
         return child;
     };
     if (!ctx_.config().use_permutation_map) return insert();
-    // Key: the captured samples (as the uncaptured classes) plus the counts the metric's value
-    // depends on (see key_counts()); the entry also keeps the errors on the captured samples.
-    // The stored prefix's classes and length are recomputed from its path.
-    const std::size_t cw = ctx_.data().n_class_words();
-    std::size_t other_length = 0;
-    const PermutationMap::Slot hit = pmap_.find(key.hash, key.counts, [&](std::uint32_t other) {
-        other_length = stored_classes(other, other_classes);
-        return std::equal(other_classes, other_classes + cw, child_classes);
-    });
-    const auto captured_errors = static_cast<std::uint32_t>(errors);
-    if (!hit.found()) {
-        const std::uint32_t child = insert();
-        pmap_.insert(key.hash, child, captured_errors, key.counts);
-        return child;
-    }
-    // Same uncaptured samples and counts: every completion of one is a completion of the other
-    // with the same unfairness, and the objectives differ by the errors on the captured samples
-    // and the lengths.  Keep the prefix with no more of both (on a tie the earlier one, or
-    // with canonical ties the one first in the canonical order: the completions of each come
-    // in the order of the prefixes); when neither has, keep both, the new one outside the map.
-    const std::uint32_t other_errors = pmap_.stores_errors() ? pmap_.errors(hit) : captured_errors;
-    const bool tie = other_errors == captured_errors && other_length == k;
-    const bool new_first = tie && ctx_.canonical_ties() &&
-                           comes_first(parent_path, rule, pmap_.node(hit), other_path);
-    if (other_errors <= captured_errors && other_length <= k &&
-        (!new_first || cut_after_finished(parent_path, rule, pmap_.node(hit), *other_path,
-                                          finished_cut))) {
+    const std::unique_lock<std::mutex> shard = lock_shard(key.hash);
+    PermutationMap::Slot hit;
+    const Verdict verdict = judge(k, errors, key, child_classes, other_classes, parent_path, rule,
+                                  other_path, finished_cut, &hit);
+    if (verdict == Verdict::DROP) {
         ++stats->permutation_hits;
         return Trie::kNone;
     }
     const std::uint32_t child = insert();
-    if (captured_errors <= other_errors && k <= other_length) {
-        Node& old = trie_[pmap_.node(hit)];
-        if (!(old.flags & (Node::kExpanded | Node::kRetired))) old.flags |= Node::kSuperseded;
-        pmap_.replace(hit, child, captured_errors);
-    }
+    const std::uint32_t old = apply(verdict, hit, child, errors, key);
+    if (old != Trie::kNone) supersede(old);
     return child;
+}
+
+// The two steps of add_child for a held child of the parallel search.  Between them the child
+// is in the map but not in the queue: another worker may drop an equivalent prefix for it, or
+// replace it in the map and flag it superseded (under the frontier's lock, before or after
+// link_child: either way it is never expanded); if the search stops in between, the node it
+// came from keeps its bound in the lower bound (parallel.cpp), which covers it.
+bool Frontier::map_child(std::uint32_t slot, std::uint32_t parent, std::uint32_t rule,
+                         std::size_t k, std::int64_t errors, std::int64_t lb_errors,
+                         const MapKey& key, const word_t* child_classes, word_t* other_classes,
+                         const std::vector<std::uint32_t>& parent_path,
+                         std::vector<std::uint32_t>* other_path, Stats* stats,
+                         std::uint32_t* superseded) {
+    trie_.init(slot, parent, rule, static_cast<std::int32_t>(lb_errors));
+    const std::unique_lock<std::mutex> shard = lock_shard(key.hash);
+    PermutationMap::Slot hit;
+    const Verdict verdict = judge(k, errors, key, child_classes, other_classes, parent_path, rule,
+                                  other_path, nullptr, &hit);
+    if (verdict == Verdict::DROP) {
+        ++stats->permutation_hits;
+        return false;
+    }
+    *superseded = apply(verdict, hit, slot, errors, key);
+    return true;
+}
+
+void Frontier::link_child(std::uint32_t child, double priority, double bound,
+                          std::uint32_t superseded, Stats* stats) {
+    trie_.link(child);
+    ++stats->nodes_created;
+    queue_.push(priority, child);
+    tracked_.push(bound);
+    if (superseded != Trie::kNone) supersede(superseded);
 }
 
 }  // namespace fairlist

@@ -2,12 +2,18 @@
 // with its own scratch, class bound, terminal solver, statistics and stop check, share one
 // frontier and one incumbent.
 //
-// Sharing.  The frontier (trie, queue, permutation map, queued bounds) is one structure under
-// one mutex (FrontierLock): a worker holds it to pop a node and load its path, to add a child,
-// and to mark a node done; the counting and the bounds of the children, nearly all the work, run
-// without it.  The incumbent is lock-free to read (incumbent.hpp); a stale read prunes less.
-// The permutation map is shared, so its argument holds globally (an insert-or-compare is atomic
-// under the lock).  max_nodes, the memory limit, the time limit and the gap are checked under
+// Sharing.  The frontier (trie, queue, queued bounds) is one structure under one mutex
+// (FrontierLock): a worker holds it to pop a node and load its path, and to mark a node done,
+// linking the children it queues; the counting and the bounds of the children, nearly all the
+// work, run without it.  The permutation map is shared, so its argument holds globally: its 64
+// shards have a lock each (Frontier::share_map), and a worker judges the children it holds
+// against the map outside the frontier's lock, each insert-or-compare atomic under its shard's
+// lock (Frontier::map_child; it writes each child into a trie slot of its own first, so that
+// others can walk its path).  Children finished by counting are added under both locks (the
+// frontier's first).  Moving the map out of the frontier's lock cut the share of the workers'
+// time spent holding it from 17 % to under 1 % breadth-first on COMPAS (stats
+// frontier_lock_seconds; benchmarks/bench_threads.py).  The incumbent is lock-free to read
+// (incumbent.hpp); a stale read prunes less.  max_nodes, the memory limit, the time limit and the gap are checked under
 // the lock before each pop, on the shared trie; the stop flag and the clock are polled inside
 // nodes by each worker, and the first worker to stop halts the others (StopCheck::set_halt),
 // each keeping the bound of the node it leaves unfinished.
@@ -39,6 +45,7 @@ namespace fairlist {
 void Search::start_workers() {
     if (ctx_->n_jobs() <= 1) return;
     lock_ = std::make_unique<FrontierLock>();
+    if (ctx_->config().use_permutation_map) frontier_->share_map();
     worker_->set_shared(lock_.get());
     worker_->stop_check().set_halt(&halt_);
     for (std::size_t w = 1; w < ctx_->n_jobs(); ++w) {
@@ -77,6 +84,7 @@ StopReason Search::search_tree_parallel() {
 
 void Search::worker_loop(Expander& w) {
     Stats& stats = w.stats();
+    w.clear_slots();  // this phase's trie is new
     FrontierHold lock(*lock_, &stats);
     std::int64_t children_seen = stats.children_evaluated;
     for (;;) {

@@ -39,10 +39,10 @@ void PermutationMap::resize(Shard& t, std::size_t capacity) {
     }
     std::vector<std::uint16_t> old;
     old.swap(t.cells);
-    bytes_ -= old.size() * sizeof(std::uint16_t);
     t.cells.assign(capacity * stride_, 0xffffU);
     t.capacity = capacity;
-    bytes_ += t.cells.size() * sizeof(std::uint16_t);
+    bytes_.fetch_add((t.cells.size() - old.size()) * sizeof(std::uint16_t),
+                     std::memory_order_relaxed);
     for (std::size_t k = 0; k + stride_ <= old.size(); k += stride_) {
         if (pair_at(&old[k]) != kEmpty) place(t, &old[k]);
     }
@@ -60,7 +60,7 @@ void PermutationMap::insert(std::uint64_t hash, std::uint32_t node, std::uint32_
     if (store_errors_) set(entry, n_key_, errors);
     place(t, entry);
     ++t.size;
-    ++size_;
+    size_.fetch_add(1, std::memory_order_relaxed);
 }
 
 }  // namespace fairlist

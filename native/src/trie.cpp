@@ -10,21 +10,21 @@ std::uint32_t Trie::add(std::uint32_t parent, std::uint32_t rule, std::int32_t l
         i = free_head_;
         free_head_ = (*this)[i].parent;
     } else {
-        if (slots_ >= kNone) throw std::length_error("trie: more than 2^32 - 1 nodes");
-        if ((slots_ >> kBlockBits) >= blocks_.size()) {
-            blocks_.emplace_back(new Node[std::size_t{1} << kBlockBits]);
-        }
-        i = static_cast<std::uint32_t>(slots_++);
+        i = reserve(1);
     }
-    Node& node = (*this)[i];
-    node.parent = parent;
-    node.rule = rule;
-    node.lb_errors = lb_errors;
-    node.n_children = 0;
-    node.flags = 0;
-    if (parent != kNone) ++(*this)[parent].n_children;
-    if (++live_ > peak_live_) peak_live_ = live_;
+    init(i, parent, rule, lb_errors);
+    link(i);
     return i;
+}
+
+std::uint32_t Trie::reserve(std::size_t count) {
+    if (slots_ + count > kNone) throw std::length_error("trie: more than 2^32 - 1 nodes");
+    const std::size_t first = slots_;
+    slots_ += count;
+    while (((slots_ - 1) >> kBlockBits) >= blocks_.size()) {
+        blocks_.emplace_back(new Node[std::size_t{1} << kBlockBits]);
+    }
+    return static_cast<std::uint32_t>(first);
 }
 
 void Trie::retire(std::uint32_t i) {

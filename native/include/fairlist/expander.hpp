@@ -47,6 +47,8 @@ class Expander {
     // The parallel search's steps: shares the frontier under lock (null: serial), and
     // wakes idle workers when it queues a prefix.
     void set_shared(FrontierLock* lock) { shared_ = lock; }
+    // Forgets its trie slots (a new phase's trie: Frontier::reset).
+    void clear_slots() { slots_.clear(); }
     // Loads node `index` for expansion or counting: its rules and bound (the frontier's lock
     // held).
     void load(std::uint32_t index);
@@ -110,9 +112,15 @@ class Expander {
         double priority, bound;
         MapKey key;
         std::size_t classes;  // its uncaptured classes at held_classes_[classes ..]
+        // With the map shared (map_held): its trie slot, and the node it superseded in the map.
+        std::uint32_t node, superseded;
     };
     std::vector<Held> held_;
     std::vector<word_t> held_classes_;
+    // With the map shared: fresh trie slots of this worker (a stack, the lowest on top), taken
+    // kSlotChunk at a time under the frontier's lock (load), at least one per possible child.
+    static constexpr std::size_t kSlotChunk = 4096;
+    std::vector<std::uint32_t> slots_;
 
     // Recomputes the loaded prefix from its rules: the samples and classes it leaves
     // uncaptured and its counts (scratch_, prefix_), and prepares the class bound for its
@@ -131,6 +139,9 @@ class Expander {
     // Holds a child to queue (parallel search), with its classes (scratch_.child_classes).
     void hold_child(std::uint32_t rule, std::int64_t errors, std::int64_t lb_errors,
                     double priority, double bound, const MapKey& key);
+    // Judges the held children against the shared permutation map, outside the frontier's
+    // lock (Frontier::map_child), keeping those the map does not drop.
+    void map_held();
     // Queues the held children (the lock held).
     void queue_held();
     // Offers the fair lists "child + default" as incumbents; returns their fewest errors.

@@ -8,6 +8,7 @@
 #include <condition_variable>
 #include <cstddef>
 #include <cstdint>
+#include <memory>
 #include <mutex>
 #include <vector>
 
@@ -127,7 +128,34 @@ class Frontier {
                             word_t* other_classes, const std::vector<std::uint32_t>& parent_path,
                             std::vector<std::uint32_t>* other_path, bool enqueue, Stats* stats,
                             const Incumbent* finished_cut = nullptr);
-    void prefetch(std::uint64_t hash) const { pmap_.prefetch(hash); }
+    // Asks the processor to fetch the map's slot for this hash (under its shard's lock when
+    // the map is shared).
+    void prefetch(std::uint64_t hash) const;
+
+    // The parallel search's permutation map (DESIGN.md §8): one lock per map shard, so that
+    // the lookups of the children a worker holds run outside the frontier's lock, which then
+    // only links the survivors (link_child).  Called before the workers start; the map stays
+    // shared for the rest of the search.  add_child and prefetch then lock the shard too (the
+    // lock order is always the frontier's, then a shard's).
+    void share_map();
+    bool map_shared() const { return map_locks_ != nullptr; }
+    // Fresh trie slots for a worker's children (the frontier's lock held; Trie::reserve).
+    std::uint32_t reserve_slots(std::size_t count) { return trie_.reserve(count); }
+    // A held child, written into the worker's own trie slot `slot`, against the shared map
+    // (the frontier's lock NOT held; only its shard's): as add_child's map step, no finished
+    // cut.  Returns false when the map drops the child (the slot stays the worker's); else
+    // true, with *superseded the equivalent node it replaced in the map (Trie::kNone: none),
+    // to flag when the child is linked.
+    bool map_child(std::uint32_t slot, std::uint32_t parent, std::uint32_t rule, std::size_t k,
+                   std::int64_t errors, std::int64_t lb_errors, const MapKey& key,
+                   const word_t* child_classes, word_t* other_classes,
+                   const std::vector<std::uint32_t>& parent_path,
+                   std::vector<std::uint32_t>* other_path, Stats* stats,
+                   std::uint32_t* superseded);
+    // Adds a child that map_child kept to the trie and the queue (the frontier's lock held),
+    // and flags the node it superseded.
+    void link_child(std::uint32_t child, double priority, double bound,
+                    std::uint32_t superseded, Stats* stats);
 
     std::size_t memory_bytes() const { return trie_.bytes() + queue_.bytes() + pmap_.bytes(); }
     std::size_t peak_live() const { return trie_.peak_live(); }
@@ -151,6 +179,26 @@ class Frontier {
                             std::uint32_t other, const std::vector<std::uint32_t>& other_path,
                             const Incumbent* incumbent) const;
     mutable std::vector<std::uint32_t> mine_;  // cut_after_finished's scratch (under the lock)
+    std::unique_ptr<std::mutex[]> map_locks_;  // one per map shard (share_map; null: serial)
+
+    // The map's verdict on a new prefix of length k: dropped (an equivalent prefix in the map
+    // dominates it), inserted (no equivalent), kept outside the map (neither dominates), or
+    // replacing the equivalent entry `hit` (it dominates).
+    enum class Verdict { DROP, INSERT, KEEP, REPLACE };
+    Verdict judge(std::size_t k, std::int64_t errors, const MapKey& key,
+                  const word_t* child_classes, word_t* other_classes,
+                  const std::vector<std::uint32_t>& parent_path, std::uint32_t rule,
+                  std::vector<std::uint32_t>* other_path, const Incumbent* finished_cut,
+                  PermutationMap::Slot* hit) const;
+    // Carries out a verdict other than DROP for node `child`; returns the node it replaced in
+    // the map (Trie::kNone: none).
+    std::uint32_t apply(Verdict verdict, PermutationMap::Slot hit, std::uint32_t child,
+                        std::int64_t errors, const MapKey& key);
+    // Flags a node replaced in the map as superseded unless it was expanded or retired (the
+    // frontier's lock held).
+    void supersede(std::uint32_t node);
+    // The lock of the hash's map shard when the map is shared (else an empty lock).
+    std::unique_lock<std::mutex> lock_shard(std::uint64_t hash) const;
     // Leaves in `out` the classes that trie node i's prefix leaves uncaptured; returns its
     // length.
     std::size_t stored_classes(std::uint32_t i, word_t* out) const;

@@ -46,8 +46,10 @@
 // structures.
 #pragma once
 
+#include <atomic>
 #include <cstddef>
 #include <cstdint>
+#include <utility>
 #include <vector>
 
 #include "fairlist/counts.hpp"
@@ -102,11 +104,31 @@ class PermutationMap {
 
     void insert(std::uint64_t hash, std::uint32_t node, std::uint32_t errors, const std::uint32_t* key);
 
-    std::size_t size() const { return size_; }
-    std::size_t bytes() const { return bytes_; }
+    std::size_t size() const { return size_.load(std::memory_order_relaxed); }
+    // Atomic: the parallel search reads it under the frontier's lock while a shard grows.
+    std::size_t bytes() const { return bytes_.load(std::memory_order_relaxed); }
+
+    // The shards, and the one a hash falls in: the parallel search locks one shard at a time
+    // (Frontier::map_child); find, insert and replace touch only the hash's shard.
+    static constexpr int kShardBits = 6;
+    static constexpr std::size_t kShards = std::size_t{1} << kShardBits;
+    static std::size_t shard_of(std::uint64_t hash) {
+        return static_cast<std::uint32_t>(hash >> 32) >> kIndexBits;
+    }
+
+    PermutationMap(PermutationMap&& other) noexcept { *this = std::move(other); }
+    PermutationMap& operator=(PermutationMap&& other) noexcept {
+        n_key_ = other.n_key_;
+        width_ = other.width_;
+        store_errors_ = other.store_errors_;
+        stride_ = other.stride_;
+        shards_ = std::move(other.shards_);
+        size_.store(other.size(), std::memory_order_relaxed);
+        bytes_.store(other.bytes(), std::memory_order_relaxed);
+        return *this;
+    }
 
  private:
-    static constexpr int kShardBits = 6;
     static constexpr int kIndexBits = 32 - kShardBits;
 
     struct Shard {
@@ -125,7 +147,7 @@ class PermutationMap {
     bool store_errors_;  // false when the key counts determine the errors
     std::size_t stride_; // cells per entry
     std::vector<Shard> shards_;
-    std::size_t size_ = 0, bytes_ = 0;
+    std::atomic<std::size_t> size_{0}, bytes_{0};
 
     const std::uint16_t* cell(Slot s) const { return &shards_[s.shard].cells[s.index * stride_]; }
     static std::uint32_t pair_at(const std::uint16_t* c) { return c[0] | (std::uint32_t{c[1]} << 16); }

@@ -39,11 +39,35 @@ class Trie {
     static constexpr std::uint32_t kNone = 0xffffffffU;
     static constexpr std::size_t kBlockBits = 16;  // 65,536 nodes (1 MiB) per block
 
-    // reuse_slots: whether retired nodes' slots may be handed out again.
-    explicit Trie(bool reuse_slots) : reuse_(reuse_slots) {}
+    // reuse_slots: whether retired nodes' slots may be handed out again.  The table of blocks
+    // is reserved whole (64 Ki pointers, address space only) so that it never moves: the
+    // parallel search reads nodes (parent, rule) while another worker adds a block.
+    explicit Trie(bool reuse_slots) : reuse_(reuse_slots) {
+        blocks_.reserve(std::size_t{1} << (32 - kBlockBits));
+    }
 
     // Adds a node below parent (kNone: the root); returns its index.
     std::uint32_t add(std::uint32_t parent, std::uint32_t rule, std::int32_t lb_errors);
+
+    // The parallel search's way to add a node in two steps (only without slot reuse): a worker
+    // takes `count` fresh consecutive slots at once (reserve, under the frontier's lock), writes
+    // a node into one of its own slots without any lock (init: the node is not in the trie
+    // yet, only its parent and rule may be read once it is published, e.g. through the
+    // permutation map), and adds it to the trie later, under the lock (link).
+    std::uint32_t reserve(std::size_t count);
+    void init(std::uint32_t i, std::uint32_t parent, std::uint32_t rule, std::int32_t lb_errors) {
+        Node& node = (*this)[i];
+        node.parent = parent;
+        node.rule = rule;
+        node.lb_errors = lb_errors;
+        node.n_children = 0;
+        node.flags = 0;
+    }
+    void link(std::uint32_t i) {
+        const std::uint32_t parent = (*this)[i].parent;
+        if (parent != kNone) ++(*this)[parent].n_children;
+        if (++live_ > peak_live_) peak_live_ = live_;
+    }
 
     Node& operator[](std::uint32_t i) {
         return blocks_[i >> kBlockBits][i & ((1U << kBlockBits) - 1)];
