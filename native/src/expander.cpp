@@ -181,7 +181,8 @@ void Expander::map_held() {
         h.node = slots_.back();
         if (!frontier_.map_child(h.node, index_, h.rule, k, h.errors, h.lb_errors, h.key,
                                  held_classes_.data() + h.classes, scratch_.other_classes.data(),
-                                 scratch_.path, &other_path_, &stats_, &h.superseded)) {
+                                 scratch_.path, &other_path_, &stats_, &h.superseded, nullptr,
+                                 nullptr)) {
             continue;  // dropped: the slot stays free
         }
         slots_.pop_back();
@@ -194,7 +195,7 @@ void Expander::queue_held() {
     bool queued = false;
     if (frontier_.map_shared()) {  // mapped outside the lock (map_held): link the survivors
         for (const Held& h : held_) {
-            frontier_.link_child(h.node, h.priority, h.bound, h.superseded, &stats_);
+            frontier_.link_child(h.node, h.priority, h.bound, h.superseded, true, &stats_);
         }
         queued = !held_.empty();
     } else {
@@ -214,9 +215,12 @@ void Expander::queue_held() {
 
 void Expander::mark_done() {
     if (!held_.empty()) queue_held();
-    for (const std::uint32_t child : finished_) {
-        frontier_.node(child).flags |= Node::kExpanded;
-        frontier_.retire(child);
+    for (const Finished& child : finished_) {
+        if (frontier_.map_shared()) {  // judged outside the lock (add_child): in the trie now
+            frontier_.link_child(child.node, 0.0, 0.0, child.superseded, false, &stats_);
+        }
+        frontier_.node(child.node).flags |= Node::kExpanded;
+        frontier_.retire(child.node);
     }
     finished_.clear();
     Node& node = frontier_.node(index_);
@@ -317,22 +321,31 @@ void Expander::add_child(std::uint32_t j, int q, const Fixed& f, std::int64_t er
                    ctx_.queued_bound(lb_errors, k), key);
         return;
     }
-    std::uint32_t child;
-    {
+    const Incumbent* cut =
+        at_cap && ctx_.canonical_ties() && ctx_.config().finished_tie_cut ? &incumbent_ : nullptr;
+    Finished child{Trie::kNone, Trie::kNone};
+    if (frontier_.map_shared()) {  // parallel, finished: judged like a held child, linked later
+        if (!frontier_.map_child(slots_.back(), index_, rule, k, errors, lb_errors, key,
+                                 scratch_.child_classes.data(), scratch_.other_classes.data(),
+                                 scratch_.path, &other_path_, &stats_, &child.superseded, cut,
+                                 shared_)) {
+            return;
+        }
+        child.node = slots_.back();
+        slots_.pop_back();
+    } else {
         std::optional<FrontierHold> lock;
         if (shared_ != nullptr) lock.emplace(*shared_, &stats_);
-        child = frontier_.add_child(
+        child.node = frontier_.add_child(
             index_, rule, k, errors, lb_errors,
             ctx_.priority(lb_errors, leaf_errors, k, n_captured), ctx_.queued_bound(lb_errors, k),
             key, scratch_.child_classes.data(), scratch_.other_classes.data(), scratch_.path,
-            &other_path_, !finish, &stats_,
-            at_cap && ctx_.canonical_ties() && ctx_.config().finished_tie_cut ? &incumbent_
-                                                                              : nullptr);
-        if (shared_ != nullptr && !finish && child != Trie::kNone && shared_->waiting > 0) {
+            &other_path_, !finish, &stats_, cut);
+        if (shared_ != nullptr && !finish && child.node != Trie::kNone && shared_->waiting > 0) {
             shared_->wake.notify_one();
         }
     }
-    if (!finish || child == Trie::kNone) return;
+    if (!finish || child.node == Trie::kNone) return;
     if (!at_cap) ++stats_.lookahead_prefixes;
     terminal_->finish_child(j, q, f, errors, u, forced_free, lb_errors, k,
                             scratch_.class_free.data(), &scratch_.path);

@@ -136,7 +136,7 @@ Frontier::Verdict Frontier::judge(std::size_t k, std::int64_t errors, const MapK
                                   const word_t* child_classes, word_t* other_classes,
                                   const std::vector<std::uint32_t>& parent_path,
                                   std::uint32_t rule, std::vector<std::uint32_t>* other_path,
-                                  const Incumbent* finished_cut,
+                                  const Incumbent* finished_cut, FrontierLock* lock,
                                   PermutationMap::Slot* hit) const {
     const std::size_t cw = ctx_.data().n_class_words();
     std::size_t other_length = 0;
@@ -155,10 +155,15 @@ Frontier::Verdict Frontier::judge(std::size_t k, std::int64_t errors, const MapK
     const bool tie = other_errors == captured_errors && other_length == k;
     const bool new_first = tie && ctx_.canonical_ties() &&
                            comes_first(parent_path, rule, pmap_.node(*hit), other_path);
-    if (other_errors <= captured_errors && other_length <= k &&
-        (!new_first || cut_after_finished(parent_path, rule, pmap_.node(*hit), *other_path,
-                                          finished_cut))) {
-        return Verdict::DROP;
+    if (other_errors <= captured_errors && other_length <= k) {
+        if (!new_first) return Verdict::DROP;
+        std::unique_lock<std::mutex> flags;  // cut_after_finished reads the stored node's flags
+        if (lock != nullptr && finished_cut != nullptr) {
+            flags = std::unique_lock<std::mutex>(lock->mutex);
+        }
+        if (cut_after_finished(parent_path, rule, pmap_.node(*hit), *other_path, finished_cut)) {
+            return Verdict::DROP;
+        }
     }
     return captured_errors <= other_errors && k <= other_length ? Verdict::REPLACE
                                                                 : Verdict::KEEP;
@@ -196,10 +201,9 @@ std::uint32_t Frontier::add_child(std::uint32_t parent, std::uint32_t rule, std:
         return child;
     };
     if (!ctx_.config().use_permutation_map) return insert();
-    const std::unique_lock<std::mutex> shard = lock_shard(key.hash);
-    PermutationMap::Slot hit;
+    PermutationMap::Slot hit;  // the map is not shared (map_child when it is)
     const Verdict verdict = judge(k, errors, key, child_classes, other_classes, parent_path, rule,
-                                  other_path, finished_cut, &hit);
+                                  other_path, finished_cut, nullptr, &hit);
     if (verdict == Verdict::DROP) {
         ++stats->permutation_hits;
         return Trie::kNone;
@@ -210,22 +214,25 @@ std::uint32_t Frontier::add_child(std::uint32_t parent, std::uint32_t rule, std:
     return child;
 }
 
-// The two steps of add_child for a held child of the parallel search.  Between them the child
-// is in the map but not in the queue: another worker may drop an equivalent prefix for it, or
-// replace it in the map and flag it superseded (under the frontier's lock, before or after
-// link_child: either way it is never expanded); if the search stops in between, the node it
-// came from keeps its bound in the lower bound (parallel.cpp), which covers it.
+// The two steps of add_child for a child of the parallel search.  Between them the child is in
+// the map but not yet in the trie or the queue: another worker may drop an equivalent prefix
+// for it, or replace it in the map and flag it superseded (under the frontier's lock, before or
+// after link_child: either way it is never expanded), or, not seeing it flagged finished, keep
+// a tying newcomer that the finished-tie cut could drop (searched again: never wrong); if the
+// search stops in between, the node it came from keeps its bound in the lower bound
+// (parallel.cpp), which covers it.
 bool Frontier::map_child(std::uint32_t slot, std::uint32_t parent, std::uint32_t rule,
                          std::size_t k, std::int64_t errors, std::int64_t lb_errors,
                          const MapKey& key, const word_t* child_classes, word_t* other_classes,
                          const std::vector<std::uint32_t>& parent_path,
                          std::vector<std::uint32_t>* other_path, Stats* stats,
-                         std::uint32_t* superseded) {
+                         std::uint32_t* superseded, const Incumbent* finished_cut,
+                         FrontierLock* lock) {
     trie_.init(slot, parent, rule, static_cast<std::int32_t>(lb_errors));
     const std::unique_lock<std::mutex> shard = lock_shard(key.hash);
     PermutationMap::Slot hit;
     const Verdict verdict = judge(k, errors, key, child_classes, other_classes, parent_path, rule,
-                                  other_path, nullptr, &hit);
+                                  other_path, finished_cut, lock, &hit);
     if (verdict == Verdict::DROP) {
         ++stats->permutation_hits;
         return false;
@@ -235,11 +242,13 @@ bool Frontier::map_child(std::uint32_t slot, std::uint32_t parent, std::uint32_t
 }
 
 void Frontier::link_child(std::uint32_t child, double priority, double bound,
-                          std::uint32_t superseded, Stats* stats) {
+                          std::uint32_t superseded, bool enqueue, Stats* stats) {
     trie_.link(child);
     ++stats->nodes_created;
-    queue_.push(priority, child);
-    tracked_.push(bound);
+    if (enqueue) {
+        queue_.push(priority, child);
+        tracked_.push(bound);
+    }
     if (superseded != Trie::kNone) supersede(superseded);
 }
 

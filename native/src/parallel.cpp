@@ -9,8 +9,9 @@
 // shards have a lock each (Frontier::share_map), and a worker judges the children it holds
 // against the map outside the frontier's lock, each insert-or-compare atomic under its shard's
 // lock (Frontier::map_child; it writes each child into a trie slot of its own first, so that
-// others can walk its path).  Children finished by counting are added under both locks (the
-// frontier's first).  Moving the map out of the frontier's lock cut the share of the workers'
+// others can walk its path), the children it finishes by counting too; the finished-tie cut
+// reads another node's flags under the frontier's lock, taken inside the shard's (the one
+// order in which the two locks are ever nested).  Moving the map out of the frontier's lock cut the share of the workers'
 // time spent holding it from 17 % to under 1 % breadth-first on COMPAS (stats
 // frontier_lock_seconds; benchmarks/bench_threads.py).  The incumbent is lock-free to read
 // (incumbent.hpp); a stale read prunes less.  max_nodes, the memory limit, the time limit and the gap are checked under

@@ -100,7 +100,12 @@ class Expander {
     std::size_t depth_ = 0;
     std::int64_t prefix_lb_ = 0;
     std::vector<std::uint32_t> other_path_;  // a permutation-map candidate's rules
-    std::vector<std::uint32_t> finished_;    // children finished by counting, to mark done
+    // Children finished by counting, to mark done; with the map shared, each with the node it
+    // superseded in the map, and linked then.
+    struct Finished {
+        std::uint32_t node, superseded;
+    };
+    std::vector<Finished> finished_;
     // The parallel search's children to queue, held until the node is done (mark_done) so that
     // one acquisition of the frontier's lock adds them all (before: one per child, 115 a node
     // breadth-first on COMPAS).  Their order, and so the map's decisions between siblings, is

@@ -116,7 +116,8 @@ class Frontier {
 
     // Inserts a child that passed the bounds into the trie and (when enqueue) the queue, with
     // `bound` its queued bound, unless the permutation map holds an equivalent prefix that
-    // dominates it; returns its node, or Trie::kNone when it is dropped.  child_classes: its
+    // dominates it; returns its node, or Trie::kNone when it is dropped.  Not with the map
+    // shared (map_child, link_child then).  child_classes: its
     // uncaptured classes; other_classes and other_path: scratch (n_class_words words; any);
     // parent_path: the parent's rules (compared on a tie with canonical ties).  finished_cut
     // (null: off): for a child two rules short of the cap with canonical ties, the incumbent
@@ -135,27 +136,28 @@ class Frontier {
     // The parallel search's permutation map (DESIGN.md §8): one lock per map shard, so that
     // the lookups of the children a worker holds run outside the frontier's lock, which then
     // only links the survivors (link_child).  Called before the workers start; the map stays
-    // shared for the rest of the search.  add_child and prefetch then lock the shard too (the
-    // lock order is always the frontier's, then a shard's).
+    // shared for the rest of the search.  prefetch then locks the shard too.
     void share_map();
     bool map_shared() const { return map_locks_ != nullptr; }
     // Fresh trie slots for a worker's children (the frontier's lock held; Trie::reserve).
     std::uint32_t reserve_slots(std::size_t count) { return trie_.reserve(count); }
-    // A held child, written into the worker's own trie slot `slot`, against the shared map
-    // (the frontier's lock NOT held; only its shard's): as add_child's map step, no finished
-    // cut.  Returns false when the map drops the child (the slot stays the worker's); else
-    // true, with *superseded the equivalent node it replaced in the map (Trie::kNone: none),
-    // to flag when the child is linked.
+    // A child, written into the worker's own trie slot `slot`, against the shared map (the
+    // frontier's lock NOT held; only its shard's): add_child's map step.  Returns false when
+    // the map drops the child (the slot stays the worker's); else true, with *superseded the
+    // equivalent node it replaced in the map (Trie::kNone: none), to flag when the child is
+    // linked.  finished_cut as add_child's; its check reads another worker's node flags, so it
+    // takes `lock` (the frontier's) inside the shard's: the lock order is a shard's, then the
+    // frontier's.
     bool map_child(std::uint32_t slot, std::uint32_t parent, std::uint32_t rule, std::size_t k,
                    std::int64_t errors, std::int64_t lb_errors, const MapKey& key,
                    const word_t* child_classes, word_t* other_classes,
                    const std::vector<std::uint32_t>& parent_path,
                    std::vector<std::uint32_t>* other_path, Stats* stats,
-                   std::uint32_t* superseded);
-    // Adds a child that map_child kept to the trie and the queue (the frontier's lock held),
-    // and flags the node it superseded.
+                   std::uint32_t* superseded, const Incumbent* finished_cut, FrontierLock* lock);
+    // Adds a child that map_child kept to the trie and (when enqueue) the queue (the
+    // frontier's lock held), and flags the node it superseded.
     void link_child(std::uint32_t child, double priority, double bound,
-                    std::uint32_t superseded, Stats* stats);
+                    std::uint32_t superseded, bool enqueue, Stats* stats);
 
     std::size_t memory_bytes() const { return trie_.bytes() + queue_.bytes() + pmap_.bytes(); }
     std::size_t peak_live() const { return trie_.peak_live(); }
@@ -185,11 +187,12 @@ class Frontier {
     // dominates it), inserted (no equivalent), kept outside the map (neither dominates), or
     // replacing the equivalent entry `hit` (it dominates).
     enum class Verdict { DROP, INSERT, KEEP, REPLACE };
+    // finished_cut: add_child's; lock (null: none needed) is taken for its check.
     Verdict judge(std::size_t k, std::int64_t errors, const MapKey& key,
                   const word_t* child_classes, word_t* other_classes,
                   const std::vector<std::uint32_t>& parent_path, std::uint32_t rule,
                   std::vector<std::uint32_t>* other_path, const Incumbent* finished_cut,
-                  PermutationMap::Slot* hit) const;
+                  FrontierLock* lock, PermutationMap::Slot* hit) const;
     // Carries out a verdict other than DROP for node `child`; returns the node it replaced in
     // the map (Trie::kNone: none).
     std::uint32_t apply(Verdict verdict, PermutationMap::Slot hit, std::uint32_t child,
