@@ -36,6 +36,7 @@ class`` is all a better LP could add.
     python benchmarks/bench_bound_gaps.py                       # SP 0.05, lambda 0.005
     python benchmarks/bench_bound_gaps.py --metric EOpp --lam 0.01 --per-depth 60
     python benchmarks/bench_bound_gaps.py --per-depth 15 --max-depth 3 --three 4
+    python benchmarks/bench_bound_gaps.py --per-depth 15 --max-depth 3 --show-cover 2
 """
 
 from __future__ import annotations
@@ -61,6 +62,7 @@ class Classes:
         g = frame.iloc[:, 0].to_numpy(bool).astype(np.int64)
         rows, inverse = np.unique(x, axis=0, return_inverse=True)
         self.rules = rows.T.astype(bool)  # antecedent x class
+        self.names = list(frame.columns[2:-1])
         # counts[c, group, label]
         self.counts = np.zeros((len(rows), 2, 2))
         np.add.at(self.counts, (inverse.ravel(), g, y), 1.0)
@@ -312,6 +314,27 @@ class Cover:
         return [(-coef, g - coef.sum()) for coef, g in rows]
 
 
+def cover_detail(cl: Classes, pre: Prefix) -> str:
+    """One prefix's cover, per default d: the surplus of U (total, share of U's weight), the
+    shares of it that the 1, 2, 3 antecedents of largest S_d cover (sum capped at 1), and the
+    antecedent of largest S_d with the share of U's weight it captures."""
+    cov = Cover(cl, pre)
+    unc = ~pre.captured
+    weight = cl.counts[unc].sum(axis=(1, 2))
+    rules = ", ".join(f"{cl.names[a]}->{p}" for a, p in pre.rules)
+    parts = []
+    for d in (0, 1):
+        tot = cov.total[d]
+        sat = "/".join(f"{min(1.0, cov.top[d][k] / max(tot, TOL)):.2f}" for k in (1, 2, 3))
+        a = int(np.argmax(cov.single[d]))
+        share = weight[cl.rules[a, unc]].sum() / weight.sum()
+        parts.append(
+            f"default {d}: surplus {tot:.0f} ({tot / weight.sum():.2f} of U), top1/2/3 {sat}, "
+            f"best {cl.names[a]} (captures {share:.2f} of U)"
+        )
+    return f"      [{rules}] " + "; ".join(parts)
+
+
 def queued_children(cl, gaps, eps, lam, best, pre: Prefix) -> list[Prefix]:
     """The children the engine's class bound with lookahead keeps (bound < best)."""
     out = []
@@ -426,6 +449,12 @@ def main() -> None:
         help="per depth, the first THREE sampled prefixes also get E3 (at most 3 more rules) "
         "and L4 = min(E3, classIP + 4 lam): slow, about 10 s a prefix",
     )
+    ap.add_argument(
+        "--show-cover",
+        type=int,
+        default=0,
+        help="per depth, for the first SHOW_COVER sampled prefixes, the cover's saturation",
+    )
     args = ap.parse_args()
     cl = Classes(pd.read_csv(args.data))
     gaps = rate_rows(args.metric, cl.group_label)
@@ -450,6 +479,8 @@ def main() -> None:
             for i, pre in enumerate(level)
         ]
         print(report(depth, n_queued, rows, best), flush=True)
+        for pre in level[: args.show_cover]:
+            print(cover_detail(cl, pre))
 
 
 def report(depth: int, n_queued: int, rows: list[dict[str, float]], best: float) -> str:
