@@ -36,6 +36,7 @@ class`` is all a better LP could add.
     python benchmarks/bench_bound_gaps.py                       # SP 0.05, lambda 0.005
     python benchmarks/bench_bound_gaps.py --metric EOpp --lam 0.01 --per-depth 60
     python benchmarks/bench_bound_gaps.py --per-depth 15 --max-depth 3 --three 4
+    python benchmarks/bench_bound_gaps.py --per-depth 15 --max-depth 3 --show-cover 2
 """
 
 from __future__ import annotations
@@ -61,6 +62,7 @@ class Classes:
         g = frame.iloc[:, 0].to_numpy(bool).astype(np.int64)
         rows, inverse = np.unique(x, axis=0, return_inverse=True)
         self.rules = rows.T.astype(bool)  # antecedent x class
+        self.names = list(frame.columns[2:-1])
         # counts[c, group, label]
         self.counts = np.zeros((len(rows), 2, 2))
         np.add.at(self.counts, (inverse.ravel(), g, y), 1.0)
@@ -98,8 +100,11 @@ def fair(gaps: list[np.ndarray], pos: np.ndarray, eps: float) -> np.ndarray:
     return total <= eps + TOL
 
 
-def class_program(cl, gaps, eps, fixed_pos, unc, integral: bool) -> float:
-    """Fewest errors on the uncaptured classes with one label per class (fractional: the LP)."""
+def class_program(cl, gaps, eps, fixed_pos, unc, integral: bool, extra=None) -> float:
+    """Fewest errors on the uncaptured classes with one label per class (fractional: the LP).
+
+    ``extra``: further rows (coef, ub) over the classes' positive predictions t_c,
+    coef . t <= ub (the cover LP's)."""
     cnt = cl.counts[unc]  # [c, g, l]
     if len(cnt) == 0:
         return 0.0 if fair(gaps, fixed_pos, eps) else np.inf
@@ -113,6 +118,9 @@ def class_program(cl, gaps, eps, fixed_pos, unc, integral: bool) -> float:
     for signs in np.array(np.meshgrid(*[[-1, 1]] * len(gaps))).T.reshape(-1, len(gaps)):
         rows.append(sum(s * f for s, f in zip(signs, forms, strict=True)))
         ub.append(eps + TOL - sum(s * c for s, c in zip(signs, consts, strict=True)))
+    for coef, bound in extra or ():
+        rows.append(coef)
+        ub.append(bound + TOL)
     a, ub = np.array(rows), np.array(ub)
     if integral:
         res = milp(
@@ -195,6 +203,138 @@ def exact_three(cl, gaps, eps, lam, pre: Prefix, e1: float) -> float:
     return best
 
 
+class Cover:
+    """The cover bound's terms on a prefix's uncaptured samples U, for each default d in {0, 1}.
+
+    Why it bounds: take any completion of the prefix by r more rules and default d.  On U it
+    makes D(d) errors (the weight in U labelled 1 - d) less, over each region R_i (the samples
+    of U first captured by rule i) that rule i labels 1 - d, the weight of label 1 - d in R_i
+    minus that of label d (a region labelled d changes nothing).  Identical samples share every
+    antecedent bit, so a class lies whole in one region, and a region's gain is at most the sum
+    over its classes of surplus_d(c) = max(0, n_{1-d}(c) - n_d(c)), which is at most S_d(a_i),
+    that sum over all the classes of U that a_i captures.  The regions are disjoint, so the gain
+    is at most the surplus of all of U (``total``) and at most the sum of the r largest S_d
+    (``top[r]``); and, for r >= 2, at most the largest surplus of a union of two antecedents'
+    classes (``pair``) plus the r - 2 largest S_d (split the r rules into their first two and
+    the rest).  So the completion makes at least D(d) - gain_d(r) errors on U; it also makes at
+    least the class LP's errors (the cap holds on it), so at least the larger of the two.
+    The cover LP ties both: the class LP with the further row "the surplus of the classes
+    labelled 1 - d is at most gain_d(r)" (a completion's classes labelled 1 - d lie in its
+    regions labelled 1 - d), solved per d and r.  With r large, gain = total, and
+    D(d) - total = sum_c min(n_0(c), n_1(c)) = the equivalent-points errors, never above the
+    class LP: the bound is then the class bound plus lam (d + r) >= the class bound with
+    lookahead, so over r >= 1 the cover bound is never below ``class``.
+    """
+
+    def __init__(self, cl: Classes, pre: Prefix) -> None:
+        unc = ~pre.captured
+        by_label = cl.counts[unc].sum(axis=1)  # [c, label]
+        cover = cl.rules[:, unc].astype(float)  # [a, c]
+        self.a = cover.shape[0]
+        self.D, self.total, self.top, self.pair, self.surplus = [], [], [], [], []
+        self.single, self.net, self.removable = [], [], []
+        for d in (0, 1):
+            s = np.maximum(0.0, by_label[:, 1 - d] - by_label[:, d])
+            single = cover @ s
+            both = (cover * s) @ cover.T
+            self.D.append(by_label[:, 1 - d].sum())
+            self.total.append(s.sum())
+            self.top.append(np.concatenate([[0.0], np.cumsum(np.sort(single)[::-1])]))
+            self.pair.append((single[:, None] + single[None, :] - both).max())
+            self.surplus.append(s)
+            self.single.append(single)
+            # net: what rule a alone gains; removable[a, k]: the most that k earlier rules
+            # can take off a's region of the classes where label d outweighs 1 - d
+            self.net.append(cover @ (by_label[:, 1 - d] - by_label[:, d]))
+            bad = (cover * np.maximum(0.0, -(by_label[:, 1 - d] - by_label[:, d]))) @ cover.T
+            np.fill_diagonal(bad, 0.0)
+            rows = np.cumsum(-np.sort(-bad, axis=1), axis=1)
+            self.removable.append(np.hstack([np.zeros((self.a, 1)), rows]))
+
+    def gain(self, d: int, r: int, mode: str) -> float:
+        """Most that r more rules can gain over "default d" on U.  mode "top": the r largest
+        S_d, or the total; "pair": also the best pair's union + the r - 2 largest; "net": also
+        the r largest per-rule gains, each at most net(a) + the r - 1 largest removable parts
+        of a (its region is a less the earlier rules' antecedents: what they take off a is at
+        most, per earlier rule b, the weight by which label d outweighs 1 - d in a and b)."""
+        g = min(self.total[d], self.top[d][min(r, self.a)])
+        if mode in ("pair", "net") and r >= 2:
+            g = min(g, self.pair[d] + self.top[d][min(r - 2, self.a)])
+        if mode == "net":
+            k = min(r - 1, self.a)
+            per = np.clip(
+                np.minimum(self.single[d], self.net[d] + self.removable[d][:, k]), 0, None
+            )
+            g = min(g, np.sort(per)[::-1][:r].sum())
+        return g
+
+    def errors(self, r: int, mode: str) -> float:
+        return min(self.D[d] - self.gain(d, r, mode) for d in (0, 1))
+
+    def bound(self, err: float, lp: float, n: float, lam: float, d: int, mode: str):
+        """min over r >= 1 more rules of lam (d + r) + max(class LP, cover errors) / N, and the
+        r that attains it."""
+        best = (np.inf, 0)
+        for r in range(1, self.a + 1):
+            e = max(lp, self.errors(r, mode))
+            best = min(best, ((err + e) / n + lam * (d + r), r))
+            if e <= lp:  # errors only fall with r, so from here on only lam grows
+                break
+        return best
+
+    def lp_bound(self, cl, gaps, eps, pre: Prefix, lp: float, lam: float) -> float:
+        """The cover LP: min over r >= 1 of lam (d + r) + min over d of the class LP with two
+        more rows, rounded up.  With t'_c = 1 where class c is labelled 1 - d: the gain on U,
+        sum_c t'_c (n_{1-d}(c) - n_d(c)), is at most gain_d(r) in mode "net", and the surplus
+        of the classes labelled 1 - d, sum_c t'_c surplus_d(c), at most gain_d(r) in mode
+        "pair" (both hold for any completion by r rules and default d: its classes labelled
+        1 - d are those of its regions labelled 1 - d).  r stops once lam (d + r) + the class
+        LP alone is no better than the best so far."""
+        d, n, unc = len(pre.rules), cl.n, ~pre.captured
+        by_label = cl.counts[unc].sum(axis=1)
+        best = np.inf
+        for r in range(1, self.a + 1):
+            if (pre.err + lp) / n + lam * (d + r) >= best:
+                break
+            e = min(
+                class_program(cl, gaps, eps, pre.pos, unc, False, self._rows(q, r, by_label))
+                for q in (0, 1)
+            )
+            best = min(best, (pre.err + np.ceil(e - 1e-7)) / n + lam * (d + r))
+        return best
+
+    def _rows(self, q: int, r: int, by_label: np.ndarray):
+        """The two rows for default q over the positive predictions t_c (t'_c = t_c for q = 0,
+        1 - t_c for q = 1): coef . t' <= g becomes coef . t <= g for q = 0 and
+        -coef . t <= g - sum(coef) for q = 1."""
+        net = by_label[:, 1 - q] - by_label[:, q]
+        rows = [(net, self.gain(q, r, "net")), (self.surplus[q], self.gain(q, r, "pair"))]
+        if q == 0:
+            return rows
+        return [(-coef, g - coef.sum()) for coef, g in rows]
+
+
+def cover_detail(cl: Classes, pre: Prefix) -> str:
+    """One prefix's cover, per default d: the surplus of U (total, share of U's weight), the
+    shares of it that the 1, 2, 3 antecedents of largest S_d cover (sum capped at 1), and the
+    antecedent of largest S_d with the share of U's weight it captures."""
+    cov = Cover(cl, pre)
+    unc = ~pre.captured
+    weight = cl.counts[unc].sum(axis=(1, 2))
+    rules = ", ".join(f"{cl.names[a]}->{p}" for a, p in pre.rules)
+    parts = []
+    for d in (0, 1):
+        tot = cov.total[d]
+        sat = "/".join(f"{min(1.0, cov.top[d][k] / max(tot, TOL)):.2f}" for k in (1, 2, 3))
+        a = int(np.argmax(cov.single[d]))
+        share = weight[cl.rules[a, unc]].sum() / weight.sum()
+        parts.append(
+            f"default {d}: surplus {tot:.0f} ({tot / weight.sum():.2f} of U), top1/2/3 {sat}, "
+            f"best {cl.names[a]} (captures {share:.2f} of U)"
+        )
+    return f"      [{rules}] " + "; ".join(parts)
+
+
 def queued_children(cl, gaps, eps, lam, best, pre: Prefix) -> list[Prefix]:
     """The children the engine's class bound with lookahead keeps (bound < best)."""
     out = []
@@ -223,7 +363,19 @@ def measure(cl, gaps, eps, lam, best, pre: Prefix, three: bool) -> dict[str, flo
     lp = np.ceil(class_program(cl, gaps, eps, pre.pos, unc, integral=False) - 1e-7)
     ip = class_program(cl, gaps, eps, pre.pos, unc, integral=True)
     e1, e2 = exact_short(cl, gaps, eps, lam, pre)
+    cov = Cover(cl, pre)
+    cover, r_star = cov.bound(pre.err, lp, cl.n, lam, d, "top")
+    maj = int(np.argmin(cov.D))  # the default of fewer errors
+    sat = [cov.top[maj][min(k, cov.a)] / max(cov.total[maj], TOL) for k in (1, 2, 3)]
     return {
+        "cover": cover,
+        "cover2": cov.bound(pre.err, lp, cl.n, lam, d, "pair")[0],
+        "coverN": cov.bound(pre.err, lp, cl.n, lam, d, "net")[0],
+        "coverLP": cov.lp_bound(cl, gaps, eps, pre, lp, lam),
+        "r*": r_star,
+        "top1": sat[0],
+        "top2": sat[1],
+        "top3": sat[2],
         "hier": pre.err / cl.n + base,
         "ep": (pre.err + ep) / cl.n + base,
         "class": (pre.err + lp) / cl.n + base,
@@ -274,7 +426,10 @@ def incumbent(args) -> float:
     return BnBSolver().solve(problem).objective
 
 
-COLS = ("hier", "ep", "class", "classIP", "E1", "E2", "L3", "E3", "L4")
+RISE = ("ep", "classIP", "cover", "cover2", "coverN", "coverLP", "E1", "E2", "L3", "E3", "L4")
+COLS = ("hier", "ep", "class") + RISE[1:]
+COVER = ("r*", "top1", "top2", "top3")
+PRUNE = ("class", "classIP", "cover", "cover2", "coverN", "coverLP", "L3", "E2", "L4", "E3")
 
 
 def main() -> None:
@@ -294,6 +449,12 @@ def main() -> None:
         help="per depth, the first THREE sampled prefixes also get E3 (at most 3 more rules) "
         "and L4 = min(E3, classIP + 4 lam): slow, about 10 s a prefix",
     )
+    ap.add_argument(
+        "--show-cover",
+        type=int,
+        default=0,
+        help="per depth, for the first SHOW_COVER sampled prefixes, the cover's saturation",
+    )
     args = ap.parse_args()
     cl = Classes(pd.read_csv(args.data))
     gaps = rate_rows(args.metric, cl.group_label)
@@ -304,10 +465,13 @@ def main() -> None:
         f"({args.max_nodes:,} nodes); {len(cl.counts)} classes; per depth up to "
         f"{args.per_depth} queued prefixes (seed {args.seed})"
     )
+    short = {"classIP": "clsIP", "coverLP": "covLP"}
     print(
         f"{'depth':>5} {'queued':>7} {'n':>3} | mean rise over class (1e-3): "
-        f"{'ep':>6} {'clsIP':>6} {'E1':>6} {'E2':>6} {'L3':>6} {'E3':>6} {'L4':>6} | "
-        f"pruned share: {'class':>5} {'clsIP':>5} {'L3':>5} {'E2':>5} {'L4':>5} {'E3':>5}"
+        + " ".join(f"{short.get(k, k):>6}" for k in RISE)
+        + " | pruned share: "
+        + " ".join(f"{short.get(k, k):>5}" for k in PRUNE)
+        + " | cover: mean r*, top1/2/3 share of the surplus"
     )
     for depth, n_queued, level in sampled_levels(cl, gaps, args, best, rng):
         rows = [
@@ -315,13 +479,17 @@ def main() -> None:
             for i, pre in enumerate(level)
         ]
         print(report(depth, n_queued, rows, best), flush=True)
+        for pre in level[: args.show_cover]:
+            print(cover_detail(cl, pre))
 
 
 def report(depth: int, n_queued: int, rows: list[dict[str, float]], best: float) -> str:
     """One depth's line: mean rises over the class bound (an infinite bound, no fair completion,
     counted as best + 0.05) and the shares of prefixes each bound prunes; E3 and L4 over the
-    prefixes that have them (--three; nan: none)."""
-    m = {k: np.array([r[k] for r in rows]) for k in COLS}
+    prefixes that have them (--three; nan: none); then the cover bound's mean r* (further rules
+    at its minimum) and how much of the uncaptured surplus (default of fewer errors) the 1, 2, 3
+    antecedents of largest S_d cover, their sum capped at 1."""
+    m = {k: np.array([r[k] for r in rows]) for k in COLS + COVER}
 
     def mean(v: np.ndarray) -> float:
         v = v[~np.isnan(v)]
@@ -329,11 +497,13 @@ def report(depth: int, n_queued: int, rows: list[dict[str, float]], best: float)
 
     rise = {k: 1000 * mean(np.minimum(m[k], best + 0.05) - m["class"]) for k in COLS}
     share = {k: mean(np.where(np.isnan(m[k]), np.nan, m[k] >= best - 1e-12)) for k in COLS}
+    sat = " ".join(f"{mean(np.minimum(m[k], 1.0)):.2f}" for k in COVER[1:])
     return (
         f"{depth:>5} {n_queued:>7} {len(rows):>3} | {'':>29}"
-        + " ".join(f"{rise[k]:>6.2f}" for k in ("ep", "classIP", "E1", "E2", "L3", "E3", "L4"))
+        + " ".join(f"{rise[k]:>6.2f}" for k in RISE)
         + f" | {'':>14}"
-        + " ".join(f"{share[k]:>5.2f}" for k in ("class", "classIP", "L3", "E2", "L4", "E3"))
+        + " ".join(f"{share[k]:>5.2f}" for k in PRUNE)
+        + f" | {'':>5}{mean(m['r*']):.2f} {sat}"
     )
 
 
