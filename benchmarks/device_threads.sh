@@ -10,7 +10,9 @@
 # certificate of about 20 s on one core of this project's machines: the optimum among lists of
 # at most 5 rules, SP <= 0.05, lambda 0.015, COMPAS (673,636 nodes at 1 thread), on 1 thread,
 # 1 thread with canonical ties (row 1c), then 2, 4, 8 and 16 threads, each row with its time,
-# nodes, speed-up over 1 thread, frontier-lock acquisitions per node and memory per stored node.
+# nodes, speed-up over 1 thread, frontier-lock acquisitions per node, memory per stored node,
+# and the shares of the workers' time spent holding and waiting for the frontier's lock with the
+# speed-up the held time allows (bench_threads.py's last three columns).
 # Every run is capped at 40 s (--time-limit) and the whole at what is left of 150 s.
 set -o pipefail
 export PYTHONUNBUFFERED=1
