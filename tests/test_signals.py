@@ -401,11 +401,24 @@ def threads(pid: int) -> int:
         return 0
 
 
+def cpu_seconds(pid: int) -> float:
+    """CPU seconds used so far by process ``pid``, all its threads (0 when it is gone)."""
+    try:
+        stat = Path(f"/proc/{pid}/stat").read_text()
+    except OSError:
+        return 0.0
+    fields = stat[stat.rindex(")") + 2 :].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")  # utime + stime
+
+
 @pytest.mark.slow  # the library's and the command's paths: the stubbed tests below
 @pytest.mark.parametrize(("signum", "code"), SIGNALS)
 def test_one_signal_stops_both_engines_of_verify(start, signum, code):
     verify = start(["verify", "compas", "--lam", "0.0001"])
     verify.wait_for(lambda: threads(verify.proc.pid) >= 2)  # the branch-and-bound is searching
+    # long enough to have met a list (on a loaded machine its thread can start well before).
+    started = cpu_seconds(verify.proc.pid)
+    verify.wait_for(lambda: cpu_seconds(verify.proc.pid) >= started + 0.5)
     assert verify.stop(signum) == code, verify.text  # within STOP_TIMEOUT: CP-SAT never started
     assert "interrupted: bnb feasible (interrupted); cpsat not run" in verify.text
     assert "not run (interrupted before it had a result)" in verify.text
