@@ -53,6 +53,8 @@ def per_class(cl: Classes, metric: str) -> tuple[np.ndarray, np.ndarray]:
 
 def reduce(keys: np.ndarray, cost: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """Per distinct key, the least cost."""
+    if len(keys) == 0:
+        return keys, cost
     order = np.lexsort((cost, keys))
     keys, cost = keys[order], cost[order]
     first = np.r_[True, keys[1:] != keys[:-1]]
@@ -112,14 +114,17 @@ def front(cl, mc, er, unc, r: int, lam_n: float) -> tuple[np.ndarray, np.ndarray
     return (*reduce(np.concatenate(keys), np.concatenate(cost)), n)
 
 
-def ceiling(mc_u: np.ndarray) -> int:
-    """Count vectors reached by labelling U's classes freely (subset sums of their counts)."""
+def ceiling(mc_u: np.ndarray, er_u: np.ndarray, thr: float) -> tuple[int, int]:
+    """Count vectors reached by labelling U's classes freely (subset sums of their counts), and
+    those whose least errors so reached are below ``thr``: bounds for every r."""
     w = np.rint(mc_u).astype(int)
-    reach = np.zeros(tuple(w.sum(0) + 1), bool)
-    reach[0, 0] = True
-    for u, v in w:
-        reach[u:, v:] |= reach[: reach.shape[0] - u, : reach.shape[1] - v].copy()
-    return int(reach.sum())
+    least = np.full(tuple(w.sum(0) + 1), np.inf)
+    least[0, 0] = 0.0
+    for (u, v), (e_neg, e_pos) in zip(w, er_u, strict=True):
+        pos = least[: least.shape[0] - u, : least.shape[1] - v] + e_pos
+        least += e_neg
+        np.minimum(least[u:, v:], pos, out=least[u:, v:])
+    return int(np.isfinite(least).sum()), int((least < thr).sum())
 
 
 def gaps_of(keys: np.ndarray, denom: np.ndarray) -> np.ndarray:
@@ -187,6 +192,7 @@ def main() -> None:
     mc, er = per_class(cl, args.metric)
     denom = mc.sum(0)
     lam_n = args.lam * cl.n
+    ep = er.min(1)
     print(
         f"{args.metric} <= {args.epsilon}, lambda {args.lam}: incumbent {best:.6f}; depth 2: "
         f"{queued:,} queued, {n_sets:,} sets; sampled {len(sets)} ({args.top} top)"
@@ -196,13 +202,17 @@ def main() -> None:
     grid: dict = {k: [] for k in args.grid}
     caps = []
     for i, (unc, prefixes) in enumerate(sets):
-        caps.append(ceiling(mc[unc]))
+        # a point is live when some prefix with this set, at depth >= 2, could beat the
+        # incumbent with it: its captured errors are at least their equivalent-points errors
+        thr = (best - 2 * args.lam) * cl.n - ep[~unc].sum() - 1e-7
+        caps.append(ceiling(mc[unc], er[unc], thr))
         for r in rs:
             if r == 3 and i >= args.three:
                 continue
             t0 = time.process_time()
             keys, cost, n_enum = front(cl, mc, er, unc, r, lam_n)
-            stats[r].append((len(keys), n_enum, time.process_time() - t0, i))
+            spent = time.process_time() - t0
+            stats[r].append((len(keys), n_enum, spent, i, int((cost < thr).sum())))
             if r == 2:
                 xs = [(gaps_of(np.array([k[0] * SHIFT + k[1]]), denom)[0], e) for k, e in prefixes]
                 for k in args.grid:
@@ -211,36 +221,46 @@ def main() -> None:
                         keys, cost, denom, xs, args.epsilon, h, cl.n, args.lam, 2
                     )
                     grid[k].append((cells, rows))
-    report(stats, grid, caps, sets, n_sets, queued, best)
+    report(stats, grid, caps, sets, n_sets, queued, best, args.top)
 
 
-def report(stats, grid, caps, sets, n_sets, queued, best) -> None:
+def report(stats, grid, caps, sets, n_sets, queued, best, top) -> None:
     """The tables: front size per r, the bucketed variant, the memory extrapolation."""
     print(
-        f"{'r':>2} {'sets':>4} {'front mean':>10} {'median':>7} {'max':>7} {'KB mean':>8} "
-        f"{'KB max':>7} {'enumerated':>11} {'CPU s':>6} {'growth':>7}"
+        f"{'r':>2} {'sets':>4} {'front mean':>10} {'top':>9} {'random':>9} {'max':>9} "
+        f"{'live mean':>9} {'max':>8} {'KB mean':>8} {'enumerated':>11} {'CPU s':>6} {'growth':>6}"
     )
     for r, rows in stats.items():
-        size = np.array([s[0] for s in rows], float)
+        size, live = (np.array([s[j] for s in rows], float) for j in (0, 4))
+        is_top = np.array([s[3] < top for s in rows])
         prev = {s[3]: s[0] for s in stats.get(r - 1, [])}
         growth = np.mean([s[0] / prev[s[3]] for s in rows]) if r else np.nan
+        rand = size[~is_top].mean() if (~is_top).any() else np.nan
         print(
-            f"{r:>2} {len(rows):>4} {size.mean():>10,.0f} {np.median(size):>7,.0f} "
-            f"{size.max():>7,.0f} {12 * size.mean() / 1e3:>8.1f} {12 * size.max() / 1e3:>7.1f} "
-            f"{np.mean([s[1] for s in rows]):>11,.0f} {np.mean([s[2] for s in rows]):>6.2f} "
-            f"{growth:>7.1f}"
+            f"{r:>2} {len(rows):>4} {size.mean():>10,.0f} {size[is_top].mean():>9,.0f} "
+            f"{rand:>9,.0f} {size.max():>9,.0f} {live.mean():>9,.0f} {live.max():>8,.0f} "
+            f"{12 * size.mean() / 1e3:>8.1f} {np.mean([s[1] for s in rows]):>11,.0f} "
+            f"{np.mean([s[2] for s in rows]):>6.2f} {growth:>6.1f}"
         )
+    reach, live = (np.array([c[j] for c in caps], float) for j in (0, 1))
     served = np.array([len(p) for _, p in sets])
     print(
-        f"ceiling (any labelling of U's classes): mean {np.mean(caps):,.0f}, max {max(caps):,}; "
-        f"prefixes served per sampled set: mean {served.mean():.1f}, max {served.max()} "
-        f"({len(sets)} sets)"
+        f"ceiling, any labelling of U's classes: {reach.mean():,.0f} count vectors (max "
+        f"{reach.max():,.0f}), live {live.mean():,.0f} (max {live.max():,.0f}); prefixes "
+        f"served per set: mean {served.mean():.1f}, max {served.max()}"
     )
-    r2 = np.mean([s[0] for s in stats[2]])
+    for r in (2, 3):
+        if r in stats:
+            m = np.mean([s[0] for s in stats[r]])
+            ml = np.mean([s[4] for s in stats[r]])
+            print(
+                f"memo at r = {r} for the {n_sets:,} depth-2 sets: {n_sets * m * 12 / 1e6:,.1f} MB"
+                f" (live only {n_sets * ml * 12 / 1e6:,.1f} MB)"
+            )
+    mb = n_sets * 12 / 1e6
     print(
-        f"memo at r = 2 for the {n_sets:,} depth-2 sets: {n_sets * r2 * 12 / 1e6:.1f} MB "
-        f"against {queued:,} queued prefixes x 41-46 B = {queued * 41 / 1e6:.2f}-"
-        f"{queued * 46 / 1e6:.2f} MB; at the ceiling {n_sets * np.mean(caps) * 12 / 1e6:.0f} MB"
+        f"ceiling: {mb * reach.mean():,.0f} MB (live {mb * live.mean():,.0f} MB); "
+        f"trie: {queued:,} queued x 41-46 B = {queued * 41 / 1e6:.2f}-{queued * 46 / 1e6:.2f} MB"
     )
     print(
         f"{'K':>3} {'cells mean':>10} {'max':>5} {'loss 1e-3':>9} {'equal':>6} {'flips':>6} "
