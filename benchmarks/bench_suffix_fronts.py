@@ -236,11 +236,12 @@ def report(stats, grid, caps, sets, n_sets, queued, best, top) -> None:
         prev = {s[3]: s[0] for s in stats.get(r - 1, [])}
         growth = np.mean([s[0] / prev[s[3]] for s in rows]) if r else np.nan
         rand = size[~is_top].mean() if (~is_top).any() else np.nan
+        share = np.mean([s[0] / caps[s[3]][0] for s in rows])
         print(
             f"{r:>2} {len(rows):>4} {size.mean():>10,.0f} {size[is_top].mean():>9,.0f} "
             f"{rand:>9,.0f} {size.max():>9,.0f} {live.mean():>9,.0f} {live.max():>8,.0f} "
             f"{12 * size.mean() / 1e3:>8.1f} {np.mean([s[1] for s in rows]):>11,.0f} "
-            f"{np.mean([s[2] for s in rows]):>6.2f} {growth:>6.1f}"
+            f"{np.mean([s[2] for s in rows]):>6.2f} {growth:>6.1f} {share:>5.2f}"
         )
     reach, live = (np.array([c[j] for c in caps], float) for j in (0, 1))
     served = np.array([len(p) for _, p in sets])
