@@ -79,8 +79,15 @@ def main() -> None:
         f"{'depth':>5} {'children':>9} {'merged':>8} {'queued':>8} {'sets':>8} {'shared':>7} "
         f"{'hits':>8} {'counts/set':>10}"
     )
-    seen_map: dict = {}  # (set, metric counts) -> fewest errors (shallower depths first)
     seen_sets: dict = {}  # set -> metric counts seen with it (queued prefixes)
+    for depth, stats, queued in rebuild(cl, ctx, gaps, args):
+        print(line(depth, stats, queued, seen_sets), flush=True)
+
+
+def rebuild(cl, ctx, gaps, args):
+    """Breadth-first, until ``args.nodes`` are queued: yields (depth, stats, queued) per depth,
+    ``queued`` a list of ((set bytes, metric counts), (captured, pos, err))."""
+    seen_map: dict = {}  # (set, metric counts) -> fewest errors (shallower depths first)
     level = [(np.zeros(len(cl.counts), bool), np.zeros((2, 2)), 0.0)]
     total = 0
     for depth in range(1, 20):
@@ -99,17 +106,17 @@ def main() -> None:
                     lp = class_program(cl, gaps, args.epsilon, child[1], ~child[0], False)
                     lp_memo[key] = np.ceil(lp - 1e-7)
                 bound = (child[2] + lp_memo[key]) / cl.n + args.lam * (depth + 1)
-                if bound < best:
+                if bound < ctx["best"]:
                     queued.append((key, child))
             if total + len(queued) >= args.nodes:
                 break
         if not queued:
-            break
+            return
         total += len(queued)
-        print(line(depth, stats, queued, seen_sets), flush=True)
+        yield depth, stats, queued
         level = [c for _, c in queued]
         if total >= args.nodes:
-            break
+            return
 
 
 def line(depth, stats, queued, seen_sets) -> str:
