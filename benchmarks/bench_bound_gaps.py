@@ -432,13 +432,20 @@ COVER = ("r*", "top1", "top2", "top3")
 PRUNE = ("class", "classIP", "cover", "cover2", "coverN", "coverLP", "L3", "E2", "L4", "E3")
 
 
-def main() -> None:
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+def case_parser(doc: str, metrics: tuple[str, ...]) -> argparse.ArgumentParser:
+    """The options every issue-23 measurement shares: the data, the case (metric, epsilon,
+    lambda) and the trie budget of the engine run that gives the incumbent."""
+    ap = argparse.ArgumentParser(description=doc.splitlines()[0])
     ap.add_argument("--data", type=Path, default=DATA)
-    ap.add_argument("--metric", default="SP", choices=("SP", "EOpp", "EOdds"))
+    ap.add_argument("--metric", default="SP", choices=metrics)
     ap.add_argument("--epsilon", type=float, default=0.05)
     ap.add_argument("--lam", type=float, default=0.005)
     ap.add_argument("--max-nodes", type=int, default=1_000_000, help="incumbent's trie budget")
+    return ap
+
+
+def main() -> None:
+    ap = case_parser(__doc__, metrics=("SP", "EOpp", "EOdds"))
     ap.add_argument("--per-depth", type=int, default=30, help="prefixes sampled per depth")
     ap.add_argument("--max-depth", type=int, default=4)
     ap.add_argument("--seed", type=int, default=0)

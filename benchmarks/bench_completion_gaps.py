@@ -22,19 +22,17 @@ from below on the true value, so the rises and pruned shares are at least what i
 
 from __future__ import annotations
 
-import argparse
 import time
 from fractions import Fraction
 from math import floor, lcm
-from pathlib import Path
 
 import numpy as np
 import pandas as pd
 from bench_bound_gaps import (
-    DATA,
     TOL,
     Classes,
     Prefix,
+    case_parser,
     class_program,
     exact_short,
     incumbent,
@@ -230,12 +228,7 @@ def report(depth: int, n_queued: int, rows: list[dict], best: float) -> str:
 
 
 def main() -> None:
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--data", type=Path, default=DATA)
-    ap.add_argument("--metric", default="SP", choices=("SP", "EOpp"))
-    ap.add_argument("--epsilon", type=float, default=0.05)
-    ap.add_argument("--lam", type=float, default=0.005)
-    ap.add_argument("--max-nodes", type=int, default=1_000_000, help="incumbent's trie budget")
+    ap = case_parser(__doc__, metrics=("SP", "EOpp"))
     ap.add_argument("--per-depth", type=int, default=6, help="prefixes sampled per depth")
     ap.add_argument("--max-depth", type=int, default=3)
     ap.add_argument("--more", type=int, default=6, help="most further rules in a completion")

@@ -31,13 +31,11 @@ incumbent and bounds): the ``--top`` sets with most count vectors, then ``--rand
 
 from __future__ import annotations
 
-import argparse
 import time
-from pathlib import Path
 
 import numpy as np
 import pandas as pd
-from bench_bound_gaps import DATA, TOL, Classes, incumbent, rate_rows
+from bench_bound_gaps import TOL, Classes, case_parser, incumbent, rate_rows
 from bench_suffix_recurrence import rebuild
 
 SHIFT = 1 << 24  # key = count_g0 * SHIFT + count_g1
@@ -173,12 +171,7 @@ def sample_sets(cl, args, best):
 
 
 def main() -> None:
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--data", type=Path, default=DATA)
-    ap.add_argument("--metric", default="SP", choices=("SP", "EOpp"))
-    ap.add_argument("--epsilon", type=float, default=0.05)
-    ap.add_argument("--lam", type=float, default=0.005)
-    ap.add_argument("--max-nodes", type=int, default=1_000_000, help="incumbent's trie budget")
+    ap = case_parser(__doc__, metrics=("SP", "EOpp"))
     ap.add_argument("--nodes", type=int, default=60_000, help="rebuild's queued budget")
     ap.add_argument("--top", type=int, default=15)
     ap.add_argument("--random", type=int, default=15)

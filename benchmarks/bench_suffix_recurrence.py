@@ -26,12 +26,9 @@ until ``--nodes`` prefixes are queued.  Per depth:
 
 from __future__ import annotations
 
-import argparse
-from pathlib import Path
-
 import numpy as np
 import pandas as pd
-from bench_bound_gaps import DATA, Classes, class_program, incumbent, rate_rows
+from bench_bound_gaps import Classes, case_parser, class_program, incumbent, rate_rows
 
 
 def metric_key(metric: str, pos: np.ndarray) -> tuple[int, int]:
@@ -55,12 +52,7 @@ def expand(cl, ctx, parent, depth):
 
 
 def main() -> None:
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--data", type=Path, default=DATA)
-    ap.add_argument("--metric", default="SP", choices=("SP", "EOpp"))
-    ap.add_argument("--epsilon", type=float, default=0.05)
-    ap.add_argument("--lam", type=float, default=0.005)
-    ap.add_argument("--max-nodes", type=int, default=1_000_000, help="incumbent's trie budget")
+    ap = case_parser(__doc__, metrics=("SP", "EOpp"))
     ap.add_argument("--nodes", type=int, default=200_000, help="queued prefixes rebuilt")
     args = ap.parse_args()
     cl = Classes(pd.read_csv(args.data))
