@@ -114,7 +114,7 @@ void TerminalSolver::enumerate(const Finish& p, std::vector<std::uint32_t>* path
     }
     if (!first_rules(p, path)) return;  // cut short: the caller's node keeps its bound
     if (firsts_.empty()) return;        // no first rule is worth a second one
-    sort_by_label(p.depth + 2);
+    collect_candidates(p.depth + 2);
     // Second rules, after the rows of the first ones are counted.
     counts_.count_rows(rows_);
     if (poll_.stopped()) return;
@@ -125,55 +125,35 @@ void TerminalSolver::enumerate(const Finish& p, std::vector<std::uint32_t>* path
     }
 }
 
-// The order is (count decreasing, antecedent increasing).  Sorting every active antecedent
-// with a comparator that looked its count up was about a third of the time of the <= 5-rule
-// COMPAS certificate (perf: the sort and its insertion passes' memmove).  Two savings, neither
-// changing what a scan visits:
-//  * Only the antecedents a scan can reach.  PairCounts::scan_gainers stops at the first j of
-//    the order with count < need, need = min over q1 of screen.need[q1] = e1[q1] +
-//    rest1.label(q2) - e_max (make_screen).  `floor` is the least such need over every first
-//    rule, with e_max read now: the incumbent (or the Rashomon cutoff) only falls, so e_max
-//    only falls and every later need is at least the floor.  The antecedents of count below
-//    the floor come after all the others in the order, and a scan reaching one stops there:
-//    left out, every scan visits the same antecedents in the same order.
-//  * Each antecedent packed with its count into one 64-bit key, (2^32 - 1 - count) << 32 |
-//    antecedent, whose increasing order is the same order (counts are sums of integer weights
-//    below 2^32; else, the comparator).
-void TerminalSolver::sort_by_label(std::size_t k2) {
-    const std::vector<std::uint32_t>& active = counts_.active();
+// The candidates of the second rules' scans (PairCounts::gainers), per label q of the second
+// rule: the active antecedents, in increasing order, whose two bounds on the gain (same(j)
+// and net(j) + single(i).label(1 - q)) reach the `floor` of each: the least need = min over q1
+// of screen.need[q1] = e1[q1] + rest1.label(q) - e_max (make_screen) over every first rule,
+// with e_max read now.  The incumbent (or the Rashomon cutoff) only falls, so e_max only
+// falls and every later need is at least the floor: an antecedent below a floor can pass no
+// scan, and leaving it out changes nothing a scan finds.  (The scans once walked the
+// antecedents sorted by same(j) and stopped at the first below need; the sorts and the
+// scans' unpredictable stops were a third of the <= 5-rule certificate.)
+void TerminalSolver::collect_candidates(std::size_t k2) {
     const std::int64_t e_max = max_errors(k2);
-    constexpr std::int64_t kTop = 0xffffffffLL;
     for (int q = 0; q < 2; ++q) {
         std::int64_t floor = std::numeric_limits<std::int64_t>::max();
+        std::int64_t net_floor = floor;
         for (const First& first : firsts_) {
             for (int q1 = 0; q1 < 2; ++q1) {
-                if (first.second[q1]) {
-                    floor = std::min(floor, first.e1[q1] + first.rest1.label(q) - e_max);
-                }
+                if (!first.second[q1]) continue;
+                const std::int64_t need = first.e1[q1] + first.rest1.label(q) - e_max;
+                floor = std::min(floor, need);
+                net_floor = std::min(net_floor, need - counts_.label(1 - q, first.i));
             }
         }
-        std::vector<std::uint32_t>& order = by_label_[q];
-        order.clear();
-        keys_.clear();
-        bool packed = true;
-        for (const std::uint32_t x : active) {
-            const std::int64_t c = counts_.label(q, x);
-            if (c < floor) continue;
-            packed = packed && c >= 0 && c <= kTop;
-            order.push_back(x);
-            if (packed) keys_.push_back(static_cast<std::uint64_t>(kTop - c) << 32 | x);
+        SecondRuleCandidates& c = candidates_[q];
+        c.clear();
+        for (const std::uint32_t x : counts_.active()) {
+            const std::int64_t same = counts_.label(q, x);
+            const std::int64_t net = same - counts_.label(1 - q, x);
+            if (same >= floor && net >= net_floor) c.add(x, same, net);
         }
-        if (packed) {
-            std::sort(keys_.begin(), keys_.end());
-            for (std::size_t t = 0; t < keys_.size(); ++t) {
-                order[t] = static_cast<std::uint32_t>(keys_[t]);
-            }
-            continue;
-        }
-        std::sort(order.begin(), order.end(), [&](std::uint32_t x, std::uint32_t y) {
-            const std::int64_t cx = counts_.label(q, x), cy = counts_.label(q, y);
-            return cx > cy || (cx == cy && x < y);
-        });
     }
 }
 
@@ -242,7 +222,7 @@ void TerminalSolver::second_rules(const First& first, std::size_t k2,
         const SecondRuleScreen screen = make_screen(first, q2, e_max);
         gainers_.clear();
         stats_.terminal_lists +=
-            static_cast<std::int64_t>(counts_.gainers(i, q2, by_label_[q2], screen, &gainers_));
+            static_cast<std::int64_t>(counts_.gainers(i, q2, candidates_[q2], screen, &gainers_));
         for (const std::uint32_t j : gainers_) {
             const SplitCounts b = minus(counts_.single(j), counts_.pair(j));
             const std::int64_t gain = b.label(q2) - b.label(1 - q2);

@@ -62,6 +62,26 @@ struct SecondRuleScreen {
     double cap = 0.0;
 };
 
+// The antecedents a scan of second rules (j, q) may examine, with two upper bounds on a
+// second rule's gain (PairCounts::gainers): same = label(q, j) and net = label(q, j) -
+// label(1 - q, j), side by side for a branch-free filter.  Counts and their differences are
+// sums of weights of distinct samples, below 2^31 in absolute value (TerminalSolver::applies).
+struct SecondRuleCandidates {
+    std::vector<std::uint32_t> ids;
+    std::vector<std::int32_t> same, net;
+
+    void clear() {
+        ids.clear();
+        same.clear();
+        net.clear();
+    }
+    void add(std::uint32_t j, std::int64_t same_j, std::int64_t net_j) {
+        ids.push_back(j);
+        same.push_back(static_cast<std::int32_t>(same_j));
+        net.push_back(static_cast<std::int32_t>(net_j));
+    }
+};
+
 // Counts of the samples of a set of classes captured by each antecedent and by each pair of
 // antecedents, by (group, label), and the equivalent-points errors each antecedent captures:
 // those of one set ("base"), or of a base minus a subset of its classes.
@@ -97,11 +117,10 @@ class PairCounts {
     std::int64_t forced(std::uint32_t j) const { return forced_[j]; }
     // Samples of label y that antecedent j captures (single(j).label(y)).
     std::int64_t label(int y, std::uint32_t j) const { return label_[y][j]; }
-    // Appends to *out the antecedents j != i of `order` (active ones, by label(q, j)
-    // decreasing) that pass `screen` as second rule (j, q) after i for some first label;
-    // stops at the first j with label(q, j) below both needs (its gain, and every later j's,
-    // is at most that count).  Returns how many it examined.
-    std::size_t gainers(std::uint32_t i, int q, const std::vector<std::uint32_t>& order,
+    // Appends to *out, in the order of `candidates`, those j != i that pass `screen` as second
+    // rule (j, q) after i for some first label (candidates: active antecedents, with every one
+    // that can pass; see pair_counts.cpp).  Returns how many it examined.
+    std::size_t gainers(std::uint32_t i, int q, const SecondRuleCandidates& candidates,
                         const SecondRuleScreen& screen, std::vector<std::uint32_t>* out) const;
     // The samples i and j both capture (i != j, both active), through i's row (counted):
     // set_row(i) first, then pair(j) for each j.
@@ -167,7 +186,7 @@ class PairCounts {
     void count_singles(Table& t, const word_t* classes);
     void count_row(Table& t, std::uint32_t a);
     template <int Q, int Gaps>
-    std::size_t scan_gainers(std::uint32_t i, const std::vector<std::uint32_t>& order,
+    std::size_t scan_gainers(std::uint32_t i, const SecondRuleCandidates& candidates,
                              const SecondRuleScreen& screen,
                              std::vector<std::uint32_t>* out) const;
     void make_view();

@@ -102,9 +102,8 @@ class TerminalSolver {
     ClassFairnessBound bound_;
     int screen_gaps_ = 0;  // its linear gaps screening the second rules (0: none)
     SplitCounts positive_;                    // bound_.majority_positive
-    std::vector<std::uint32_t> by_label_[2];  // the active antecedents by samples of label q
-    std::vector<std::uint64_t> keys_;         // sort_by_label's packed keys
-    std::vector<std::uint32_t> gainers_;      // PairCounts::gainers'
+    SecondRuleCandidates candidates_[2];  // of the second rules (j, q), per q
+    std::vector<std::uint32_t> gainers_;  // PairCounts::gainers'
     std::vector<First> firsts_;
     std::vector<std::uint32_t> rows_;         // their antecedents
     std::vector<word_t> classes_;             // the classes of the child being finished
@@ -116,9 +115,9 @@ class TerminalSolver {
     // Every list with one or two more rules below p (its rules in *path, its counts in
     // counts_), offered as incumbent when fair and better.
     void enumerate(const Finish& p, std::vector<std::uint32_t>* path);
-    // The active antecedents by their samples of label q, decreasing (by_label_), those a
-    // second rule of a list of length k2 after firsts_ can be (see terminal_solver.cpp).
-    void sort_by_label(std::size_t k2);
+    // The candidates of the second rules of lists of length k2 after firsts_ (candidates_;
+    // see terminal_solver.cpp).
+    void collect_candidates(std::size_t k2);
     // The one-rule lists, and the first rules worth a second one (firsts_, rows_).
     bool first_rules(const Finish& p, std::vector<std::uint32_t>* path);
     // The two-rule lists after one first rule.
