@@ -168,14 +168,33 @@ bool ClassFairnessBound::bound(const Fixed& fixed, const word_t* class_free,
     const int k = data_.n_groups();
     const std::size_t cw = data_.n_class_words();
     SplitCounts positive = free_positive;
-    for (std::size_t i = 0; i < cw; ++i) {
-        word_t x = class_free[i] & class_rule[i] & positive_mask_[i];
-        while (x) {
-            const std::size_t e = i * kWordBits + static_cast<std::size_t>(portable::ctz64(x));
-            x &= x - 1;
-            for (int g = 0; g < k; ++g) {
-                positive.c[g][0] -= data_.class_count(e, g, 0);
-                positive.c[g][1] -= data_.class_count(e, g, 1);
+    if (k == 2) {
+        // The usual case, summed in four registers (a sum kept in `positive` would make each
+        // class wait for the previous one's store).
+        std::int64_t sum[4] = {0, 0, 0, 0};
+        for (std::size_t i = 0; i < cw; ++i) {
+            word_t x = class_free[i] & class_rule[i] & positive_mask_[i];
+            while (x) {
+                const std::size_t e = i * kWordBits + static_cast<std::size_t>(portable::ctz64(x));
+                x &= x - 1;
+                const std::int64_t* c = data_.class_counts(e);
+                for (int t = 0; t < 4; ++t) sum[t] += c[t];
+            }
+        }
+        for (int g = 0; g < 2; ++g) {
+            positive.c[g][0] -= sum[2 * g];
+            positive.c[g][1] -= sum[2 * g + 1];
+        }
+    } else {
+        for (std::size_t i = 0; i < cw; ++i) {
+            word_t x = class_free[i] & class_rule[i] & positive_mask_[i];
+            while (x) {
+                const std::size_t e = i * kWordBits + static_cast<std::size_t>(portable::ctz64(x));
+                x &= x - 1;
+                for (int g = 0; g < k; ++g) {
+                    positive.c[g][0] -= data_.class_count(e, g, 0);
+                    positive.c[g][1] -= data_.class_count(e, g, 1);
+                }
             }
         }
     }

@@ -70,6 +70,10 @@ class RuleData {
         return class_counts_[(e * static_cast<std::size_t>(k_) + static_cast<std::size_t>(g)) * 2 +
                              static_cast<std::size_t>(y)];
     }
+    // All of class e's: class_count(e, g, y) at 2 g + y.
+    const std::int64_t* class_counts(std::size_t e) const {
+        return class_counts_.data() + e * static_cast<std::size_t>(k_) * 2;
+    }
     // Weight of class e per label.
     std::int64_t class_label(std::size_t e, int y) const { return class_labels_[2 * e + y]; }
 
