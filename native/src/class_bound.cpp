@@ -219,16 +219,21 @@ bool ClassFairnessBound::bound(const Fixed& fixed, const word_t* class_free,
             continue;
         }
         if (gap.prepared_for != epoch_) prepare_gap(gap);
+        // The walk, without a branch on whether the rule captures a class: a captured move
+        // counts with weight and cost zero (need stays positive until the walk ends, so a zero
+        // weight never ends it).
         double extra = 0.0;
         for (const Move& m : gap.moves[direction]) {
-            if ((class_rule[m.e / kWordBits] >> (m.e % kWordBits)) & 1U) continue;  // captured
-            if (m.w >= need) {
-                extra += m.cost * (need / m.w);
+            const auto kept =
+                static_cast<double>(~class_rule[m.e / kWordBits] >> (m.e % kWordBits) & 1U);
+            const double w = m.w * kept;
+            if (w >= need) {
+                extra += m.cost * (need / w);
                 need = 0.0;
                 break;
             }
-            extra += m.cost;
-            need -= m.w;
+            extra += m.cost * kept;
+            need -= w;
         }
         if (need > kGapSlack) return false;
         worst_extra = std::max(worst_extra, extra);
