@@ -12,7 +12,6 @@
 #define FAIRLIST_SSE2_FILTER 0
 #endif
 
-
 namespace fairlist {
 
 namespace {
@@ -226,7 +225,8 @@ std::uint64_t pass_mask(const std::int32_t* same, const std::int32_t* net, std::
     for (; t + 4 <= width; t += 4) {
         const __m128i s = _mm_loadu_si128(reinterpret_cast<const __m128i*>(same + t));
         const __m128i n = _mm_loadu_si128(reinterpret_cast<const __m128i*>(net + t));
-        const __m128i ok = _mm_and_si128(_mm_cmpgt_epi32(s, below_a), _mm_cmpgt_epi32(n, below_b));
+        const __m128i ok =
+            _mm_and_si128(_mm_cmpgt_epi32(s, below_a), _mm_cmpgt_epi32(n, below_b));
         mask |= static_cast<std::uint64_t>(_mm_movemask_ps(_mm_castsi128_ps(ok))) << t;
     }
 #endif
@@ -275,7 +275,8 @@ std::size_t PairCounts::scan_gainers(std::uint32_t i, const SecondRuleCandidates
         const std::size_t width = std::min<std::size_t>(64, n - lo);
         std::uint64_t mask = pass_mask(same + lo, net + lo, width, t_same, t_net);
         while (mask != 0) {
-            const std::uint32_t j = candidates.ids[lo + static_cast<std::size_t>(portable::ctz64(mask))];
+            const auto t = static_cast<std::size_t>(portable::ctz64(mask));
+            const std::uint32_t j = candidates.ids[lo + t];
             mask &= mask - 1;
             if (j == i) continue;
             ++examined;

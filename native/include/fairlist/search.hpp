@@ -168,7 +168,8 @@ struct Stats {
     double frontier_lock_seconds = 0.0;
     double frontier_wait_seconds = 0.0;
     std::int64_t terminal_prefixes = 0;   // prefixes finished by counting (terminal_solver.hpp)
-    std::int64_t terminal_lists = 0;      // their two-rule completions examined (all labels)
+    std::int64_t terminal_lists = 0;      // their two-rule completions examined (all labels; those
+                                          // past the gain filter of PairCounts::gainers)
     std::int64_t lookahead_prefixes = 0;  // of them, finished by the two-rule lookahead
     // trie + queue + permutation map, at most, plus the workers' own tables (below)
     std::int64_t peak_memory_bytes = 0;
