@@ -35,11 +35,13 @@ def assert_fair_by_metrics(problem: Problem, rule_list) -> None:
     assert is_fair(value, problem.epsilon), (value, problem.epsilon, str(rule_list))
 
 
-def assert_engines_agree(problem: Problem, majority_only: bool = False, n_jobs: int = 1) -> Status:
+def assert_engines_agree(
+    problem: Problem, majority_only: bool = False, n_jobs: int = 1, **options
+) -> Status:
     """Both engines on ``problem`` (whose max_length is set) in the same space; the
-    branch-and-bound on ``n_jobs`` threads."""
+    branch-and-bound on ``n_jobs`` threads, with ``options``."""
     assert problem.max_length is not None
-    bnb = BnBSolver(majority_only=majority_only, n_jobs=n_jobs).solve(problem)
+    bnb = BnBSolver(majority_only=majority_only, n_jobs=n_jobs, **options).solve(problem)
     cps = CPSatSolver(num_workers=1, majority_only=majority_only).solve(problem)
     context = (problem.metric.short_name, problem.epsilon, problem.lam, problem.max_length)
     assert bnb.status in (Status.OPTIMAL, Status.INFEASIBLE), (bnb.status, context)
@@ -117,6 +119,22 @@ def test_engines_agree_on_compas_subsamples(compas_published, metric):
         for epsilon in (None, 0.0, 0.02, 0.05, 0.1):
             statuses.add(assert_engines_agree(base.replace(epsilon=epsilon)))
     assert Status.OPTIMAL in statuses
+
+
+@pytest.mark.parametrize("symmetry", [True, False], ids=["symmetry", "no-symmetry"])
+@pytest.mark.parametrize("metric", METRICS, ids=lambda m: m.short_name)
+def test_engines_agree_with_the_terminal_symmetry_on_and_off(compas_published, metric, symmetry):
+    # use_terminal_symmetry (terminal_solver.cpp): at most 3 and 4 rules, where the terminal
+    # solver finishes the root's children and their children, on one and two threads.
+    rng = np.random.default_rng(7100 + int(metric))
+    for max_length, n_jobs in ((3, 1), (4, 2)):
+        base = compas_subsample(
+            compas_published, rng, metric=metric, lam=0.005, max_length=max_length
+        )
+        for epsilon in (None, 0.02, 0.1):
+            assert_engines_agree(
+                base.replace(epsilon=epsilon), n_jobs=n_jobs, use_terminal_symmetry=symmetry
+            )
 
 
 # ---------------------------------------------------------------- verify

@@ -103,6 +103,20 @@ def test_terminal_solver_in_every_deepening_phase_equals_brute_force(deepen_leng
 
 
 @pytest.mark.parametrize("n_jobs", N_JOBS)
+@pytest.mark.parametrize("symmetry", [True, False], ids=["symmetry", "no-symmetry"])
+@pytest.mark.parametrize("deepen_length", [0, 2])
+def test_the_terminal_symmetry_on_and_off_equals_brute_force(deepen_length, symmetry, n_jobs):
+    # use_terminal_symmetry skips, below a finished child Q + (j, q), the first rules (i, q)
+    # whose sibling Q + (i, q) was finished before (terminal_solver.cpp): full space only.
+    for seed in range(0, 72, 3):
+        problem = instance(seed)
+        ref = reference(seed, False)
+        options = dict(use_terminal_symmetry=symmetry, deepen_length=deepen_length)
+        for result in solve_both(problem, n_jobs, **options):
+            assert_certifies(problem, ref, result, (seed, symmetry, deepen_length))
+
+
+@pytest.mark.parametrize("n_jobs", N_JOBS)
 @pytest.mark.parametrize("policy", ["bfs", "lower_bound", "dfs", "bfs_objective_aware_lowest"])
 def test_terminal_solver_under_every_kind_of_policy(policy, n_jobs):
     for seed in range(1, 72, 7):

@@ -21,6 +21,7 @@ TerminalSolver::TerminalSolver(const SearchContext& ctx, Incumbent& incumbent, S
       bound_(ctx.data(), ctx.problem().metric, ctx.problem().epsilon),
       classes_(ctx.data().n_class_words()),
       removed_(ctx.data().n_class_words()) {
+    for (auto& f : finished_in_) f.assign(ctx.data().n_antecedents(), 0);
     if (ctx.problem().constrained) screen_gaps_ = static_cast<int>(bound_.n_gaps());
 }
 
@@ -66,9 +67,11 @@ void TerminalSolver::finish_child(std::uint32_t j, int q, const Fixed& f, std::i
         return;
     }
     path->push_back(j << 1 | static_cast<std::uint32_t>(q));
-    const Finish p{f, errors, u, forced_free, lb_errors, k, classes_.data()};
+    const Finish p{f, errors, u, forced_free, lb_errors, k, classes_.data(),
+                   j << 1 | static_cast<std::uint32_t>(q)};
     enumerate(p, path);
     path->pop_back();
+    if (!poll_.stopped()) finished_in_[q][j] = expansion_;
 }
 
 // Every list of the space with one or two more rules below the prefix p, offered as incumbent
@@ -159,6 +162,27 @@ bool TerminalSolver::first_rules(const Finish& p, std::vector<std::uint32_t>* pa
     const std::size_t k1 = p.depth + 1, k2 = p.depth + 2;
     const bool maj = ctx_.majority_labels();
     const bool hierarchical = ctx_.config().use_hierarchical_bound;
+    // The sibling symmetry (Config::use_terminal_symmetry).  Let P = Q + (j, q) be a child of
+    // the expanded prefix Q, finished here, and (i, q) a first rule of the same label.  Every
+    // list Q + (j, q) + (i, q) + R predicts as Q + (i, q) + (j, q) + R: rules of one label in a
+    // row give that label to the union of what they capture, whatever their order, and R sees
+    // the same uncaptured samples.  The two have the same length, so the same errors, fairness
+    // and objective.  When the sibling P' = Q + (i, q) was finished, completely, earlier in
+    // this expansion, its enumeration met every such list with first rule (j, q) there: it
+    // offered it, or cut it by a bound or a screen that holds for the list's predictions and
+    // length and an incumbent no lower than today's.  If (j, q) captures nothing after (i, q),
+    // the list predicts as Q + (i, q) + R, a list of one rule less below P', met there too.
+    // So below P, first rule (i, q) leads to no list better than one already met: skipped.
+    //  * P' was finished before P, and (j, q) was not yet finished then, so P' skipped nothing
+    //    because of P: no list is skipped in both orders.
+    //  * Canonical ties: siblings are finished in increasing antecedent order, so i < j and
+    //    the list met below P' comes first among the two (same length, smaller ids).
+    //  * Full space only: with majority labels, whether (i, q) may follow (j, q) depends on
+    //    the order.  Not in the Rashomon mode, which lists both orders.
+    //  * Only children finished by finish_child (a popped prefix has no such sibling record).
+    const bool symmetric = ctx_.config().use_terminal_symmetry && p.last != kNoRule && !maj &&
+                           rashomon_ == nullptr;
+    const int last_q = static_cast<int>(p.last & 1U);
     const auto poll_work = static_cast<std::int64_t>(ctx_.data().n_class_words()) + 1;
     firsts_.clear();
     rows_.clear();
@@ -171,6 +195,7 @@ bool TerminalSolver::first_rules(const Finish& p, std::vector<std::uint32_t>* pa
         const SplitCounts& rest1 = first.rest1;
         for (int q1 = 0; q1 < 2; ++q1) {
             if (!label_allowed(a, q1, maj)) continue;
+            if (symmetric && q1 == last_q && finished_in_[q1][i] == expansion_) continue;
             ++stats_.children_evaluated;
             const std::uint32_t rule = i << 1 | static_cast<std::uint32_t>(q1);
             std::int64_t& e1 = first.e1[q1];

@@ -93,6 +93,10 @@ struct Config {
     // three or more further rules cannot beat the incumbent (short_completions.hpp).  Off by
     // default: it stores far fewer nodes but spends more time (docs/performance.md).
     bool use_two_rule_lookahead = false;
+    // With the terminal solver: below a finished child Q + (j, q), skip the first rules (i, q)
+    // whose sibling Q + (i, q) was finished earlier in the same expansion (its lists starting
+    // with (j, q) predict the same; terminal_solver.cpp).  Full space, not the Rashomon mode.
+    bool use_terminal_symmetry = true;
     std::int64_t max_nodes = 0;         // stop when the trie holds this many nodes; 0: none
     double time_limit = 0.0;            // seconds; <= 0: none
     double memory_limit_mb = 0.0;       // MiB held by the search structures; <= 0: none

@@ -51,6 +51,7 @@ class TerminalSolver {
     void begin_expansion() {
         base_ = false;
         counted_ = Trie::kNone;
+        ++expansion_;
     }
     // Evaluates by counting every list with one or two more rules below a popped prefix (its
     // walk, the floor of its bound, its length, its uncaptured classes, its rules in *path),
@@ -78,7 +79,11 @@ class TerminalSolver {
         std::int64_t floor;
         std::size_t depth;
         const word_t* classes;
+        // The child's last rule (antecedent << 1 | label) when it is a child of the expansion
+        // (finish_child), else kNoRule.
+        std::uint32_t last = kNoRule;
     };
+    static constexpr std::uint32_t kNoRule = 0xffffffffU;
     // A first rule (i, q1) of a completion, per label q1: its errors and counts, and whether a
     // second rule can still beat the incumbent; rest1: the samples it leaves.
     struct First {
@@ -110,6 +115,10 @@ class TerminalSolver {
     std::vector<word_t> removed_;             // the classes its last rule captures
     RashomonStore* rashomon_ = nullptr;       // the Rashomon mode's store (null: off)
     bool base_ = false;                       // the expanded prefix's classes are counted
+    // Per label q and antecedent j: the expansion (expansion_) in which child (j, q) was last
+    // finished by finish_child, completely (first_rules' sibling symmetry).
+    std::vector<std::uint64_t> finished_in_[2];
+    std::uint64_t expansion_ = 0;
     std::uint32_t counted_ = Trie::kNone;     // the child rule's antecedent counted
 
     // Every list with one or two more rules below p (its rules in *path, its counts in
