@@ -95,9 +95,10 @@ void TerminalSolver::finish_child(std::uint32_t j, int q, const Fixed& f, std::i
 //    list here is a completion of that child and of P; see bounds.hpp);
 //  * a list beats the incumbent only if errors <= e_max (the largest count with
 //    objective(e_max, k2) < best), i.e. gain >= need = e1 + rest1.label(q2) - e_max;
-//  * gain <= b.label(q2) <= single(j).label(q2) (b is part of j's samples), so with the
-//    antecedents sorted by single(j).label(q2), decreasing, the scan over j stops at the first
-//    whose count is below need: no later j can reach it;
+//  * gain <= single(j).label(q2) (b is part of j's samples) and gain <= single(j).label(q2) -
+//    single(j).label(1 - q2) + single(i).label(1 - q2) (the pair's counts lie between 0 and
+//    i's), so a j with either bound below need cannot reach it: collect_candidates and
+//    PairCounts::gainers filter on both;
 //  * the fairness screen (SecondRuleScreen, with a constraint on SP, PE, EOpp or EOdds and two
 //    groups): the list's positive predictions per (group, label) are f1's plus b's (q2 = 1) or
 //    f1's plus rest1's minus b's (q2 = 0, the default predicting 1), so each linear gap of
@@ -107,6 +108,8 @@ void TerminalSolver::finish_child(std::uint32_t j, int q, const Fixed& f, std::i
 //    kScreenMargin (1e-7), far above the rounding of these sums of products (about 1e-14), so
 //    it skips no list that fair() would accept.  Switched off with the terminal solver.
 // Every list left is checked exactly: offer() compares its objective and calls fair().
+// First rules that a finished sibling already covered are skipped (the terminal symmetry,
+// first_rules).
 // In the Rashomon mode "the incumbent" reads "the cutoff" throughout (SearchContext::cutoff),
 // and the lists skipped as predicting like a shorter one are offered too (same_label_lists).
 void TerminalSolver::enumerate(const Finish& p, std::vector<std::uint32_t>* path) {
