@@ -28,8 +28,14 @@ from typing import Any
 __all__ = ["InterruptSignals", "Terminated", "exit_on_signals"]
 
 
+#: Signals :func:`_exit_now` received, in order: its SystemExit can be lost in code that
+#: clears Python errors while a module imports, and the command line's exit status reads this.
+early_signals: list[int] = []
+
+
 def _exit_now(signum: int, frame: FrameType | None) -> None:
     """A signal before there is anything to save: end quietly with ``128 + signal``."""
+    early_signals.append(int(signum))
     raise SystemExit(128 + int(signum))
 
 
