@@ -2,7 +2,9 @@
 off beside the engine with it on, one run.  ``--compare lookahead`` (the default) sets the
 two-rule lookahead (``use_two_rule_lookahead``, issue 23; off by default in the library) off
 then on, the terminal solver on in both; ``--compare terminal`` sets the terminal solver
-(``use_terminal_solver``, issue 16) off then on, the lookahead off in both.
+(``use_terminal_solver``, issue 16) off then on, the lookahead off in both; ``--compare deepen``
+runs the cases without a cap plainly, then with length deepening to ``--deepen-length`` rules
+(default 6 there; the lookahead off and the terminal solver on in both).
 
 Each case runs twice, off then on, each in its own process pinned to one core, under the same
 budget: a trie of at most ``--max-nodes`` nodes and ``--time-limit`` seconds (the terminal
@@ -11,8 +13,9 @@ status, objective, lower bound at exit, gap (objective - lower bound), nodes exp
 trie, seconds of search (wall, as the solver reports them), CPU seconds of the solve (user
 time: the figure to compare on a shared machine), bytes per stored node (the search
 structures' peak bytes over the peak trie; with a tiny trie this is dominated by fixed
-tables), and per case the ratios off/on of CPU seconds, expansions and peak trie, and gap on /
-gap off.
+tables), ``cert`` (``certified_length``: no list of at most that many rules is better; with
+deepening, the phases completed), and per case the ratios off/on of CPU seconds, expansions
+and peak trie, and gap on / gap off.
 
 The cases (issue 16's targets; ``--cases`` picks by name):
 
@@ -40,6 +43,9 @@ trie 19,783); issue 16 reports 850 s and 60.5 M expansions without it, on an old
     python benchmarks/bench_certify.py --cases sp_L4 sp_L5 --time-limit 300
     python benchmarks/bench_certify.py --cases sp_01 t005_SP_05 --deepen-length 4
     python benchmarks/bench_certify.py --compare terminal --cases sp_L4
+    python benchmarks/bench_certify.py --compare deepen --cases sp_01 --time-limit 60
+    python benchmarks/bench_certify.py --compare deepen --policy lower_bound --time-limit 400 \
+        --cases t005_SP_05 t005_SP_01 t005_EOpp_05 t005_EOdds_05
 """
 
 from __future__ import annotations
@@ -85,6 +91,7 @@ def run_one(args: argparse.Namespace) -> None:
     from fairlist.solvers.bnb import BnBSolver
 
     metric, eps, lam, max_length, policy = CASES[args.one]
+    policy = args.policy or policy
     frame = pd.read_csv(args.data)
     problem = Problem(
         frame.iloc[:, 2:-1].to_numpy(np.uint8),
@@ -98,13 +105,17 @@ def run_one(args: argparse.Namespace) -> None:
         limits=Limits(max_nodes=args.max_nodes, time_limit=args.time_limit),
     )
     before = resource.getrusage(resource.RUSAGE_SELF)
-    options = {"deepen_length": args.deepen_length} if max_length is None else {}
+    deepen = args.deepen_length
+    if args.compare == "deepen":
+        deepen = deepen if args.terminal == "on" else 0
+    options = {"deepen_length": deepen} if max_length is None else {}
     # --compare terminal: the terminal solver off (issue 16's baseline) against on;
     # --compare lookahead: the terminal solver on, the two-rule lookahead off (issue 23's
     # baseline) against on.
     switch = {
         "terminal": {"use_terminal_solver": args.terminal == "on", "use_two_rule_lookahead": False},
         "lookahead": {"use_two_rule_lookahead": args.terminal == "on"},
+        "deepen": {"use_two_rule_lookahead": False},
     }[args.compare]
     solver = BnBSolver(policy=policy, **switch, **options)
     result = solver.solve(problem)
@@ -125,6 +136,7 @@ def run_one(args: argparse.Namespace) -> None:
                     "seconds",
                     "peak_memory_bytes",
                     "terminal_prefixes",
+                    "certified_length",
                 )
             },
         },
@@ -150,6 +162,7 @@ def run(args: argparse.Namespace, case: str, terminal: str) -> dict:
         str(args.deepen_length),
         "--compare",
         args.compare,
+        *(["--policy", args.policy] if args.policy else []),
     ]
     return json.loads(subprocess.run(cmd, check=True, capture_output=True, text=True).stdout)
 
@@ -161,7 +174,7 @@ def row(case: str, terminal: str, r: dict) -> str:
         f"{case:<11} {terminal:<4} {r['status']:<9} {r['stop']:<11} {r['objective']:>9.6f} "
         f"{r['lower_bound']:>9.6f} {gap:>9.6f} {r['nodes_expanded']:>11,} "
         f"{r['peak_trie_size']:>10,} {r['seconds']:>8.2f} {r['user_seconds']:>8.2f} "
-        f"{per_node:>8.0f}"
+        f"{per_node:>8.0f} {r['certified_length']:>5}"
     )
 
 
@@ -189,14 +202,22 @@ def main() -> None:
     )
     ap.add_argument(
         "--compare",
-        choices=("lookahead", "terminal"),
+        choices=("lookahead", "terminal", "deepen"),
         default="lookahead",
         help="the switch set off then on: the two-rule lookahead (issue 23; the terminal solver "
-        "on in both runs) or the terminal solver (issue 16; the lookahead off in both runs)",
+        "on in both runs), the terminal solver (issue 16; the lookahead off in both runs) or "
+        "length deepening to --deepen-length rules in the cases without a cap (default 6)",
+    )
+    ap.add_argument(
+        "--policy",
+        choices=("bfs", "lower_bound", "curiosity", "dfs", "objective"),
+        help="the search policy of every run instead of each case's",
     )
     ap.add_argument("--one", help=argparse.SUPPRESS)
     ap.add_argument("--terminal", choices=("on", "off"), help=argparse.SUPPRESS)
     args = ap.parse_args()
+    if args.compare == "deepen" and not args.deepen_length:
+        args.deepen_length = 6
     if args.one:
         run_one(args)
         return
@@ -207,15 +228,21 @@ def main() -> None:
         f"{args.max_nodes:,} nodes, "
         f"{args.time_limit:g} s (sp_L4 x6, sp_L5 x3, sp_01 and none_001 x1.5), one core; "
         f"{args.compare} off then on"
-        + (f"; no-cap cases deepened to {args.deepen_length} rules" if args.deepen_length else "")
+        + (
+            f"; no-cap cases deepened to {args.deepen_length} rules"
+            + (" in the second run" if args.compare == "deepen" else "")
+            if args.deepen_length
+            else ""
+        )
     )
     print(
         f"{'case':<11} {'term':<4} {'status':<9} {'stop':<11} {'objective':>9} "
         f"{'lower_bd':>9} {'gap':>9} {'expanded':>11} {'peak_trie':>10} {'seconds':>8} "
-        f"{'cpu_s':>8} {'B/node':>8}"
+        f"{'cpu_s':>8} {'B/node':>8} {'cert':>5}"
     )
     for case in args.cases:
         metric, eps, lam, max_length, policy = CASES[case]
+        policy = args.policy or policy
         print(
             f"# {case}: {metric} <= {eps}, lambda {lam}, "
             f"{'no cap' if max_length is None else f'at most {max_length} rules'}, {policy}",

@@ -336,7 +336,10 @@ GapToleranceOpt = Annotated[
 ]
 DeepenLengthOpt = Annotated[
     int,
-    typer.Option(help="bnb: certify the lists of at most 1..N rules first (0: off)."),
+    typer.Option(
+        help="bnb: certify the lists of at most 1..N rules first (0: off); phases past the "
+        "lengths that can still win end at once."
+    ),
 ]
 MinSupportOpt = Annotated[
     Optional[float],

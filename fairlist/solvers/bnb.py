@@ -327,7 +327,10 @@ use_terminal_solver, use_two_rule_lookahead, use_terminal_symmetry : bool
         breadth-first search under a node budget misses. Each phase has the node and memory
         limits to itself; the time limit is shared. On COMPAS (163 antecedents, lambda 0.005)
         4 costs 20-40 s and, in 4 of 6 constrained cases, beats the list a 4,000,000-node
-        search finds without it.
+        search finds without it. A phase ends at once when the root's bound plus ``lam`` per
+        rule already reaches the incumbent, so a large value deepens through every length
+        that can still win: at lambda 0.01 (SP <= 0.05, no cap) 6 certifies the optimum in
+        about 63 CPU s, against 486 s without deepening.
     initial : RuleList or None
         A warm start (for example from the CP-SAT engine). It is ignored with a warning when it
         is unfair on the problem, longer than ``max_length``, or outside the searched space.
