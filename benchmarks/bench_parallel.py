@@ -15,8 +15,9 @@ but receive the shared data. Every count must give the same fits (checked).
 
 ``--tail-threads`` runs each count a second time as ``cross_validated_front(tail_threads=True)``
 does (the epsilon-0 fits last, each fit on ``share_cores`` threads) and prints its wall time
-beside the first: the sweep's tail, the slow fits at epsilon 0, then runs on the cores the other
-workers leave idle. A node-limited fit on several threads depends on their timing, so its fits
+beside the first, and its efficiency counted in the first run's fit seconds (the same fits'
+one-thread work over workers x the tail run's wall): the sweep's tail, the slow fits at epsilon
+0, then runs on the cores the other workers leave idle. A node-limited fit on several threads depends on their timing, so its fits
 may differ from the one-thread run (counted).
 """
 
@@ -72,6 +73,11 @@ def tail_threads(data, settings, tasks, workers: int, plain, plain_fits) -> None
         f"      tail threads ({usable_cores()} cores, the last fits on {threads[-3:]}): "
         f"{report.wall_seconds:7.1f} s wall, {plain.wall_seconds / report.wall_seconds:5.2f}x "
         f"the one-thread run; {differ} of {len(fits)} fits differ"
+    )
+    # the one-thread run's fit seconds are the work; done in this wall time on these workers
+    print(
+        f"      tail threads, efficiency in one-thread fit seconds: "
+        f"{100 * plain.busy_seconds / (workers * report.wall_seconds):5.1f}%"
     )
 
 

@@ -1,27 +1,38 @@
 #!/usr/bin/env bash
-# Device check (issue 26): the parallel branch-and-bound's thread scaling on a 16-core machine,
-# in under 150 s of wall time, build included.  From the repository root, with the COMPAS rules
-# file at .devdata/faircorels/compas_rules_full.csv (else ../shared/data/faircorels/) and, where
-# the machine lacks them, the wheels of the build's and fairlist's dependencies in .whl/:
+# Device check (issues 26 and 23) on a 16-core machine, in one call of at most FL_BUDGET seconds
+# (default 540) of wall time, build included.  From the repository root, with the COMPAS files
+# at .devdata/faircorels/compas_rules_full.csv and .devdata/compas/ (else ../shared/data/) and,
+# where the machine lacks them, the wheels of the build's and fairlist's dependencies in .whl/:
 #
-#     bash benchmarks/device_threads.sh
+#     bash benchmarks/device_threads.sh              # the device check; its log in $OUT/log
+#     FL_DRY=1 bash benchmarks/device_threads.sh     # the same steps, small cases: try it first
 #
-# It builds fairlist into /tmp/fl (no network), then runs benchmarks/bench_threads.py on a
-# certificate of about 20 s on one core of this project's machines: the optimum among lists of
-# at most 5 rules, SP <= 0.05, lambda 0.015, COMPAS (673,636 nodes at 1 thread), on 1 thread,
-# 1 thread with canonical ties (row 1c), then 2, 4, 8 and 16 threads, each row with its time,
-# nodes, speed-up over 1 thread, frontier-lock acquisitions per node, memory per stored node,
-# and the shares of the workers' time spent holding and waiting for the frontier's lock with the
-# speed-up the held time allows (bench_threads.py's last three columns).
-# Every run is capped at 40 s (--time-limit) and the whole at what is left of 150 s.
+# It builds fairlist into /tmp/fl (no network), then, each section under a timeout that leaves
+# the later ones their time:
+#   A. benchmarks/bench_threads.py on issue 26's <= 5-rule certificate (SP <= 0.05, lambda
+#      0.005, COMPAS, best-first by lower bound) on 1, 2, 4, 8 and 16 threads: time, nodes,
+#      speed-up over 1 thread, memory per stored node and its ratio to 1 thread's, the
+#      frontier lock's shares (bench_threads.py's docstring says what each column is);
+#   B. the default fit (`fairlist fit compas --metric SP --epsilon 0.05`: 4 M nodes or 60 s)
+#      with --n-jobs -1, then with --n-jobs 1 for the same seconds (no node limit), then with
+#      --n-jobs 1 as it stands: the gap at equal wall time;
+#   C. benchmarks/bench_parallel.py: the 2 M-node sweep (80 fits) on 16 workers, plain and with
+#      tail threads, each with its parallel efficiency;
+#   D. issue 23's moonshot (at most 7 rules, SP <= 0.05, lambda 0.0001) on 16 threads for what
+#      is left of the budget: the gap it reaches.
 set -o pipefail
 export PYTHONUNBUFFERED=1
 REPO=$PWD
 T0=$(date +%s)
+BUDGET=${FL_BUDGET:-540}
 TARGET=${FL_TARGET:-/tmp/fl}  # where fairlist is built
+LOG=${OUT:-/tmp}/log
+left() { echo $(( BUDGET - ($(date +%s) - T0) )); }
+cap() { local l; l=$(left); echo $(( $1 < l ? $1 : l )); }  # a section's timeout
+exec > >(tee -a "$LOG") 2>&1
 nproc; lscpu | grep -E "Model name|^CPU\(s\)|Thread\(s\) per core|Core\(s\) per socket"
 python3 --version
-if compgen -G ".whl/*.whl" > /dev/null; then
+if [ -z "$FL_DRY" ] && compgen -G ".whl/*.whl" > /dev/null; then
     python3 -m pip install -q --no-index --no-deps --no-compile --no-cache-dir --upgrade \
         --target /tmp/site .whl/*.whl || exit 1
     export PYTHONPATH=/tmp/site
@@ -30,12 +41,51 @@ python3 -m pip install -q --no-index --no-build-isolation --no-deps --target "$T
     > /tmp/build.log 2>&1 || { tail -30 /tmp/build.log; exit 1; }
 echo "build: $(( $(date +%s) - T0 )) s"
 export PYTHONPATH=$TARGET${PYTHONPATH:+:$PYTHONPATH}
-D=$REPO/.devdata/faircorels/compas_rules_full.csv
-[ -f "$D" ] || D=$REPO/../shared/data/faircorels/compas_rules_full.csv
+DATA=$REPO/.devdata
+[ -f "$DATA/faircorels/compas_rules_full.csv" ] || DATA=$REPO/../shared/data
+export FAIRLIST_DATA_HOME=$DATA
+D=$DATA/faircorels/compas_rules_full.csv
 cd /tmp || exit 1  # import the build, not the source tree
 python3 -c "import fairlist._core, fairlist; print(fairlist.__file__)" || exit 1
-LEFT=$(( 150 - ($(date +%s) - T0) ))
-echo "== <= 5 rules, SP <= 0.05, lambda 0.015 (${LEFT} s left)"
-timeout "$LEFT" python3 "$REPO/benchmarks/bench_threads.py" --data "$D" --max-length 5 \
-    --lam 0.015 --jobs 1 2 4 8 16 --canonical --time-limit 40
+
+if [ -n "$FL_DRY" ]; then  # the same steps on cases of seconds
+    A="--max-length 4 --lam 0.015 --jobs 1 2 --time-limit 20"
+    B=("--max-nodes" "100000"); C="--workers 2 --n-epsilons 4 --cv 2 --max-nodes 20000"
+    MOON="--max-length 5 --jobs 2"
+else
+    A="--max-length 5 --lam 0.005 --jobs 1 2 4 8 16 --time-limit 150"
+    B=(); C="--workers 16 --max-nodes 2000000"; MOON="--max-length 7 --jobs 16"
+fi
+
+echo "== A. the <= 5-rule certificate, SP <= 0.05, lambda 0.005 ($(left) s left)"
+# shellcheck disable=SC2086
+timeout "$(cap 300)" python3 "$REPO/benchmarks/bench_threads.py" --data "$D" $A
+
+echo "== B. the default fit, n_jobs -1 then 1 at the same seconds ($(left) s left)"
+fit() {  # one fit's status, objective, bound, gap and seconds; the seconds kept in /tmp/sec
+    timeout "$(cap 75)" python3 -m fairlist fit compas --metric SP --epsilon 0.05 --json "$@" \
+        2>/dev/null | python3 -c "
+import json, sys
+d = json.load(sys.stdin)
+print(f\"  {d['status']:9} {d['stop_reason'] or '':12} objective {d['objective']:.6f} \"
+      f\"bound {d['lower_bound']:.6f} gap {d['gap']:.6f} in {d['seconds']:6.2f} s\")
+open('/tmp/sec', 'w').write(str(d['seconds']))"
+}
+echo "n_jobs -1 (${B[*]:-the defaults}):"; fit --n-jobs -1 "${B[@]}"
+W=$(cat /tmp/sec 2>/dev/null || echo 10)
+echo "n_jobs 1, the same $W s, no node limit:"; fit --n-jobs 1 --time-limit "$W" --max-nodes 0
+echo "n_jobs 1 (${B[*]:-the defaults}):"; fit --n-jobs 1 "${B[@]}"
+
+echo "== C. the sweep, plain and with tail threads ($(left) s left)"
+# shellcheck disable=SC2086
+timeout "$(cap 220)" python3 "$REPO/benchmarks/bench_parallel.py" --data-home "$DATA" \
+    --tail-threads $C
+
+T=$(( $(left) - 15 ))
+if [ "$T" -ge 20 ]; then
+    echo "== D. the moonshot: <= 7 rules, SP <= 0.05, lambda 0.0001, $T s"
+    # shellcheck disable=SC2086
+    timeout "$(( T + 10 ))" python3 "$REPO/benchmarks/bench_threads.py" --data "$D" \
+        --lam 0.0001 --time-limit "$T" --lists $MOON
+fi
 echo "total: $(( $(date +%s) - T0 )) s"
