@@ -13,12 +13,13 @@ and the parallel efficiency (the fits' own time over workers x wall time). It th
 what limits scaling: the start-up of fresh workers and the cost of one task that does nothing
 but receive the shared data. Every count must give the same fits (checked).
 
-``--tail-threads`` runs each count a second time as ``cross_validated_front(tail_threads=True)``
-does (the epsilon-0 fits last, each fit on ``share_cores`` threads) and prints its wall time
-beside the first, and its efficiency counted in the first run's fit seconds (the same fits'
-one-thread work over workers x the tail run's wall): the sweep's tail, the slow fits at epsilon
-0, then runs on the cores the other workers leave idle. A node-limited fit on several threads depends on their timing, so its fits
-may differ from the one-thread run (counted).
+``--tail-threads`` runs each count twice more with tail threads: as
+``cross_validated_front(tail_threads=True)`` does (the epsilon-0 fits, the slowest, first, on an
+equal share of the cores, the others on ``share_cores`` threads), and with the epsilon-0 fits
+last (the order before), and prints each wall time with its efficiency counted in the first
+run's fit seconds (the same fits' one-thread work over workers x this wall). A node-limited fit
+on several threads depends on their timing, so its fits may differ from the one-thread run
+(counted).
 """
 
 from __future__ import annotations
@@ -58,27 +59,33 @@ def sweep(data, settings, tasks, workers: int, fn=fit_fold):
 
 
 def tail_threads(data, settings, tasks, workers: int, plain, plain_fits) -> None:
-    """The same fits with tail threads (cross_validated_front's order and share_cores)."""
-    order = [t for t in tasks if t[0] != 0.0] + [t for t in tasks if t[0] == 0.0]
-    threads = share_cores(len(order), workers, usable_cores())
-    results, report = sweep(
-        data, settings, [(*t, n) for t, n in zip(order, threads, strict=True)], workers
-    )
-    by_task = dict(zip(order, results, strict=True))
-    fits = [
-        (r["objective"], r["test_error"], r["test_unfairness"]) for r in map(by_task.get, tasks)
-    ]
-    differ = sum(a != b for a, b in zip(fits, plain_fits, strict=True))
-    print(
-        f"      tail threads ({usable_cores()} cores, the last fits on {threads[-3:]}): "
-        f"{report.wall_seconds:7.1f} s wall, {plain.wall_seconds / report.wall_seconds:5.2f}x "
-        f"the one-thread run; {differ} of {len(fits)} fits differ"
-    )
-    # the one-thread run's fit seconds are the work; done in this wall time on these workers
-    print(
-        f"      tail threads, efficiency in one-thread fit seconds: "
-        f"{100 * plain.busy_seconds / (workers * report.wall_seconds):5.1f}%"
-    )
+    """The same fits with tail threads, the epsilon-0 fits first (cross_validated_front's order
+    and share_cores) and, for comparison, last (the order before; the same thread counts by
+    place, without the slow fits' share)."""
+    slow = [t for t in tasks if t[0] == 0.0]
+    rest = [t for t in tasks if t[0] != 0.0]
+    cores = usable_cores()
+    for name, order, threads in (
+        ("epsilon 0 last ", rest + slow, share_cores(len(tasks), workers, cores)),
+        ("epsilon 0 first", slow + rest, share_cores(len(tasks), workers, cores, len(slow))),
+    ):
+        results, report = sweep(
+            data, settings, [(*t, n) for t, n in zip(order, threads, strict=True)], workers
+        )
+        by_task = dict(zip(order, results, strict=True))
+        fits = [
+            (r["objective"], r["test_error"], r["test_unfairness"])
+            for r in map(by_task.get, tasks)
+        ]
+        differ = sum(a != b for a, b in zip(fits, plain_fits, strict=True))
+        # efficiency: the one-thread run's fit seconds (the work) over workers x this wall
+        print(
+            f"      tail threads, {name} ({cores} cores; threads {threads[:3]}...{threads[-3:]}):"
+            f" {report.wall_seconds:6.1f} s wall, {plain.wall_seconds / report.wall_seconds:5.2f}x"
+            f" the one-thread run, efficiency in one-thread fit seconds "
+            f"{100 * plain.busy_seconds / (workers * report.wall_seconds):5.1f}%; "
+            f"{differ} of {len(fits)} fits differ"
+        )
 
 
 def main() -> None:

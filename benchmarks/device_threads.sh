@@ -6,6 +6,7 @@
 #
 #     bash benchmarks/device_threads.sh              # the device check; its log in $OUT/log
 #     FL_DRY=1 bash benchmarks/device_threads.sh     # the same steps, small cases: try it first
+#     FL_SECTIONS="A C" FL_A="--max-length 5 --lam 0.015 --jobs 1 16" bash benchmarks/device_threads.sh
 #
 # It builds fairlist into /tmp/fl (no network), then, each section under a timeout that leaves
 # the later ones their time:
@@ -56,12 +57,16 @@ else
     A="--max-length 5 --lam 0.005 --jobs 1 2 4 8 16 --time-limit 150"
     B=(); C="--workers 16 --max-nodes 2000000"; MOON="--max-length 7 --jobs 16"
 fi
+A=${FL_A:-$A}
+SECTIONS=${FL_SECTIONS:-A B C D}  # which sections run
+on() { [[ " $SECTIONS " == *" $1 "* ]]; }
 
-echo "== A. the <= 5-rule certificate, SP <= 0.05, lambda 0.005 ($(left) s left)"
-# shellcheck disable=SC2086
-timeout "$(cap 300)" python3 "$REPO/benchmarks/bench_threads.py" --data "$D" $A
+if on A; then
+    echo "== A. the certificate: $A ($(left) s left)"
+    # shellcheck disable=SC2086
+    timeout "$(cap 300)" python3 "$REPO/benchmarks/bench_threads.py" --data "$D" $A
+fi
 
-echo "== B. the default fit, n_jobs -1 then 1 at the same seconds ($(left) s left)"
 fit() {  # one fit's status, objective, bound, gap and seconds; the seconds kept in /tmp/sec
     timeout "$(cap 75)" python3 -m fairlist fit compas --metric SP --epsilon 0.05 --json "$@" \
         2>/dev/null | python3 -c "
@@ -71,18 +76,23 @@ print(f\"  {d['status']:9} {d['stop_reason'] or '':12} objective {d['objective']
       f\"bound {d['lower_bound']:.6f} gap {d['gap']:.6f} in {d['seconds']:6.2f} s\")
 open('/tmp/sec', 'w').write(str(d['seconds']))"
 }
-echo "n_jobs -1 (${B[*]:-the defaults}):"; fit --n-jobs -1 "${B[@]}"
-W=$(cat /tmp/sec 2>/dev/null || echo 10)
-echo "n_jobs 1, the same $W s, no node limit:"; fit --n-jobs 1 --time-limit "$W" --max-nodes 0
-echo "n_jobs 1 (${B[*]:-the defaults}):"; fit --n-jobs 1 "${B[@]}"
+if on B; then
+    echo "== B. the default fit, n_jobs -1 then 1 at the same seconds ($(left) s left)"
+    echo "n_jobs -1 (${B[*]:-the defaults}):"; fit --n-jobs -1 "${B[@]}"
+    W=$(cat /tmp/sec 2>/dev/null || echo 10)
+    echo "n_jobs 1, the same $W s, no node limit:"; fit --n-jobs 1 --time-limit "$W" --max-nodes 0
+    echo "n_jobs 1 (${B[*]:-the defaults}):"; fit --n-jobs 1 "${B[@]}"
+fi
 
-echo "== C. the sweep, plain and with tail threads ($(left) s left)"
-# shellcheck disable=SC2086
-timeout "$(cap 220)" python3 "$REPO/benchmarks/bench_parallel.py" --data-home "$DATA" \
-    --tail-threads $C
+if on C; then
+    echo "== C. the sweep, plain and with tail threads ($(left) s left)"
+    # shellcheck disable=SC2086
+    timeout "$(cap 220)" python3 "$REPO/benchmarks/bench_parallel.py" --data-home "$DATA" \
+        --tail-threads $C
+fi
 
 T=$(( $(left) - 15 ))
-if [ "$T" -ge 20 ]; then
+if on D && [ "$T" -ge 20 ]; then
     echo "== D. the moonshot: <= 7 rules, SP <= 0.05, lambda 0.0001, $T s"
     # shellcheck disable=SC2086
     timeout "$(( T + 10 ))" python3 "$REPO/benchmarks/bench_threads.py" --data "$D" \

@@ -32,16 +32,23 @@ def worker_count(n_jobs: int | None, backend: str | None = None) -> int:
         return max(1, int(effective_n_jobs(n_jobs)))
 
 
-def share_cores(n_tasks: int, workers: int, cores: int) -> list[int]:
+def share_cores(n_tasks: int, workers: int, cores: int, slow: int = 0) -> list[int]:
     """Threads for each of ``n_tasks`` tasks started in order on ``workers`` workers that share
-    ``cores`` cores: task ``i`` gets ``cores // min(workers, n_tasks - i)`` (at least 1).
+    ``cores`` cores, the first ``slow`` of them expected to be the slowest.
 
-    The divisor is how many tasks can still run at once when task ``i`` starts: the workers, or,
-    in the tail, the tasks left to start (``i`` included). So every task gets an equal share of
-    the cores while the workers are all busy (``cores // workers``: one thread when there is a
+    The slow tasks start together, first, each on ``ceil(cores / min(slow, workers))`` threads:
+    between them they can use every core from the start, and while the other workers run their
+    one-thread tasks beside them the system shares the cores among all the threads. A slow task
+    started last instead gets its threads only once the others are done, and then alone sets the
+    wall time (measured in docs/performance.md, "Sweeps: tail threads").
+
+    Task ``i`` after them gets ``cores // min(workers, n_tasks - i)`` (at least 1). The divisor
+    is how many tasks can still run at once when task ``i`` starts: the workers, or, in the
+    tail, the tasks left to start (``i`` included). So every task gets an equal share of the
+    cores while the workers are all busy (``cores // workers``: one thread when there is a
     worker per core), and the last tasks, which start as the others finish, get the cores that
-    those leave idle: the last one all of them. It depends on the order alone, never on the
-    timing, so a run's thread counts are the same every time.
+    those leave idle: the last one all of them. The counts depend on the order alone, never on
+    the timing, so a run's thread counts are the same every time.
 
     Examples
     --------
@@ -49,9 +56,15 @@ def share_cores(n_tasks: int, workers: int, cores: int) -> list[int]:
     [1, 1, 1, 1, 2, 4]
     >>> share_cores(3, workers=2, cores=8)
     [4, 4, 8]
+    >>> share_cores(8, workers=4, cores=4, slow=2)   # the first two: 2 threads each
+    [2, 2, 1, 1, 1, 1, 2, 4]
     """
     workers, cores = max(1, workers), max(1, cores)
-    return [max(1, cores // min(workers, n_tasks - i)) for i in range(n_tasks)]
+    slow = min(max(0, slow), n_tasks)
+    first = -(-cores // min(slow, workers)) if slow else 1
+    return [
+        first if i < slow else max(1, cores // min(workers, n_tasks - i)) for i in range(n_tasks)
+    ]
 
 
 def usable_cores() -> int:

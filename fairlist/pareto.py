@@ -597,11 +597,12 @@ def cross_validated_front(
         see :func:`run_tasks` for how the data reach the workers.
     tail_threads : bool
         Give the branch-and-bound fits the cores the workers leave idle
-        (:func:`~fairlist.parallel.share_cores`): a fit started while every worker is busy gets
-        ``cores // workers`` threads, the last ones, started as the others finish, more (the
-        last fit all the cores); and the fits at ``epsilon == 0``, the slowest, start last, so
-        that they are the ones that get them. Each fit's count (column ``threads``) depends on
-        the order alone. A certified fit on more than one thread returns the canonical optimal
+        (:func:`~fairlist.parallel.share_cores`): the fits at ``epsilon == 0``, the slowest,
+        start first, each on an equal share of all the cores (``ceil(cores / k)`` threads for
+        ``k`` of them), beside the other workers' fits; a fit started while every worker is
+        busy gets ``cores // workers`` threads, the last ones, started as the others finish,
+        more (the last fit all the cores). Each fit's count (column ``threads``) depends on the
+        order alone. A certified fit on more than one thread returns the canonical optimal
         list (``BnBSolver(n_jobs=...)``), one stopped by ``max_nodes`` depends on the threads'
         timing. Ignored with ``backend="dask"``. Default False: one thread a fit.
     progress : callable(done, total), optional
@@ -722,12 +723,13 @@ class _Runner:
 
     def tasks(self, keys: list) -> tuple[list, list]:
         """The keys in the order they start, and each one's task (key + threads): with tail
-        threads the fits at epsilon 0 last, and threads by :func:`share_cores`."""
+        threads the fits at epsilon 0, the slowest, first, and threads by :func:`share_cores`."""
         if not self.tail_threads:
             return keys, [(*key, 1) for key in keys]
-        ordered = [k for k in keys if k[0] != 0.0] + [k for k in keys if k[0] == 0.0]
+        slow = [k for k in keys if k[0] == 0.0]
+        ordered = slow + [k for k in keys if k[0] != 0.0]
         workers = worker_count(self.n_jobs, self.backend)
-        threads = share_cores(len(ordered), workers, usable_cores())
+        threads = share_cores(len(ordered), workers, usable_cores(), slow=len(slow))
         return ordered, [(*key, t) for key, t in zip(ordered, threads, strict=True)]
 
 

@@ -537,11 +537,19 @@ def test_share_cores_splits_the_cores_among_the_fits_that_can_run_at_once():
         # every core for the last fit, and never shrinks along the order.
         assert threads[0] == max(1, c // min(w, n)) and threads[-1] == c
         assert threads == sorted(threads) and min(threads) >= 1
+        # The slow fits first: together they get every core (at most one thread per core
+        # more each), and the others are counted as without them.
+        for k in range(1, n + 1):
+            first = share_cores(n, w, c, slow=k)
+            assert len(set(first[:k])) == 1 and first[k:] == threads[k:]
+            assert c <= first[0] * min(k, w) < c + min(k, w)
+    # 5 slow fits of 80 on 16 workers and cores: 4 threads each, beside 11 one-thread fits
+    assert share_cores(80, workers=16, cores=16, slow=5)[:7] == [4, 4, 4, 4, 4, 1, 1]
 
 
-def test_tail_threads_certify_the_same_fits_and_run_the_epsilon_0_fits_last():
+def test_tail_threads_certify_the_same_fits_and_run_the_epsilon_0_fits_first():
     """Tail threads: the same certified objectives as one thread a fit, the fits at epsilon 0
-    started last, and each fit's thread count the one share_cores gives its place."""
+    started first, and each fit's thread count the one share_cores gives its place."""
     from fairlist.errors import InvalidParameterError
     from fairlist.parallel import share_cores, usable_cores, worker_count
 
@@ -554,9 +562,9 @@ def test_tail_threads_certify_the_same_fits_and_run_the_epsilon_0_fits_last():
     assert (tail.points["status"] == "optimal").all()
     np.testing.assert_array_equal(tail.points["objective"], plain.points["objective"])
     assert (plain.points["threads"] == 1).all()
-    # The grid ran in the order (0.1, fold 0), (0.1, fold 1), (0, fold 0), (0, fold 1).
-    expected = share_cores(4, worker_count(2, "threading"), usable_cores())
+    # The grid ran in the order (0, fold 0), (0, fold 1), (0.1, fold 0), (0.1, fold 1).
+    expected = share_cores(4, worker_count(2, "threading"), usable_cores(), slow=2)
     got = tail.points.set_index(["epsilon", "fold"])["threads"]
-    assert [got[(0.1, 0)], got[(0.1, 1)], got[(0.0, 0)], got[(0.0, 1)]] == expected
+    assert [got[(0.0, 0)], got[(0.0, 1)], got[(0.1, 0)], got[(0.1, 1)]] == expected
     with pytest.raises(InvalidParameterError, match="'tail_threads' parameter"):
         cross_validated_front(X, y, g, tail_threads="yes", **kw)
