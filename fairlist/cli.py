@@ -693,9 +693,11 @@ TailThreadsOpt = Annotated[
     bool,
     typer.Option(
         "--tail-threads",
-        help="bnb fits share the cores: cores // workers threads each while every worker is "
-        "busy, more for the last fits (the last one every core), and the epsilon-0 fits, the "
-        "slowest, start last (fairlist.parallel.share_cores; ignored with --backend dask).",
+        help="bnb fits share the cores: the epsilon-0 fits, the slowest, start first on an "
+        "equal share of all the cores, the others get cores // workers threads while every "
+        "worker is busy and more at the end (the last one every core) "
+        "(fairlist.parallel.share_cores; ignored with --backend dask). A fit stopped by "
+        "--max-nodes on several threads depends on their timing.",
     ),
 ]
 BackendOpt = Annotated[Optional[Backend], typer.Option(help="joblib backend.")]
