@@ -74,8 +74,7 @@ def tail_threads(data, settings, tasks, workers: int, plain, plain_fits) -> None
         )
         by_task = dict(zip(order, results, strict=True))
         fits = [
-            (r["objective"], r["test_error"], r["test_unfairness"])
-            for r in map(by_task.get, tasks)
+            (r["objective"], r["test_error"], r["test_unfairness"]) for r in map(by_task.get, tasks)
         ]
         differ = sum(a != b for a, b in zip(fits, plain_fits, strict=True))
         # efficiency: the one-thread run's fit seconds (the work) over workers x this wall
