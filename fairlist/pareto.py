@@ -598,11 +598,11 @@ def cross_validated_front(
     tail_threads : bool
         Give the branch-and-bound fits the cores the workers leave idle
         (:func:`~fairlist.parallel.share_cores`): the fits at ``epsilon == 0``, the slowest,
-        start first, each on an equal share of all the cores (``ceil(cores / k)`` threads for
-        ``k`` of them), beside the other workers' fits; a fit started while every worker is
-        busy gets ``cores // workers`` threads, the last ones, started as the others finish,
-        more (the last fit all the cores). Each fit's count (column ``threads``) depends on the
-        order alone. A certified fit on more than one thread returns the canonical optimal
+        start first, each on an equal share of all the cores (``ceil(cores / min(k, workers))``
+        threads for ``k`` of them), beside the other workers' fits; a fit started while every
+        worker is busy gets ``cores // workers`` threads, the last ones, started as the others
+        finish, more (the last fit all the cores). Each fit's count (column ``threads``) depends
+        on the order alone. A certified fit on more than one thread returns the canonical optimal
         list (``BnBSolver(n_jobs=...)``), one stopped by ``max_nodes`` depends on the threads'
         timing. Ignored with ``backend="dask"``. Default False: one thread a fit.
     progress : callable(done, total), optional
