@@ -15,7 +15,7 @@ independent and run through joblib: ``n_jobs`` and ``backend`` are parameters, s
 ``backend="dask"`` (with a ``dask.distributed.Client`` active) spreads them over a cluster.
 
 :func:`training_front` — the exact front on the training data, by the adaptive epsilon-constraint
-method (DESIGN.md §6): solve without a cap, then cap ``epsilon`` just below the unfairness just
+method (docs/design.md §6): solve without a cap, then cap ``epsilon`` just below the unfairness just
 found, and repeat until the problem is infeasible (or the unfairness is 0). Each solve yields one
 Pareto point (in objective and unfairness) when the engine certifies optimality; no grid.
 

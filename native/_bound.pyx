@@ -1,5 +1,5 @@
 # distutils: language = c++
-"""The fairness lower bound of DESIGN.md §3, exposed alone for tests and benchmarks: the exact
+"""The fairness lower bound of docs/design.md §3, exposed alone for tests and benchmarks: the exact
 two-group one and the real-valued one over k groups (``group_*``).
 
 The engine calls the C++ functions directly; this module only converts tuples of counts.

@@ -85,7 +85,7 @@ cdef extern from "fairlist/fairness_bound.hpp" namespace "fairlist" nogil:
     # Unfairness of complete counts (same arithmetic as fairlist.metrics): two groups, or f.k.
     double unfairness(Metric m, const GroupConfusion& prot, const GroupConfusion& unprot)
     double unfairness(Metric m, const Fixed& f)
-    # Minimum errors on the uncaptured samples over the fair completions (DESIGN.md §3), exact
+    # Minimum errors on the uncaptured samples over the fair completions (docs/design.md §3), exact
     # (declared without its work_budget argument, which then takes the exact default).
     FairnessBound fairness_lower_bound(
         Metric m, double epsilon, const GroupConfusion& fixed_prot,

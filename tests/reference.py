@@ -3,7 +3,7 @@
 Deliberately simple and independent of both engines, so that it can serve as the oracle in the
 exactness tests. Exponential: use it only on a handful of antecedents.
 
-It solves the generalised problem of ``DESIGN.md`` §1 from its definition, recomputing
+It solves the generalised problem of ``docs/design.md`` §1 from its definition, recomputing
 everything by hand from each candidate's predictions: any number of groups (each rate's gap is
 its largest minus its smallest value over the groups; EOdds and CUAE add two gaps; a rate with a
 zero denominator is 0) and sample weights (every count a sum of weights; the objective is the

@@ -1,4 +1,4 @@
-"""The fairness lower bound (DESIGN.md §3) is exact for its 4-variable relaxation.
+"""The fairness lower bound (docs/design.md §3.3) is exact for its 4-variable relaxation.
 
 The C++ bound decides, for fixed confusion counts of the captured samples and uncaptured counts
 per (group, label), the minimum number of errors on the uncaptured samples over every completion

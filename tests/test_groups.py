@@ -1,6 +1,6 @@
 """Fairness over k >= 2 groups (and their intersections) and sample weights, in the exact engines.
 
-Every engine must solve the generalised problem of ``DESIGN.md`` §1 exactly: on random small
+Every engine must solve the generalised problem of ``docs/design.md`` §1 exactly: on random small
 instances (k = 2, 3, 4 groups, intersections of two columns, integer and decimal weights, every
 metric, several epsilons including 0) its status and objective are the brute-force oracle's
 (``tests/reference.py``); integer weights give exactly what duplicated rows give; and the

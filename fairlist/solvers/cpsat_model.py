@@ -1,6 +1,6 @@
 """The CP-SAT model: an exact OR-Tools model of fair rule lists of bounded length.
 
-Model (see ``DESIGN.md`` §4; :func:`build_model` builds it in the numbered sections below)
+Model (``docs/design.md`` §4; :func:`build_model` builds it in the numbered sections below)
 ----------------------------------------------------------------------------------------------
 1. Data
     Samples with the same antecedent bits are captured by the same rule and predicted alike, so

@@ -1,4 +1,4 @@
-// The fairness lower bound (DESIGN.md §3).
+// The fairness lower bound (docs/design.md §3.3).
 //
 // For a prefix, the predictions of the captured samples are fixed (counts `fixed`); the
 // uncaptured samples of group g and label y number u[g][y]. The relaxation chooses how many of

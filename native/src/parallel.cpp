@@ -1,4 +1,4 @@
-// The parallel search (Config::n_jobs > 1; DESIGN.md §8): several workers, each an Expander
+// The parallel search (Config::n_jobs > 1; docs/design.md §8): several workers, each an Expander
 // with its own scratch, class bound, terminal solver, statistics and stop check, share one
 // frontier and one incumbent.
 //

@@ -1,4 +1,4 @@
-// The fairness lower bound of DESIGN.md §3: for a prefix whose captured samples have fixed
+// The fairness lower bound of docs/design.md §3.3: for a prefix whose captured samples have fixed
 // predictions, the minimum number of errors on the uncaptured samples over every completion
 // (ignoring the rule structure) that meets the fairness cap, or "infeasible".
 //

@@ -133,7 +133,7 @@ class Frontier {
     // the map is shared).
     void prefetch(std::uint64_t hash) const;
 
-    // The parallel search's permutation map (DESIGN.md §8): one lock per map shard, so that
+    // The parallel search's permutation map (docs/design.md §8.4): one lock per map shard, so that
     // the lookups of the children a worker holds run outside the frontier's lock, which then
     // only links the survivors (link_child).  Called before the workers start; the map stays
     // shared for the rest of the search.  prefetch then locks the shard too.

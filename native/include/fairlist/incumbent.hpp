@@ -1,6 +1,6 @@
 // The incumbent: the best fair rule list found so far, shared by everything that finds lists
 // (constant lists, warm start, beam, expansion, terminal solver) and, in a parallel search, by
-// every worker (DESIGN.md §8).
+// every worker (docs/design.md §8.5).
 //
 // Reads are lock-free: objective() is an atomic, and a stale value only prunes less; the list
 // itself is published immutable behind an atomic pointer, so the canonical comparisons of ties
@@ -15,7 +15,7 @@
 // not decide among the ties that were offered: a search that offers the same set of lists, in
 // any order and from any number of threads, returns the same list.  (Which lists of the optimal
 // objective get offered depends on the pruning, which drops a prefix whose bound equals the
-// incumbent's objective: see DESIGN.md §8 and the parallel search's note.)
+// incumbent's objective: see docs/design.md §7.8 and the parallel search's note.)
 #pragma once
 
 #include <atomic>

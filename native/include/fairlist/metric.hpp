@@ -1,4 +1,4 @@
-// The six unfairness measures (DESIGN.md §1), declared once.
+// The six unfairness measures (docs/design.md §1), declared once.
 //
 // FAIRLIST_METRICS lists each measure with its value (equal to fairlist.metrics.Metric), its
 // short name, the rates of a group that it compares (Rate bits, as fairlist.metrics.METRIC_RATES)

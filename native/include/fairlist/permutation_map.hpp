@@ -1,4 +1,4 @@
-// The prefix-permutation map, made safe under a fairness constraint (DESIGN.md §3).
+// The prefix-permutation map, made safe under a fairness constraint (docs/design.md §3.5).
 //
 // Two prefixes made of the same set of antecedents capture the same samples.  Without a
 // constraint their completions are the same, so only the one with fewer errors on the captured
