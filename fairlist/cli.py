@@ -1275,7 +1275,10 @@ def export(
     labels: Annotated[
         bool, typer.Option("--labels", help="Return the class names rather than 0/1.")
     ] = False,
-    output: Annotated[Optional[Path], typer.Option(help="Write here; default: stdout.")] = None,
+    output: Annotated[
+        Optional[Path],
+        typer.Option(help="Write to this file (not a folder); default: stdout."),
+    ] = None,
     as_json: JsonOpt = False,
 ) -> None:
     """Write a saved rule list as a Python function, an SQL CASE expression or text.
@@ -1287,6 +1290,7 @@ def export(
     from .export import read_model
 
     with _errors(as_json):
+        _check_output(output, "--output")  # a folder: said so, not a temporary file's name
         text = export_model(read_model(model), format.value, labels=labels)
         if output is not None:
             write_text(output, text + "\n")
