@@ -407,3 +407,28 @@ def test_predict_and_the_binarizer_refuse_a_dict():
         clf.predict({"a": [1, 0], "b": [0, 1]})
     with pytest.raises(DataError, match="X is a dict"):
         Binarizer().fit({"a": [1.5, 2.5], "b": ["x", "y"]})
+
+
+@pytest.mark.parametrize(
+    ("text", "where"),
+    [
+        ("a,b,g,y\n1,0,0,1\n0,1\x00x,1,0\n1,1,0,1\n0,0,1,0\n", "row 1, column 'b'"),
+        ("a,b,g,y\n1,0,0,1\n0,1,1,0\n1,1,0,1\n0,0,1,0\x00\n", "row 3, column 'y'"),
+        ("a,b,g,y\n1,0,0,1\n0,\x00,1,0\n1,1,0,1\n0,0,1,0\n", "row 1, column 'b'"),
+        ("a,b\x00c,g,y\n1,0,0,1\n0,1,1,0\n", "the header, column 2"),
+        ('a,b,g,y\n1,"x\x00\ny",0,1\n0,1,1,0\n', "row 0, column 'b'"),
+    ],
+    ids=["text cell", "label", "0/1 column", "header", "quoted"],
+)
+def test_a_nul_byte_in_a_csv_is_named_by_row_and_column(tmp_path, text, where):
+    from fairlist.cli import app
+    from fairlist.table import read_csv
+
+    path = tmp_path / "d.csv"
+    path.write_bytes(text.encode())
+    message = f"d.csv holds a NUL byte (\\x00) at {where}"
+    with pytest.raises(DataError) as caught:
+        read_csv(path)
+    assert str(caught.value).startswith(message)
+    result = runner.invoke(app, ["fit", str(path), "--target", "y", "--sensitive", "g"])
+    assert result.exit_code == 1 and result.output.startswith(f"error: {message}"), result.output
