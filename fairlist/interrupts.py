@@ -74,6 +74,9 @@ def started() -> None:
     _starting = False
 
 
+_SCRIPT_NAMES = ("fairlist", "fairlist.exe", "fairlist-script.py", "fairlist-script.pyw")
+
+
 def started_as_command_line(
     argv: list[str] | None = None, orig_argv: list[str] | None = None
 ) -> bool:
@@ -90,13 +93,16 @@ def started_as_command_line(
     False
     >>> started_as_command_line(["/venv/bin/pytest"], [])
     False
+    >>> started_as_command_line(["/home/me/fairlist.py"], [])  # a user's script of that name
+    False
     """
     argv = sys.argv if argv is None else argv
     if not argv:
         return False
     if argv[0] != "-m":
-        name = os.path.splitext(os.path.basename(argv[0]))[0]
-        return name in ("fairlist", "fairlist-script")
+        # the console script (a launcher .exe, or -script.py beside it on Windows), not a
+        # user's own fairlist.py, whose Ctrl-C must keep running its finally blocks
+        return os.path.basename(argv[0]) in _SCRIPT_NAMES
     return _module_run(getattr(sys, "orig_argv", []) if orig_argv is None else orig_argv) in (
         "fairlist",
         "fairlist.__main__",

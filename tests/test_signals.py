@@ -686,7 +686,10 @@ def sleepy_task(data, seconds: float) -> float:
 @pytest.mark.parametrize(("signum", "code"), SIGNALS)
 def test_a_signal_during_start_up_exits_quietly_with_its_status(start, signum, code):
     fit = start(["fit", "compas", "--epsilon", "0.05"])
-    time.sleep(0.3)  # importing its modules: seconds on a loaded machine
+    # importing its modules: seconds on a loaded machine. Once it catches SIGTERM, that is: not
+    # before (the interpreter's own start and an editable install's rebuild check run none of
+    # fairlist, and on a loaded machine they outlast a fixed 0.3 s)
+    fit.wait_for(lambda: catches(fit.proc.pid, signal.SIGTERM))
     assert fit.stop(signum) == code, fit.text
     assert "Traceback" not in fit.text and "KeyboardInterrupt" not in fit.text
 
@@ -781,6 +784,7 @@ def test_a_library_import_installs_no_handler():
         (["-m"], ["python", "-Wignore", "-m", "fairlist.study"], False),
         (["-m"], ["python", "-m", "pytest"], False),
         (["/venv/bin/pytest"], [], False),
+        (["/home/me/fairlist.py"], [], False),
         ([], [], False),
     ],
 )
