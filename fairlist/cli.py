@@ -17,8 +17,9 @@ Exit codes:
 5     ``fit --require-optimal``: a limit stopped the search before a certificate
 130   interrupted by Ctrl-C (SIGINT): the best result so far is printed and written
       (``fit``'s model, stop reason ``interrupted``; ``pareto``'s points, partial;
-      ``verify``'s engines, one not yet started reads ``not run``), or nothing when
-      the interrupt came before any result
+      ``verify``'s engines, one not yet started reads ``not run``), or the one line
+      ``error: interrupted before any result`` when the interrupt came before any
+      result (at any moment of start-up too: ``fairlist.interrupts.exit_on_signals``)
 143   terminated by SIGTERM (a scheduler, a container, ``timeout``): as 130
 ====  =====================================================================
 
