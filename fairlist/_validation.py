@@ -120,7 +120,10 @@ def as_binary(
     Booleans and numbers equal to 0 or 1 are accepted. The error names ``name``, the first bad
     value and where it is (``columns`` names the columns of a 2-D array); ``hint`` is appended.
     """
+    not_a_mapping(name, values)
     arr = np.asarray(values)
+    if arr.ndim == 0 and arr.dtype == object:  # a caller's np.asarray of a dict
+        not_a_mapping(name, arr.item())
     if arr.ndim != ndim:
         raise DataError(f"{name} must be {ndim}-dimensional, got shape {arr.shape}")
     if arr.dtype != bool:

@@ -401,6 +401,11 @@ def test_a_table_without_two_rows_or_a_dict_gets_its_own_error(X, message):
     )
 
 
+def test_problem_refuses_a_dict():
+    with pytest.raises(DataError, match=r"^X is a dict \(columns by name\), not a table"):
+        Problem.from_data({"a": [1, 0, 1, 0], "b": [0, 1, 1, 0]}, [1, 0, 1, 0], [0, 1, 0, 1])
+
+
 def test_predict_and_the_binarizer_refuse_a_dict():
     clf = FairRuleListClassifier(max_length=1).fit(table()[["a", "b"]], table()["y"], table()["s"])
     with pytest.raises(DataError, match="X is a dict"):
