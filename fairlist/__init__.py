@@ -17,16 +17,15 @@ Example::
 
 from __future__ import annotations
 
-import sys as _sys
+from .interrupts import exit_on_signals, started_as_command_line
+
+if started_as_command_line():  # the command line (script or -m), starting up: a signal while
+    exit_on_signals()  # it imports ends it with 130/143 and one line, no traceback
+    # (fairlist.cli.main's handlers take over; a library import installs nothing)
+
 from importlib import import_module
 from pathlib import Path
 from typing import Any
-
-if _sys.argv and Path(_sys.argv[0]).stem == "fairlist":  # the command line, starting up:
-    from .interrupts import exit_on_signals  # a signal while it imports ends it with 130/143,
-
-    exit_on_signals()  # no traceback (fairlist.cli.main's handlers take over; a library
-    # import installs nothing)
 
 
 def _not_built(folder: Path) -> str:

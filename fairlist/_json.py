@@ -84,6 +84,10 @@ def write_text(path: str | Path, text: str) -> None:
     renamed over it, so that a process stopped mid-write (a second Ctrl-C, SIGTERM, a full
     disk) leaves the old file or the new one, never half of one."""
     path = Path(path)
+    if path.is_dir():  # else the error would name the temporary file
+        raise IsADirectoryError(f"{path} is a folder; give a file name in it")
+    if not (path.parent or Path(".")).is_dir():
+        raise FileNotFoundError(f"{path}: the folder {path.parent} does not exist")
     fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent or ".")
     try:
         os.chmod(tmp, 0o666 & ~_UMASK)  # as open() would create it (mkstemp makes it 0600)

@@ -7,7 +7,7 @@ the metrics, the rule list and the command line report the same mistake the same
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 import numpy as np
@@ -18,6 +18,8 @@ from .errors import DataError
 __all__ = [
     "named",
     "as_table",
+    "not_a_mapping",
+    "check_fit_rows",
     "as_binary",
     "is_binary_table",
     "stray_binary_cell",
@@ -62,6 +64,44 @@ def as_table(name: str, values: Any) -> Any:
     return values
 
 
+def not_a_mapping(name: str, values: Any) -> None:
+    """A :class:`DataError` when ``values`` is a dict (or another mapping): a dict of columns is
+    what a DataFrame is built from, not a table; numpy reads it as a single object, and the
+    errors that follow ("y has 4 rows, X has 1") are about a table nobody gave.
+
+    >>> not_a_mapping("X", {"a": [1, 0]})
+    Traceback (most recent call last):
+    ...
+    fairlist.errors.DataError: X is a dict (columns by name), not a table: give \
+pandas.DataFrame(X) for a dict of columns
+    """
+    if isinstance(values, Mapping) and not hasattr(values, "tocsr"):  # scipy's dok: a dict
+        raise DataError(
+            f"{name} is a {type(values).__name__} (columns by name), not a table: give "
+            f"pandas.DataFrame({name}) for a dict of columns"
+        )
+
+
+def check_fit_rows(name: str, values: Any, minimum: int = 2) -> None:
+    """A :class:`DataError` when the table ``values`` has fewer than ``minimum`` rows (samples),
+    before anything looks at its columns: a fit needs samples of two classes, and with fewer
+    rows than that every column is constant, so the later errors would be about columns.
+
+    >>> check_fit_rows("X", np.zeros((1, 3)))
+    Traceback (most recent call last):
+    ...
+    fairlist.errors.DataError: X has 1 sample (row); a fit needs at least 2, of two classes
+    """
+    shape = getattr(values, "shape", None)
+    try:
+        n_rows = int(shape[0]) if shape is not None and len(shape) else len(values)
+    except TypeError:  # no length: the table checks that follow name it
+        return
+    if n_rows < minimum:
+        what = "no samples (rows)" if n_rows == 0 else f"{n_rows} sample (row)"
+        raise DataError(f"{name} has {what}; a fit needs at least {minimum}, of two classes")
+
+
 def _not_binary(arr: np.ndarray) -> np.ndarray:
     """Mask of the entries of a numeric array that are neither 0 nor 1 (NaN included)."""
     return (arr != 0) & (arr != 1)
@@ -80,7 +120,10 @@ def as_binary(
     Booleans and numbers equal to 0 or 1 are accepted. The error names ``name``, the first bad
     value and where it is (``columns`` names the columns of a 2-D array); ``hint`` is appended.
     """
+    not_a_mapping(name, values)
     arr = np.asarray(values)
+    if arr.ndim == 0 and arr.dtype == object:  # a caller's np.asarray of a dict
+        not_a_mapping(name, arr.item())
     if arr.ndim != ndim:
         raise DataError(f"{name} must be {ndim}-dimensional, got shape {arr.shape}")
     if arr.dtype != bool:

@@ -64,7 +64,7 @@ from sklearn.utils.validation import check_is_fitted
 
 from ._json import jsonable
 from ._params import BOOLEAN, Interval, Options, Satisfies, validate_params
-from ._validation import as_table, encode_labels, stray_binary_cell
+from ._validation import as_table, encode_labels, not_a_mapping, stray_binary_cell
 from .errors import DataError, MissingColumnError, TimeLimitError
 
 __all__ = [
@@ -359,6 +359,7 @@ def _finite(name: Hashable, values: np.ndarray, rows: np.ndarray) -> np.ndarray:
 
 def _as_frame(X: Any) -> pd.DataFrame:
     """A DataFrame view of X (arrays get columns ``x0, x1, …`` as scikit-learn does)."""
+    not_a_mapping("X", X)
     if isinstance(X, pd.DataFrame):
         return as_table("X", X)  # no two columns of one name
     if hasattr(X, "to_pandas"):  # polars, pyarrow

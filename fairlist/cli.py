@@ -17,8 +17,9 @@ Exit codes:
 5     ``fit --require-optimal``: a limit stopped the search before a certificate
 130   interrupted by Ctrl-C (SIGINT): the best result so far is printed and written
       (``fit``'s model, stop reason ``interrupted``; ``pareto``'s points, partial;
-      ``verify``'s engines, one not yet started reads ``not run``), or nothing when
-      the interrupt came before any result
+      ``verify``'s engines, one not yet started reads ``not run``), or the one line
+      ``error: interrupted before any result`` when the interrupt came before any
+      result (at any moment of start-up too: ``fairlist.interrupts.exit_on_signals``)
 143   terminated by SIGTERM (a scheduler, a container, ``timeout``): as 130
 ====  =====================================================================
 
@@ -55,7 +56,7 @@ from .errors import (
     InvalidParameterError,
     MissingColumnError,
 )
-from .interrupts import InterruptSignals, early_signals, exit_on_signals
+from .interrupts import InterruptSignals, early_signals, exit_on_signals, started
 from .metrics import METRIC_RATES, Metric
 from .pareto import SWEEP_MAX_NODES, SWEEP_N_EPSILONS, SWEEP_POLICIES, SWEEP_TIME_LIMIT
 from .solvers import ENGINES
@@ -1275,7 +1276,10 @@ def export(
     labels: Annotated[
         bool, typer.Option("--labels", help="Return the class names rather than 0/1.")
     ] = False,
-    output: Annotated[Optional[Path], typer.Option(help="Write here; default: stdout.")] = None,
+    output: Annotated[
+        Optional[Path],
+        typer.Option(help="Write to this file (not a folder); default: stdout."),
+    ] = None,
     as_json: JsonOpt = False,
 ) -> None:
     """Write a saved rule list as a Python function, an SQL CASE expression or text.
@@ -1287,6 +1291,7 @@ def export(
     from .export import read_model
 
     with _errors(as_json):
+        _check_output(output, "--output")  # a folder: said so, not a temporary file's name
         text = export_model(read_model(model), format.value, labels=labels)
         if output is not None:
             write_text(output, text + "\n")
@@ -1301,22 +1306,26 @@ def export(
 def main() -> None:
     """The ``fairlist`` program. A signal outside a command's own handling ends it with 130
     after SIGINT, 143 after SIGTERM, never a traceback: while it starts (before the handlers of
-    :class:`InterruptSignals`, :func:`exit_on_signals` ends it quietly), and a second signal
-    while the first one's result is being written."""
+    :class:`InterruptSignals`, :func:`exit_on_signals` ends it at once with one line; the
+    package's ``__init__`` installs it first thing for the console script and
+    ``python -m fairlist``), and a second signal while the first one's result is being
+    written."""
     exit_on_signals()
     try:
         with _signals:
+            started()  # the command's handlers are in: a signal now stops the command
             app()
     except KeyboardInterrupt:
         raise SystemExit(_signals.exit_code) from None
     except SystemExit as exc:
-        # The record of the signals, not the exception, decides: the exception a signal
-        # raises while the program starts can be lost in code that clears Python errors (in
-        # about 1 of 12 to 25 runs of `fairlist fit` sent SIGTERM 0.3 s in, it ran to the end
-        # and exited 0), so a command that ends as interrupted or as done after a signal
-        # exits with 128 + the first signal.
+        # The record of the signals, not the exception, decides: a command that ends as
+        # interrupted or as done after a signal (one whose KeyboardInterrupt was swallowed by
+        # the code it interrupted, one after the command's handlers are gone) exits with
+        # 128 + the first signal.
         received = early_signals + _signals.received
-        if received and exc.code in (EXIT_INTERRUPTED, 0, None):
+        # (EXIT_ERROR: an older Typer turns a KeyboardInterrupt while it parses the command
+        # line into "Aborted!" and 1.)
+        if received and exc.code in (EXIT_INTERRUPTED, EXIT_ERROR, 0, None):
             raise SystemExit(128 + received[0]) from None
         raise
     finally:

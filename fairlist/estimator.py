@@ -43,10 +43,12 @@ from ._params import BOOLEAN, InstanceOf, Interval, Options, Satisfies, validate
 from ._validation import (
     as_binary,
     as_table,
+    check_fit_rows,
     check_labels,
     encode_labels,
     is_binary_table,
     named,
+    not_a_mapping,
 )
 from ._version import __version__
 from .binarize import PARAMETER_CONSTRAINTS as BINARIZER_CONSTRAINTS
@@ -409,6 +411,7 @@ class FairRuleListClassifier(ClassifierMixin, BaseEstimator):
         _check_is_table(X)
         if not hasattr(X, "shape") and hasattr(X, "__array__") and not hasattr(X, "__len__"):
             X = np.asarray(X)  # an array-like known only by its __array__
+        check_fit_rows("X", X)  # 0 or 1 row: said so, before errors about constant columns
         if sample_weight is not None:  # its own errors first, as scikit-learn's checks expect
             check_sample_weight(sample_weight, X.shape[0] if hasattr(X, "shape") else len(X))
         X, groups, self.sensitive_columns_ = _split_sensitive(
@@ -931,6 +934,7 @@ def _group_rates(counts: Any) -> pd.DataFrame:
 def _check_is_table(X: Any) -> None:
     """A :class:`DataError` naming X when it is None or a scalar (scikit-learn's message for it
     is about reshaping an array)."""
+    not_a_mapping("X", X)  # a dict of columns: say so, not "y has 4 rows, X has 1"
     scalar = isinstance(X, (str, bytes, numbers.Number, np.generic))
     if X is None or scalar or (isinstance(X, np.ndarray) and X.ndim == 0):
         got = "None" if X is None else f"{type(X).__name__} {X!r}"

@@ -20,33 +20,125 @@ wraps its call::
 
 from __future__ import annotations
 
+# Only modules the interpreter has loaded before any of fairlist runs, and threading: the
+# package's __init__ imports this first, and a signal before exit_on_signals gets Python's
+# default behaviour (a traceback and -2, or -15).
+import os
 import signal
+import sys
 import threading
-from types import FrameType
-from typing import Any
+from typing import TYPE_CHECKING
 
-__all__ = ["InterruptSignals", "Terminated", "exit_on_signals"]
+if TYPE_CHECKING:
+    from types import FrameType
+    from typing import Any
+
+__all__ = ["InterruptSignals", "Terminated", "exit_on_signals", "started_as_command_line"]
 
 
-#: Signals :func:`_exit_now` received, in order: its SystemExit can be lost in code that
-#: clears Python errors while a module imports, and the command line's exit status reads this.
+#: Signals :func:`_exit_now` received after start-up (once a command has run and its handlers
+#: are gone), in order: the command line's exit status reads them.
 early_signals: list[int] = []
+
+#: The one line a signal during start-up prints (stderr), the one an interrupted command prints
+#: when it has no result yet (fairlist.cli._errors).
+INTERRUPTED_LINE = "error: interrupted before any result"
+
+#: True from :func:`exit_on_signals` until :func:`started` (the command line's handlers are in).
+_starting = False
 
 
 def _exit_now(signum: int, frame: FrameType | None) -> None:
-    """A signal before there is anything to save: end quietly with ``128 + signal``."""
-    early_signals.append(int(signum))
-    raise SystemExit(128 + int(signum))
+    """A signal while the program starts, before there is anything to save: one line and the
+    end, at once, with ``128 + signal``. ``os._exit``, not ``SystemExit``: an exception raised
+    while a module imports can be swallowed or turned into another one by the importing code
+    (a C extension reports "could not import module datetime"), and nothing needs unwinding
+    yet: no file is open for writing, no worker started, nothing printed but this line.
+
+    After start-up (the command has run, its own handlers are gone, the exit status is being
+    decided) the signal is only recorded."""
+    if not _starting:
+        early_signals.append(int(signum))
+        return
+    try:  # os.write: no buffered stream touched from a handler
+        os.write(2, (INTERRUPTED_LINE + "\n").encode())
+    except OSError:
+        pass
+    os._exit(128 + int(signum))
+
+
+def started() -> None:
+    """Start-up is over (the command line has installed :class:`InterruptSignals`): from now
+    on a signal reaching :func:`_exit_now` is recorded, not an exit."""
+    global _starting
+    _starting = False
+
+
+_SCRIPT_NAMES = ("fairlist", "fairlist.exe", "fairlist-script.py", "fairlist-script.pyw")
+
+
+def started_as_command_line(
+    argv: list[str] | None = None, orig_argv: list[str] | None = None
+) -> bool:
+    """Whether this process is the ``fairlist`` program starting up: the console script
+    (``argv[0]`` named ``fairlist``) or ``python -m fairlist`` (while Python locates the
+    package's ``__main__``, ``argv[0]`` is ``"-m"``; the module named comes from the
+    interpreter's own command line, ``sys.orig_argv``).
+
+    >>> started_as_command_line(["/venv/bin/fairlist", "fit"], [])
+    True
+    >>> started_as_command_line(["-m"], ["python", "-X", "dev", "-m", "fairlist", "fit"])
+    True
+    >>> started_as_command_line(["-m"], ["python", "-m", "fairlist.study"])
+    False
+    >>> started_as_command_line(["/venv/bin/pytest"], [])
+    False
+    >>> started_as_command_line(["/home/me/fairlist.py"], [])  # a user's script of that name
+    False
+    """
+    argv = sys.argv if argv is None else argv
+    if not argv:
+        return False
+    if argv[0] != "-m":
+        # the console script (a launcher .exe, or -script.py beside it on Windows), not a
+        # user's own fairlist.py, whose Ctrl-C must keep running its finally blocks
+        return os.path.basename(argv[0]) in _SCRIPT_NAMES
+    return _module_run(getattr(sys, "orig_argv", []) if orig_argv is None else orig_argv) in (
+        "fairlist",
+        "fairlist.__main__",
+    )
+
+
+def _module_run(orig_argv: list[str]) -> str | None:
+    """The module of ``python [options] -m MODULE``: the interpreter's options are single
+    letters that can be grouped (``-um``); ``-X`` and ``-W`` take a value, ``-m`` the module."""
+    args = iter(orig_argv[1:])
+    for arg in args:
+        if not arg.startswith("-") or arg.startswith("--") or arg == "-":
+            return None  # a script or a long option: no -m before it
+        for i, letter in enumerate(arg[1:], start=1):
+            if letter in "XW":
+                if i == len(arg) - 1:
+                    next(args, None)
+                break
+            if letter == "c":
+                return None
+            if letter == "m":
+                return arg[i + 1 :] or next(args, None)
+    return None
 
 
 def exit_on_signals() -> None:
-    """Until :class:`InterruptSignals` takes over, SIGINT and SIGTERM end the program quietly
-    with exit status 130 or 143 (no traceback): the command line's start-up, while it imports
-    its modules and reads its arguments, has nothing to save. Like :class:`InterruptSignals`
+    """Until :class:`InterruptSignals` takes over (and :func:`started` is called), SIGINT and
+    SIGTERM end the program at once with exit status 130 or 143 and one line on stderr (no
+    traceback): the command line's start-up, while it imports its modules and reads its
+    arguments, has nothing to save. Like :class:`InterruptSignals`
     it leaves a signal the parent ignored ignored; an :class:`InterruptSignals` entered later
     replaces these handlers for its length and puts them back after."""
+    global _starting
     if threading.current_thread() is not threading.main_thread():
         return
+    _starting = True
     defaults = {signal.SIGINT: signal.default_int_handler, signal.SIGTERM: signal.SIG_DFL}
     for signum, default in defaults.items():
         if signal.getsignal(signum) is default:

@@ -636,6 +636,7 @@ def _agreement(at: _At, out: dict[str, Any], defaults: Mapping[str, Any] | None)
             f"is {train['stop_reason']!r}, but the status is 'optimal' (a certified search "
             "completes)"
         )
+    _certified_within(train_at, train["certified_length"], params, rl)
     # 2. the objective the counts and the length penalty give
     n, pos = out["rule_n_samples"], out["rule_n_positive"]
     outputs = [p for _, p in rl["rules"]] + [rl["default"]]
@@ -682,6 +683,30 @@ def _agreement(at: _At, out: dict[str, Any], defaults: Mapping[str, Any] | None)
                 f"is {_short(rl['feature_names'], 60)}, expected {_short(position, 60)}: a model "
                 "fitted on an array reads its columns by position"
             )
+
+
+def _certified_within(
+    at: _At, certified: int | None, params: Mapping[str, Any], rl: dict[str, Any]
+) -> None:
+    """The certified length is one the search could certify: at most ``params.max_length``
+    (no longer list was searched) and at most the number of antecedents (no antecedent
+    appears twice in a list). A file claiming more claims lists nothing looked at.
+    """
+    if certified is None:
+        return
+    at = at.child("certified_length")  # present: the value came from it
+    max_length = params.get("max_length")
+    if isinstance(max_length, numbers.Integral) and certified > max_length:
+        at.fail(
+            f"is {certified}, over 'params.max_length' {max_length}: no list of more than "
+            f"{max_length} rules was searched"
+        )
+    n_antecedents = len(rl.get("feature_names") or ())
+    if n_antecedents and certified > n_antecedents:
+        at.fail(
+            f"is {certified}, over the {n_antecedents} antecedents ('rule_list.feature_names'): "
+            "a list uses each antecedent once at most"
+        )
 
 
 def _group_rates(

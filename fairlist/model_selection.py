@@ -84,7 +84,7 @@ class FairScorer:
                 f"max_unfairness={max_unfairness!r} must be a finite number >= 0"
             )
         self.max_unfairness = float(max_unfairness)
-        self.sensitive = sensitive
+        self.sensitive = _column_names(sensitive)
         self._request: Any = None
         self._args = (metric, max_unfairness)
 
@@ -169,12 +169,37 @@ class FairScorer:
                 "sensitive_features='sex')) or route sensitive_features to the scorer "
                 "(sklearn.set_config(enable_metadata_routing=True))"
             )
+        if isinstance(s, (str, bytes)) or not hasattr(s, "__len__"):
+            raise DataError(
+                f"sensitive_features={s!r} must hold one group per held-out row (an array or "
+                "a Series), or name columns of X"
+            )
         if len(s) != len(X):
             raise DataError(
                 f"sensitive_features has {len(s)} rows, the held-out X has {len(X)}: route them "
                 "with metadata routing, so that each fold gets its own rows"
             )
         return s
+
+
+def _column_names(sensitive: Any) -> Any:
+    """``sensitive`` checked at construction: None, a column name or a non-empty list of
+    distinct names (a scorer serves every fold, so it cannot hold one fold's groups)."""
+    names = [sensitive] if isinstance(sensitive, str) else sensitive
+    if sensitive is None:
+        return None
+    if (
+        isinstance(names, (list, tuple))
+        and names
+        and all(isinstance(name, str) and name for name in names)
+        and len(set(names)) == len(names)
+    ):
+        return sensitive
+    raise InvalidParameterError(
+        f"sensitive={sensitive!r} must be the name of a column of X or a non-empty list of "
+        "distinct names (the groups themselves reach the scorer through metadata routing, "
+        "see fairlist.model_selection)"
+    )
 
 
 def make_fair_scorer(
@@ -195,7 +220,9 @@ def make_fair_scorer(
         The held-out unfairness a model may have (``u``).
     sensitive : str or list of str, optional
         Column(s) of ``X`` that hold the groups, when ``fit`` is given them by name. Without
-        it, the groups come through metadata routing (see the module docstring).
+        it, the groups come through metadata routing (see the module docstring). Anything
+        else (a number, an array of groups, an empty list) is an ``InvalidParameterError``
+        here, not at scoring.
 
     Returns
     -------

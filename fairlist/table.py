@@ -103,7 +103,36 @@ def read_csv(path: Path) -> Any:
         )
     if len(frame) == 0:
         raise DataError(f"{path.name} has no rows (only a header)")
+    _check_no_nul(path, header, frame)
     return frame
+
+
+def _check_no_nul(path: Path, header: list[str], frame: Any) -> None:
+    """A :class:`DataError` naming the column and the row of a NUL byte: pandas keeps it in the
+    cell (``'1\x00'`` is a third label, a new category), and the errors that follow, if any,
+    never say why. A CSV holds text; a NUL is a binary file or a broken export. The file's
+    bytes are scanned first (memchr speed), the cells only when one is there."""
+    offset, where = 0, ""  # where: the byte, unless a cell or the header holds it
+    with open(path, "rb") as data:
+        for chunk in iter(lambda: data.read(1 << 24), b""):
+            if (at := chunk.find(b"\0")) >= 0:
+                where = f"byte {offset + at}"
+                break
+            offset += len(chunk)
+        else:
+            return
+    where = next((f"the header, column {i + 1}" for i, n in enumerate(header) if "\0" in n), where)
+    for column in frame.columns if where.startswith("byte") else ():
+        values = frame[column]
+        if values.dtype.kind not in "biufcmM":  # text: object or a string dtype (pandas 3)
+            held = values.map(lambda v: isinstance(v, str) and "\0" in v).to_numpy(bool)
+            if held.any():
+                where = f"row {int(held.argmax())}, column {column!r}"
+                break
+    raise DataError(
+        f"{path.name} holds a NUL byte (\\x00) at {where}: a CSV "
+        "file holds text; is it a binary file, or an export that went wrong?"
+    )
 
 
 def _check_roles(named: list[tuple[str, str | None]]) -> None:

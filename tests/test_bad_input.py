@@ -359,3 +359,81 @@ def test_a_nan_among_antecedents_is_named_by_row_and_column():
     X = pd.DataFrame({"a": [1, 0, 1, 0], "b": [0, np.nan, 1, 0]})
     with pytest.raises(DataError, match=r"X contains NaN \(at row 1, column 'b'\)"):
         Problem.from_data(X, [0, 1, 1, 0], [0, 1, 0, 1])
+
+
+# --------------------------------------------------------------------------- issue 37, item 8
+@pytest.mark.parametrize("sensitive", [5, 1.5, [], [1], ["s", "s"], "", np.array([0, 1])])
+def test_make_fair_scorer_refuses_a_bad_sensitive_at_construction(sensitive):
+    from fairlist.model_selection import make_fair_scorer
+
+    with pytest.raises(InvalidParameterError, match=r"^sensitive=.* must be the name of a column"):
+        make_fair_scorer("SP", 0.05, sensitive=sensitive)
+
+
+def test_a_routed_sensitive_features_without_rows_is_named():
+    from fairlist.model_selection import make_fair_scorer
+
+    clf = FairRuleListClassifier(max_length=1).fit(table()[["a", "b"]], table()["y"], table()["s"])
+    with pytest.raises(DataError, match="sensitive_features=5 must hold one group per held-out"):
+        make_fair_scorer("SP", 0.05)(clf, table()[["a", "b"]], table()["y"], sensitive_features=5)
+
+
+@pytest.mark.parametrize(
+    ("X", "message"),
+    [
+        (pd.DataFrame({"a": [], "b": []}), "X has no samples (rows); a fit needs at least 2"),
+        (np.zeros((0, 2)), "X has no samples (rows); a fit needs at least 2"),
+        (pd.DataFrame({"a": [1], "b": [0.5]}), "X has 1 sample (row); a fit needs at least 2"),
+        (np.array([[1, 0]]), "X has 1 sample (row); a fit needs at least 2"),
+        ([[1, 0]], "X has 1 sample (row); a fit needs at least 2"),
+        ({"a": [1, 0, 1, 0], "b": [0, 1, 1, 0]}, "X is a dict (columns by name), not a table"),
+    ],
+    ids=["0-row frame", "0-row array", "1-row frame", "1-row array", "1-row list", "dict"],
+)
+def test_a_table_without_two_rows_or_a_dict_gets_its_own_error(X, message):
+    n = len(X) if not isinstance(X, dict) else 4
+    y, s = [1, 0, 1, 0][:n], [0, 1, 0, 1][:n]
+    with pytest.raises(DataError) as caught:
+        FairRuleListClassifier(max_length=1).fit(X, y, sensitive_features=s)
+    assert str(caught.value).startswith(message), caught.value
+    assert "column" not in str(caught.value).replace("columns by name", "").replace(
+        "dict of columns", ""
+    )
+
+
+def test_problem_refuses_a_dict():
+    with pytest.raises(DataError, match=r"^X is a dict \(columns by name\), not a table"):
+        Problem.from_data({"a": [1, 0, 1, 0], "b": [0, 1, 1, 0]}, [1, 0, 1, 0], [0, 1, 0, 1])
+
+
+def test_predict_and_the_binarizer_refuse_a_dict():
+    clf = FairRuleListClassifier(max_length=1).fit(table()[["a", "b"]], table()["y"], table()["s"])
+    with pytest.raises(DataError, match="X is a dict"):
+        clf.predict({"a": [1, 0], "b": [0, 1]})
+    with pytest.raises(DataError, match="X is a dict"):
+        Binarizer().fit({"a": [1.5, 2.5], "b": ["x", "y"]})
+
+
+@pytest.mark.parametrize(
+    ("text", "where"),
+    [
+        ("a,b,g,y\n1,0,0,1\n0,1\x00x,1,0\n1,1,0,1\n0,0,1,0\n", "row 1, column 'b'"),
+        ("a,b,g,y\n1,0,0,1\n0,1,1,0\n1,1,0,1\n0,0,1,0\x00\n", "row 3, column 'y'"),
+        ("a,b,g,y\n1,0,0,1\n0,\x00,1,0\n1,1,0,1\n0,0,1,0\n", "row 1, column 'b'"),
+        ("a,b\x00c,g,y\n1,0,0,1\n0,1,1,0\n", "the header, column 2"),
+        ('a,b,g,y\n1,"x\x00\ny",0,1\n0,1,1,0\n', "row 0, column 'b'"),
+    ],
+    ids=["text cell", "label", "0/1 column", "header", "quoted"],
+)
+def test_a_nul_byte_in_a_csv_is_named_by_row_and_column(tmp_path, text, where):
+    from fairlist.cli import app
+    from fairlist.table import read_csv
+
+    path = tmp_path / "d.csv"
+    path.write_bytes(text.encode())
+    message = f"d.csv holds a NUL byte (\\x00) at {where}"
+    with pytest.raises(DataError) as caught:
+        read_csv(path)
+    assert str(caught.value).startswith(message)
+    result = runner.invoke(app, ["fit", str(path), "--target", "y", "--sensitive", "g"])
+    assert result.exit_code == 1 and result.output.startswith(f"error: {message}"), result.output

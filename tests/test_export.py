@@ -218,3 +218,38 @@ def test_the_export_command_answers_in_json(raw_model, tmp_path):
     assert json.loads(result.output) == {"format": "sql", "text": export_sql(clf), "output": None}
     result = runner.invoke(app, ["export", str(tmp_path / "none.json"), "--json"])
     assert result.exit_code == 1 and json.loads(result.output)["exit_code"] == 1
+
+
+@pytest.mark.parametrize(
+    ("output", "message"),
+    [
+        (".", "--output . is a folder; give a file name in it"),
+        ("{tmp}", "--output {tmp} is a folder; give a file name in it"),
+        ("{tmp}/none/out.py", "--output {tmp}/none/out.py: the folder {tmp}/none does not exist"),
+    ],
+    ids=["dot", "folder", "no folder"],
+)
+def test_the_export_command_refuses_an_output_that_is_not_a_file(
+    tmp_path, monkeypatch, output, message
+):
+    path = tmp_path / "rl.json"
+    RuleList([Rule("a", 1)], labels=("n", "y")).to_json(path)
+    monkeypatch.chdir(tmp_path)
+    output, message = output.format(tmp=tmp_path), message.format(tmp=tmp_path)
+    result = runner.invoke(app, ["export", str(path), "--output", output])
+    assert result.exit_code == 1, result.output
+    assert result.output.strip() == f"error: {message}"
+    assert ".tmp" not in result.output and sorted(p.name for p in tmp_path.iterdir()) == ["rl.json"]
+
+
+@pytest.mark.parametrize("where", ["folder", "no folder"])
+def test_writing_a_file_names_the_file_not_a_temporary_one(tmp_path, where):
+    from fairlist._json import write_text
+
+    path = tmp_path if where == "folder" else tmp_path / "none" / "x.json"
+    error = IsADirectoryError if where == "folder" else FileNotFoundError
+    with pytest.raises(error, match=r"is a folder|the folder .* does not exist") as caught:
+        write_text(path, "{}")
+    assert ".tmp" not in str(caught.value)
+    with pytest.raises(error):
+        RuleList([Rule("a", 1)]).to_json(path)

@@ -517,3 +517,47 @@ def test_extreme_epsilons_solve(engine, epsilon):
     assert str(result.status) in ("optimal", "infeasible")
     if epsilon >= 1:  # no cap at all
         assert result.objective == solve(small_problem(max_length=2), engine).objective
+
+
+# --------------------------------------------------------------------------- issue 37, item 6
+def test_cpsat_data_stage_honours_a_tiny_time_limit_on_a_large_table():
+    """The audit's case: a 0.001 s limit on 300,000 rows ran CP-SAT's data stage for 9.3 s
+    (a numpy call per pattern, no deadline check). CPU seconds, not wall: the machine may be
+    shared; the old data stage took 1.7 CPU s here, the new one stops at its first check."""
+    X, y, groups = synthetic(300_000, 40)
+    problem = Problem(
+        X, y, groups, epsilon=0.05, lam=0.001, max_length=3, limits=Limits(time_limit=0.001)
+    )
+    start = time.process_time()
+    result = CPSatSolver().solve(problem)
+    assert time.process_time() - start < 0.8
+    assert (result.rule_list, result.stop_reason) == (None, StopReason.TIME_LIMIT)
+    assert result.stats["build_stopped_in"] == "data"
+
+
+def test_satisfied_sets_are_each_patterns_antecedents_and_check_the_deadline():
+    from fairlist.solvers.cpsat_data import satisfied_sets
+    from fairlist.solvers.runtime import Deadline, ModelBuildTimeout
+
+    rng = np.random.default_rng(3)
+    patterns = (rng.random((2_000, 13)) < 0.3).astype(np.uint8)
+    patterns[7] = 0  # a pattern that satisfies nothing
+    assert satisfied_sets(patterns) == [np.flatnonzero(row).tolist() for row in patterns]
+    assert satisfied_sets(np.zeros((0, 4), np.uint8)) == []
+    with pytest.raises(ModelBuildTimeout, match="data"):
+        satisfied_sets(patterns, Deadline(time.perf_counter() - 1))
+
+
+@pytest.mark.parametrize(("K", "light"), [(1, False), (3, True)])
+def test_a_model_of_many_capture_literals_gets_the_light_presolve(K, light):
+    """Few patterns that each satisfy many antecedents (Adult's shape): CP-SAT's full presolve
+    overran a 10 s limit by 4 s there; the size, never the limit, decides."""
+    from fairlist.solvers import cpsat
+    from fairlist.solvers.cpsat_model import build_model
+
+    rng = np.random.default_rng(0)
+    X = (rng.random((1_000, 200)) < 0.45).astype(np.uint8)  # ~90 antecedents per pattern
+    problem = Problem(X, rng.integers(0, 2, 1_000), rng.integers(0, 2, 1_000), max_length=K)
+    built = build_model(problem, K)
+    assert built.stats["n_constraints"] < cpsat.LIGHT_PRESOLVE_CONSTRAINTS
+    assert cpsat.wants_light_presolve(built) is light

@@ -497,6 +497,15 @@ CONTRADICTIONS = {
         lambda d: d["params"].update(epsilon=d["training"]["unfairness"] / 2),
         "'training.unfairness' {unfairness!r} is over the model's own cap, 'params.epsilon'",
     ),
+    "a certified length over max_length": (
+        training(certified_length=3),
+        "'training.certified_length' is 3, over 'params.max_length' 2: no list of more than 2 "
+        "rules was searched",
+    ),
+    "a certified length over the antecedents": (
+        lambda d: d["training"].update(certified_length=5) or d["params"].update(max_length=9),
+        "'training.certified_length' is 5, over the 4 antecedents ('rule_list.feature_names')",
+    ),
     "a metric that is not the parameters'": (
         lambda d: d["params"].update(metric="predictive_parity"),
         "'training.metric' is 'statistical_parity', but 'params.metric' is 'predictive_parity'",

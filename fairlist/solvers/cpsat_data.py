@@ -33,14 +33,17 @@ def integer_weights(problem: Problem) -> IntegerWeights:
 
 
 def aggregate(
-    problem: Problem, weights: IntegerWeights | None = None
+    problem: Problem, weights: IntegerWeights | None = None, deadline: Deadline = NO_DEADLINE
 ) -> tuple[np.ndarray, np.ndarray]:
     """Distinct antecedent rows and, per row, the summed integer weights per (group, label).
 
     Samples of weight 0 are left out: they change no count (a rule that captures only such
     samples is dropped by the dominance cuts, which is safe: it changes nothing but the length).
+    ``deadline`` is checked between the steps (each a vectorised pass: about 0.2 s for
+    300,000 rows, the slowest the sort).
     """
     weights = integer_weights(problem) if weights is None else weights
+    deadline.check("data")
     keep = weights.values > 0
     X = problem.X[keep]
     # Rows compared as their packed bytes (one opaque item each): np.unique(axis=0) sorts
@@ -48,7 +51,9 @@ def aggregate(
     # bytes sort as the rows themselves do, so the patterns come in the same order.
     packed = np.ascontiguousarray(np.packbits(X, axis=1))
     keys = packed.view(np.dtype((np.void, packed.shape[1]))).reshape(-1)
+    deadline.check("data")
     _, first, inverse = np.unique(keys, return_index=True, return_inverse=True)
+    deadline.check("data")
     patterns = X[first]
     inverse = np.asarray(inverse).reshape(-1)
     counts = np.zeros((len(patterns), problem.n_groups, 2), dtype=np.int64)
@@ -58,6 +63,30 @@ def aggregate(
         weights.values[keep],
     )
     return patterns, counts
+
+
+def satisfied_sets(patterns: np.ndarray, deadline: Deadline = NO_DEADLINE) -> list[list[int]]:
+    """``S[p]``: the antecedents pattern ``p`` satisfies, in increasing order.
+
+    One ``np.nonzero`` over the whole table, then a list slice per pattern: a
+    ``np.flatnonzero`` per pattern took 4.2 s for 300,000 patterns of 40 antecedents, with no
+    deadline check (the time limit of 0.001 s was overrun by seconds); this takes about 0.3 s
+    and checks ``deadline`` every :attr:`Deadline.CHECK_EVERY` patterns.
+
+    >>> satisfied_sets(np.array([[1, 0, 1], [0, 0, 0], [0, 1, 1]], np.uint8))
+    [[0, 2], [], [1, 2]]
+    """
+    rows, columns = np.nonzero(patterns)
+    ends = np.cumsum(np.bincount(rows, minlength=patterns.shape[0])).tolist()
+    deadline.check("data")
+    flat = columns.tolist()
+    sets: list[list[int]] = []
+    start = 0
+    for p, end in enumerate(ends):
+        deadline.check("data", p)
+        sets.append(flat[start:end])
+        start = end
+    return sets
 
 
 @dataclass(frozen=True)
@@ -71,11 +100,14 @@ class ModelData:
     sample_weights: IntegerWeights  # how the sample weights became integers
 
     @classmethod
-    def of(cls, problem: Problem, max_length: int) -> ModelData:
-        """``problem`` aggregated, for lists of at most ``max_length`` rules (capped at M)."""
+    def of(cls, problem: Problem, max_length: int, deadline: Deadline = NO_DEADLINE) -> ModelData:
+        """``problem`` aggregated, for lists of at most ``max_length`` rules (capped at M);
+        raises :class:`~fairlist.solvers.runtime.ModelBuildTimeout` (section ``data``) once
+        ``deadline`` has passed, checked between steps and every few hundred patterns."""
         sample_weights = integer_weights(problem)
-        patterns, weights = aggregate(problem, sample_weights)
-        sat_sets = [np.flatnonzero(row).tolist() for row in patterns]
+        deadline.check("data")
+        patterns, weights = aggregate(problem, sample_weights, deadline)
+        sat_sets = satisfied_sets(patterns, deadline)
         K = min(int(max_length), problem.n_antecedents)
         return cls(patterns, weights, sat_sets, K, sample_weights)
 

@@ -437,7 +437,7 @@ def build_model(
     ``deadline`` has passed (checked between sections and inside the loops over patterns).
     """
     # 1. Data
-    data = ModelData.of(problem, max_length)
+    data = ModelData.of(problem, max_length, deadline)
     deadline.check("data")
     model = cp_model.CpModel()
     # 2. Variables
