@@ -51,6 +51,7 @@ from __future__ import annotations
 
 import math
 import numbers
+import os
 import time
 import warnings
 from collections.abc import Hashable, Mapping, Sequence
@@ -472,6 +473,14 @@ is ID-like: a row id. (A float column is never: measured quantities are often al
 cutting them makes a few intervals, not one antecedent per row.)"""
 
 
+def _memory_bytes() -> int:
+    """The physical memory of this machine (bytes; 64 GiB when it cannot be read)."""
+    try:
+        return int(os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES"))
+    except (AttributeError, ValueError, OSError):  # pragma: no cover - not POSIX
+        return 64 * 2**30
+
+
 def _id_like(series: pd.Series) -> str:
     """Why ``series`` looks like an identifier (nearly one distinct value per row), or ``""``.
 
@@ -843,13 +852,16 @@ class Binarizer(TransformerMixin, BaseEstimator):
                     "it cannot be named in cut_points/categorical"
                 )
 
-    def _id_columns(self, frame: pd.DataFrame, names: list[Hashable]) -> dict[Hashable, str]:
+    def _id_columns(
+        self, frame: pd.DataFrame, names: list[Hashable], deadline: float | None
+    ) -> dict[Hashable, str]:
         """The ID-like columns among ``names`` and why (see ``keep_id_columns``)."""
         if self.keep_id_columns:
             return {}
         named = set(self.cut_points or {}) | set(self.categorical or [])
         found = {}
-        for name in names:
+        for done, name in enumerate(names):
+            _check_deadline(deadline, done, len(names), "columns checked for identifiers")
             if name not in named:
                 why = _id_like(frame[name])
                 if why:
@@ -863,7 +875,7 @@ class Binarizer(TransformerMixin, BaseEstimator):
         ``single_names_``); a column that yields none is warned about, and so are the ID-like
         columns left out. ``deadline``: see :meth:`fit`."""
         names = [c for c in frame.columns if c not in self._sensitive_columns()]
-        ids = self._id_columns(frame, names)
+        ids = self._id_columns(frame, names, deadline)
         self.id_columns_ = list(ids)
         if ids:
             shown = "; ".join(f"{name!r} ({why})" for name, why in ids.items())
@@ -1221,7 +1233,17 @@ class Binarizer(TransformerMixin, BaseEstimator):
     def _assemble(
         self, codes: dict[int, np.ndarray], outputs: np.ndarray, n: int, deadline: float | None
     ) -> np.ndarray:
-        """The (n, len(outputs)) ``uint8`` matrix of the output antecedents ``outputs``."""
+        """The (n, len(outputs)) ``uint8`` matrix of the output antecedents ``outputs``; a
+        :class:`~fairlist.errors.DataError` with the estimate, before allocating, when that
+        (twice: the rows are written by antecedent, then transposed) exceeds half the memory."""
+        need = 2 * n * len(outputs)
+        if need > _memory_bytes() // 2:
+            raise DataError(
+                f"the antecedents of {n} rows x {len(outputs)} antecedents would take about "
+                f"{need / 2**30:,.1f} GiB, over half of this machine's memory; keep fewer "
+                "antecedents (max_antecedents), transform fewer rows at a time, or ask for "
+                "the terms needed only (transform(X, terms=...))"
+            )
         column, local = self._single_index()
         buf = np.empty((len(outputs), n), dtype=bool)
         for done, j in enumerate(outputs):

@@ -609,3 +609,55 @@ def test_a_model_saved_with_six_digit_cut_names_still_loads():
     loaded = FairRuleListClassifier.from_dict(json.loads(text))
     assert "x:1-1" in loaded.binarizer_.get_feature_names_out()
     assert loaded.predict(frame).tolist() == clf.predict(frame).tolist()
+
+
+# ------------------------------------------------------------------ deadlines and resource requests
+
+
+def test_every_stage_of_binarizing_checks_the_deadline():
+    import time
+
+    from fairlist.errors import TimeLimitError
+
+    past = time.perf_counter() - 1
+    rng = np.random.default_rng(0)
+    with pytest.raises(TimeLimitError, match="MDLP ranges cut"):
+        mdlp_cut_points(rng.normal(size=500), rng.integers(0, 2, 500), deadline=past)
+    df = _frame(n=200)
+    y = (df["count"] > 4).to_numpy().astype(int)
+    with pytest.raises(TimeLimitError, match="columns checked for identifiers"):
+        Binarizer(sensitive="group").fit(df, y, deadline=past)
+    b = Binarizer(sensitive="group").fit(df, y)
+    with pytest.raises(TimeLimitError, match="columns read"):
+        b.transform(df, deadline=past)
+    with pytest.raises(TimeLimitError):
+        b.fit_transform(df, y, deadline=past)
+
+
+def test_a_transform_larger_than_the_memory_is_refused_with_its_estimate(monkeypatch):
+    import fairlist.binarize as module
+
+    df = _frame(n=200)
+    b = Binarizer(sensitive="group", numeric="quantile").fit(df)
+    monkeypatch.setattr(module, "_memory_bytes", lambda: 1000)
+    with pytest.raises(ValueError, match=r"200 rows x \d+ antecedents would take about"):
+        b.transform(df)
+    assert b.transform(df, terms=["city:Paris"]).shape == (200, 1)  # 400 bytes: fits
+
+
+def test_transform_of_named_terms_equals_the_full_transforms_columns():
+    df = _frame(n=200, seed=7)
+    y = (df["score"] > 0).to_numpy().astype(int)
+    b = Binarizer(sensitive="group", min_support=0.05).fit(df, y)
+    full = b.transform(df)
+    names = list(b.get_feature_names_out())
+    terms = [names[-1], names[0], names[len(names) // 2], names[-1]]
+    part = b.transform(df, terms=terms)
+    assert list(part.columns) == terms
+    np.testing.assert_array_equal(part.to_numpy(), full[terms].to_numpy())
+    np.testing.assert_array_equal(b.transform(df, terms=[3, 1]), full.iloc[:, [3, 1]])
+    np.testing.assert_array_equal(b.fit_transform(df, y), full)
+    with pytest.raises(ValueError, match="'nope' is not an antecedent"):
+        b.transform(df, terms=["nope"])
+    one = names.index(next(n for n in names if n.startswith("city:")))
+    assert b.transform(df[["city"]], terms=[one]).shape == (200, 1)  # reads city only
