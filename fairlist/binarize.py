@@ -17,6 +17,16 @@ setup"):
 The sensitive column is never an antecedent: name it with ``sensitive=`` and the transformer
 leaves it out (and checks that it splits the rows into at least two groups).
 
+Wide tables
+-----------
+A column whose distinct values are nearly one per row (names, ids, case numbers, timestamps, an
+integer row id) is left out with an :class:`IdLikeColumnWarning` naming it (``keep_id_columns``
+keeps it). When more antecedents are made than ``max_antecedents`` (300 by default), the most
+informative about the label are kept (:func:`information_gain`), conjunctions being mined among
+the best single antecedents only and within ``max_pair_memory_mb`` (estimated by
+:func:`pair_memory` before pairing); an :class:`AntecedentCapWarning` gives the numbers made and
+kept. A certified list is then optimal over the kept antecedents (docs/large-tables.md).
+
 Antecedent names
 ----------------
 ``column:value`` for a category; for an interval of a numeric column ``column:<c1``,
@@ -32,7 +42,8 @@ the number of missing rows: the paper drops such rows, and a silent choice would
 meaning of every antecedent. ``handle_missing="category"`` makes "missing" its own antecedent,
 ``column:missing``. At ``transform`` time a category (or a missing value) that was not seen at
 ``fit`` time sets none of the column's antecedents (so every negation of that column is true),
-with a :class:`UnseenCategoryWarning`.
+with a :class:`UnseenCategoryWarning` (``handle_unknown="error"`` refuses it); only the columns
+read are checked: ``transform(X, terms=[...])`` reads only those the named antecedents need.
 
 Infinite values are refused, at ``fit`` and at ``transform`` time, naming the column and the
 first row: an interval with an infinite bound (``a:>=inf``) is an antecedent no finite value sets.
