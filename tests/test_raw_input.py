@@ -352,24 +352,26 @@ def test_handle_unknown_error_blocks_only_the_columns_a_rule_reads():
     read = {
         c.name
         for c in clf.binarizer_.columns_
-        if any(
-            n.startswith(f"{c.name}:") or f" {c.name}:" in n or f"&& {c.name}:" in n
-            for r in clf.rule_list_.rules
-            for n in [r.antecedent]
-        )
+        for r in clf.rule_list_.rules
+        if f"{c.name}:" in r.antecedent
     }
+    assert "education" in read
     unseen = {c for c, k in _unseen(X, X_test).items() if k}
-    other = unseen - read
-    assert other  # a column with unseen categories that no rule reads: never an error
+    assert unseen and not unseen & read  # unseen values only where no rule reads
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # not even a warning: those columns are not read
+        clf.predict(X_test)
     new = X_test.copy()
-    for c in read & set(_unseen(X, X_test)):
-        new[c] = X[c].iloc[: len(new)].to_numpy()  # only seen values where a rule reads
-    clf.predict(new)
-    if read & set(_unseen(X, X_test)):
-        column = sorted(read & set(_unseen(X, X_test)))[0]
-        new.loc[new.index[0], column] = "never_seen"
-        with pytest.raises(DataError, match=f"'{column}'.*never_seen"):
-            clf.predict(new)
+    new["education"] = new["education"].astype(object)
+    new.loc[new.index[0], "education"] = "edu_never_seen"
+    with pytest.raises(DataError, match="'education'.*edu_never_seen"):
+        clf.predict(new)
+    clf.binarizer_.set_params(handle_unknown="ignore")  # the default: as the export does
+    with pytest.warns(UnseenCategoryWarning, match="'education'.*edu_never_seen"):
+        predicted = clf.predict(new)
+    rule = clf.rule_list_.rules[0]
+    assert rule.antecedent == "not education:edu_5"  # an unseen value is not edu_5: it fires
+    assert predicted[0] == clf.classes_[rule.prediction]
 
 
 def test_the_fit_command_makes_a_model_that_scores_the_other_split(tmp_path):
