@@ -471,6 +471,10 @@ docs/large-tables.md for the measurement behind it)."""
 DEFAULT_MAX_PAIR_MEMORY_MB = 512.0
 """The default memory cap of mining conjunctions (:func:`pair_memory`)."""
 
+_BLOCK = 64
+"""Output antecedents computed together by ``transform`` (a bool row each) before they are
+copied into the (rows, antecedents) output: a deadline check per block."""
+
 ID_MIN_DISTINCT = 50
 """A column with fewer distinct values is never taken for an identifier."""
 
@@ -1245,9 +1249,10 @@ class Binarizer(TransformerMixin, BaseEstimator):
         self, codes: dict[int, np.ndarray], outputs: np.ndarray, n: int, deadline: float | None
     ) -> np.ndarray:
         """The (n, len(outputs)) ``uint8`` matrix of the output antecedents ``outputs``; a
-        :class:`~fairlist.errors.DataError` with the estimate, before allocating, when that
-        (twice: the rows are written by antecedent, then transposed) exceeds half the memory."""
-        need = 2 * n * len(outputs)
+        :class:`~fairlist.errors.DataError` with the estimate, before allocating, when it
+        exceeds half the memory. Antecedents are computed a block of ``_BLOCK`` at a time (one
+        contiguous row each), then copied into their columns, the deadline checked per block."""
+        need = n * len(outputs) + min(_BLOCK, len(outputs)) * n
         if need > _memory_bytes() // 2:
             raise DataError(
                 f"the antecedents of {n} rows x {len(outputs)} antecedents would take about "
@@ -1256,19 +1261,22 @@ class Binarizer(TransformerMixin, BaseEstimator):
                 "the terms needed only (transform(X, terms=...))"
             )
         column, local = self._single_index()
-        buf = np.empty((len(outputs), n), dtype=bool)
-        for done, j in enumerate(outputs):
-            if done % 256 == 0:
-                _check_deadline(deadline, done, len(outputs), "antecedents written")
-            kind, parts = self._parts(int(j))
-            k = parts[0]
-            np.equal(codes[int(column[k])], local[k], out=buf[done])
-            if kind == "not":
-                np.logical_not(buf[done], out=buf[done])
-            elif kind == "and":
-                b = parts[1]
-                buf[done] &= codes[int(column[b])] == local[b]
-        return np.ascontiguousarray(buf.T).view(np.uint8)
+        out = np.empty((n, len(outputs)), dtype=np.uint8)
+        buf = np.empty((min(_BLOCK, len(outputs)), n), dtype=bool)
+        for lo in range(0, len(outputs), _BLOCK):
+            _check_deadline(deadline, lo, len(outputs), "antecedents written")
+            block = outputs[lo : lo + _BLOCK]
+            for row, j in enumerate(block):
+                kind, parts = self._parts(int(j))
+                k = parts[0]
+                np.equal(codes[int(column[k])], local[k], out=buf[row])
+                if kind == "not":
+                    np.logical_not(buf[row], out=buf[row])
+                elif kind == "and":
+                    b = parts[1]
+                    buf[row] &= codes[int(column[b])] == local[b]
+            out[:, lo : lo + len(block)] = buf[: len(block)].T.view(np.uint8)
+        return out
 
     @staticmethod
     def _wrap(X: Any, out: np.ndarray, names: list[str]) -> np.ndarray | pd.DataFrame:
