@@ -222,10 +222,10 @@ def quantile_cut_points(x: np.ndarray, n_bins: int) -> np.ndarray:
     """Cut points at the ``1/n_bins, 2/n_bins, …`` quantiles of ``x`` (duplicates merged).
 
     Cuts equal to the minimum are dropped: they would open an empty first interval. With at
-    least as many bins as distinct values, every distinct value gets its own interval (the cuts
-    are the distinct values but the smallest): asking for more bins than values never allocates
-    more than the values (``n_bins=10**6`` on 200 rows gives at most 199 cuts, not a million
-    interpolated ones between them).
+    least as many bins as values, every gap between two consecutive distinct values holds a
+    quantile, so the cuts split the values as the distinct values do: those are the cuts then
+    (all but the smallest), without the interpolated cuts that would open empty intervals
+    between them (``n_bins=10**6`` on 200 rows gives at most 199 cuts, not a million).
 
     Examples
     --------
@@ -237,9 +237,8 @@ def quantile_cut_points(x: np.ndarray, n_bins: int) -> np.ndarray:
     x = np.asarray(x, dtype=float)
     if x.size == 0:
         return np.empty(0)
-    values = np.unique(x)
-    if n_bins >= values.size:
-        return values[1:]
+    if n_bins >= x.size:
+        return np.unique(x)[1:]
     cuts = np.unique(np.quantile(x, np.linspace(0.0, 1.0, n_bins + 1)[1:-1]))
     return cuts[cuts > x.min()]
 
@@ -579,7 +578,8 @@ class Binarizer(TransformerMixin, BaseEstimator):
         reproduced; ask for ``"quantile"`` when every numeric column should be cut.
     n_bins : int, default=4
         Number of quantile intervals (``numeric="quantile"`` only); fewer when values repeat,
-        and never more than the column's distinct values (each then its own interval).
+        and never more than the column's distinct values (with at least as many bins as rows,
+        each distinct value is its own interval).
     cut_points : mapping of column name to sequence of float, or None, default=None
         Explicit cut points per numeric column (they win over ``numeric``). The intervals are
         ``(-inf, c1), [c1, c2), …, [ck, inf)``. Use it to apply the cut points learned on one

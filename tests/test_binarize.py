@@ -661,3 +661,17 @@ def test_transform_of_named_terms_equals_the_full_transforms_columns():
         b.transform(df, terms=["nope"])
     one = names.index(next(n for n in names if n.startswith("city:")))
     assert b.transform(df[["city"]], terms=[one]).shape == (200, 1)  # reads city only
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_more_bins_than_rows_split_the_rows_as_the_interpolated_quantiles_do(seed):
+    rng = np.random.default_rng(seed)
+    x = np.concatenate([rng.normal(size=150).round(1), np.zeros(50)])
+    cuts = quantile_cut_points(x, 10**6)
+    assert cuts.size == np.unique(x).size - 1
+    interpolated = np.unique(np.quantile(x, np.linspace(0, 1, 1001)[1:-1]))
+    interpolated = interpolated[interpolated > x.min()]  # (what n_bins=1000 cut before)
+    old = np.unique(np.searchsorted(interpolated, x, "right"), return_inverse=True)[1]
+    new = np.unique(np.searchsorted(cuts, x, "right"), return_inverse=True)[1]
+    np.testing.assert_array_equal(old, new)
+    np.testing.assert_array_equal(quantile_cut_points(x, 4), quantile_cut_points(x.copy(), 4))
