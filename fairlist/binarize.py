@@ -17,6 +17,16 @@ setup"):
 The sensitive column is never an antecedent: name it with ``sensitive=`` and the transformer
 leaves it out (and checks that it splits the rows into at least two groups).
 
+Wide tables
+-----------
+A column whose distinct values are nearly one per row (names, ids, case numbers, timestamps, an
+integer row id) is left out with an :class:`IdLikeColumnWarning` naming it (``keep_id_columns``
+keeps it). When more antecedents are made than ``max_antecedents`` (300 by default), the most
+informative about the label are kept (:func:`information_gain`), conjunctions being mined among
+the best single antecedents only and within ``max_pair_memory_mb`` (estimated by
+:func:`pair_memory` before pairing); an :class:`AntecedentCapWarning` gives the numbers made and
+kept. A certified list is then optimal over the kept antecedents (docs/large-tables.md).
+
 Antecedent names
 ----------------
 ``column:value`` for a category; for an interval of a numeric column ``column:<c1``,
@@ -32,7 +42,8 @@ the number of missing rows: the paper drops such rows, and a silent choice would
 meaning of every antecedent. ``handle_missing="category"`` makes "missing" its own antecedent,
 ``column:missing``. At ``transform`` time a category (or a missing value) that was not seen at
 ``fit`` time sets none of the column's antecedents (so every negation of that column is true),
-with a :class:`UnseenCategoryWarning`.
+with a :class:`UnseenCategoryWarning` (``handle_unknown="error"`` refuses it); only the columns
+read are checked: ``transform(X, terms=[...])`` reads only those the named antecedents need.
 
 Infinite values are refused, at ``fit`` and at ``transform`` time, naming the column and the
 first row: an interval with an infinite bound (``a:>=inf``) is an antecedent no finite value sets.
@@ -51,6 +62,7 @@ from __future__ import annotations
 
 import math
 import numbers
+import os
 import time
 import warnings
 from collections.abc import Hashable, Mapping, Sequence
@@ -72,6 +84,10 @@ __all__ = [
     "UnseenCategoryWarning",
     "ConstantColumnWarning",
     "AntecedentCapWarning",
+    "IdLikeColumnWarning",
+    "DEFAULT_MAX_ANTECEDENTS",
+    "information_gain",
+    "pair_memory",
     "mdlp_cut_points",
     "quantile_cut_points",
     "pair_counts",
@@ -103,7 +119,13 @@ class ConstantColumnWarning(UserWarning):
 
 
 class AntecedentCapWarning(UserWarning):
-    """``max_antecedents`` removed some antecedents."""
+    """``max_antecedents`` removed some antecedents, or ``max_pair_memory_mb`` kept some single
+    antecedents out of the conjunctions; the message gives the numbers."""
+
+
+class IdLikeColumnWarning(UserWarning):
+    """Columns with nearly one distinct value per row (names, ids, timestamps) were left out;
+    ``keep_id_columns=True`` keeps them."""
 
 
 # --------------------------------------------------------------------------------------------
@@ -120,7 +142,7 @@ def _entropy_rows(counts: np.ndarray) -> np.ndarray:
     return -(p * logs).sum(axis=1)
 
 
-def mdlp_cut_points(x: np.ndarray, y: np.ndarray) -> np.ndarray:
+def mdlp_cut_points(x: np.ndarray, y: np.ndarray, deadline: float | None = None) -> np.ndarray:
     """Cut points of ``x`` chosen by the MDLP criterion (Fayyad & Irani, 1993).
 
     Recursive entropy minimisation: the cut ``T`` of a set ``S`` minimising the class entropy
@@ -140,6 +162,9 @@ def mdlp_cut_points(x: np.ndarray, y: np.ndarray) -> np.ndarray:
         Numeric values without NaN.
     y : ndarray of shape (n,)
         Class codes ``0 .. k-1``.
+    deadline : float, optional
+        A ``time.perf_counter()`` time: a :class:`~fairlist.errors.TimeLimitError` once it is
+        past (checked before each candidate range is cut).
 
     Returns
     -------
@@ -164,6 +189,7 @@ def mdlp_cut_points(x: np.ndarray, y: np.ndarray) -> np.ndarray:
     cuts: list[float] = []
     stack = [(0, values.size)]  # half-open ranges of distinct values still to be cut
     while stack:
+        _check_deadline(deadline, len(cuts), len(cuts) + len(stack), "MDLP ranges cut")
         lo, hi = stack.pop()
         if hi - lo < 2:
             continue
@@ -195,16 +221,24 @@ def mdlp_cut_points(x: np.ndarray, y: np.ndarray) -> np.ndarray:
 def quantile_cut_points(x: np.ndarray, n_bins: int) -> np.ndarray:
     """Cut points at the ``1/n_bins, 2/n_bins, …`` quantiles of ``x`` (duplicates merged).
 
-    Cuts equal to the minimum are dropped: they would open an empty first interval.
+    Cuts equal to the minimum are dropped: they would open an empty first interval. With at
+    least as many bins as values, every gap between two consecutive distinct values holds a
+    quantile, so the cuts split the values as the distinct values do: those are the cuts then
+    (all but the smallest), without the interpolated cuts that would open empty intervals
+    between them (``n_bins=10**6`` on 200 rows gives at most 199 cuts, not a million).
 
     Examples
     --------
     >>> quantile_cut_points(np.arange(8.0), 4)
     array([1.75, 3.5 , 5.25])
+    >>> quantile_cut_points(np.array([1.0, 2.0, 2.0, 5.0]), 10**6)
+    array([2., 5.])
     """
     x = np.asarray(x, dtype=float)
     if x.size == 0:
         return np.empty(0)
+    if n_bins >= x.size:
+        return np.unique(x)[1:]
     cuts = np.unique(np.quantile(x, np.linspace(0.0, 1.0, n_bins + 1)[1:-1]))
     return cuts[cuts > x.min()]
 
@@ -260,6 +294,52 @@ def pair_counts(matrix: np.ndarray, deadline: float | None = None) -> np.ndarray
         counts[a, a:] = _popcount_sum(words[a] & words[a:])
         counts[a:, a] = counts[a, a:]
     return counts
+
+
+def pair_memory(n_rows: int, r: int, labels: bool = True) -> int:
+    """Bytes that mining the conjunctions of ``r`` single antecedents on ``n_rows`` rows takes
+    at its peak, estimated before anything is allocated: the (r, r) count matrices (a second
+    one for the positive rows when there are ``labels``), the boolean (n_rows, r) matrix, its
+    packed words and one row's AND temporary, and the upper-triangle index arrays.
+
+    Examples
+    --------
+    >>> pair_memory(200_000, 300) / 2**20 < 80
+    True
+    """
+    words = 8 * ((n_rows + 63) // 64)
+    return 8 * r * r * (2 if labels else 1) + n_rows * r + 2 * r * words + 17 * (r * (r - 1) // 2)
+
+
+def information_gain(n_in: np.ndarray, pos_in: np.ndarray, n: int, pos: int) -> np.ndarray:
+    """Information (bits per row) an antecedent gives about the label: ``H(y) - H(y | a)``.
+
+    ``n_in`` and ``pos_in`` are the rows the antecedent covers and the positives among them;
+    ``n`` and ``pos`` the table's. It is the mutual information of the antecedent and the
+    label: 0 for an antecedent independent of the label and for one that covers every row or
+    none, ``H(y)`` for one that is the label. It weighs support and purity together: a rule on
+    a rare antecedent, however pure, can change few predictions, and so can a rule on a common
+    one whose rows have the table's label mix; an antecedent and its negation score the same.
+
+    Examples
+    --------
+    >>> information_gain(np.array([50, 50, 0]), np.array([50, 25, 0]), 100, 50).round(3)
+    array([1., 0., 0.])
+    """
+    n_in = np.asarray(n_in, dtype=float)
+    pos_in = np.asarray(pos_in, dtype=float)
+    inside = np.stack([n_in - pos_in, pos_in], axis=1)
+    outside = np.array([n - pos, pos], dtype=float) - inside
+    h_all = float(_entropy_rows(np.array([[n - pos, pos]], dtype=float))[0])
+    h_cond = (n_in * _entropy_rows(inside) + (n - n_in) * _entropy_rows(outside)) / max(n, 1)
+    return np.maximum(h_all - h_cond, 0.0)
+
+
+def _balance(n_in: np.ndarray, n: int) -> np.ndarray:
+    """Entropy (bits) of an antecedent's split of the rows: the ranking without a label (the
+    antecedents closest to splitting the table in half first)."""
+    n_in = np.asarray(n_in, dtype=float)
+    return _entropy_rows(np.stack([n_in, n - n_in], axis=1))
 
 
 # --------------------------------------------------------------------------------------------
@@ -384,6 +464,73 @@ def _increasing_cuts(mapping: Any) -> bool:
     return True
 
 
+DEFAULT_MAX_ANTECEDENTS = 300
+"""The default antecedent budget (see :class:`Binarizer`'s ``max_antecedents`` and
+docs/large-tables.md for the measurement behind it)."""
+
+DEFAULT_MAX_PAIR_MEMORY_MB = 512.0
+"""The default memory cap of mining conjunctions (:func:`pair_memory`)."""
+
+_BLOCK = 64
+"""Output antecedents computed together by ``transform`` (a bool row each) before they are
+copied into the (rows, antecedents) output: a deadline check per block."""
+
+ID_MIN_DISTINCT = 50
+"""A column with fewer distinct values is never taken for an identifier."""
+
+ID_TEXT_SHARE = 0.5
+"""A text (or date, or category) column whose distinct values number at least this share of its
+non-missing rows is ID-like: names, case numbers, timestamps."""
+
+ID_INTEGER_SHARE = 0.95
+"""An integer column whose distinct values number at least this share of its non-missing rows
+is ID-like: a row id. (A float column is never: measured quantities are often all distinct, and
+cutting them makes a few intervals, not one antecedent per row.)"""
+
+
+def _memory_bytes() -> int:
+    """The physical memory of this machine (bytes; 64 GiB when it cannot be read)."""
+    try:
+        return int(os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES"))
+    except (AttributeError, ValueError, OSError):  # pragma: no cover - not POSIX
+        return 64 * 2**30
+
+
+def _id_like(series: pd.Series) -> str:
+    """Why ``series`` looks like an identifier (nearly one distinct value per row), or ``""``.
+
+    Text, dates and categories: at least ``ID_TEXT_SHARE`` of the non-missing rows distinct;
+    integers: at least ``ID_INTEGER_SHARE``; never under ``ID_MIN_DISTINCT`` distinct values
+    (on a small table every column is "nearly one value per row", and costs little).
+
+    Examples
+    --------
+    >>> _id_like(pd.Series(range(1000)))
+    '1000 distinct integers in 1000 rows'
+    >>> _id_like(pd.Series([1.5, 2.5] * 500)), _id_like(pd.Series(["a", "b"] * 500))
+    ('', '')
+    """
+    present = series.dropna()
+    m = len(present)
+    if m < ID_MIN_DISTINCT:
+        return ""
+    if _is_numeric(series):
+        values = present.to_numpy(dtype=float)
+        if not np.all(np.isfinite(values)) or not np.all(np.floor(values) == values):
+            return ""
+        d = int(np.unique(values).size)
+        share, what = ID_INTEGER_SHARE, "integers"
+    else:
+        try:
+            d = int(present.nunique())
+        except TypeError:  # unhashable cells: the one-hot encoding will say so
+            return ""
+        share, what = ID_TEXT_SHARE, "values"
+    if d >= ID_MIN_DISTINCT and d >= share * m:
+        return f"{d} distinct {what} in {m} rows"
+    return ""
+
+
 #: What each parameter of :class:`Binarizer` may be.
 PARAMETER_CONSTRAINTS: dict[str, list] = {
     "numeric": [Options(("mdlp", "quantile"))],
@@ -403,9 +550,15 @@ PARAMETER_CONSTRAINTS: dict[str, list] = {
     "conjunctions": [BOOLEAN],
     "min_support": [Interval(numbers.Real, 0, 1, closed="both")],
     "max_antecedents": [None, Interval(numbers.Integral, 1, None, closed="left")],
+    "max_pair_memory_mb": [Interval(numbers.Real, 0, None, closed="neither")],
+    "keep_id_columns": [BOOLEAN],
     "handle_missing": [Options(("error", "category"))],
     "handle_unknown": [Options(("error", "ignore"))],
 }
+
+#: The parameters a fitted binarizer's document may lack (it was written before they existed);
+#: the model-file checker reads this.
+LATER_PARAMETERS = ("max_pair_memory_mb", "keep_id_columns")
 
 
 class Binarizer(TransformerMixin, BaseEstimator):
@@ -425,7 +578,9 @@ class Binarizer(TransformerMixin, BaseEstimator):
         which columns MDLP happened to reject, and the paper's discretisation would not be
         reproduced; ask for ``"quantile"`` when every numeric column should be cut.
     n_bins : int, default=4
-        Number of quantile intervals (``numeric="quantile"`` only); fewer when values repeat.
+        Number of quantile intervals (``numeric="quantile"`` only); fewer when values repeat,
+        and never more than the column's distinct values (with at least as many bins as rows,
+        each distinct value is its own interval).
     cut_points : mapping of column name to sequence of float, or None, default=None
         Explicit cut points per numeric column (they win over ``numeric``). The intervals are
         ``(-inf, c1), [c1, c2), …, [ck, inf)``. Use it to apply the cut points learned on one
@@ -438,19 +593,36 @@ class Binarizer(TransformerMixin, BaseEstimator):
         Add ``X && Y`` for single antecedents of different columns with support >= min_support.
     min_support : float in [0, 1], default=0.1
         Minimal fraction of the fitted rows that a conjunction must cover.
-    max_antecedents : int or None, default=None
-        Keep at most this many antecedents: single ones first, then negations, then the
-        conjunctions of largest support. Dropping any raises an :class:`AntecedentCapWarning`.
+    max_antecedents : int or None, default=300
+        The antecedent budget. When more antecedents are made, the ``max_antecedents`` most
+        informative about the label are kept (:func:`information_gain`, the mutual information
+        of the antecedent and the label; without ``y``, the most balanced splits), identical
+        columns counted once (``not sex:F`` is ``sex:M``), with an
+        :class:`AntecedentCapWarning` giving the numbers made and kept
+        (``n_antecedents_made_``, ``n_antecedents_kept_``). Conjunctions are then mined among
+        the ``max_antecedents`` most informative single antecedents only. None keeps every
+        antecedent made (as fairlist 0.1 did). A certified list is optimal over the kept
+        antecedents (see docs/large-tables.md).
+    max_pair_memory_mb : float, default=512
+        Memory that mining conjunctions may take (MiB), estimated before pairing
+        (:func:`pair_memory`): when pairing every candidate would take more, conjunctions are
+        mined among the most informative single antecedents that fit, with an
+        :class:`AntecedentCapWarning` giving the estimate.
+    keep_id_columns : bool, default=False
+        False: a column whose distinct values are nearly one per row (names, ids, case numbers,
+        timestamps; an integer row id) is left out, with an :class:`IdLikeColumnWarning`
+        naming it (``id_columns_``): its antecedents each describe a row or two, and at
+        predict time its values are new. True: every column is used. Columns named in
+        ``cut_points`` or ``categorical`` are always used.
     handle_missing : {"error", "category"}, default="error"
         Refuse missing values (the error names the column and the row count), or make
         ``column:missing`` an antecedent of its own.
-    handle_unknown : {"error", "ignore"}, default="error"
+    handle_unknown : {"ignore", "error"}, default="ignore"
         What ``transform`` does with a category (or a missing value) not seen at ``fit`` time:
-        raise an error naming the column and the values, or set none of the column's
-        antecedents (so every negation of that column holds), with an
-        :class:`UnseenCategoryWarning`. A model that predicts new rows must not guess
-        silently, hence the default; ``"ignore"`` sends such a row down the rule list as if its
-        column matched no known value.
+        set none of the column's antecedents (so every negation of that column holds), with an
+        :class:`UnseenCategoryWarning` naming the column and the values, as the exported
+        Python and SQL of a model do (:mod:`fairlist.export`); or raise an error naming them.
+        Only the columns ``transform`` reads are checked (see ``terms``).
 
     The output of ``transform`` is a DataFrame of ``uint8`` named by the antecedents (with the
     input's index) when the input is a DataFrame, else an array; :meth:`to_dict` and
@@ -471,8 +643,14 @@ class Binarizer(TransformerMixin, BaseEstimator):
         Names of the single antecedents ``R``.
     supports_ : ndarray of float
         Support (fraction of the fitted rows) of each output antecedent.
+    n_antecedents_made_ : int
+        Antecedents made: single ones, negations and mined conjunctions.
+    n_antecedents_kept_ : int
+        Antecedents kept (the output's width).
     n_dropped_ : int
-        Antecedents removed by ``max_antecedents``.
+        ``n_antecedents_made_ - n_antecedents_kept_``: removed by ``max_antecedents``.
+    id_columns_ : list
+        Columns left out as ID-like (see ``keep_id_columns``).
 
     Examples
     --------
@@ -484,6 +662,9 @@ class Binarizer(TransformerMixin, BaseEstimator):
     (6, 12)
     >>> list(b.get_feature_names_out()[:5])
     ['age:<21', 'age:21-45', 'age:>=46', 'job:a', 'job:b']
+    >>> b.transform(df, terms=["job:a", "not age:<21"]).to_numpy().T
+    array([[1, 0, 1, 0, 0, 1],
+           [0, 1, 1, 1, 1, 1]], dtype=uint8)
     """
 
     def __init__(
@@ -497,9 +678,11 @@ class Binarizer(TransformerMixin, BaseEstimator):
         negations: bool = True,
         conjunctions: bool = True,
         min_support: float = 0.1,
-        max_antecedents: int | None = None,
+        max_antecedents: int | None = DEFAULT_MAX_ANTECEDENTS,
+        max_pair_memory_mb: float = DEFAULT_MAX_PAIR_MEMORY_MB,
+        keep_id_columns: bool = False,
         handle_missing: str = "error",
-        handle_unknown: str = "error",
+        handle_unknown: str = "ignore",
     ) -> None:
         self.sensitive = sensitive
         self.numeric = numeric
@@ -510,6 +693,8 @@ class Binarizer(TransformerMixin, BaseEstimator):
         self.conjunctions = conjunctions
         self.min_support = min_support
         self.max_antecedents = max_antecedents
+        self.max_pair_memory_mb = max_pair_memory_mb
+        self.keep_id_columns = keep_id_columns
         self.handle_missing = handle_missing
         self.handle_unknown = handle_unknown
 
@@ -550,7 +735,13 @@ class Binarizer(TransformerMixin, BaseEstimator):
 
     # ---------------------------------------------------------------- fit
 
-    def _fit_column(self, name: Hashable, series: pd.Series, codes: np.ndarray | None) -> _Column:
+    def _fit_column(
+        self,
+        name: Hashable,
+        series: pd.Series,
+        codes: np.ndarray | None,
+        deadline: float | None = None,
+    ) -> _Column:
         missing = series.isna().to_numpy()
         n_missing = int(missing.sum())
         if n_missing and self.handle_missing == "error":
@@ -580,7 +771,7 @@ class Binarizer(TransformerMixin, BaseEstimator):
                         f"numeric='mdlp' needs y to cut column {name!r}; pass y to fit, or use "
                         "numeric='quantile' or explicit cut_points"
                     )
-                cuts = mdlp_cut_points(values, codes[~missing])
+                cuts = mdlp_cut_points(values, codes[~missing], deadline)
             if integer and not explicit:
                 cuts = np.unique(np.ceil(cuts))  # x >= ceil(c) iff x >= c on integers
             integer = integer and bool(np.all(np.floor(cuts) == cuts))
@@ -610,17 +801,19 @@ class Binarizer(TransformerMixin, BaseEstimator):
         return col
 
     def fit(self, X: Any, y: Any = None, *, deadline: float | None = None) -> Binarizer:
-        """Learn the single antecedents, and mine the conjunctions, on ``X``.
+        """Learn the single antecedents, mine the conjunctions and keep the budget, on ``X``.
 
         Parameters
         ----------
         X : DataFrame of shape (n_samples, n_columns)
             The table (arrays are accepted; their columns are named ``x0, x1, …``).
         y : array-like of shape (n_samples,), optional
-            Binary label; needed by ``numeric="mdlp"`` when there is a numeric column to cut.
+            Binary label; needed by ``numeric="mdlp"`` when there is a numeric column to cut,
+            and used to rank the antecedents under ``max_antecedents``.
         deadline : float, optional
             A ``time.perf_counter()`` time (the estimator's ``time_limit`` counted from the
-            start of its ``fit``): checked between columns and while mining conjunctions.
+            start of its ``fit``): checked between columns, inside MDLP, while ranking, mining
+            conjunctions and choosing the kept antecedents.
 
         Returns
         -------
@@ -632,30 +825,35 @@ class Binarizer(TransformerMixin, BaseEstimator):
             When ``deadline`` passes before the binarizer is fitted; the message says how far
             it got (columns cut, or antecedents paired).
         """
+        self._fit(X, y, deadline)
+        return self
+
+    def fit_transform(
+        self, X: Any, y: Any = None, *, deadline: float | None = None, **fit_params: Any
+    ) -> np.ndarray | pd.DataFrame:
+        """:meth:`fit` then :meth:`transform` of the same ``X``, reading its columns once."""
+        frame, codes = self._fit(X, y, deadline)
+        out = self._assemble(codes, np.arange(len(self._names_out)), frame.shape[0], deadline)
+        return self._wrap(X, out, list(self._names_out))
+
+    def _fit(
+        self, X: Any, y: Any, deadline: float | None
+    ) -> tuple[pd.DataFrame, dict[int, np.ndarray]]:
+        """Fit (see :meth:`fit`); the frame read and each used column's codes."""
         validate_params(type(self).__name__, PARAMETER_CONSTRAINTS, self.get_params(deep=False))
         frame = self._validate_frame(X)
         self._check_sensitive(frame)
-        codes = None if y is None else encode_labels(y, n_rows=frame.shape[0], require_two=False)[1]
+        labels = None
+        if y is not None:
+            labels = encode_labels(y, n_rows=frame.shape[0], require_two=False)[1]
         self._check_named_columns(frame)
         self.feature_names_in_ = np.asarray([str(c) for c in frame.columns], dtype=object)
         self.n_features_in_ = frame.shape[1]
-        self._fit_columns(frame, codes, deadline)
-
-        singles = self._singles(frame, warn=False)  # (n, r) bool
-        single_support = singles.mean(axis=0)
-        neg = np.arange(singles.shape[1]) if self.negations else np.empty(0, dtype=np.intp)
-        pairs, pair_support = self._mine_pairs(singles, deadline)
-        single_keep, neg, pairs, pair_support = self._cap(
-            singles.shape[1], neg, pairs, pair_support
-        )
-        self._single_keep = single_keep
-        self._negated = neg
-        self._pairs = pairs
+        self._fit_columns(frame, labels, deadline)
+        codes = self._codes(frame, range(len(self.columns_)), False, deadline)
+        self._choose(codes, labels, frame.shape[0], deadline)
         self._names_out = self._output_names()
-        self.supports_ = np.concatenate(
-            [single_support[single_keep], 1.0 - single_support[neg], pair_support]
-        )
-        return self
+        return frame, codes
 
     def _check_named_columns(self, frame: pd.DataFrame) -> None:
         """The columns named in ``cut_points`` and ``categorical`` exist and are not sensitive."""
@@ -670,75 +868,249 @@ class Binarizer(TransformerMixin, BaseEstimator):
                     "it cannot be named in cut_points/categorical"
                 )
 
+    def _id_columns(
+        self, frame: pd.DataFrame, names: list[Hashable], deadline: float | None
+    ) -> dict[Hashable, str]:
+        """The ID-like columns among ``names`` and why (see ``keep_id_columns``)."""
+        if self.keep_id_columns:
+            return {}
+        named = set(self.cut_points or {}) | set(self.categorical or [])
+        found = {}
+        for done, name in enumerate(names):
+            _check_deadline(deadline, done, len(names), "columns checked for identifiers")
+            if name not in named:
+                why = _id_like(frame[name])
+                if why:
+                    found[name] = why
+        return found
+
     def _fit_columns(
         self, frame: pd.DataFrame, codes: np.ndarray | None, deadline: float | None = None
     ) -> None:
         """Each column's single antecedents (``columns_``, ``cut_points_``, ``categories_``,
-        ``single_names_``); a column that yields none is warned about. ``deadline``: see
-        :meth:`fit`."""
+        ``single_names_``); a column that yields none is warned about, and so are the ID-like
+        columns left out. ``deadline``: see :meth:`fit`."""
         names = [c for c in frame.columns if c not in self._sensitive_columns()]
+        ids = self._id_columns(frame, names, deadline)
+        self.id_columns_ = list(ids)
+        if ids:
+            shown = "; ".join(f"{name!r} ({why})" for name, why in ids.items())
+            warnings.warn(
+                f"{len(ids)} column(s) look like identifiers (nearly one distinct value per "
+                f"row) and are left out: {shown}; pass keep_id_columns=True (to the estimator "
+                "or the Binarizer; --keep-id-columns on the command line) to use them",
+                IdLikeColumnWarning,
+                stacklevel=4,  # the caller of fit
+            )
         columns = []
         for done, name in enumerate(names):
             _check_deadline(deadline, done, len(names), "columns cut")
-            columns.append(self._fit_column(name, frame[name], codes))
+            if name in ids:
+                col = _Column(name, "categorical", [])
+                col.unused = f"looks like an identifier ({ids[name]})"
+                columns.append(col)
+                continue
+            columns.append(self._fit_column(name, frame[name], codes, deadline))
         if not any(c.names for c in columns):
             raise DataError(self._no_antecedent(frame, columns))
         for col in columns:
-            if not col.names:
+            if not col.names and col.name not in ids:
                 advice = f" ({QUANTILE_ADVICE})" if col.unused == NO_CUT else ""
                 warnings.warn(
                     f"column {col.name!r} {col.unused} at fit time; it yields no "
                     f"antecedent{advice}",
                     ConstantColumnWarning,
-                    stacklevel=3,  # the caller of fit
+                    stacklevel=4,  # the caller of fit
                 )
         self.columns_ = [c for c in columns if c.names]
         self.cut_points_ = {c.name: c.cut_points for c in self.columns_ if c.kind == "numeric"}
         self.categories_ = {c.name: c.categories for c in self.columns_ if c.kind == "categorical"}
         self.single_names_ = [n for c in self.columns_ for n in c.names]
 
-    def _mine_pairs(
-        self, singles: np.ndarray, deadline: float | None = None
-    ) -> tuple[np.ndarray, np.ndarray]:
-        """The conjunctions of two single antecedents of different columns whose support is at
-        least ``min_support`` (index pairs and supports; none without ``conjunctions``).
-        ``deadline``: see :meth:`fit`."""
-        if not self.conjunctions:
-            return np.empty((0, 2), dtype=np.intp), np.empty(0)
-        n, r = singles.shape
-        source = np.repeat(np.arange(len(self.columns_)), [len(c.names) for c in self.columns_])
-        counts = pair_counts(singles, deadline)
-        i, j = np.triu_indices(r, k=1)
-        keep = (source[i] != source[j]) & (counts[i, j] >= self.min_support * n - 1e-9)
-        keep &= counts[i, j] > 0
-        return np.stack([i[keep], j[keep]], axis=1), counts[i[keep], j[keep]] / n
+    # ---------------------------------------------------------------- choosing the antecedents
 
-    def _cap(
-        self, r: int, neg: np.ndarray, pairs: np.ndarray, pair_support: np.ndarray
-    ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
-        """``max_antecedents`` applied: singles, then negations, then the conjunctions of
-        largest support are kept (``n_dropped_`` counts the others, with a warning)."""
-        self.n_dropped_ = 0
-        total = r + neg.size + pairs.shape[0]
-        cap = self.max_antecedents
-        if cap is None or total <= cap:
-            return np.arange(r), neg, pairs, pair_support
-        self.n_dropped_ = total - cap
-        warnings.warn(
-            f"max_antecedents={cap} drops {self.n_dropped_} of {total} antecedents "
-            "(kept: single antecedents, then negations, then the conjunctions of largest "
-            "support)",
-            AntecedentCapWarning,
-            stacklevel=3,  # the caller of fit
+    def _single_index(self) -> tuple[np.ndarray, np.ndarray]:
+        """For each single antecedent, its column (index into ``columns_``) and its code in
+        that column."""
+        widths = [len(c.names) for c in self.columns_]
+        column = np.repeat(np.arange(len(widths)), widths)
+        starts = np.concatenate([[0], np.cumsum(widths)[:-1]]).astype(np.intp)
+        return column, np.arange(column.size) - starts[column]
+
+    def _single_matrix(self, codes: dict[int, np.ndarray], singles: np.ndarray) -> np.ndarray:
+        """The (n, len(singles)) boolean matrix of the single antecedents ``singles``."""
+        column, local = self._single_index()
+        n = next(iter(codes.values())).size if codes else 0
+        out = np.empty((len(singles), n), dtype=bool)  # row per antecedent: contiguous writes
+        for j, k in enumerate(singles):
+            np.equal(codes[int(column[k])], local[k], out=out[j])
+        return out.T
+
+    def _choose(
+        self,
+        codes: dict[int, np.ndarray],
+        labels: np.ndarray | None,
+        n: int,
+        deadline: float | None,
+    ) -> None:
+        """Mine the conjunctions and keep the budget: sets ``_single_keep``, ``_negated``,
+        ``_pairs``, ``supports_`` and the counts made and kept.
+
+        Every single antecedent and negation is a candidate, and every conjunction of two
+        single antecedents of different columns with support >= ``min_support``, mined among
+        the ``max_antecedents`` best-ranked single antecedents (all of them without a budget)
+        and as many as ``max_pair_memory_mb`` allows. With a budget and more candidates than
+        it, the best-ranked are kept, identical columns (and ones that hold on every row or
+        none) skipped. Ranking: :func:`information_gain` with labels, :func:`_balance` without.
+        """
+        column, local = self._single_index()
+        r = column.size
+        count = np.empty(r, dtype=np.int64)
+        pos = np.zeros(r, dtype=np.int64)
+        for c, col in enumerate(self.columns_):
+            _check_deadline(deadline, c, len(self.columns_), "columns counted")
+            width = len(col.names)
+            found = codes[c] >= 0
+            count[column == c] = np.bincount(codes[c][found], minlength=width)
+            if labels is not None:
+                hit = found & (labels == 1)
+                pos[column == c] = np.bincount(codes[c][hit], minlength=width)
+        n_pos = 0 if labels is None else int((labels == 1).sum())
+        if labels is not None:
+            single_score = information_gain(count, pos, n, n_pos)
+        else:
+            single_score = _balance(count, n)
+        order = np.argsort(-single_score, kind="stable")
+        budget = self.max_antecedents
+        pool = order if budget is None else order[:budget]
+        pairs, pair_count, pair_pos = self._mine_pairs(codes, labels, n, pool, deadline)
+        neg = np.arange(r) if self.negations else np.empty(0, dtype=np.intp)
+        made = r + neg.size + pairs.shape[0]
+        self.n_antecedents_made_ = made
+        if budget is None or made <= budget:
+            keep, neg_keep, pair_keep = np.arange(r), neg, np.arange(pairs.shape[0])
+        else:
+            if labels is not None:
+                pair_score = information_gain(pair_count, pair_pos, n, n_pos)
+            else:
+                pair_score = _balance(pair_count, n)
+            keep, neg_keep, pair_keep = self._keep_best(
+                codes, single_score, neg, pairs, pair_score, budget, deadline
+            )
+        self._single_keep = keep
+        self._negated = neg_keep
+        self._pairs = pairs[pair_keep]
+        self.n_antecedents_kept_ = keep.size + neg_keep.size + pair_keep.size
+        self.n_dropped_ = made - self.n_antecedents_kept_
+        self.supports_ = np.concatenate(
+            [count[keep] / n, 1.0 - count[neg_keep] / n, pair_count[pair_keep] / n]
         )
-        order = np.argsort(-pair_support, kind="stable")
-        room = cap
-        single_keep = np.arange(min(r, room))
-        room -= single_keep.size
-        neg = neg[:room]
-        room -= neg.size
-        order = np.sort(order[:room])
-        return single_keep, neg, pairs[order], pair_support[order]
+        if self.n_dropped_:
+            kind = "information gain about the label" if labels is not None else "balance"
+            warnings.warn(
+                f"kept {self.n_antecedents_kept_} of the {made} antecedents made "
+                f"({r} single, {neg.size} negations, {pairs.shape[0]} conjunctions): "
+                f"max_antecedents={budget} keeps the best by {kind}, identical ones once; "
+                "a certified list is optimal over the kept ones (raise max_antecedents, or "
+                "None to keep all; see docs/large-tables.md)",
+                AntecedentCapWarning,
+                stacklevel=4,  # the caller of fit
+            )
+
+    def _mine_pairs(
+        self,
+        codes: dict[int, np.ndarray],
+        labels: np.ndarray | None,
+        n: int,
+        pool: np.ndarray,
+        deadline: float | None,
+    ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """The conjunctions of two single antecedents of ``pool`` (best first) from different
+        columns whose support is at least ``min_support``: index pairs (into the single
+        antecedents, smaller first), row counts and positive counts. The memory is estimated
+        first (:func:`pair_memory`): over ``max_pair_memory_mb`` the pool is cut to the best
+        that fit, with a warning."""
+        empty = np.empty((0, 2), dtype=np.intp), np.empty(0, np.int64), np.empty(0, np.int64)
+        if not self.conjunctions or pool.size < 2:
+            return empty
+        column, _ = self._single_index()
+        cap = float(self.max_pair_memory_mb) * 2**20
+        has_labels = labels is not None
+        need = pair_memory(n, pool.size, has_labels)
+        if need > cap:
+            fit = pool.size
+            while fit > 2 and pair_memory(n, fit, has_labels) > cap:
+                fit = int(fit * 0.9)
+            warnings.warn(
+                f"pairing {pool.size} single antecedents into conjunctions would take about "
+                f"{need / 2**20:,.0f} MiB (max_pair_memory_mb={self.max_pair_memory_mb:g}); "
+                f"conjunctions are mined among the {fit} best-ranked ones only",
+                AntecedentCapWarning,
+                stacklevel=5,  # the caller of fit
+            )
+            pool = pool[:fit]
+        pool = np.sort(pool)  # pairs (a, b) with a < b, in the order of the single antecedents
+        matrix = self._single_matrix(codes, pool)
+        counts = pair_counts(matrix, deadline)
+        i, j = np.triu_indices(pool.size, k=1)
+        keep = (column[pool[i]] != column[pool[j]]) & (counts[i, j] >= self.min_support * n - 1e-9)
+        keep &= counts[i, j] > 0
+        i, j = i[keep], j[keep]
+        pair_count = counts[i, j]
+        del counts
+        if has_labels:
+            positives = pair_counts(matrix[labels == 1], deadline)
+            pair_pos = positives[i, j]
+        else:
+            pair_pos = np.zeros_like(pair_count)
+        return np.stack([pool[i], pool[j]], axis=1), pair_count, pair_pos
+
+    def _keep_best(
+        self,
+        codes: dict[int, np.ndarray],
+        single_score: np.ndarray,
+        neg: np.ndarray,
+        pairs: np.ndarray,
+        pair_score: np.ndarray,
+        budget: int,
+        deadline: float | None,
+    ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """The ``budget`` best candidates by score (ties: single antecedents, then negations,
+        then conjunctions, each in output order), skipping a column identical to one kept or
+        constant on the fitted rows; the kept single antecedents, negations and pairs (indices,
+        sorted)."""
+        r = single_score.size
+        scores = np.concatenate([single_score, single_score[neg], pair_score])
+        order = np.argsort(-scores, kind="stable")
+        column, local = self._single_index()
+
+        def single(k: int) -> np.ndarray:
+            return codes[int(column[k])] == local[k]
+
+        seen: set[bytes] = set()
+        kept: list[int] = []
+        for done, t in enumerate(order):
+            if done % 64 == 0:
+                _check_deadline(deadline, len(kept), budget, "antecedents kept")
+            if t < r:
+                bits = single(int(t))
+            elif t < r + neg.size:
+                bits = ~single(int(neg[t - r]))
+            else:
+                a, b = pairs[t - r - neg.size]
+                bits = single(int(a)) & single(int(b))
+            key = np.packbits(bits).tobytes()
+            if key in seen or not bits.any() or bits.all():
+                continue
+            seen.add(key)
+            kept.append(int(t))
+            if len(kept) == budget:
+                break
+        kept_arr = np.sort(np.asarray(kept, dtype=np.intp))
+        singles = kept_arr[kept_arr < r]
+        negs = neg[kept_arr[(kept_arr >= r) & (kept_arr < r + neg.size)] - r]
+        pair_keep = kept_arr[kept_arr >= r + neg.size] - r - neg.size
+        return singles, np.sort(negs), pair_keep
 
     def _no_antecedent(self, frame: pd.DataFrame, columns: list[_Column]) -> str:
         """Why fit built no antecedent: each column's reason, and the cell that kept a table of
@@ -750,6 +1122,8 @@ class Binarizer(TransformerMixin, BaseEstimator):
         message = f"no antecedent could be built: {reasons}"
         if any(c.unused == NO_CUT for c in columns):
             message += f" ({QUANTILE_ADVICE})"
+        if any(c.name in self.id_columns_ for c in columns):
+            message += " (keep_id_columns=True uses the ID-like ones)"
         stray = stray_binary_cell(frame[[c.name for c in columns]])
         if stray is not None:
             message += (
@@ -768,12 +1142,17 @@ class Binarizer(TransformerMixin, BaseEstimator):
 
     # ---------------------------------------------------------------- transform
 
-    def _singles(self, frame: pd.DataFrame, warn: bool) -> np.ndarray:
-        """The (n, r) boolean matrix of single antecedents."""
+    def _codes(
+        self, frame: pd.DataFrame, which: Any, warn: bool, deadline: float | None = None
+    ) -> dict[int, np.ndarray]:
+        """Each column ``c`` of ``which`` (indices into ``columns_``) as codes: ``k`` for its
+        ``k``-th single antecedent, -1 for none (an unseen value, see ``handle_unknown``)."""
         n = frame.shape[0]
-        out = np.zeros((n, len(self.single_names_)), dtype=bool)
-        pos = 0
-        for col in self.columns_:
+        which = list(which)
+        out: dict[int, np.ndarray] = {}
+        for done, c in enumerate(which):
+            _check_deadline(deadline, done, len(which), "columns read")
+            col = self.columns_[c]
             series = frame[col.name]
             missing = series.isna().to_numpy()
             width = len(col.names)
@@ -800,6 +1179,7 @@ class Binarizer(TransformerMixin, BaseEstimator):
                         stacklevel=4,
                     )
             n_values = width - int(col.missing)
+            codes = np.full(n, -1, dtype=np.int32)
             if col.kind == "numeric":
                 numbers = pd.to_numeric(series, errors="coerce")
                 text = numbers.isna().to_numpy() & ~missing
@@ -812,12 +1192,11 @@ class Binarizer(TransformerMixin, BaseEstimator):
                 values = numbers.to_numpy(dtype=float)
                 _finite(col.name, values[~missing], np.flatnonzero(~missing))
                 bins = np.searchsorted(col.cut_points, np.where(missing, 0.0, values), "right")
-                rows = np.flatnonzero(~missing)
-                out[rows, pos + bins[rows]] = True
+                codes[~missing] = bins[~missing]
             else:
                 index = pd.Index(col.categories)
-                codes = index.get_indexer(series.astype(object).where(~missing, None))
-                unseen = (codes < 0) & ~missing
+                found = index.get_indexer(series.astype(object).where(~missing, None))
+                unseen = (found < 0) & ~missing
                 if unseen.any() and warn:
                     examples = pd.unique(series[unseen].astype(object))[:5].tolist()
                     what = (
@@ -834,37 +1213,115 @@ class Binarizer(TransformerMixin, BaseEstimator):
                         UnseenCategoryWarning,
                         stacklevel=4,
                     )
-                rows = np.flatnonzero(codes >= 0)
-                out[rows, pos + codes[rows]] = True
+                codes[:] = np.where(missing, -1, found)
             if col.missing:
-                out[missing, pos + n_values] = True
-            pos += width
+                codes[missing] = n_values
+            out[c] = codes
         return out
 
-    def transform(self, X: Any) -> np.ndarray | pd.DataFrame:
+    def _term_indices(self, terms: Any) -> np.ndarray:
+        """Output indices of ``terms`` (antecedent names, or output indices)."""
+        position = {str(name): k for k, name in enumerate(self._names_out)}
+        out = []
+        for term in terms:
+            if isinstance(term, numbers.Integral) and not isinstance(term, bool):
+                if not 0 <= int(term) < len(self._names_out):
+                    raise DataError(
+                        f"terms: index {term} is not one of the {len(self._names_out)} antecedents"
+                    )
+                out.append(int(term))
+            elif str(term) in position:
+                out.append(position[str(term)])
+            else:
+                raise DataError(f"terms: {term!r} is not an antecedent of this binarizer")
+        return np.asarray(out, dtype=np.intp)
+
+    def _parts(self, j: int) -> tuple[str, tuple[int, ...]]:
+        """Output antecedent ``j`` as ("single" | "not" | "and", its single antecedents)."""
+        s, g = self._single_keep.size, self._negated.size
+        if j < s:
+            return "single", (int(self._single_keep[j]),)
+        if j < s + g:
+            return "not", (int(self._negated[j - s]),)
+        a, b = self._pairs[j - s - g]
+        return "and", (int(a), int(b))
+
+    def _assemble(
+        self, codes: dict[int, np.ndarray], outputs: np.ndarray, n: int, deadline: float | None
+    ) -> np.ndarray:
+        """The (n, len(outputs)) ``uint8`` matrix of the output antecedents ``outputs``; a
+        :class:`~fairlist.errors.DataError` with the estimate, before allocating, when it
+        exceeds half the memory. Antecedents are computed a block of ``_BLOCK`` at a time (one
+        contiguous row each), then copied into their columns, the deadline checked per block."""
+        need = n * len(outputs) + min(_BLOCK, len(outputs)) * n
+        if need > _memory_bytes() // 2:
+            raise DataError(
+                f"the antecedents of {n} rows x {len(outputs)} antecedents would take about "
+                f"{need / 2**30:,.1f} GiB, over half of this machine's memory; keep fewer "
+                "antecedents (max_antecedents), transform fewer rows at a time, or ask for "
+                "the terms needed only (transform(X, terms=...))"
+            )
+        column, local = self._single_index()
+        out = np.empty((n, len(outputs)), dtype=np.uint8)
+        buf = np.empty((min(_BLOCK, len(outputs)), n), dtype=bool)
+        for lo in range(0, len(outputs), _BLOCK):
+            _check_deadline(deadline, lo, len(outputs), "antecedents written")
+            block = outputs[lo : lo + _BLOCK]
+            for row, j in enumerate(block):
+                kind, parts = self._parts(int(j))
+                k = parts[0]
+                np.equal(codes[int(column[k])], local[k], out=buf[row])
+                if kind == "not":
+                    np.logical_not(buf[row], out=buf[row])
+                elif kind == "and":
+                    b = parts[1]
+                    buf[row] &= codes[int(column[b])] == local[b]
+            out[:, lo : lo + len(block)] = buf[: len(block)].T.view(np.uint8)
+        return out
+
+    @staticmethod
+    def _wrap(X: Any, out: np.ndarray, names: list[str]) -> np.ndarray | pd.DataFrame:
+        if isinstance(X, pd.DataFrame):
+            return pd.DataFrame(out, columns=names, index=X.index, copy=False)
+        return out
+
+    def transform(
+        self, X: Any, terms: Sequence[Any] | None = None, *, deadline: float | None = None
+    ) -> np.ndarray | pd.DataFrame:
         """The antecedents of ``X``: ``uint8`` of shape (n_samples, n_antecedents).
 
         A DataFrame in gives a DataFrame out, its columns named by the antecedents and its index
         kept; an array gives a C-contiguous array. Columns are found by name; the sensitive
         columns and unknown extra columns are ignored.
+
+        Parameters
+        ----------
+        X : DataFrame or array-like
+        terms : sequence of antecedent names (or output indices), optional
+            Only these antecedents, in this order: only the columns they read are read (a
+            column read by none may be absent, or hold values not seen at fit time), which is
+            how a model predicts from the few antecedents its rules use.
+        deadline : float, optional
+            A ``time.perf_counter()`` time: a :class:`~fairlist.errors.TimeLimitError` once it
+            is past (checked between columns and antecedents).
         """
         check_is_fitted(self, "_names_out")
         frame = _as_frame(X)
         if frame.shape[0] == 0:
             raise DataError("X has no rows")
-        absent = [c.name for c in self.columns_ if c.name not in frame.columns]
+        outputs = np.arange(len(self._names_out)) if terms is None else self._term_indices(terms)
+        column, _ = self._single_index()
+        if terms is None:
+            needed = list(range(len(self.columns_)))
+        else:
+            singles = {k for j in outputs for k in self._parts(int(j))[1]}
+            needed = sorted({int(column[k]) for k in singles})
+        absent = [self.columns_[c].name for c in needed if self.columns_[c].name not in frame]
         if absent:
             raise MissingColumnError(f"X lacks the columns seen at fit time: {absent}")
-        singles = self._singles(frame, warn=True)
-        parts = [
-            singles[:, self._single_keep],
-            ~singles[:, self._negated],
-            singles[:, self._pairs[:, 0]] & singles[:, self._pairs[:, 1]],
-        ]
-        out = np.ascontiguousarray(np.concatenate(parts, axis=1), dtype=np.uint8)
-        if isinstance(X, pd.DataFrame):
-            return pd.DataFrame(out, columns=list(self._names_out), index=X.index)
-        return out
+        codes = self._codes(frame, needed, True, deadline)
+        out = self._assemble(codes, outputs, frame.shape[0], deadline)
+        return self._wrap(X, out, [str(self._names_out[j]) for j in outputs])
 
     # ---------------------------------------------------------------- JSON
 
@@ -904,12 +1361,14 @@ class Binarizer(TransformerMixin, BaseEstimator):
                 "pairs": self._pairs,
                 "supports": self.supports_,
                 "n_dropped": self.n_dropped_,
+                "id_columns": list(self.id_columns_),
             }
         )
 
     @classmethod
     def from_dict(cls, doc: Mapping[str, Any]) -> Binarizer:
-        """A fitted binarizer from :meth:`to_dict`'s document."""
+        """A fitted binarizer from :meth:`to_dict`'s document (one written before
+        ``id_columns`` and the later parameters existed reads too)."""
         if not isinstance(doc, Mapping) or doc.get("format") != BINARIZER_FORMAT:
             found = doc.get("format") if isinstance(doc, Mapping) else type(doc).__name__
             raise DataError(f"not a fairlist binarizer: 'format' is {found!r}")
@@ -946,7 +1405,10 @@ class Binarizer(TransformerMixin, BaseEstimator):
         b._pairs = np.asarray(doc["pairs"], dtype=np.intp).reshape(-1, 2)
         b.supports_ = np.asarray(doc["supports"], dtype=float)
         b.n_dropped_ = int(doc["n_dropped"])
+        b.id_columns_ = list(doc.get("id_columns", []))
         b._names_out = b._output_names()
+        b.n_antecedents_kept_ = len(b._names_out)
+        b.n_antecedents_made_ = b.n_antecedents_kept_ + b.n_dropped_
         return b
 
     def get_feature_names_out(self, input_features: Any = None) -> np.ndarray:

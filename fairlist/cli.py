@@ -51,6 +51,7 @@ from ._version import __version__
 from .binarize import PARAMETER_CONSTRAINTS as BINARIZER
 from .datasets import GROUPS
 from .errors import (
+    DataError,
     FairlistError,
     InfeasibleError,
     InvalidParameterError,
@@ -275,6 +276,32 @@ MissingOpt = Annotated[
     Optional[MissingName],
     typer.Option(help="Missing values in a raw CSV: refuse them, or a column:missing antecedent."),
 ]
+UnknownName = enum.Enum(
+    "UnknownName", {n: n for n in BINARIZER["handle_unknown"][0].values}, type=str
+)
+UnknownOpt = Annotated[
+    Optional[UnknownName],
+    typer.Option(
+        help="A category not seen at fit time, in a column a rule reads, when the saved model "
+        "predicts: match none of the column's values (ignore, the default; as export does) or "
+        "refuse it (error). Columns no rule reads are never checked."
+    ),
+]
+KeepIdOpt = Annotated[
+    bool,
+    typer.Option(
+        "--keep-id-columns",
+        help="Use the columns with nearly one distinct value per row (names, ids, timestamps), "
+        "which are otherwise left out with a warning naming them.",
+    ),
+]
+ColumnsOpt = Annotated[
+    Optional[str],
+    typer.Option(
+        help="Comma-separated columns of a CSV to learn from (the target, the sensitive and "
+        "the weight columns are kept too); the others are left out, as with --drop.",
+    ),
+]
 CutsOpt = Annotated[
     Optional[CutsName],
     typer.Option(
@@ -379,6 +406,9 @@ def fit(
     output: ModelOutputOpt = None,
     handle_missing: MissingOpt = None,
     cuts: CutsOpt = None,
+    columns: ColumnsOpt = None,
+    handle_unknown: UnknownOpt = None,
+    keep_id_columns: KeepIdOpt = False,
     as_json: JsonOpt = False,
 ) -> None:
     """Learn a fair rule list; print it with its training accuracy, unfairness and certificate.
@@ -390,6 +420,8 @@ def fit(
     """
     with _errors(as_json):
         _check_output(output, "--output")
+        if columns is not None:
+            drop = _drop_all_but(data, columns, [target, weight, *(sensitive or ())], drop)
         table = read_table(
             data,
             target,
@@ -420,6 +452,8 @@ def fit(
             gap_tolerance=_limit(gap_tolerance),
             memory_limit_mb=memory_limit,
             deepen_length=deepen_length,
+            handle_unknown=handle_unknown and handle_unknown.value,
+            keep_id_columns=keep_id_columns or None,
         )
         _fit_quietly(clf, table, status)
         if output is not None:
@@ -429,6 +463,31 @@ def fit(
     else:
         _print_fit(clf, epsilon, output)
     _fit_exit(clf, require_optimal, as_json)
+
+
+def _drop_all_but(
+    data: str, columns: str, roles: list[str | None], drop: list[str] | None
+) -> list[str]:
+    """``--drop`` extended by ``--columns``: every column of the CSV ``data`` that is neither
+    named by ``columns`` (comma-separated) nor given a role (target, sensitive, weight)."""
+    import csv
+
+    path = Path(data)
+    if not path.is_file():
+        raise DataError(f"--columns applies to a CSV file; {data!r} is not one")
+    keep = [c.strip() for c in columns.split(",") if c.strip()]
+    if not keep:
+        raise DataError("--columns names no column (give them comma-separated: a,b,c)")
+    with open(path, newline="", encoding="utf-8-sig") as lines:
+        header = next((row for row in csv.reader(lines) if row), [])
+    unknown = [c for c in keep if c not in header]
+    if unknown:
+        shown = ", ".join(header[:8])
+        raise MissingColumnError(
+            f"--columns {unknown[0]!r} is not a column of {path.name} ({shown}, ...)"
+        )
+    kept = set(keep) | {c for c in roles if c}
+    return [*(drop or ()), *(c for c in header if c not in kept and c not in (drop or ()))]
 
 
 def _save_model(

@@ -122,6 +122,8 @@ PARAMETER_CONSTRAINTS: dict[str, list] = {
     "engine_options": [None, InstanceOf(Mapping, "a dict")],
     "binarizer": [None, Options(("auto",)), InstanceOf(Binarizer, "a Binarizer")],
     "handle_missing": [None, *BINARIZER_CONSTRAINTS["handle_missing"]],
+    "handle_unknown": [None, *BINARIZER_CONSTRAINTS["handle_unknown"]],
+    "keep_id_columns": [None, *BINARIZER_CONSTRAINTS["keep_id_columns"]],
     "cuts": [None, *BINARIZER_CONSTRAINTS["numeric"]],
     "allow_sensitive_antecedents": [BOOLEAN],
     "verbose": [BOOLEAN, Interval(numbers.Integral, 0, None, closed="left")],
@@ -201,6 +203,18 @@ class FairRuleListClassifier(ClassifierMixin, BaseEstimator):
         Missing values in a raw column (the binarizer's ``handle_missing``): ``"error"`` refuses
         them, naming the column; ``"category"`` makes ``column:missing`` an antecedent. None:
         the binarizer's own setting (``"error"`` for ``binarizer="auto"``).
+    handle_unknown : {"ignore", "error"} or None, default=None
+        A category (or a missing value) not seen at fit time in a column a rule reads (the
+        binarizer's ``handle_unknown``): ``"ignore"`` lets it match none of the column's
+        antecedents (so ``not column:value`` holds), with an
+        :class:`~fairlist.binarize.UnseenCategoryWarning`, as the exported Python and SQL do;
+        ``"error"`` refuses it, naming the column and the values. A column no rule reads is
+        never evaluated, so its values never block ``predict``. None: the binarizer's own
+        setting (``"ignore"`` for ``binarizer="auto"``).
+    keep_id_columns : bool or None, default=None
+        The binarizer's ``keep_id_columns``: False leaves out the columns with nearly one
+        distinct value per row (names, ids, timestamps), with a warning naming them; True keeps
+        them. None: the binarizer's own setting (False for ``binarizer="auto"``).
     cuts : {"mdlp", "quantile"} or None, default=None
         How a raw numeric column is cut (the binarizer's ``numeric``): ``"mdlp"`` where the
         labels justify a cut (the paper's choice; a column the criterion finds no cut in yields
@@ -301,6 +315,8 @@ class FairRuleListClassifier(ClassifierMixin, BaseEstimator):
         engine_options: dict[str, Any] | None = None,
         binarizer: str | Binarizer | None = "auto",
         handle_missing: str | None = None,
+        handle_unknown: str | None = None,
+        keep_id_columns: bool | None = None,
         cuts: str | None = None,
         allow_sensitive_antecedents: bool = False,
         verbose: int = 0,
@@ -320,6 +336,8 @@ class FairRuleListClassifier(ClassifierMixin, BaseEstimator):
         self.engine_options = engine_options
         self.binarizer = binarizer
         self.handle_missing = handle_missing
+        self.handle_unknown = handle_unknown
+        self.keep_id_columns = keep_id_columns
         self.cuts = cuts
         self.allow_sensitive_antecedents = allow_sensitive_antecedents
         self.verbose = verbose
@@ -388,10 +406,12 @@ class FairRuleListClassifier(ClassifierMixin, BaseEstimator):
         return bool(((values != 0) & (values != 1)).any())
 
     def _new_binarizer(self) -> Binarizer:
-        """The unfitted binarizer of ``binarizer``, with ``handle_missing`` and ``cuts`` set."""
+        """The unfitted binarizer of ``binarizer``, with ``handle_missing``, ``handle_unknown``,
+        ``keep_id_columns`` and ``cuts`` set."""
         binarizer = Binarizer() if self.binarizer == "auto" else clone(self.binarizer)
-        if self.handle_missing is not None:
-            binarizer.set_params(handle_missing=self.handle_missing)
+        for name in ("handle_missing", "handle_unknown", "keep_id_columns"):
+            if getattr(self, name) is not None:
+                binarizer.set_params(**{name: getattr(self, name)})
         if self.cuts is not None:
             binarizer.set_params(numeric=self.cuts)
         return binarizer
@@ -521,7 +541,10 @@ class FairRuleListClassifier(ClassifierMixin, BaseEstimator):
         if self.verbose:
             antecedents = f"{problem.n_antecedents} antecedents"
             if self.binarizer_ is not None:
-                antecedents += f" from {self.binarizer_.n_features_in_} raw columns"
+                b = self.binarizer_
+                antecedents += f" from {b.n_features_in_} raw columns"
+                if b.n_dropped_:
+                    antecedents += f" (kept {b.n_antecedents_kept_} of {b.n_antecedents_made_})"
             _say(f"fit: {problem.X.shape[0]} rows, {antecedents}, searching with {self.engine}")
         result = self._solver().solve(problem)
         if self.verbose:
@@ -585,9 +608,10 @@ class FairRuleListClassifier(ClassifierMixin, BaseEstimator):
         self.stats_ = dict(result.stats)
 
     # ------------------------------------------------------------------ prediction
-    def _binary_input(self, X: Any) -> np.ndarray:
-        """The antecedents of X in the rule list's column order (raw rows go through
-        ``binarizer_``; the sensitive columns are ignored)."""
+    def _binary_input(self, X: Any) -> np.ndarray | pd.DataFrame:
+        """The antecedents of X the rule list reads (raw rows go through ``binarizer_``, which
+        evaluates only the antecedents the rules use: a DataFrame of those, by name; the
+        sensitive columns are ignored)."""
         check_is_fitted(self, "rule_list_")
         _check_is_table(X)
         if isinstance(X, pd.DataFrame) and self.sensitive_columns_:
@@ -606,7 +630,9 @@ class FairRuleListClassifier(ClassifierMixin, BaseEstimator):
             raise DataError(" ".join(str(exc).replace("\n- ", " ").split())) from exc
         if not raw:
             return as_binary("X", X, 2, columns=self.rule_list_.feature_names)
-        return np.asarray(self.binarizer_.transform(X))
+        used = list(dict.fromkeys(r.antecedent for r in self.rule_list_.rules))
+        out = np.asarray(self.binarizer_.transform(X, terms=used))
+        return pd.DataFrame(out, columns=used, copy=False)
 
     def _by_name(self, X: pd.DataFrame) -> pd.DataFrame:
         """The fitted columns of the DataFrame X, found by name in any order.

@@ -767,7 +767,8 @@ def _binarizer(at: _At) -> dict[str, Any]:
             "pairs",
             "supports",
             "n_dropped",
-        ]
+        ],
+        ["id_columns"],  # (written since the ID-like columns are left out)
     )
     out: dict[str, Any] = {"format": BINARIZER_FORMAT, "version": BINARIZER_VERSION}
     out["params"] = _binarizer_params(at.child("params"), pairs=True)
@@ -794,6 +795,8 @@ def _binarizer(at: _At) -> dict[str, Any]:
     why = "one per output antecedent"
     out["supports"] = [e.number(0, 1) for e in sup_at.items("a list", len(names_out), why)]
     out["n_dropped"] = at.child("n_dropped").integer(0)
+    if at.has("id_columns"):
+        out["id_columns"] = _column_names(at.child("id_columns"))
     out["names_out"] = names_out
     return out
 
@@ -850,10 +853,11 @@ def _binarizer_column(c_at: _At, names_in: list, columns: list[dict]) -> dict[st
 def _binarizer_params(at: _At, pairs: bool) -> dict[str, Any]:
     """A binarizer's parameters (``cut_points`` as ``[[column, cuts], ...]`` pairs in a fitted
     binarizer's document, as an object in the estimator's parameters)."""
-    from .binarize import PARAMETER_CONSTRAINTS, Binarizer
+    from .binarize import LATER_PARAMETERS, PARAMETER_CONSTRAINTS, Binarizer
 
     names = list(Binarizer().get_params())  # a fitted one's transform reads them: all needed
-    at.obj(names if pairs else [], [] if pairs else names)
+    older = [n for n in names if n not in LATER_PARAMETERS]  # (but those added since)
+    at.obj(older if pairs else [], names)
     params: dict[str, Any] = {}
     for name in at.value:
         p = at.child(name)

@@ -20,6 +20,7 @@ from fairlist.binarize import (
     UnseenCategoryWarning,
     mdlp_cut_points,
     pair_counts,
+    pair_memory,
     quantile_cut_points,
 )
 
@@ -244,19 +245,139 @@ def test_support_threshold_is_inclusive():
     assert "x:a && z:c" not in names
 
 
-def test_max_antecedents_keeps_singles_then_negations_then_the_most_supported_pairs():
-    df = _frame(n=200, seed=4)
-    full = Binarizer(sensitive="group", numeric="quantile", min_support=0.05).fit(df)
-    r = len(full.single_names_)
-    cap = 2 * r + 3
-    with pytest.warns(AntecedentCapWarning, match="drops"):
-        capped = clone(full).set_params(max_antecedents=cap).fit(df)
-    names = list(capped.get_feature_names_out())
-    assert len(names) == cap and capped.n_dropped_ == len(full.get_feature_names_out()) - cap
-    assert names[: 2 * r] == list(full.get_feature_names_out()[: 2 * r])
-    pair_support = full.supports_[2 * r :]
-    assert np.all(capped.supports_[2 * r :] >= np.sort(pair_support)[-3] - 1e-12)
-    assert capped.transform(df).shape == (len(df), cap)
+def _gain(bits: np.ndarray, y: np.ndarray) -> float:
+    """Mutual information (bits) of a 0/1 column and a 0/1 label, written out plainly."""
+    n = len(y)
+    out = 0.0
+    for a in (0, 1):
+        for c in (0, 1):
+            joint = np.sum((bits == a) & (y == c)) / n
+            if joint > 0:
+                out += joint * math.log2(joint / (np.mean(bits == a) * np.mean(y == c)))
+    return out
+
+
+def _reference_budget(df: pd.DataFrame, y: np.ndarray, budget: int, **params) -> list[str]:
+    """The kept antecedents under ``budget``, from the uncapped binarizer's columns: singles
+    ranked by information gain; conjunctions of the ``budget`` best singles only; every
+    candidate ranked (ties: singles, negations, conjunctions, in output order); identical and
+    constant columns skipped."""
+    full = Binarizer(max_antecedents=None, **params).fit(df, y)
+    out = np.asarray(full.transform(df)).astype(bool)
+    names = list(full.get_feature_names_out())
+    column = {n: out[:, k] for k, n in enumerate(names)}
+    singles = list(full.single_names_)
+    gain = {n: _gain(column[n], y) for n in names}
+    ranked = sorted(range(len(singles)), key=lambda k: (-gain[singles[k]], k))
+    pool = {singles[k] for k in ranked[:budget]}
+    candidates = [(n, 0) for n in singles] + [(f"not {n}", 1) for n in singles]
+    candidates += [
+        (n, 2) for n in names if " && " in n and all(part in pool for part in n.split(" && "))
+    ]
+    order = sorted(range(len(candidates)), key=lambda k: (-gain[candidates[k][0]], k))
+    kept, seen = [], set()
+    for k in order:
+        bits = column[candidates[k][0]]
+        key = bits.tobytes()
+        if key in seen or not bits.any() or bits.all():
+            continue
+        seen.add(key)
+        kept.append(candidates[k][0])
+        if len(kept) == budget:
+            break
+    return kept
+
+
+@pytest.mark.parametrize("seed", [4, 5])
+def test_max_antecedents_keeps_the_most_informative_about_the_label(seed):
+    df = _frame(n=300, seed=seed)
+    rng = np.random.default_rng(seed)
+    y = ((df["count"] > 6) ^ (rng.random(len(df)) < 0.15)).to_numpy().astype(int)
+    params = dict(sensitive="group", numeric="quantile", min_support=0.05)
+    full = Binarizer(max_antecedents=None, **params).fit(df, y)
+    budget = 12
+    with pytest.warns(AntecedentCapWarning, match=r"kept 12 of the \d+ antecedents made"):
+        capped = Binarizer(max_antecedents=budget, **params).fit(df, y)
+    kept = list(capped.get_feature_names_out())
+    assert capped.n_antecedents_kept_ == budget == len(kept)
+    assert capped.n_dropped_ == capped.n_antecedents_made_ - budget
+    assert capped.n_antecedents_made_ <= len(full.get_feature_names_out())
+    reference = _reference_budget(df, y, budget, **params)
+    # the same set (ties of equal gain may be ordered apart by rounding: compare gains there)
+    out = np.asarray(full.transform(df)).astype(bool)
+    names = list(full.get_feature_names_out())
+    gain = lambda n: round(_gain(out[:, names.index(n)], y), 9)  # noqa: E731
+    assert sorted(map(gain, kept)) == sorted(map(gain, reference))
+    assert {n for n in kept if gain(n) > gain(reference[-1])} == {
+        n for n in reference if gain(n) > gain(reference[-1])
+    }
+    # the output keeps the order singles, negations, conjunctions, and its supports
+    np.testing.assert_array_equal(capped.transform(df), full.transform(df)[kept].to_numpy())
+    np.testing.assert_allclose(capped.supports_, full.transform(df)[kept].mean().to_numpy())
+
+
+def test_a_budget_counts_identical_columns_once_and_says_what_it_made():
+    df = _frame(n=200, seed=1)
+    y = (df["city"] == "Paris").to_numpy().astype(int)
+    with pytest.warns(AntecedentCapWarning, match="identical ones once"):
+        b = Binarizer(sensitive="group", numeric="quantile", max_antecedents=5).fit(df, y)
+    out = np.asarray(b.transform(df))
+    assert len({out[:, k].tobytes() for k in range(out.shape[1])}) == out.shape[1] == 5
+    assert b.get_feature_names_out()[0] == "city:Lyon"  # the label itself: the most informative
+    assert "not city:Paris" not in b.get_feature_names_out()  # = city:Lyon
+
+
+def test_no_budget_and_a_budget_not_reached_keep_everything_as_before():
+    df = _frame(n=200, seed=2)
+    y = (df["count"] > 5).to_numpy().astype(int)
+    full = Binarizer(sensitive="group", numeric="quantile", max_antecedents=None).fit(df, y)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        roomy = Binarizer(sensitive="group", numeric="quantile", max_antecedents=10**6)
+        roomy.fit(df, y)
+    np.testing.assert_array_equal(full.get_feature_names_out(), roomy.get_feature_names_out())
+    assert full.n_dropped_ == 0 and full.n_antecedents_made_ == full.n_antecedents_kept_
+
+
+def test_a_budget_without_labels_keeps_the_most_balanced_splits():
+    df = _frame(n=200, seed=3)
+    with pytest.warns(AntecedentCapWarning, match="by balance"):
+        b = Binarizer(sensitive="group", numeric="quantile", max_antecedents=4).fit(df)
+    kept = np.asarray(b.transform(df)).astype(bool)
+    worst_kept = np.abs(kept.mean(axis=0) - 0.5).max()
+    full = Binarizer(sensitive="group", numeric="quantile", max_antecedents=None).fit(df)
+    every = np.asarray(full.transform(df)).astype(bool)
+    names = full.get_feature_names_out()
+    known = {kept[:, k].tobytes() for k in range(kept.shape[1])}
+    for k in range(every.shape[1]):  # a single or negation left out, not a copy of a kept one
+        if " && " not in names[k] and every[:, k].tobytes() not in known:
+            assert abs(every[:, k].mean() - 0.5) >= worst_kept - 1e-12, names[k]
+
+
+def test_pair_memory_cap_mines_conjunctions_among_the_best_singles_with_the_estimate():
+    df = _frame(n=300, seed=4)
+    y = (df["count"] > 5).to_numpy().astype(int)
+    with pytest.warns(AntecedentCapWarning, match=r"would take about [\d,.]+ MiB"):
+        b = Binarizer(
+            sensitive="group", numeric="quantile", max_antecedents=None, max_pair_memory_mb=0.006
+        ).fit(df, y)
+    pairs = [n for n in b.get_feature_names_out() if " && " in n]
+    full = Binarizer(sensitive="group", numeric="quantile", max_antecedents=None).fit(df, y)
+    assert 0 < len(pairs) < sum(" && " in n for n in full.get_feature_names_out())
+    assert set(pairs) <= set(full.get_feature_names_out())
+
+
+def test_pair_memory_estimate_bounds_what_pairing_allocates():
+    import tracemalloc
+
+    rng = np.random.default_rng(0)
+    matrix = rng.random((20_000, 150)) < 0.3
+    tracemalloc.start()
+    pair_counts(matrix)
+    pair_counts(matrix[:1000])
+    peak = tracemalloc.get_traced_memory()[1]
+    tracemalloc.stop()
+    assert peak <= pair_memory(20_000, 150)
 
 
 # ------------------------------------------------------------------ the sensitive column
@@ -382,14 +503,16 @@ def test_bad_parameters_are_rejected_in_fit_naming_the_parameter(param, value):
 # ------------------------------------------------------------------ transform-time surprises
 
 
-def test_unseen_category_is_an_error_naming_the_column_and_the_value_by_default():
+def test_unseen_category_is_an_error_naming_the_column_and_the_value_when_asked():
     df = _frame()
-    b = Binarizer(sensitive="group", numeric="quantile", conjunctions=False).fit(df)
+    b = Binarizer(sensitive="group", numeric="quantile", conjunctions=False)
+    b.set_params(handle_unknown="error").fit(df)
     new = df.head(3).copy()
     new["city"] = new["city"].astype(object)
     new.loc[new.index[0], "city"] = "Nice"
     with pytest.raises(ValueError, match=r"'city': 1 rows .*Nice.*known ones.*Paris"):
         b.transform(new)
+    assert b.transform(new, terms=["color:red", "not count:>=8"]).shape == (3, 2)  # not read
 
 
 def test_unseen_category_sets_no_antecedent_of_its_column_and_warns_when_ignored():
@@ -486,3 +609,68 @@ def test_a_model_saved_with_six_digit_cut_names_still_loads():
     loaded = FairRuleListClassifier.from_dict(json.loads(text))
     assert "x:1-1" in loaded.binarizer_.get_feature_names_out()
     assert loaded.predict(frame).tolist() == clf.predict(frame).tolist()
+
+
+# ------------------------------------------------------------------ deadlines and resource requests
+
+
+def test_every_stage_of_binarizing_checks_the_deadline():
+    import time
+
+    from fairlist.errors import TimeLimitError
+
+    past = time.perf_counter() - 1
+    rng = np.random.default_rng(0)
+    with pytest.raises(TimeLimitError, match="MDLP ranges cut"):
+        mdlp_cut_points(rng.normal(size=500), rng.integers(0, 2, 500), deadline=past)
+    df = _frame(n=200)
+    y = (df["count"] > 4).to_numpy().astype(int)
+    with pytest.raises(TimeLimitError, match="columns checked for identifiers"):
+        Binarizer(sensitive="group").fit(df, y, deadline=past)
+    b = Binarizer(sensitive="group").fit(df, y)
+    with pytest.raises(TimeLimitError, match="columns read"):
+        b.transform(df, deadline=past)
+    with pytest.raises(TimeLimitError):
+        b.fit_transform(df, y, deadline=past)
+
+
+def test_a_transform_larger_than_the_memory_is_refused_with_its_estimate(monkeypatch):
+    import fairlist.binarize as module
+
+    df = _frame(n=200)
+    b = Binarizer(sensitive="group", numeric="quantile").fit(df)
+    monkeypatch.setattr(module, "_memory_bytes", lambda: 1000)
+    with pytest.raises(ValueError, match=r"200 rows x \d+ antecedents would take about"):
+        b.transform(df)
+    assert b.transform(df, terms=["city:Paris"]).shape == (200, 1)  # 400 bytes: fits
+
+
+def test_transform_of_named_terms_equals_the_full_transforms_columns():
+    df = _frame(n=200, seed=7)
+    y = (df["score"] > 0).to_numpy().astype(int)
+    b = Binarizer(sensitive="group", min_support=0.05).fit(df, y)
+    full = b.transform(df)
+    names = list(b.get_feature_names_out())
+    terms = [names[-1], names[0], names[len(names) // 2], names[-1]]
+    part = b.transform(df, terms=terms)
+    assert list(part.columns) == terms
+    np.testing.assert_array_equal(part.to_numpy(), full[terms].to_numpy())
+    np.testing.assert_array_equal(b.transform(df, terms=[3, 1]), full.iloc[:, [3, 1]])
+    np.testing.assert_array_equal(b.fit_transform(df, y), full)
+    with pytest.raises(ValueError, match="'nope' is not an antecedent"):
+        b.transform(df, terms=["nope"])
+    one = names.index(next(n for n in names if n.startswith("city:")))
+    assert b.transform(df[["city"]], terms=[one]).shape == (200, 1)  # reads city only
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_more_bins_than_rows_split_the_rows_as_the_interpolated_quantiles_do(seed):
+    rng = np.random.default_rng(seed)
+    x = np.concatenate([rng.normal(size=150).round(1), np.zeros(50)])
+    cuts = quantile_cut_points(x, 10**6)
+    assert cuts.size == np.unique(x).size - 1
+    interpolated = np.unique(np.quantile(x, np.linspace(0, 1, 1001)[1:-1]))
+    interpolated = interpolated[interpolated > x.min()]  # (what n_bins=1000 cut before)
+    old = np.unique(np.searchsorted(interpolated, x, "right"), return_inverse=True)[1]
+    new = np.unique(np.searchsorted(cuts, x, "right"), return_inverse=True)[1]
+    np.testing.assert_array_equal(old, new)

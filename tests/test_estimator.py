@@ -679,12 +679,15 @@ def test_a_saved_raw_table_model_predicts_raw_rows_after_loading(tmp_path):
 
 def test_raw_rows_with_a_missing_column_or_an_unseen_category_get_a_clear_error():
     X, y = raw_people()
-    clf = FairRuleListClassifier(metric="SP", epsilon=0.2, lam=0.01, max_length=2)
+    clf = FairRuleListClassifier(
+        metric="SP", epsilon=0.2, lam=0.01, max_length=2, handle_unknown="error"
+    )
     clf.fit(X, y, sensitive_features="race", protected="A")
     with pytest.raises(ValueError, match="job"):
         clf.predict(X.drop(columns="job"))
     new = X.head(3).copy()
     new.loc[new.index[0], "job"] = "pilot"
+    assert any("job" in r.antecedent for r in clf.rule_list_.rules)  # (it reads job)
     with pytest.raises(ValueError, match=r"'job'.*pilot"):
         clf.predict(new)
 

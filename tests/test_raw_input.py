@@ -13,7 +13,7 @@ import pytest
 from typer.testing import CliRunner
 
 from fairlist import FairRuleListClassifier
-from fairlist.binarize import ConstantColumnWarning
+from fairlist.binarize import ConstantColumnWarning, UnseenCategoryWarning
 from fairlist.cli import app
 from fairlist.errors import DataError, InvalidParameterError
 
@@ -301,3 +301,125 @@ def test_labels_of_mixed_types_are_named(y):
     X = np.eye(20, 3, dtype=int)
     with pytest.raises(DataError, match=r"^y mixes labels of types int, str \(.* at row 1\)"):
         FairRuleListClassifier().fit(X, y, sensitive_features=np.arange(20) % 2)
+
+
+# --------------------------------------------------------------------------- 4. scoring a split
+def _split(n: int = 1500, seed: int = 3):
+    """A 70/30 split of a wide synthetic table whose test part holds long-tail categories the
+    training part never saw."""
+    from fairlist.synthetic import make_wide_table
+
+    t = make_wide_table(n, seed=seed, n_id_like=0)
+    X = t.X.assign(sex=t.sensitive)
+    cut = int(0.7 * n)
+    return X.iloc[:cut], t.y[:cut], X.iloc[cut:], t.y[cut:]
+
+
+def _unseen(train: pd.DataFrame, test: pd.DataFrame) -> dict[str, int]:
+    return {
+        c: int((~test[c].dropna().isin(train[c].dropna().unique())).sum())
+        for c in train.columns
+        if not pd.api.types.is_numeric_dtype(train[c]) and c != "sex"
+    }
+
+
+@pytest.mark.parametrize("lam", [0.5, 0.002])  # the constant list, and a list that reads columns
+def test_a_model_fitted_on_a_split_scores_the_other_split_with_unseen_categories(lam):
+    X, y, X_test, y_test = _split()
+    assert sum(_unseen(X, X_test).values()) > 0
+    clf = fit(X, y, lam=lam, epsilon=0.1, handle_missing="category")
+    read = {r.antecedent for r in clf.rule_list_.rules}
+    assert (lam == 0.5) == (not read)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", UnseenCategoryWarning)
+        predicted = clf.predict(X_test)
+        score = clf.score(X_test, y_test)
+    assert predicted.shape == (len(X_test),) and 0 <= score <= 1
+    # the default ("ignore") is what the exported Python does, row by row
+    from fairlist.export import export_python
+
+    namespace: dict = {}
+    exec(export_python(clf), namespace)
+    rows = X_test.drop(columns="sex").to_dict("records")
+    exported = np.array([namespace["predict"](row) for row in rows])
+    np.testing.assert_array_equal(exported, clf.classes_.searchsorted(predicted))
+
+
+def test_handle_unknown_error_blocks_only_the_columns_a_rule_reads():
+    X, y, X_test, _ = _split()
+    clf = fit(X, y, lam=0.002, epsilon=0.1, handle_missing="category", handle_unknown="error")
+    assert clf.binarizer_.handle_unknown == "error"
+    read = {
+        c.name
+        for c in clf.binarizer_.columns_
+        for r in clf.rule_list_.rules
+        if f"{c.name}:" in r.antecedent
+    }
+    assert "education" in read
+    unseen = {c for c, k in _unseen(X, X_test).items() if k}
+    assert unseen and not unseen & read  # unseen values only where no rule reads
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # not even a warning: those columns are not read
+        clf.predict(X_test)
+    new = X_test.copy()
+    new["education"] = new["education"].astype(object)
+    new.loc[new.index[0], "education"] = "edu_never_seen"
+    with pytest.raises(DataError, match="'education'.*edu_never_seen"):
+        clf.predict(new)
+    clf.binarizer_.set_params(handle_unknown="ignore")  # the default: as the export does
+    with pytest.warns(UnseenCategoryWarning, match="'education'.*edu_never_seen"):
+        predicted = clf.predict(new)
+    rule = clf.rule_list_.rules[0]
+    assert rule.antecedent == "not education:edu_5"  # an unseen value is not edu_5: it fires
+    assert predicted[0] == clf.classes_[rule.prediction]
+
+
+def test_the_fit_command_makes_a_model_that_scores_the_other_split(tmp_path):
+    X, y, X_test, y_test = _split()
+    X.assign(label=y).to_csv(tmp_path / "train.csv", index=False)
+    X_test.assign(label=y_test).to_csv(tmp_path / "test.csv", index=False)
+    args = ["fit", str(tmp_path / "train.csv"), "--target", "label", "--sensitive", "sex"]
+    args += ["--max-length", "2", "--lam", "0.002", "--epsilon", "0.1"]
+    args += ["--handle-missing", "category", "--output", str(tmp_path / "m.json")]
+    result = runner.invoke(app, [*args, "--handle-unknown", "ignore"])
+    assert result.exit_code == 0, result.output
+    clf = FairRuleListClassifier.load(tmp_path / "m.json")
+    assert clf.handle_unknown == "ignore" and clf.rule_list_.rules
+    result = runner.invoke(app, ["predict", str(tmp_path / "m.json"), str(tmp_path / "test.csv")])
+    assert result.exit_code == 0, result.output
+    assert len(result.stdout.strip().splitlines()) == len(X_test) + 1  # a header, then the rows
+
+
+def test_the_fit_command_keeps_only_the_columns_given(tmp_path):
+    X, y, _, _ = _split(n=600)
+    X.assign(label=y).to_csv(tmp_path / "d.csv", index=False)
+    args = ["fit", str(tmp_path / "d.csv"), "--target", "label", "--sensitive", "sex"]
+    args += ["--max-length", "1", "--output", str(tmp_path / "m.json")]
+    result = runner.invoke(app, [*args, "--columns", "age,education,marital"])
+    assert result.exit_code == 0, result.output
+    clf = FairRuleListClassifier.load(tmp_path / "m.json")
+    assert list(clf.feature_names_in_) == ["age", "education", "marital"]
+    bad = runner.invoke(app, [*args, "--columns", "age,nope"])
+    assert bad.exit_code == 1 and "--columns 'nope' is not a column" in bad.output
+
+
+def test_id_like_columns_are_left_out_by_name_unless_kept(tmp_path):
+    from fairlist.binarize import IdLikeColumnWarning
+    from fairlist.synthetic import make_wide_table
+
+    t = make_wide_table(400, seed=2, n_numeric=3, n_categorical=3)
+    X = t.X.assign(sex=t.sensitive)
+    with pytest.warns(IdLikeColumnWarning, match="'row_id'.*'name'.*'timestamp'"):
+        clf = fit(X, t.y, handle_missing="category", lam=0.01)
+    assert clf.binarizer_.id_columns_ == ["row_id", "name", "timestamp"]
+    kept = fit(X, t.y, handle_missing="category", lam=0.01, keep_id_columns=True)
+    assert kept.binarizer_.id_columns_ == [] and "name" in kept.binarizer_.categories_
+    X.assign(label=t.y).to_csv(tmp_path / "d.csv", index=False)
+    args = ["fit", str(tmp_path / "d.csv"), "--target", "label", "--sensitive", "sex"]
+    args += ["--max-length", "1", "--handle-missing", "category", "--output", str(tmp_path / "m")]
+    result = runner.invoke(app, args)
+    assert result.exit_code == 0 and "look like identifiers" in result.output
+    assert FairRuleListClassifier.load(tmp_path / "m").binarizer_.id_columns_
+    result = runner.invoke(app, [*args, "--keep-id-columns"])
+    assert result.exit_code == 0 and "look like identifiers" not in result.output
+    assert FairRuleListClassifier.load(tmp_path / "m").binarizer_.id_columns_ == []
