@@ -595,6 +595,7 @@ def _fit_summary(clf: Any, epsilon: float | None, output: Path | None) -> dict[s
         "metric": clf.metric_.short_name,
         "epsilon": epsilon,
         "objective": clf.objective_,
+        "lam": getattr(clf, "lam_", None),  # the number lam="auto" resolved to
         "lower_bound": clf.lower_bound_,
         "gap": clf.gap_,
         "certified_length": clf.certified_length_,
@@ -632,9 +633,11 @@ def _print_fit(clf: Any, epsilon: float | None, output: Path | None) -> None:
     typer.echo(f"unfairness ({clf.metric_.short_name}): {clf.unfairness_:.4f}  (cap {cap})")
     rates = ["n_samples", *METRIC_RATES[clf.metric_]]
     typer.echo(clf.group_rates_[rates].to_string(float_format=lambda v: f"{v:.4f}"))
+    lam = getattr(clf, "lam_", None)
+    auto = f" (lam auto = {lam:.3g})" if clf.lam == "auto" and lam is not None else ""
     typer.echo(
-        f"status: {clf.status_} ({clf.result_.stop_reason}); objective {clf.objective_:.6f}, "
-        f"lower bound {clf.lower_bound_:.6f}, gap {clf.gap_:.6f}"
+        f"status: {clf.status_} ({clf.result_.stop_reason}); objective {clf.objective_:.6f}"
+        f"{auto}, lower bound {clf.lower_bound_:.6f}, gap {clf.gap_:.6f}"
     )
     if str(clf.result_.stop_reason) == "gap_limit":
         typer.echo(f"within the gap tolerance: no list is better by more than {clf.gap_:.6f}")

@@ -224,10 +224,13 @@ class FairRuleListClassifier(ClassifierMixin, BaseEstimator):
         them as a two-group mask does by chance. True: every column of ``X`` is a candidate
         antecedent, the sensitive ones too.
     verbose : int or bool, default=0
-        0: silent. 1 (or more): a line of the search's progress (seconds, nodes, best
-        objective, lower bound, gap) on stderr every few seconds, and one when the fit ends;
-        the named engines only (a :class:`~fairlist.solvers.Solver` passed as ``engine`` is
-        configured directly).
+        0: silent. 1 (or more): on stderr, a line when binarizing starts (rows, columns) and
+        one when the search is built (rows, antecedents), then a line of the search's progress
+        (seconds, nodes, best objective, lower bound, gap) every few seconds, and one when the
+        fit ends; the named engines only (a :class:`~fairlist.solvers.Solver` passed as
+        ``engine`` is configured directly). The same phases reach a progress callback given in
+        ``engine_options`` as ``{"phase": "preparing" | "binarizing" | "building", "seconds":
+        ..., ...}`` before the engine's own dicts (which carry no ``"phase"``).
 
     Attributes
     ----------
@@ -537,7 +540,8 @@ class FairRuleListClassifier(ClassifierMixin, BaseEstimator):
                 f"status {result.status} ({result.stop_reason})"
             )
         self._set_result(problem, result)
-        check_length_penalty(problem, result)  # warns when lam alone chose the constant list
+        check_length_penalty(problem, result, requested=self.lam)  # warns when lam alone
+        # chose the constant list
         return self
 
     def _report_phase(self, phase: str, start: float, **info: Any) -> None:

@@ -118,3 +118,12 @@ def json_length(text: str) -> int:
     import json
 
     return json.loads(text)["length"]
+
+
+def test_the_warning_says_what_auto_resolved_to():
+    X, y, g = imbalanced()
+    y[11:18] = 0  # x0 now holds 11 positives of 20: the rule removes 2 errors (0.001 of n)
+    share = y.mean()  # 113 positives: "auto" is 0.00113, above what the rule removes
+    with pytest.warns(LengthPenaltyWarning, match=r"lam='auto' \(0\.00113: 0\.02 x the minority"):
+        clf = FairRuleListClassifier(epsilon=0.05).fit(X, y, sensitive_features=g)
+    assert len(clf.rule_list_) == 0 and clf.lam_ == pytest.approx(0.02 * share)
