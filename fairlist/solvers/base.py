@@ -88,9 +88,9 @@ DEFAULT_TIME_LIMIT = 60.0
 #: The one default length penalty per rule (the estimator, ``fit``, ``verify``, ``pareto``,
 #: ``rashomon`` and :class:`Problem`): ``"auto"``, which :class:`Problem` resolves on its data to
 #: the number :func:`auto_lam` gives (the problem then holds that number: "optimal" is optimal for
-#: it, and the estimator reports it as ``lam_``). A fixed 0.01 made the constant list optimal on
-#: every imbalanced table we tried (6 % and 18 % positives), where a short fair list was more
-#: accurate: see docs/choosing.md and ``benchmarks/bench_defaults.py``.
+#: it, and the estimator reports it as ``lam_``). On the imbalanced tables of issue 34 (6 % and
+#: 18 % positives) the old fixed 0.01 made the constant list optimal where a short fair list was
+#: more accurate: see docs/choosing.md and ``benchmarks/bench_defaults.py``.
 DEFAULT_LAM = "auto"
 
 #: ``lam="auto"`` is this many times the constant list's error rate (the minority share): a rule
