@@ -252,7 +252,7 @@ EpsilonOpt = Annotated[
 
 
 def _lam(value: str | float) -> str | float:
-    """``--lam``: a number, or ``auto`` (2 % of the minority share; the library's default)."""
+    """``--lam``: a number, or ``auto`` (1 % of the minority share; the library's default)."""
     if isinstance(value, (int, float)) or value == "auto":
         return value
     try:
@@ -266,7 +266,7 @@ LamOpt = Annotated[
     typer.Option(
         parser=_lam,
         metavar="FLOAT|auto",
-        help="Length penalty per rule (the paper's lambda); auto: 2 % of the minority share.",
+        help="Length penalty per rule (the paper's lambda); auto: 0.01 x the minority share.",
     ),
 ]
 MaxLengthOpt = Annotated[Optional[int], typer.Option(help="Longest rule list (number of rules).")]
@@ -368,7 +368,9 @@ class _StatusLine:
 
     def warn(self, text: str) -> None:
         """A warning on its own line, above the live line."""
-        self.console.print(text, style="yellow", highlight=False)
+        from rich.text import Text
+
+        self.console.print(Text(text, style="yellow"))  # (a Text: the style stays on it)
 
 
 #: The live line of a running ``fit`` (None when there is none): warnings print above it.

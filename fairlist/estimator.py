@@ -147,8 +147,8 @@ class FairRuleListClassifier(ClassifierMixin, BaseEstimator):
     lam : float or "auto", default="auto"
         Length penalty per rule (the paper's lambda; it used 0.001): a rule is worth adding
         only if it removes more than ``lam * n`` errors. ``"auto"`` resolves on the training
-        labels to 2 % of the minority share (:func:`fairlist.solvers.base.auto_lam`; 0.01 on a
-        balanced table, 0.0012 on one of 6 % positives), so that a rule must remove 2 % of the
+        labels to 0.01 x the minority share (:func:`fairlist.solvers.base.auto_lam`: 0.005 on a
+        balanced table, 0.0006 on one of 6 % positives), so that a rule must remove 1 % of the
         errors of the constant list on any table; ``lam_`` holds the number, and ``optimal``
         means optimal for it. A fixed 0.01 makes "always predict the majority" the answer on
         imbalanced tables (see docs/choosing.md). One default everywhere

@@ -3,7 +3,7 @@
 The objective ``errors / n + lam * length`` makes every rule cost ``lam``. When ``lam`` is large
 for the data (a fairness cap that only a long list meets, few rows), the constant list ("always
 predict 0") is optimal, with status ``optimal``, although a longer fair list misclassifies fewer
-training samples: ``lam`` then chose the answer silently. The default ``lam="auto"`` (2 % of the
+training samples: ``lam`` then chose the answer silently. The default ``lam="auto"`` (0.01 x the
 minority share) makes that rarer on imbalanced tables than the fixed 0.01 did, not impossible.
 :func:`check_length_penalty` looks for such a list with a short, bounded search at ``lam / 10``
 and, when it finds one, warns with :class:`~fairlist.errors.LengthPenaltyWarning`, naming

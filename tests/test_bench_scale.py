@@ -48,5 +48,5 @@ def test_quick_run_prints_every_case_before_and_after():
         assert float(r[4]) > 0 and float(r[5]) > 0 and r[11] in ("yes", "no")
         assert float(r[14].replace(",", "")) > 50  # MB: a Python process with numpy loaded
     default = [line for line in lines if line.startswith("default")]
-    assert "(lam 0.01)" in default[0] and "(lam 0.0012)" in default[1]
+    assert "(lam 0.01)" in default[0] and "(lam 0.0006)" in default[1]
     assert sum(line.startswith("predict") for line in lines) == 2

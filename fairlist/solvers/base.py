@@ -93,9 +93,10 @@ DEFAULT_TIME_LIMIT = 60.0
 #: more accurate: see docs/choosing.md and ``benchmarks/bench_defaults.py``.
 DEFAULT_LAM = "auto"
 
-#: ``lam="auto"`` is this many times the constant list's error rate (the minority share): a rule
-#: must remove 2 % of the errors the constant list makes, which is ``lam=0.01`` on a balanced table.
-AUTO_LAM_SCALE = 0.02
+#: ``lam="auto"`` is this many times the constant list's error rate (the minority share): the old
+#: default 0.01 read per error of the constant list instead of per sample, so that a rule must
+#: remove 1 % of the errors the constant list makes (0.005 on a balanced table).
+AUTO_LAM_SCALE = 0.01
 
 
 def auto_lam(y: Any, sample_weight: Any = None) -> float:
@@ -107,13 +108,13 @@ def auto_lam(y: Any, sample_weight: Any = None) -> float:
     remove a part of the 6 % the constant list gets wrong; a fixed ``lam=0.01`` asks each rule to
     remove a sixth of them, which none does. Measured against the constant list's errors, the
     price of a rule is the same on a balanced table and an imbalanced one, and so is the bound
-    on a useful list's length (``objective / lam <= 1 / AUTO_LAM_SCALE = 50`` rules). A table of
-    one class (nothing to gain from a rule) gets ``AUTO_LAM_SCALE / 2``.
+    on a useful list's length (``objective / lam <= 1 / AUTO_LAM_SCALE = 100`` rules). A table
+    of one class (nothing to gain from a rule) is priced as a balanced one.
 
-    >>> auto_lam([0, 1, 1, 0])                  # balanced: the old default, 0.01
-    0.01
-    >>> round(auto_lam([1] + [0] * 99), 6)      # 1 % positives: a rule must remove 0.02 % of n
-    0.0002
+    >>> auto_lam([0, 1, 1, 0])                  # balanced: half the old default
+    0.005
+    >>> round(auto_lam([1] + [0] * 99), 6)      # 1 % positives: a rule must remove 0.01 % of n
+    0.0001
     """
     labels = np.asarray(y, dtype=float).ravel()
     weights = np.ones_like(labels) if sample_weight is None else np.asarray(sample_weight, float)
@@ -190,7 +191,7 @@ class Problem:
         Maximum unfairness allowed; None (or ``inf``) means unconstrained.
     lam : float or "auto"
         Length penalty per rule (the paper's lambda, CORELS' ``c``). ``"auto"`` (the default)
-        is resolved here to :func:`auto_lam` of ``y`` and ``sample_weight`` (2 % of the minority
+        is resolved here to :func:`auto_lam` of ``y`` and ``sample_weight`` (0.01 x the minority
         share); the problem holds the number.
     max_length : int or None
         Longest rule list considered (None: no cap other than the one the bounds imply).
