@@ -6,7 +6,7 @@ the same fairness cap (SP <= 0.05 by default), with each candidate default:
 
 - COMPAS (47 % positive, the paper's antecedents);
 - Adult (25 %, train + test, the paper's antecedents);
-- COMPAS's violent recidivism (``violent``: 11 % positive; the 5,278 rows of the two groups;
+- COMPAS's violent recidivism (``violent``: 11 % positive; the 6,150 rows of the two groups;
   seven raw columns through the default binarizer; race the sensitive attribute);
 - the synthetic census-like table (``wide``: 6 %, ``fairlist.synthetic.make_wide_table``,
   binarized by ``Binarizer(max_antecedents=300, handle_missing="category")``, its three ID-like
