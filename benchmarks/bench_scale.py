@@ -1,10 +1,11 @@
 """The practitioner's table at scale (issue 34's targets): raw tables in, fits and predictions out.
 
 Each case runs in its own subprocess pinned to one core, which reports its wall and CPU seconds,
-its peak resident memory (``ru_maxrss`` of that process alone) and, for a fit, the seconds of
-each stage, read from the phases ``fit`` reports to its progress callback: preparing (checking
-the table), binarizing, building the native search (building = the time from the ``building``
-phase to the search's end, less the engine's search seconds) and searching. The cases:
+its resident memory once its data is made (``base MB``) and its peak (``peak MB``: ``ru_maxrss``
+of that process alone, the table included) and, for a fit, the wall seconds of each stage, read
+from the phases ``fit`` reports to its progress callback: preparing (checking the table),
+binarizing, building the native search (the time from the ``building`` phase to the search's
+end, less the engine's search seconds) and searching. The cases:
 
 - ``fit``: ``FairRuleListClassifier(metric="SP", epsilon=0.05, lam=0.001, max_length=3)`` with
   the default binarizer (missing values as a category), on the synthetic census-like table
@@ -53,7 +54,7 @@ DEFAULT = {"epsilon": 0.05, "max_length": 3}
 COLUMNS = (
     f"{'case':<10} {'table':<14} {'settings':<7} {'wall s':>7} {'CPU s':>7} {'prep s':>7} "
     f"{'bin s':>7} {'build s':>7} {'search s':>8} {'antec.':>7} {'cert.':>5} {'rules':>5} "
-    f"{'accuracy':>8} {'peak MB':>8}  note"
+    f"{'accuracy':>8} {'base MB':>8} {'peak MB':>8}  note"
 )
 
 
@@ -99,6 +100,15 @@ def _binarizer(settings: str):
     return Binarizer(**{k: v for k, v in OLD_BINARIZER.items() if k in known})
 
 
+def _rss_mb() -> float:
+    """This process's resident memory now (MB; Linux), 0 where /proc is absent."""
+    try:
+        with open("/proc/self/statm") as f:
+            return int(f.read().split()[1]) * os.sysconf("SC_PAGE_SIZE") / 2**20
+    except OSError:
+        return 0.0
+
+
 def _child(spec: dict) -> dict:
     """Run one case here and return its figures."""
     import numpy as np
@@ -107,11 +117,15 @@ def _child(spec: dict) -> dict:
 
     cores = sorted(os.sched_getaffinity(0))
     os.sched_setaffinity(0, {cores[0]})  # one core
+    if spec.get("memory_cap_gb"):  # address space: a runaway case fails alone (MemoryError)
+        cap = int(spec["memory_cap_gb"] * 2**30)
+        resource.setrlimit(resource.RLIMIT_AS, (cap, cap))
     warnings.simplefilter("ignore")
     out: dict = {}
     if spec["case"] == "predict":
         X, _, _ = _table(spec["table"], spec["rows"], seed=1)
         clf = FairRuleListClassifier.load(spec["model"])
+        out["base_mb"] = _rss_mb()
         wall, cpu = time.perf_counter(), time.process_time()
         try:
             clf.predict(X)
@@ -137,6 +151,7 @@ def _child(spec: dict) -> dict:
             time_limit=spec["time_limit"],
             engine_options={"progress": progress},
         )
+        out["base_mb"] = _rss_mb()  # the table made, before the fit
         wall, cpu = time.perf_counter(), time.process_time()
         try:
             clf.fit(X, y, sensitive_features=s)
@@ -204,7 +219,7 @@ def _row(case: str, table: str, settings: str, r: dict) -> str:
         f"{_cell(r.get('bin'), '.2f', 7)} {_cell(r.get('build'), '.2f', 7)} "
         f"{_cell(r.get('search'), '.2f', 8)} {_cell(r.get('antecedents'), ',', 7)} "
         f"{certified:>5} {_cell(r.get('rules'), 'd', 5)} {_cell(r.get('accuracy'), '.4f', 8)} "
-        f"{_cell(r.get('peak_mb'), ',.0f', 8)}  {note}"
+        f"{_cell(r.get('base_mb'), ',.0f', 8)} {_cell(r.get('peak_mb'), ',.0f', 8)}  {note}"
     )
 
 
@@ -214,6 +229,12 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--predict-rows", type=int, default=100_000)
     ap.add_argument("--time-limit", type=float, default=60.0, help="each fit's time_limit")
     ap.add_argument("--no-adult", action="store_true", help="skip Adult (needs its files)")
+    ap.add_argument(
+        "--memory-cap-gb",
+        type=float,
+        default=8.0,
+        help="address-space cap of each case's process (0: none); a case past it fails alone",
+    )
     ap.add_argument("--no-before", action="store_true", help="skip the before rows")
     ap.add_argument(
         "--quick",
@@ -249,6 +270,7 @@ def main(argv: list[str] | None = None) -> None:
             for setting in settings:
                 spec = {"case": case, "table": table, "rows": args.rows, "settings": setting}
                 spec["time_limit"] = args.time_limit
+                spec["memory_cap_gb"] = args.memory_cap_gb
                 if case == "fit" and table == "wide":
                     spec["model"] = str(Path(tmp) / f"model-{setting}.json")
                 print(_row(case, label, setting, _run(spec, timeout)), flush=True)
@@ -259,7 +281,7 @@ def main(argv: list[str] | None = None) -> None:
                 print(_row("predict", label, setting, {"note": "no model (its fit failed)"}))
                 continue
             spec = {"case": "predict", "table": "wide", "rows": args.predict_rows}
-            spec |= {"settings": setting, "model": str(model)}
+            spec |= {"settings": setting, "model": str(model), "memory_cap_gb": args.memory_cap_gb}
             print(_row("predict", label, setting, _run(spec, timeout)), flush=True)
 
 
