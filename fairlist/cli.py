@@ -202,7 +202,11 @@ def _errors(as_json: bool = False):
 
 
 def _show_warning(message: Any, category: type, *args: Any, **kwargs: Any) -> None:
-    """A library warning as one line on stderr (``warning: ...``), not a source location."""
+    """A library warning as one line on stderr (``warning: ...``), not a source location;
+    above ``fit``'s live progress line when one is up, never onto it."""
+    if _LIVE_LINE is not None:
+        _LIVE_LINE.warn(f"warning: {message}")
+        return
     typer.secho(f"warning: {message}", err=True, fg=typer.colors.YELLOW)
 
 
@@ -247,7 +251,26 @@ MetricOpt = Annotated[MetricName, typer.Option(case_sensitive=False, help="Unfai
 EpsilonOpt = Annotated[
     Optional[float], typer.Option(help="Maximum unfairness allowed (omit: unconstrained).")
 ]
-LamOpt = Annotated[float, typer.Option(help="Length penalty per rule (the paper's lambda).")]
+
+
+def _lam(value: str | float) -> str | float:
+    """``--lam``: a number, or ``auto`` (1 % of the minority share; the library's default)."""
+    if isinstance(value, (int, float)) or value == "auto":
+        return value
+    try:
+        return float(value)
+    except ValueError:
+        raise typer.BadParameter(f"{value!r} is neither a number nor 'auto'") from None
+
+
+LamOpt = Annotated[
+    str,
+    typer.Option(
+        parser=_lam,
+        metavar="FLOAT|auto",
+        help="Length penalty per rule (the paper's lambda); auto: 0.01 x the minority share.",
+    ),
+]
 MaxLengthOpt = Annotated[Optional[int], typer.Option(help="Longest rule list (number of rules).")]
 EngineOpt = Annotated[Engine, typer.Option(help="Exact engine.")]
 PolicyOpt = Annotated[Optional[PolicyName], typer.Option(help="bnb search policy.")]
@@ -317,24 +340,110 @@ def _limit(value: float | None) -> float | None:
 
 
 # --------------------------------------------------------------------------- fit
-def _progress_printer(enabled: bool):
-    """A progress callback that keeps one status line up to date on a terminal (nothing on a
-    pipe): best objective, lower bound, gap, certified length, nodes and time."""
+@contextmanager
+def _progress_printer(enabled: bool, source: str = ""):
+    """A progress callback for ``fit`` (None when not ``enabled`` or not on a terminal: nothing
+    on a pipe) that shows the phase running on one live line (reading, binarizing, building the
+    search, searching with its nodes, best objective, bound and gap) and keeps a line for each
+    phase that ended; warnings print above the live line (see :func:`_show_warning`)."""
     if not enabled or not sys.stderr.isatty():
-        return None, None
+        yield None
+        return
     from rich.console import Console
-    from rich.status import Status as RichStatus
 
-    status = RichStatus("searching…", console=Console(stderr=True))
+    line = _StatusLine(Console(stderr=True), source)
+    with line:
+        yield line
 
-    def update(info: dict[str, Any]) -> None:
-        status.update(_progress_line(info))
 
-    return update, status
+class _StatusLine:
+    """The live line of :func:`_progress_printer`: a callable taking fit's phase dicts
+    (``{"phase": ...}``, see ``FairRuleListClassifier._report_phase``) and the engine's search
+    dicts (no ``"phase"``: searching)."""
+
+    def __init__(self, console: Any, source: str) -> None:
+        from rich.status import Status as RichStatus
+
+        self.console, self.source = console, source
+        self.phase, self.info = "reading", {"phase": "reading", "source": source}
+        self.since = _clock()
+        self.status = RichStatus(_progress_line(self.info), console=console)
+
+    def __enter__(self) -> _StatusLine:
+        global _LIVE_LINE
+        self.status.start()
+        _LIVE_LINE = self
+        return self
+
+    def __exit__(self, *exc: Any) -> None:
+        global _LIVE_LINE
+        _LIVE_LINE = None
+        self.status.stop()
+
+    def __call__(self, info: dict[str, Any]) -> None:
+        phase = info.get("phase", "searching")
+        if phase == "preparing":  # checking the table read: part of reading, on the line
+            self.info = {**self.info, **{k: v for k, v in info.items() if k != "phase"}}
+        elif phase != self.phase:
+            done = _phase_done(self.phase, self.info, info, _clock() - self.since)
+            if done:
+                self.console.print(done, highlight=False)
+            self.phase, self.since = phase, _clock()
+            self.info = info
+        else:
+            self.info = info
+        self.status.update(_progress_line(self.info if phase == "preparing" else info))
+
+    def warn(self, text: str) -> None:
+        """A warning on its own line, above the live line."""
+        from rich.text import Text
+
+        self.console.print(Text(text, style="yellow"))  # (a Text: the style stays on it)
+
+
+#: The live line of a running ``fit`` (None when there is none): warnings print above it.
+_LIVE_LINE: _StatusLine | None = None
+
+
+def _clock() -> float:
+    import time
+
+    return time.monotonic()
+
+
+def _phase_done(phase: str, info: dict[str, Any], following: dict[str, Any], seconds: float):
+    """The kept line of a phase that ended (``following``: the next phase's dict), or None."""
+    took = f"({seconds:.1f} s)"
+    if phase == "reading":
+        return f"read {info.get('source') or 'the data'} {took}"
+    if phase == "binarizing":
+        made = following.get("antecedents")
+        into = f" into {made:,} antecedents" if isinstance(made, int) else ""
+        return (
+            f"binarized {info.get('rows', 0):,} rows x {info.get('columns', 0):,} columns"
+            f"{into} {took}"
+        )
+    if phase == "building":
+        return (
+            f"built the search: {info.get('rows', 0):,} rows, "
+            f"{info.get('antecedents', 0):,} antecedents {took}"
+        )
+    return None
 
 
 def _progress_line(info: dict[str, Any]) -> str:
-    """One line of a search's progress (the keys an engine's progress dict may hold)."""
+    """The live line: the phase that runs, or a search's progress (the keys an engine's
+    progress dict may hold)."""
+    phase = info.get("phase", "searching")
+    if phase in ("reading", "preparing"):
+        return f"reading {info.get('source') or 'the data'}…"
+    if phase == "binarizing":
+        return f"binarizing {info.get('rows', 0):,} rows x {info.get('columns', 0):,} columns…"
+    if phase == "building":
+        return (
+            f"building the search: {info.get('rows', 0):,} rows, "
+            f"{info.get('antecedents', 0):,} antecedents…"
+        )
     parts = [f"searching… {info.get('seconds', 0.0):.1f} s"]
     if "nodes_expanded" in info:
         parts.append(f"{info['nodes_expanded']:,} nodes, trie {info.get('trie_size', 0):,}")
@@ -418,7 +527,7 @@ def fit(
     default), or Ctrl-C; it then reports the best list found (status feasible) with the proved
     lower bound and the gap.
     """
-    with _errors(as_json):
+    with _errors(as_json), _progress_printer(not as_json, data) as callback:
         _check_output(output, "--output")
         if columns is not None:
             drop = _drop_all_but(data, columns, [target, weight, *(sensitive or ())], drop)
@@ -435,7 +544,6 @@ def fit(
             handle_missing=handle_missing and handle_missing.value,
             cuts=cuts and cuts.value,
         )
-        callback, status = _progress_printer(not as_json)
         clf = _classifier(
             table,
             min_support,
@@ -455,7 +563,7 @@ def fit(
             handle_unknown=handle_unknown and handle_unknown.value,
             keep_id_columns=keep_id_columns or None,
         )
-        _fit_quietly(clf, table, status)
+        _fit_quietly(clf, table, None)  # (the live line is up from the reading on)
         if output is not None:
             _save_model(clf, table, output, target, sensitive)
     if as_json:
@@ -549,6 +657,7 @@ def _fit_summary(clf: Any, epsilon: float | None, output: Path | None) -> dict[s
         "metric": clf.metric_.short_name,
         "epsilon": epsilon,
         "objective": clf.objective_,
+        "lam": getattr(clf, "lam_", None),  # the number lam="auto" resolved to
         "lower_bound": clf.lower_bound_,
         "gap": clf.gap_,
         "certified_length": clf.certified_length_,
@@ -586,9 +695,11 @@ def _print_fit(clf: Any, epsilon: float | None, output: Path | None) -> None:
     typer.echo(f"unfairness ({clf.metric_.short_name}): {clf.unfairness_:.4f}  (cap {cap})")
     rates = ["n_samples", *METRIC_RATES[clf.metric_]]
     typer.echo(clf.group_rates_[rates].to_string(float_format=lambda v: f"{v:.4f}"))
+    lam = getattr(clf, "lam_", None)
+    auto = f" (lam auto = {lam:.3g})" if clf.lam == "auto" and lam is not None else ""
     typer.echo(
-        f"status: {clf.status_} ({clf.result_.stop_reason}); objective {clf.objective_:.6f}, "
-        f"lower bound {clf.lower_bound_:.6f}, gap {clf.gap_:.6f}"
+        f"status: {clf.status_} ({clf.result_.stop_reason}); objective {clf.objective_:.6f}"
+        f"{auto}, lower bound {clf.lower_bound_:.6f}, gap {clf.gap_:.6f}"
     )
     if str(clf.result_.stop_reason) == "gap_limit":
         typer.echo(f"within the gap tolerance: no list is better by more than {clf.gap_:.6f}")
@@ -597,13 +708,25 @@ def _print_fit(clf: Any, epsilon: float | None, output: Path | None) -> None:
         typer.echo(
             f"no list of at most {certified} rules is better"
             if certified
-            else "the list is not certified optimal: raise --max-nodes or --time-limit, or "
-            "accept the gap"
+            else f"the list is not certified optimal: {_limit_hint(clf.result_.stop_reason)}"
         )
     if str(clf.result_.stop_reason) == "interrupted":
         typer.echo("interrupted: this is the best list found so far")
     if output is not None:
         typer.echo(f"model written to {output}")
+
+
+def _limit_hint(stop: Any) -> str:
+    """What to raise after a search that ``stop`` (a stop reason) ended before a certificate:
+    the limit that stopped it, not one that was off."""
+    hints = {
+        "node_limit": "raise --max-nodes (0: no limit), or accept the gap",
+        "time_limit": "raise --time-limit (0: no limit), or accept the gap",
+        "memory_limit": "raise --memory-limit, cap --max-length or make fewer antecedents "
+        "(--min-support), or accept the gap",
+        "interrupted": "the search was stopped; run it longer, or accept the gap",
+    }
+    return hints.get(str(stop), f"the search stopped ({stop}); accept the gap")
 
 
 # --------------------------------------------------------------------------- predict

@@ -148,10 +148,16 @@ class FairRuleListClassifier(ClassifierMixin, BaseEstimator):
         The **maximum unfairness** allowed on the training data (``unfairness <= epsilon``);
         None means unconstrained. The paper's algorithm writes the same cap as ``1 - epsilon``,
         calling ``epsilon`` a fairness level: here ``epsilon=0.05`` means unfairness at most 0.05.
-    lam : float, default=0.01
-        Length penalty per rule (the paper's lambda; it used 0.001). One default everywhere
-        (``fairlist.solvers.base.DEFAULT_LAM``). When it alone makes the constant list optimal,
-        ``fit`` warns (:class:`~fairlist.errors.LengthPenaltyWarning`).
+    lam : float or "auto", default="auto"
+        Length penalty per rule (the paper's lambda; it used 0.001): a rule is worth adding
+        only if it removes more than ``lam * n`` errors. ``"auto"`` resolves on the training
+        labels to 0.01 x the minority share (:func:`fairlist.solvers.base.auto_lam`: 0.005 on a
+        balanced table, 0.0006 on one of 6 % positives), so that a rule must remove 1 % of the
+        errors of the constant list on any table; ``lam_`` holds the number, and ``optimal``
+        means optimal for it. A fixed 0.01 makes "always predict the majority" the answer on
+        imbalanced tables (see docs/choosing.md). One default everywhere
+        (``fairlist.solvers.base.DEFAULT_LAM``). When ``lam`` alone makes the constant list
+        optimal, ``fit`` warns (:class:`~fairlist.errors.LengthPenaltyWarning`).
     max_length : int or None, default=None
         Longest rule list considered. None: no cap other than the one the bounds imply (the
         CP-SAT engine needs a cap; see its documentation).
@@ -234,10 +240,13 @@ class FairRuleListClassifier(ClassifierMixin, BaseEstimator):
         them as a two-group mask does by chance. True: every column of ``X`` is a candidate
         antecedent, the sensitive ones too.
     verbose : int or bool, default=0
-        0: silent. 1 (or more): a line of the search's progress (seconds, nodes, best
-        objective, lower bound, gap) on stderr every few seconds, and one when the fit ends;
-        the named engines only (a :class:`~fairlist.solvers.Solver` passed as ``engine`` is
-        configured directly).
+        0: silent. 1 (or more): on stderr, a line when binarizing starts (rows, columns) and
+        one when the search is built (rows, antecedents), then a line of the search's progress
+        (seconds, nodes, best objective, lower bound, gap) every few seconds, and one when the
+        fit ends; the named engines only (a :class:`~fairlist.solvers.Solver` passed as
+        ``engine`` is configured directly). The same phases reach a progress callback given in
+        ``engine_options`` as ``{"phase": "preparing" | "binarizing" | "building", "seconds":
+        ..., ...}`` before the engine's own dicts (which carry no ``"phase"``).
 
     Attributes
     ----------
@@ -246,7 +255,9 @@ class FairRuleListClassifier(ClassifierMixin, BaseEstimator):
     status_ : Status
         ``optimal`` (certified) or ``feasible`` (a limit stopped the search).
     objective_ : float
-        Training objective of ``rule_list_``.
+        Training objective of ``rule_list_`` (``errors / n + lam_ * length``).
+    lam_ : float
+        The length penalty the fit used: ``lam``, or the number ``lam="auto"`` resolved to.
     lower_bound_ : float
         Lower bound on the optimal objective proved by the engine.
     accuracy_ : float
@@ -302,7 +313,7 @@ class FairRuleListClassifier(ClassifierMixin, BaseEstimator):
         *,
         metric: str | Metric = "statistical_parity",
         epsilon: float | None = None,
-        lam: float = DEFAULT_LAM,
+        lam: float | str = DEFAULT_LAM,
         max_length: int | None = None,
         engine: str | Solver = "bnb",
         policy: str | None = None,
@@ -455,6 +466,8 @@ class FairRuleListClassifier(ClassifierMixin, BaseEstimator):
             if self.sensitive_columns_:
                 binarizer.set_params(sensitive=None)  # those columns are already out of X
             deadline = None if self.time_limit is None else start + float(self.time_limit)
+            columns = X.shape[1] if len(X.shape) == 2 else 1  # (1-d: the binarizer's error)
+            self._report_phase("binarizing", start, rows=X.shape[0], columns=columns)
             self.binarizer_ = binarizer.fit(X, y, deadline=deadline)
             X = self.binarizer_.transform(X)
             names = [str(c) for c in self.binarizer_.get_feature_names_out()]
@@ -536,16 +549,15 @@ class FairRuleListClassifier(ClassifierMixin, BaseEstimator):
         for attr in ("feature_names_in_", "n_features_in_"):
             if hasattr(self, attr):  # a refit must not inherit the previous data's names
                 delattr(self, attr)
+        self._report_phase("preparing", start)
         problem = self._prepare(X, y, sensitive_features, protected, sample_weight, start)
         problem = problem.with_limits(problem.limits.minus(time.perf_counter() - start))
-        if self.verbose:
-            antecedents = f"{problem.n_antecedents} antecedents"
-            if self.binarizer_ is not None:
-                b = self.binarizer_
-                antecedents += f" from {b.n_features_in_} raw columns"
-                if b.n_dropped_:
-                    antecedents += f" (kept {b.n_antecedents_kept_} of {b.n_antecedents_made_})"
-            _say(f"fit: {problem.X.shape[0]} rows, {antecedents}, searching with {self.engine}")
+        building = {"rows": problem.X.shape[0], "antecedents": problem.n_antecedents}
+        if self.binarizer_ is not None:
+            building["raw_columns"] = self.binarizer_.n_features_in_
+            if self.binarizer_.n_dropped_:
+                building["made"] = self.binarizer_.n_antecedents_made_
+        self._report_phase("building", start, **building)
         result = self._solver().solve(problem)
         if self.verbose:
             _say(
@@ -553,8 +565,27 @@ class FairRuleListClassifier(ClassifierMixin, BaseEstimator):
                 f"status {result.status} ({result.stop_reason})"
             )
         self._set_result(problem, result)
-        check_length_penalty(problem, result)  # warns when lam alone chose the constant list
+        check_length_penalty(problem, result, requested=self.lam)  # warns when lam alone
+        # chose the constant list
         return self
+
+    def _report_phase(self, phase: str, start: float, **info: Any) -> None:
+        """Say which phase of ``fit`` starts: ``{"phase": phase, "seconds": <since fit began>,
+        **info}`` to the progress callback of ``engine_options`` (the one the engine then calls
+        with its search dicts, which carry no ``"phase"``) and, under ``verbose``, a line.
+
+        The phases: ``preparing`` (checking the data), ``binarizing`` (``rows``, ``columns``:
+        a raw table), ``building`` (``rows``, ``antecedents``, ``raw_columns`` when binarized,
+        ``made`` when the antecedent budget kept fewer than were made: the engine builds its
+        search; its first progress dict means ``searching``).
+        """
+        report = {"phase": phase, "seconds": time.perf_counter() - start, **info}
+        options = self.engine_options if isinstance(self.engine_options, Mapping) else {}
+        callback = options.get("progress")
+        if callable(callback):
+            callback(report)
+        if self.verbose and phase != "preparing":
+            _say(f"fit: {_phase_text(report)}")
 
     def _set_result(self, problem: Problem, result: Result) -> None:
         if result.rule_list is None:
@@ -597,6 +628,8 @@ class FairRuleListClassifier(ClassifierMixin, BaseEstimator):
         self.result_ = result
         self.status_ = result.status
         self.objective_ = evaluation.objective
+        self.lam_ = problem.lam
+        result.stats["lam"] = problem.lam  # the number "auto" resolved to, saved with the model
         self.lower_bound_ = result.lower_bound
         self.gap_ = result.gap
         self.certified_length_ = _certified_length(problem, result)
@@ -871,6 +904,8 @@ class FairRuleListClassifier(ClassifierMixin, BaseEstimator):
         train = doc["training"]
         clf.status_ = Status(train["status"])
         clf.objective_ = float(train["objective"])
+        lam = train["stats"].get("lam", params.get("lam"))  # a model saved before lam_: params
+        clf.lam_ = float(lam) if isinstance(lam, numbers.Real) else None
         clf.lower_bound_ = float(train["lower_bound"])
         clf.gap_ = max(0.0, clf.objective_ - clf.lower_bound_)
         clf.certified_length_ = train["certified_length"]
@@ -928,6 +963,23 @@ def _progress_text(info: Mapping[str, Any]) -> str:
     else:
         parts.append("no fair list yet")
     return ", ".join(parts)
+
+
+def _phase_text(info: Mapping[str, Any]) -> str:
+    """A phase dict of ``fit`` (see ``FairRuleListClassifier._report_phase``) as one line."""
+    phase, seconds = info.get("phase"), float(info.get("seconds", 0.0))
+    if phase == "binarizing":
+        what = f"binarizing {info.get('rows', 0):,} rows x {info.get('columns', 0):,} columns"
+    elif phase == "building":
+        what = f"{info.get('rows', 0):,} rows, {info.get('antecedents', 0):,} antecedents"
+        if "made" in info:
+            what += f" (kept of {info['made']:,} made)"
+        if "raw_columns" in info:
+            what += f" from {info['raw_columns']:,} raw columns"
+        what += ", building the search"
+    else:
+        what = f"{phase}"
+    return f"{what} ({seconds:.1f} s into fit)"
 
 
 class _ProgressLog:

@@ -642,7 +642,9 @@ def _agreement(at: _At, out: dict[str, Any], defaults: Mapping[str, Any] | None)
     outputs = [p for _, p in rl["rules"]] + [rl["default"]]
     correct = sum(p if q == 1 else c - p for q, c, p in zip(outputs, n, pos, strict=True))
     lam = params.get("lam")
-    if isinstance(lam, numbers.Real):
+    if not isinstance(lam, numbers.Real):  # lam="auto": the number it resolved to, in stats
+        lam = train["stats"].get("lam") if isinstance(train.get("stats"), dict) else None
+    if isinstance(lam, numbers.Real) and not isinstance(lam, bool):
         length = len(rl["rules"])
         expected = (sum(n) - correct) / sum(n) + lam * length
         if abs(objective - expected) > _ATOL:

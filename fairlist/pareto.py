@@ -442,7 +442,7 @@ class FitSettings:
     """What every fit of a sweep shares: the problem's parameters, the engine and its limits."""
 
     metric: Metric
-    lam: float
+    lam: float | str
     max_length: int | None
     engine: str
     max_nodes: int | None
@@ -689,7 +689,7 @@ def _fit_settings(
     """The :class:`FitSettings` of a sweep from its public parameters."""
     return FitSettings(
         metric,
-        float(lam),
+        lam if isinstance(lam, str) else float(lam),  # "auto": resolved by each fit's Problem
         max_length,
         engine,
         max_nodes,

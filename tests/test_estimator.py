@@ -424,7 +424,7 @@ def test_a_search_stopped_by_a_limit_warns_and_keeps_the_best_list():
     with pytest.warns(ConvergenceWarning, match="node_limit"):
         clf.fit(X, y, sensitive_features=s, protected="F")
     assert clf.status_ is Status.FEASIBLE
-    assert clf.stats_ == {"nodes": 7}
+    assert clf.stats_ == {"nodes": 7, "lam": clf.lam_}  # the engine's, and the lam used
 
 
 # --------------------------------------------------------------------------- composition

@@ -239,7 +239,7 @@ CASES = {
     ),
     "a parameter out of range": (
         lambda d: d["params"].update(lam=-1),
-        "'params.lam' is a number (-1), expected a real number in [0, inf)",
+        "'params.lam' is a number (-1), expected 'auto' or a real number in [0, inf)",
     ),
     "an unknown parameter": (
         lambda d: d["params"].update(alpha=1),

@@ -35,7 +35,10 @@ def test_evaluate_agrees_with_the_metrics_module():
         ({"groups": np.ones(6, bool)}, "unprotected group is empty"),
         ({"groups": np.zeros(6, bool)}, "protected group is empty"),
         ({"epsilon": -0.1}, "'epsilon' parameter of Problem must be None or a real number >= 0"),
-        ({"lam": -1.0}, r"'lam' parameter of Problem must be a real number in \[0, inf\)"),
+        (
+            {"lam": -1.0},
+            r"'lam' parameter of Problem must be 'auto' or a real number in \[0, inf\)",
+        ),
         ({"max_length": -1}, r"'max_length' parameter of Problem must be None or an integer in \["),
         ({"metric": "accuracy"}, "'metric' parameter of Problem.*got 'accuracy'"),
         ({"feature_names": ["a"]}, "feature_names has 1 names, X has 2 columns"),

@@ -170,9 +170,15 @@ def test_verbose_reports_a_fit_on_stderr(capsys, monkeypatch):
     options = {"progress": seen.append, "num_workers": 1}
     fit(X, y, cuts="quantile", engine="cpsat", verbose=1, engine_options=options)
     lines = capsys.readouterr().err.splitlines()
-    assert lines[0].startswith("fit: 300 rows") and "from 2 raw columns" in lines[0]
-    assert seen  # the user's own callback still runs, and each call was a line
-    assert len([line for line in lines if line.startswith("searching: ")]) == len(seen)
+    assert lines[0].startswith("fit: binarizing 300 rows x 2 columns")
+    assert lines[1].startswith("fit: 300 rows") and "from 2 raw columns" in lines[1]
+    assert "building the search" in lines[1]
+    phases = [d["phase"] for d in seen if "phase" in d]  # fit's phases, then the engine's dicts
+    assert phases == ["preparing", "binarizing", "building"]
+    assert seen[len(phases)] is not None and "phase" not in seen[-1]
+    searching = [d for d in seen if "phase" not in d]
+    assert searching  # the user's own callback still runs, and each search call was a line
+    assert len([line for line in lines if line.startswith("searching: ")]) == len(searching)
     assert "best" in lines[-1] and "status optimal" in lines[-1]
     fit(X, y, cuts="quantile", engine="cpsat")
     assert capsys.readouterr().err == ""  # verbose=0: silent

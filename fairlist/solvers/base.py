@@ -18,7 +18,7 @@ from typing import Any, ClassVar, Protocol, runtime_checkable
 
 import numpy as np
 
-from .._params import INT64_MAX, Interval, Satisfies, validate_params
+from .._params import INT64_MAX, Interval, Options, Satisfies, validate_params
 from .._validation import as_binary, as_table, encode_labels
 from ..errors import DataError, InvalidParameterError
 from ..groups import check_group_sizes, encode_groups
@@ -85,11 +85,44 @@ class Limits:
 DEFAULT_MAX_NODES = 4_000_000
 DEFAULT_TIME_LIMIT = 60.0
 
-#: The one default length penalty per rule (the estimator, ``fit``, ``verify``, ``pareto`` and
-#: :class:`Problem`). The paper used 0.001; 0.01 certifies far sooner. A penalty this large can
-#: make the constant list optimal where a longer list is more accurate: the estimator then warns
-#: (:class:`fairlist.errors.LengthPenaltyWarning`), naming ``lam``.
-DEFAULT_LAM = 0.01
+#: The one default length penalty per rule (the estimator, ``fit``, ``verify``, ``pareto``,
+#: ``rashomon`` and :class:`Problem`): ``"auto"``, which :class:`Problem` resolves on its data to
+#: the number :func:`auto_lam` gives (the problem then holds that number: "optimal" is optimal for
+#: it, and the estimator reports it as ``lam_``). On the imbalanced tables of issue 34 (6 % and
+#: 18 % positives) the old fixed 0.01 made the constant list optimal where a short fair list was
+#: more accurate: see docs/choosing.md and ``benchmarks/bench_defaults.py``.
+DEFAULT_LAM = "auto"
+
+#: ``lam="auto"`` is this many times the constant list's error rate (the minority share): the old
+#: default 0.01 read per error of the constant list instead of per sample, so that a rule must
+#: remove 1 % of the errors the constant list makes (0.005 on a balanced table).
+AUTO_LAM_SCALE = 0.01
+
+
+def auto_lam(y: Any, sample_weight: Any = None) -> float:
+    """The length penalty ``lam="auto"`` resolves to: ``AUTO_LAM_SCALE`` times the share of the
+    minority class (weighted by ``sample_weight``), the error rate of the best constant list.
+
+    Why relative to the minority share: the objective ``errors / n + lam * length`` prices a rule
+    in errors of all ``n`` samples, but on a table of 6 % positives every rule can only ever
+    remove a part of the 6 % the constant list gets wrong; a fixed ``lam=0.01`` asks each rule to
+    remove a sixth of them, which none does. Measured against the constant list's errors, the
+    price of a rule is the same on a balanced table and an imbalanced one, and so is the bound
+    on a useful list's length (``objective / lam <= 1 / AUTO_LAM_SCALE = 100`` rules). A table
+    of one class (nothing to gain from a rule) is priced as a balanced one.
+
+    >>> auto_lam([0, 1, 1, 0])                  # balanced: half the old default
+    0.005
+    >>> round(auto_lam([1] + [0] * 99), 6)      # 1 % positives: a rule must remove 0.01 % of n
+    0.0001
+    """
+    labels = np.asarray(y, dtype=float).ravel()
+    weights = np.ones_like(labels) if sample_weight is None else np.asarray(sample_weight, float)
+    total = float(weights.sum())
+    positive = float(weights @ labels) / total if total > 0 else 0.5
+    share = min(positive, 1.0 - positive)
+    return AUTO_LAM_SCALE * (share if share > 0 else 0.5)
+
 
 #: The least time limit :meth:`Limits.minus` leaves (seconds).
 MIN_TIME_LEFT = 1e-3
@@ -123,7 +156,7 @@ METRIC = [
     )
 ]
 EPSILON = [None, Interval(numbers.Real, 0, None, closed="left")]
-LAM = [Interval(numbers.Real, 0, math.inf, closed="left")]
+LAM = [Options(("auto",)), Interval(numbers.Real, 0, math.inf, closed="left")]
 #: Seconds between two progress calls (both engines): a wait longer than threading.TIMEOUT_MAX
 #: raises OverflowError.
 PROGRESS_INTERVAL = Interval(numbers.Real, 0, threading.TIMEOUT_MAX, closed="right")
@@ -156,8 +189,10 @@ class Problem:
     metric : Metric or str
     epsilon : float or None
         Maximum unfairness allowed; None (or ``inf``) means unconstrained.
-    lam : float
-        Length penalty per rule (the paper's lambda, CORELS' ``c``).
+    lam : float or "auto"
+        Length penalty per rule (the paper's lambda, CORELS' ``c``). ``"auto"`` (the default)
+        is resolved here to :func:`auto_lam` of ``y`` and ``sample_weight`` (0.01 x the minority
+        share); the problem holds the number.
     max_length : int or None
         Longest rule list considered (None: no cap other than the one the bounds imply).
     feature_names : sequence of str, optional
@@ -179,7 +214,7 @@ class Problem:
     groups: np.ndarray
     metric: Metric = Metric.STATISTICAL_PARITY
     epsilon: float | None = None
-    lam: float = DEFAULT_LAM
+    lam: float | str = DEFAULT_LAM
     max_length: int | None = None
     feature_names: tuple[str, ...] = ()
     labels: tuple[str, str] = ()
@@ -227,7 +262,7 @@ class Problem:
         set_("metric", Metric.parse(self.metric))
         eps = self.epsilon
         set_("epsilon", None if eps is None or math.isinf(eps) else float(eps))
-        set_("lam", float(self.lam))
+        set_("lam", auto_lam(y, weights) if isinstance(self.lam, str) else float(self.lam))
         if self.max_length is not None:
             set_("max_length", int(self.max_length))
         names = tuple(str(s) for s in self.feature_names) or tuple(f"x{j}" for j in range(m))
