@@ -48,6 +48,21 @@ def pack_bits(const uint8_t[::1] v):
     return out
 
 
+def transpose_packed(const uint64_t[:, ::1] packed, size_t n_bits):
+    """The bit-matrix transpose the search's set-up uses (for tests): ``packed`` holds ``r`` rows
+    of ``n_bits`` bits (``pack_matrix``'s layout, shape (r, words_for(n_bits))); the result has
+    ``n_bits`` rows of ``r`` bits, shape (n_bits, words_for(r))."""
+    cdef size_t r = packed.shape[0]
+    if r and packed.shape[1] != words_for(n_bits):
+        raise ValueError(f"packed rows must have {words_for(n_bits)} words, got {packed.shape[1]}")
+    out = np.zeros((n_bits, words_for(r)), dtype=np.uint64)
+    cdef uint64_t[:, ::1] view = out
+    if r and n_bits:
+        with nogil:
+            transpose_bits(&packed[0, 0], r, n_bits, &view[0, 0])
+    return out
+
+
 def count_captures(const uint64_t[:, ::1] packed, const uint64_t[::1] mask):
     """Number of samples of ``mask`` that each packed antecedent captures (int64, shape (m,))."""
     cdef size_t m = packed.shape[0], nw = packed.shape[1], j
