@@ -840,12 +840,13 @@ class Binarizer(TransformerMixin, BaseEstimator):
             pos += width
         return out
 
-    def transform(self, X: Any) -> np.ndarray | pd.DataFrame:
+    def transform(self, X: Any, *, as_array: bool = False) -> np.ndarray | pd.DataFrame:
         """The antecedents of ``X``: ``uint8`` of shape (n_samples, n_antecedents).
 
         A DataFrame in gives a DataFrame out, its columns named by the antecedents and its index
-        kept; an array gives a C-contiguous array. Columns are found by name; the sensitive
-        columns and unknown extra columns are ignored.
+        kept; an array gives a C-contiguous array, and so does any ``X`` with ``as_array=True``
+        (a fit's one conversion: pandas' DataFrame of 200,000 x 2,500 antecedents costs 6 s).
+        Columns are found by name; the sensitive columns and unknown extra columns are ignored.
         """
         check_is_fitted(self, "_names_out")
         frame = _as_frame(X)
@@ -861,7 +862,7 @@ class Binarizer(TransformerMixin, BaseEstimator):
             singles[:, self._pairs[:, 0]] & singles[:, self._pairs[:, 1]],
         ]
         out = np.ascontiguousarray(np.concatenate(parts, axis=1), dtype=np.uint8)
-        if isinstance(X, pd.DataFrame):
+        if isinstance(X, pd.DataFrame) and not as_array:
             return pd.DataFrame(out, columns=list(self._names_out), index=X.index)
         return out
 
