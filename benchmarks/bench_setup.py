@@ -221,9 +221,8 @@ def report(name: str, new: dict, old: dict, stats: dict, extra: str) -> None:
         f"{stats['n_classes']} sample classes, {stats['n_rows']} rows searched; first node: "
         f"{stats['nodes_expanded']} expanded, beam {stats['beam_seconds']:.2f} s wall"
     )
-    print(
-        f"  {'stage':<11}{'new CPU s':>10}{'wall s':>8}{'peak MiB':>10}{'old CPU s':>11}{'ratio':>7}"
-    )
+    head = f"{'new CPU s':>10}{'wall s':>8}{'peak MiB':>10}{'old CPU s':>11}{'ratio':>7}"
+    print(f"  {'stage':<11}{head}")
     total_new = total_old = 0.0
     for key, (cpu, wall, peak, reset) in new.items():
         old_cpu = old.get(key, (None,))[0]
