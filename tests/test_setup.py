@@ -4,11 +4,17 @@ instances that span several 64-bit words of samples, of antecedents and of class
 
 from __future__ import annotations
 
+import time
+
 import numpy as np
+import pandas as pd
 import pytest
 from reference import random_weights, reference_solve
 
+from fairlist import table
 from fairlist._core import pack_matrix, transpose_packed
+from fairlist.binarize import Binarizer
+from fairlist.errors import TimeLimitError
 from fairlist.solvers import Limits, Problem
 from fairlist.solvers.bnb import BnBSolver, distinct_columns, distinct_packed
 
@@ -96,3 +102,28 @@ def test_build_over_several_words_matches_brute_force(seed):
     rows = np.unique(np.column_stack([X, protected, y])[live], axis=0)
     assert result.stats["n_sample_classes"] == len(classes)
     assert result.stats["n_rows"] == len(rows)
+
+
+def test_to_antecedents_looks_at_the_deadline_between_blocks_of_rows(monkeypatch):
+    """The transform runs in blocks of rows with a look at the clock between two: past the
+    deadline, a TimeLimitError says how far it got; before it, the blocks make the same matrix
+    as one transform."""
+    rng = np.random.default_rng(0)
+    raw = pd.DataFrame({"a": rng.integers(0, 50, 600), "b": rng.choice(list("xyzw"), 600)})
+    y = rng.integers(0, 2, 600)
+    binarizer = Binarizer(numeric="quantile")
+    deadline = time.perf_counter() + 1e6  # the binarizer's own fit is always in time
+    monkeypatch.setattr(table, "CELLS_PER_CHECK", 2000)  # blocks of ~100 rows
+    fitted, X, names = table.to_antecedents(binarizer, raw, y, deadline=deadline)
+    assert X.dtype == np.uint8 and X.flags.c_contiguous and X.shape[0] == 600
+    assert (X == fitted.transform(raw, as_array=True)).all()
+    assert names == [str(c) for c in fitted.get_feature_names_out()]
+
+    class LateClock:  # past the deadline once the binarizer is fitted
+        @staticmethod
+        def perf_counter() -> float:
+            return deadline + 1
+
+    monkeypatch.setattr(table, "time", LateClock)
+    with pytest.raises(TimeLimitError, match=r"\(0 of 600 rows turned into antecedents\)"):
+        table.to_antecedents(binarizer, raw, y, deadline=deadline)
