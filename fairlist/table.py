@@ -55,9 +55,11 @@ def to_antecedents(
 
     The matrix is the fit's one conversion of the table: it goes to the search as it is, with
     no DataFrame around it (pandas' constructor alone took 6 s on 200,000 rows x 2,500
-    antecedents). ``deadline`` (a ``time.perf_counter()`` time) bounds the binarizer's fit
-    (:meth:`~fairlist.binarize.Binarizer.fit`) and the transform, which runs in blocks of rows
-    of about :data:`CELLS_PER_CHECK` cells with a look at the clock between two: past it, a
+    antecedents). The transform runs in blocks of rows of about :data:`CELLS_PER_CHECK` cells
+    (whose temporaries stay small: 3.8 CPU s on 200,000 rows x 2,500 antecedents where one
+    transform of all rows took 9), with a look at the clock between two: ``deadline`` (a
+    ``time.perf_counter()`` time) bounds them and the binarizer's fit
+    (:meth:`~fairlist.binarize.Binarizer.fit`); past it, a
     :class:`~fairlist.errors.TimeLimitError` says how far it got.
 
     Examples
@@ -73,12 +75,12 @@ def to_antecedents(
     names = [str(c) for c in fitted.get_feature_names_out()]
     n = X.shape[0] if hasattr(X, "shape") else len(X)
     step = max(1, CELLS_PER_CHECK // max(1, len(names)))
-    if deadline is None or n <= step:
+    if n <= step:
         return fitted, fitted.transform(X, as_array=True), names
     rows = X.iloc if hasattr(X, "iloc") else X
     out = np.empty((n, len(names)), dtype=np.uint8)
     for start in range(0, n, step):
-        if time.perf_counter() >= deadline:
+        if deadline is not None and time.perf_counter() >= deadline:
             raise TimeLimitError(
                 f"binarizing did not finish within the time limit ({start} of {n} rows turned "
                 "into antecedents); raise the time limit, or make fewer antecedents "
