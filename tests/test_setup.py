@@ -127,3 +127,14 @@ def test_to_antecedents_looks_at_the_deadline_between_blocks_of_rows(monkeypatch
     monkeypatch.setattr(table, "time", LateClock)
     with pytest.raises(TimeLimitError, match=r"\(0 of 600 rows turned into antecedents\)"):
         table.to_antecedents(binarizer, raw, y, deadline=deadline)
+
+
+@pytest.mark.parametrize("shape", [(1, 1), (7, 3), (64, 64), (65, 130), (1000, 77), (130, 1)])
+def test_pack_matrix_packs_each_column_into_words(shape):
+    rng = np.random.default_rng(sum(shape))
+    X = (rng.random(shape) < 0.3) * rng.integers(1, 4, shape)  # any nonzero byte is a 1
+    X = X.astype(np.uint8)
+    columns = np.packbits(X.T != 0, axis=1, bitorder="little")
+    want = np.zeros((shape[1], (shape[0] + 63) // 64 * 8), dtype=np.uint8)
+    want[:, : columns.shape[1]] = columns
+    assert (pack_matrix(X) == want.view("<u8")).all()
