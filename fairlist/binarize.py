@@ -829,12 +829,18 @@ class Binarizer(TransformerMixin, BaseEstimator):
         return self
 
     def fit_transform(
-        self, X: Any, y: Any = None, *, deadline: float | None = None, **fit_params: Any
+        self,
+        X: Any,
+        y: Any = None,
+        *,
+        deadline: float | None = None,
+        as_array: bool = False,
+        **fit_params: Any,
     ) -> np.ndarray | pd.DataFrame:
         """:meth:`fit` then :meth:`transform` of the same ``X``, reading its columns once."""
         frame, codes = self._fit(X, y, deadline)
         out = self._assemble(codes, np.arange(len(self._names_out)), frame.shape[0], deadline)
-        return self._wrap(X, out, list(self._names_out))
+        return self._wrap(X, out, list(self._names_out), as_array)
 
     def _fit(
         self, X: Any, y: Any, deadline: float | None
@@ -1280,19 +1286,27 @@ class Binarizer(TransformerMixin, BaseEstimator):
         return out
 
     @staticmethod
-    def _wrap(X: Any, out: np.ndarray, names: list[str]) -> np.ndarray | pd.DataFrame:
-        if isinstance(X, pd.DataFrame):
+    def _wrap(
+        X: Any, out: np.ndarray, names: list[str], as_array: bool = False
+    ) -> np.ndarray | pd.DataFrame:
+        if isinstance(X, pd.DataFrame) and not as_array:
             return pd.DataFrame(out, columns=names, index=X.index, copy=False)
         return out
 
     def transform(
-        self, X: Any, terms: Sequence[Any] | None = None, *, deadline: float | None = None
+        self,
+        X: Any,
+        terms: Sequence[Any] | None = None,
+        *,
+        deadline: float | None = None,
+        as_array: bool = False,
     ) -> np.ndarray | pd.DataFrame:
         """The antecedents of ``X``: ``uint8`` of shape (n_samples, n_antecedents).
 
         A DataFrame in gives a DataFrame out, its columns named by the antecedents and its index
-        kept; an array gives a C-contiguous array. Columns are found by name; the sensitive
-        columns and unknown extra columns are ignored.
+        kept; an array gives a C-contiguous array, and so does any ``X`` with ``as_array=True``
+        (a fit's one conversion: pandas' DataFrame of 200,000 x 2,500 antecedents costs 6 s).
+        Columns are found by name; the sensitive columns and unknown extra columns are ignored.
 
         Parameters
         ----------
@@ -1321,7 +1335,7 @@ class Binarizer(TransformerMixin, BaseEstimator):
             raise MissingColumnError(f"X lacks the columns seen at fit time: {absent}")
         codes = self._codes(frame, needed, True, deadline)
         out = self._assemble(codes, outputs, frame.shape[0], deadline)
-        return self._wrap(X, out, [str(self._names_out[j]) for j in outputs])
+        return self._wrap(X, out, [str(self._names_out[j]) for j in outputs], as_array)
 
     # ---------------------------------------------------------------- JSON
 

@@ -197,8 +197,13 @@ def encode_groups(
             ("protected", "unprotected"),
         )
     names = _distinct_names(values)
-    code = {v: i for i, v in enumerate(values)}
-    codes = np.fromiter((code[v] for v in keys), dtype=np.int32, count=len(keys))
+    codes = np.full(len(keys), -1, dtype=np.int32)
+    index = pd.Index(values, dtype=object)
+    if table.shape[1] == 1 and index.is_unique:  # a hash lookup, not a Python loop over rows
+        codes[:] = index.get_indexer(keys.to_numpy(dtype=object))
+    if (codes < 0).any():  # tuples of several columns (or a value the index would not match)
+        code = {v: i for i, v in enumerate(values)}
+        codes = np.fromiter((code[v] for v in keys), dtype=np.int32, count=len(keys))
     return Groups(codes, names)
 
 

@@ -19,7 +19,7 @@ import numpy as np
 from ._validation import is_binary_table, stray_binary_cell
 from .errors import DataError, MissingColumnError
 
-__all__ = ["Table", "read_csv", "read_rows", "read_table"]
+__all__ = ["Table", "read_csv", "read_rows", "read_table", "to_antecedents"]
 
 
 @dataclass
@@ -39,6 +39,34 @@ class Table:
     def groups(self) -> Any:
         """What fit takes as sensitive_features: the column names of a raw table, else groups."""
         return self.sensitive_columns or self.sensitive
+
+
+def to_antecedents(
+    binarizer: Any, X: Any, y: Any = None, *, deadline: float | None = None
+) -> tuple[Any, np.ndarray, list[str]]:
+    """The one route from raw columns to antecedents (the estimator's fit, and every command
+    through :func:`read_table`): ``binarizer`` fitted on ``X`` (and ``y``), ``X``'s antecedents
+    as one C-contiguous ``uint8`` matrix, and their names.
+
+    The matrix is the fit's one conversion of the table: it goes to the search as it is, with
+    no DataFrame around it (pandas' constructor alone took 6 s on 200,000 rows x 2,500
+    antecedents). :meth:`~fairlist.binarize.Binarizer.fit_transform` reads the columns once and
+    writes the antecedents a block at a time with a look at the clock between two: ``deadline``
+    (a ``time.perf_counter()`` time) bounds the fit and the writing; past it, a
+    :class:`~fairlist.errors.TimeLimitError` says how far it got.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> from fairlist.binarize import Binarizer
+    >>> raw = pd.DataFrame({"age": [19, 35, 50, 23], "sex": list("FMFM")})
+    >>> fitted, X, names = to_antecedents(Binarizer(numeric="quantile", n_bins=2), raw)
+    >>> X.dtype, X.shape[0], len(names) == X.shape[1]
+    (dtype('uint8'), 4, True)
+    """
+    out = binarizer.fit_transform(X, y, deadline=deadline, as_array=True)
+    names = [str(c) for c in binarizer.get_feature_names_out()]
+    return binarizer, np.ascontiguousarray(out, dtype=np.uint8), names
 
 
 def _dataset_names() -> list[str]:
@@ -239,7 +267,8 @@ def read_table(
     if handle_missing is not None:
         kwargs["handle_missing"] = handle_missing
     numeric = cuts or ("mdlp" if y is not None else "quantile")
-    X = Binarizer(numeric=numeric, **kwargs).fit(features, y).transform(features)
+    _, matrix, names = to_antecedents(Binarizer(numeric=numeric, **kwargs), features, y)
+    X = pd.DataFrame(matrix, columns=names, index=features.index)
     return Table(
         X, y, groups_of, prot, f"{path} (binarized: {X.shape[1]} antecedents)", weight=weights
     )

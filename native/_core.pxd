@@ -31,6 +31,11 @@ cdef extern from "fairlist/bitset.hpp" namespace "fairlist" nogil:
     bint has_avx512_popcount()
 
 
+cdef extern from "fairlist/rule_data.hpp" namespace "fairlist" nogil:
+    # in: rows x words_for(cols) words -> out: cols x words_for(rows) words, transposed
+    void transpose_bits(const word_t* inp, size_t rows, size_t cols, word_t* out)
+
+
 cdef extern from "fairlist/counts.hpp" namespace "fairlist" nogil:
     # Most groups the search handles.
     const int kMaxGroups

@@ -111,6 +111,7 @@ __all__ = [
     "POLICIES",
     "default_memory_limit_mb",
     "distinct_columns",
+    "distinct_packed",
     "engine_weights",
 ]
 
@@ -169,19 +170,44 @@ def distinct_columns(X: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     identical predictions, and a rule after its twin captures nothing, so searching one column of
     each set loses no optimum; it shrinks the branching factor. Returns the kept column indices
     (first of each set, in order) and, for every column, the position of its set's kept column
-    among them.
+    among them (a nonzero entry of ``X`` is a 1).
+
+    Examples
+    --------
+    >>> X = np.array([[1, 0, 1, 0], [0, 1, 0, 1], [1, 1, 1, 1]], dtype=np.uint8)
+    >>> kept, position = distinct_columns(X)
+    >>> kept.tolist(), position.tolist()
+    ([0, 1], [0, 1, 0, 1])
     """
-    # Columns are compared as packed bytes (a dictionary of 1/8 of the data): np.unique with
-    # axis=1 sorts structured rows and took seconds on a million samples.
-    packed = np.packbits(np.asarray(X, dtype=bool), axis=0)
-    kept: list[int] = []
-    slot: dict[bytes, int] = {}
-    position = np.empty(X.shape[1], dtype=np.intp)
-    for j in range(X.shape[1]):
-        position[j] = slot.setdefault(packed[:, j].tobytes(), len(kept))
-        if position[j] == len(kept):
-            kept.append(j)
-    return np.asarray(kept, dtype=np.intp), position
+    X = np.asarray(X)
+    if X.ndim != 2:
+        raise ValueError(f"X must be two-dimensional, got shape {X.shape}")
+    if X.dtype == bool:
+        X = X.view(np.uint8)
+    elif X.dtype != np.uint8:
+        X = X.astype(bool).view(np.uint8)
+    return distinct_packed(pack_matrix(np.ascontiguousarray(X)))
+
+
+def distinct_packed(packed: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """:func:`distinct_columns` of the bit-packed columns ``packed`` (``pack_matrix``'s layout:
+    one row of words per antecedent).
+
+    Each packed column is read as one opaque value (a numpy void of its bytes) and
+    :func:`numpy.unique` groups equal ones, compared exactly, byte for byte: a sort of ``m``
+    values, ``O(m log m)`` comparisons of ``n / 8`` bytes at most, no Python loop (the dictionary
+    of bytes it replaces took 8 s on 199,523 rows x 2,500 antecedents).
+    """
+    m = packed.shape[0]
+    if m == 0:
+        return np.empty(0, dtype=np.intp), np.empty(0, dtype=np.intp)
+    packed = np.ascontiguousarray(packed)
+    columns = packed.view(np.dtype((np.void, packed.shape[1] * packed.itemsize))).reshape(m)
+    _, first, inverse = np.unique(columns, return_index=True, return_inverse=True)
+    kept = np.sort(first)  # the first column of each set, in column order
+    rank = np.empty(len(first), dtype=np.intp)
+    rank[np.argsort(first)] = np.arange(len(first))  # set (in sorted order) -> its slot in kept
+    return kept.astype(np.intp), rank[inverse.reshape(m)]
 
 
 @dataclass(frozen=True)
@@ -237,9 +263,11 @@ def new_search(
     """The core's search of ``problem`` under ``config`` (``BnBSolver._config``), its identical
     antecedent columns merged (:func:`distinct_columns`: the kept columns, and each column's
     representative among them, are returned with it); ``epsilon`` is the cap the core applies."""
-    kept, representative = distinct_columns(problem.X)
+    # Packed once (n x m bytes to m x n / 64 words), the twins found and dropped in packed form.
+    packed = pack_matrix(problem.X)  # (Problem.X: C-contiguous uint8)
+    kept, representative = distinct_packed(packed)
     search = BranchAndBound(
-        pack_matrix(np.ascontiguousarray(problem.X[:, kept])),
+        packed if len(kept) == len(packed) else packed[kept],
         pack_bits(problem.y),
         np.ascontiguousarray(problem.groups, dtype=np.int32),
         weights.values,

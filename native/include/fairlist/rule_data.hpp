@@ -26,6 +26,11 @@
 
 namespace fairlist {
 
+// Transposes a bit matrix: in has `rows` rows of words_for(cols) words (bits past `cols` zero);
+// out gets `cols` rows of words_for(rows) words, bit r of row c being bit c of in's row r.
+// Packed antecedents over samples become samples' antecedent bits and back (rule_data.cpp).
+void transpose_bits(const word_t* in, std::size_t rows, std::size_t cols, word_t* out);
+
 class RuleData {
  public:
     // rules: m x words_for(n) words over the samples (antecedent j's samples at
@@ -96,20 +101,21 @@ class RuleData {
     // The samples of positive weight (validating groups and weights; sets unit_).
     std::vector<std::uint32_t> kept_samples(const std::int32_t* groups,
                                             const std::int64_t* weights);
-    // The kept samples' antecedent bits (*bits) and their order by those bits.
-    std::vector<std::uint32_t> sorted_by_bits(const word_t* rules,
-                                              const std::vector<std::uint32_t>& kept,
-                                              std::vector<word_t>* bits) const;
+    // The kept samples in the order of their antecedent bits (bits: a row of words_for(m)
+    // words per sample).
+    std::vector<std::uint32_t> sorted_by_bits(const std::vector<word_t>& bits,
+                                              const std::vector<std::uint32_t>& kept) const;
     // The classes (a representative sample each) and their distinct weighted rows.
-    std::vector<Row> merge_classes(const word_t* rules, const word_t* labels,
+    std::vector<Row> merge_classes(const std::vector<word_t>& bits, const word_t* labels,
                                    const std::int32_t* groups, const std::int64_t* weights,
                                    const std::vector<std::uint32_t>& kept,
                                    std::vector<std::uint32_t>* representative);
     // Class e's counts per (group, label) cell: its forced errors, its counts, its rows.
     void add_class(std::uint32_t e, const std::vector<std::int64_t>& cell,
                    std::vector<Row>* rows);
-    // The antecedents over the classes.
-    void class_bits(const word_t* rules, const std::vector<std::uint32_t>& representative);
+    // The antecedents over the classes (and, until lay_out_rows, each class's bits).
+    void class_bits(const std::vector<word_t>& bits,
+                    const std::vector<std::uint32_t>& representative);
     // Sorts the rows by cell and places them (each cell from a word boundary): the row-level
     // antecedents, totals and words; returns each row's position.
     std::vector<std::size_t> lay_out_rows(std::vector<Row>* rows);
@@ -126,6 +132,7 @@ class RuleData {
     SplitCounts totals_;
     std::size_t n_classes_ = 0, cw_ = 0;
     std::vector<word_t> class_rules_, class_all_;
+    std::vector<word_t> class_bits_;  // class-major bits, from class_bits to lay_out_rows
     std::vector<std::int64_t> class_counts_, class_labels_;
 };
 
