@@ -412,7 +412,7 @@ def _certify(problem: Problem, result: Result, bound: float | None, why_not: str
     )
     if bound is None:
         stats["certificate"] = (
-            "the search completed on the real-valued weights rounded to integers, with the cap "
+            "the search completed on the sample weights rounded to integers, with the cap "
             f"lowered by the rounding margin {float(stats['weight_margin']):.3g}, but the search "
             f"that bounds the true optimum from below (the cap raised by the margin) proved "
             f"nothing: {why_not}{exact}"
@@ -430,7 +430,7 @@ def _certify(problem: Problem, result: Result, bound: float | None, why_not: str
     elif gap <= tolerance:
         status = Status.OPTIMAL
         stats["certificate"] = (
-            f"optimal within {gap:.3g}: the real-valued weights were rounded to integers (a "
+            f"optimal within {gap:.3g}: the sample weights were rounded to integers (a "
             f"summed rounding error of {eta:.3g} of the total weight), so the objectives are "
             f"known to within {eta:.3g}; no rule list fair for the true weights has an "
             f"objective below {lower:.9g}{exact}"
@@ -438,7 +438,7 @@ def _certify(problem: Problem, result: Result, bound: float | None, why_not: str
     else:
         status = Status.FEASIBLE
         stats["certificate"] = (
-            f"the search completed, but the real-valued weights were rounded to integers and a "
+            f"the search completed, but the sample weights were rounded to integers and a "
             f"gap of {gap:.3g} remains (objective {result.objective:.9g}, lower bound "
             f"{lower:.9g}): a list whose unfairness under the rounded weights lies within the "
             f"rounding margin {float(stats['weight_margin']):.3g} of epsilon can be shown "
