@@ -57,7 +57,7 @@ class Trie {
     // reaches another thread only through a lock released after that reserve (the frontier's,
     // or a map shard's taken by the worker that wrote the node after reserving its slot), so
     // the write happens before every read of entry b; later reserves write other entries and
-    // n_blocks_ (read only under the frontier's lock, by bytes()).
+    // n_blocks_ (read by bytes() under the frontier's lock, or once the workers joined).
     explicit Trie(bool reuse_slots)
         : blocks_(new Node*[kMaxBlocks]), reuse_(reuse_slots) {}
     ~Trie() { release(); }
@@ -137,7 +137,7 @@ class Trie {
     std::size_t slots_ = 0;  // slots handed out so far (including retired ones)
     std::size_t live_ = 0, peak_live_ = 0;
     std::uint32_t free_head_ = kNone;  // reusable slots, linked through Node::parent
-    bool reuse_;
+    bool reuse_ = false;
 };
 
 }  // namespace fairlist
