@@ -261,15 +261,18 @@ def assert_honest(problem, result, ref, context) -> None:
         assert result.certified_tolerance is None and result.stats["certificate"], context
 
 
+@pytest.mark.parametrize("n_jobs", [1, 2])
 @pytest.mark.parametrize("engine", list(ENGINES))
-def test_real_weights_are_certified_within_the_rounding_against_brute_force(engine):
+def test_real_weights_are_certified_within_the_rounding_against_brute_force(engine, n_jobs):
     """Issue 37: real-valued weights (reweighing's kind) were never certified, even when the
     completed search had found the optimum. Bounded from both sides, the rounded problem proves
     the list optimal within twice the objectives' rounding (about 1e-8 here); brute force
     agrees. CP-SAT's cap is conservative for some metrics (stats["epsilon_exact"]): there its
-    raised search bounds nothing, the status stays feasible and the certificate says why."""
+    raised search bounds nothing, the status stays feasible and the certificate says why.
+    n_jobs: the parallel branch-and-bound, or CP-SAT's workers."""
     from reference import random_group_problem
 
+    options = {"n_jobs": n_jobs} if engine == "bnb" else {"num_workers": n_jobs}
     certified = 0
     for seed in range(12):
         rng = np.random.default_rng(seed)
@@ -285,9 +288,11 @@ def test_real_weights_are_certified_within_the_rounding_against_brute_force(engi
             lam=0.01,
             max_length=2,
         )
-        result = solve_quietly(problem, engine)
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            result = solve(problem, engine, **options)
         ref = reference_solve(problem, 2)
-        context = (engine, seed, metric, result.status, result.stats.get("certificate"))
+        context = (engine, n_jobs, seed, metric, result.status, result.stats.get("certificate"))
         assert not result.stats["weights_exact"], context
         assert_honest(problem, result, ref, context)
         if result.stats.get("epsilon_exact", True) and result.rule_list is not None:
