@@ -280,7 +280,13 @@ class FairRuleListClassifier(ClassifierMixin, BaseEstimator):
     classes_ : ndarray of shape (2,)
         The original class labels; ``classes_[1]`` is the positive class.
     gap_ : float
-        ``objective_ - lower_bound_``: 0 when certified optimal.
+        ``objective_ - lower_bound_``: 0 when certified optimal (but for
+        ``certified_tolerance_``).
+    certified_tolerance_ : float or None
+        When the status is ``optimal``, how much better than ``objective_`` a fair list may
+        be: 0, except with real-valued sample weights rounded to integers, where a small
+        tolerance is proved and stated (``result_.stats["certificate"]``; docs/weights.md).
+        None when not optimal.
     certified_length_ : int or None
         No rule list of at most this many rules beats ``rule_list_`` (None: nothing is certified
         beyond the lower bound; every length when the status is ``optimal``).
@@ -608,10 +614,12 @@ class FairRuleListClassifier(ClassifierMixin, BaseEstimator):
                 result,
             )
         if result.status is Status.FEASIBLE:
+            why = f"the search stopped ({result.stop_reason}) before certifying optimality"
+            if result.stats.get("certificate"):  # rounded weights: the gap explained
+                why = result.stats["certificate"]
             warnings.warn(
-                f"the search stopped ({result.stop_reason}) before certifying optimality; the "
-                f"rule list is the best found (objective {result.objective:.6f}, lower bound "
-                f"{result.lower_bound:.6f})",
+                f"{why}; the rule list is the best found (objective {result.objective:.6f}, "
+                f"lower bound {result.lower_bound:.6f})",
                 ConvergenceWarning,
                 stacklevel=3,
             )
@@ -638,6 +646,7 @@ class FairRuleListClassifier(ClassifierMixin, BaseEstimator):
         result.stats["lam"] = problem.lam  # the number "auto" resolved to, saved with the model
         self.lower_bound_ = result.lower_bound
         self.gap_ = result.gap
+        self.certified_tolerance_ = result.certified_tolerance
         self.certified_length_ = _certified_length(problem, result)
         if self.certified_length_ is not None or "certified_length" in result.stats:
             result.stats["certified_length"] = self.certified_length_  # one value, stats_ too

@@ -324,20 +324,24 @@ def test_rounded_weights_are_said_so_and_keep_the_list_fair():
     weights = engine_weights(problem)
     assert not weights.exact and 0 < weights.rho < 1e-6
     result = BnBSolver().solve(problem)
-    # the lower bound comes from the search with the raised cap (weights.bound_from_above)
-    assert result.status is Status.FEASIBLE
+    # the lower bound comes from the search with the raised cap (weights.bound_from_above):
+    # optimal within the objectives' rounding, which the result states
+    assert result.status is Status.OPTIMAL
     assert result.lower_bound == result.stats["raised_cap_lower_bound"]
-    assert 0 < result.objective - result.lower_bound < 1e-6
+    assert 0 < result.objective - result.lower_bound == result.certified_tolerance < 1e-6
     assert not result.stats["weights_exact"] and result.stats["weight_rho"] == weights.rho
     assert problem.evaluate(result.rule_list).fair
     # epsilon = 0 leaves no room below the cap: the search is skipped, and the constant list
-    # (unfairness 0 under SP) is returned, checked on the true weights
+    # (unfairness 0 under SP) is returned, checked on the true weights; the search with the
+    # raised cap then proves it optimal within the rounding
     zero = BnBSolver().solve(problem.replace(epsilon=0.0))
-    assert zero.status is Status.FEASIBLE and zero.rule_list.length == 0
+    assert zero.status is Status.OPTIMAL and zero.rule_list.length == 0
+    assert 0 < zero.certified_tolerance < 1e-6
     assert zero.stats["fair_constant"] and zero.lower_bound <= zero.objective
-    # without a cap the lower bound is the search's, scaled by (1 - rho) / (1 + rho)
+    # without a cap the search's own optimum bounds every list, within the rounding
     free = BnBSolver().solve(problem.replace(epsilon=None))
-    assert free.status is Status.FEASIBLE and 0 < free.lower_bound <= free.objective
+    assert free.status is Status.OPTIMAL and 0 < free.lower_bound <= free.objective
+    assert 0 < free.certified_tolerance < 1e-6
 
 
 def test_decimal_weights_are_read_exactly():

@@ -170,14 +170,18 @@ def test_the_margin_bounds_every_change_of_unfairness(metric, kind):
 def test_a_cell_of_weights_rounded_to_zero_leaves_no_room_but_no_false_answer():
     """2**40 in one group: the other group's weights all round to 0, the margin is at least 1
     (nothing can be shown fair by the rounded counts) and the engines fall back on the
-    constant list, fair for the true weights."""
+    constant list, fair for the true weights. The search with the raised cap (no cap: the
+    margin is at least 1) bounds every list, so the constant list is optimal within the
+    objectives' rounding (the weights of 1 weigh 2**-40 each)."""
     problem = spread_problem("2**40", 0, metric="SP", epsilon=0.05, lam=0.01)
     weights = integer_weights(problem)
     assert not weights.exact and weights.rho == 1
     assert fairness_cap(problem, weights) < 0
     for engine in ENGINES:
         result = solve_quietly(problem, engine)
-        assert result.status is Status.FEASIBLE and result.stats["fair_constant"], engine
+        assert result.stats["fair_constant"], engine
+        assert result.status is Status.OPTIMAL, (engine, result.stats.get("certificate"))
+        assert 0 <= result.certified_tolerance <= rounding_tolerance(result), engine
         assert result.rule_list.length == 0 and problem.evaluate(result.rule_list).fair
 
 
@@ -228,3 +232,202 @@ def test_the_raised_cap_proves_infeasibility_for_the_true_weights(seed):
     assert math.isinf(reference_solve(problem, 2).objective)
     result = solve_quietly(problem, "bnb")
     assert result.status is Status.INFEASIBLE and result.rule_list is None
+
+
+# ------------------------------------------------------------------ real weights: certificates
+def rounding_tolerance(result) -> float:
+    """The most a certificate of rounded weights may leave open and still say ``optimal``
+    (weights._certify): twice the objectives' rounding ``eta``, with its float allowance."""
+    return 2 * result.stats["weight_error_ratio"] * (1 + 2.0**-30) + 2.0**-40
+
+
+def assert_honest(problem, result, ref, context) -> None:
+    """Brute force lies between the lower bound and the objective; an ``optimal`` result says
+    within what tolerance, and no fair list lies below ``objective - certified_tolerance``."""
+    assert result.lower_bound <= ref.objective + 1e-12, context
+    if result.rule_list is None:  # unknown: CP-SAT's conservative cap proves nothing
+        assert result.status in (Status.INFEASIBLE, Status.UNKNOWN), context
+        assert math.isinf(ref.objective) or result.status is Status.UNKNOWN, context
+        return
+    assert problem.evaluate(result.rule_list).fair, context
+    assert ref.objective <= result.objective + 1e-12, context
+    if result.status is Status.OPTIMAL:
+        tol = result.certified_tolerance
+        assert 0 <= tol <= rounding_tolerance(result), context
+        assert result.lower_bound == pytest.approx(result.objective - tol, abs=1e-15), context
+        assert result.objective - tol <= ref.objective + 1e-12, context
+        assert result.stats["certificate"].startswith("optimal"), context
+    else:
+        assert result.certified_tolerance is None and result.stats["certificate"], context
+
+
+@pytest.mark.parametrize("n_jobs", [1, 2])
+@pytest.mark.parametrize("engine", list(ENGINES))
+def test_real_weights_are_certified_within_the_rounding_against_brute_force(engine, n_jobs):
+    """Issue 37: real-valued weights (reweighing's kind) were never certified, even when the
+    completed search had found the optimum. Bounded from both sides, the rounded problem proves
+    the list optimal within twice the objectives' rounding (about 1e-8 here); brute force
+    agrees. CP-SAT's cap is conservative for some metrics (stats["epsilon_exact"]): there its
+    raised search bounds nothing, the status stays feasible and the certificate says why.
+    n_jobs: the parallel branch-and-bound, or CP-SAT's workers."""
+    from reference import random_group_problem
+
+    options = {"n_jobs": n_jobs} if engine == "bnb" else {"num_workers": n_jobs}
+    certified = 0
+    for seed in range(12):
+        rng = np.random.default_rng(seed)
+        metric = ("SP", "EOpp", "PE", "EOdds", "PP", "CUAE")[seed % 6]
+        problem = random_group_problem(
+            rng,
+            n=30,
+            m=4,
+            k=2 + seed % 3,
+            weights="real",
+            metric=metric,
+            epsilon=float(rng.uniform(0, 0.3)),
+            lam=0.01,
+            max_length=2,
+        )
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            result = solve(problem, engine, **options)
+        ref = reference_solve(problem, 2)
+        context = (engine, n_jobs, seed, metric, result.status, result.stats.get("certificate"))
+        assert not result.stats["weights_exact"], context
+        assert_honest(problem, result, ref, context)
+        if result.stats.get("epsilon_exact", True) and result.rule_list is not None:
+            assert result.status is Status.OPTIMAL, context
+            assert result.certified_tolerance > 0, context  # the rounding leaves a little
+            certified += 1
+        elif result.rule_list is not None:
+            assert "conservative" in result.stats["certificate"], context
+    assert certified >= 6
+
+
+@pytest.mark.parametrize("engine", list(ENGINES))
+def test_real_weights_without_a_cap_are_optimal_within_the_rounding(engine):
+    from reference import random_group_problem
+
+    for seed in range(3):
+        problem = random_group_problem(
+            np.random.default_rng(50 + seed),
+            n=30,
+            m=4,
+            k=2,
+            weights="real",
+            lam=0.01,
+            max_length=2,
+        )
+        result = solve_quietly(problem, engine)
+        ref = reference_solve(problem, 2)
+        context = (engine, seed, result.stats.get("certificate"))
+        assert result.status is Status.OPTIMAL, context
+        assert_honest(problem, result, ref, context)
+        assert result.objective == pytest.approx(ref.objective, abs=1e-12), context
+
+
+def boundary_problem(seed: int, offset: str):
+    """A problem whose unconstrained optimum L has true unfairness u, with the cap at u
+    ("at": L is fair, but its rounded unfairness lies within the margin of the cap, so the
+    search with the lowered cap cannot take it) or just below u + tolerance ("above": L is
+    unfair, yet the search with the raised cap admits it: the margin leaves a gap)."""
+    from reference import random_group_problem
+
+    from fairlist.metrics import FEASIBILITY_TOL
+    from fairlist.solvers.bnb import engine_weights
+
+    base = random_group_problem(
+        np.random.default_rng(seed),
+        n=30,
+        m=4,
+        k=2,
+        weights="real",
+        metric="SP",
+        lam=0.01,
+        max_length=2,
+    )
+    unfairness = base.evaluate(reference_solve(base, 2).rule_list).unfairness
+    margin = engine_weights(base.replace(epsilon=0.1)).margin
+    if offset == "at":
+        return base.replace(epsilon=unfairness)
+    return base.replace(epsilon=unfairness - FEASIBILITY_TOL - margin / 2)
+
+
+@pytest.mark.parametrize("engine", list(ENGINES))
+@pytest.mark.parametrize("seed", range(3))
+def test_a_fair_list_within_the_margin_of_the_cap_is_found_by_the_raised_search(engine, seed):
+    """The optimum lies on the cap: the lowered cap excludes it, the raised search finds it,
+    and it is fair for the true weights, so it is returned and certified."""
+    problem = boundary_problem(seed, "at")
+    result = solve_quietly(problem, engine)
+    ref = reference_solve(problem, 2)
+    context = (engine, seed, result.stats.get("certificate"))
+    assert result.stats.get("raised_cap_list"), context
+    assert result.status is Status.OPTIMAL, context
+    assert result.objective == pytest.approx(ref.objective, abs=1e-12), context
+    assert_honest(problem, result, ref, context)
+
+
+@pytest.mark.parametrize("engine", list(ENGINES))
+@pytest.mark.parametrize("seed", range(3))
+def test_a_gap_the_margin_leaves_is_feasible_and_explained(engine, seed):
+    """An unfair list within the margin of the cap beats every fair one under the raised cap:
+    the rounded counts cannot rule it out, the status stays feasible, and the certificate
+    names the margin and the decimals to which the weights can be rounded to be read exactly
+    (and those weights are then certified exactly)."""
+    problem = boundary_problem(seed, "above")
+    result = solve_quietly(problem, engine)
+    ref = reference_solve(problem, 2)
+    context = (engine, seed, result.stats.get("certificate"))
+    assert result.status is Status.FEASIBLE and result.stop_reason.value == "completed", context
+    assert result.objective - result.lower_bound > rounding_tolerance(result), context
+    assert "rounding margin" in result.stats["certificate"], context
+    assert_honest(problem, result, ref, context)
+    decimals = int(result.stats["certificate"].split("numpy.round(sample_weight, ")[1][0])
+    rounded = problem.replace(sample_weight=np.round(problem.sample_weight, decimals))
+    exact = solve_quietly(rounded, engine)
+    assert exact.stats["weights_exact"] and exact.status is Status.OPTIMAL, context
+    assert exact.certified_tolerance == 0 and "certificate" not in exact.stats, context
+
+
+def test_the_estimator_states_the_tolerance_and_explains_a_gap():
+    from sklearn.exceptions import ConvergenceWarning
+
+    problem = boundary_problem(0, "above")
+    X, y, w = problem.X, problem.y, problem.sample_weight
+    kwargs = dict(metric="SP", lam=0.01, max_length=2, binarizer=None, time_limit=30)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", UserWarning)  # small groups
+        clf = FairRuleListClassifier(epsilon=0.3, **kwargs)
+        clf.fit(X, y, sensitive_features=problem.groups, sample_weight=w)
+    assert clf.status_ is Status.OPTIMAL and 0 < clf.certified_tolerance_ < 1e-6
+    assert clf.gap_ == pytest.approx(clf.certified_tolerance_)
+    with pytest.warns(ConvergenceWarning, match="rounding margin"):
+        clf = FairRuleListClassifier(epsilon=problem.epsilon, **kwargs)
+        clf.fit(X, y, sensitive_features=problem.groups, sample_weight=w)
+    assert clf.status_ is Status.FEASIBLE and clf.certified_tolerance_ is None
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason="CP-SAT reports optimal 0.3203 where brute force and bnb find 0.2718 (fair, "
+    "unfairness 0.129 <= 0.14), with exact weights of 4 decimals; found while testing issue "
+    "37's certificates, left to the CP-SAT model's owner",
+)
+def test_cpsat_finds_the_optimum_with_exact_weights_of_four_decimals():
+    from reference import random_group_problem
+
+    base = random_group_problem(
+        np.random.default_rng(4),
+        n=30,
+        m=4,
+        k=2,
+        weights="real",
+        metric="SP",
+        lam=0.01,
+        max_length=2,
+    )
+    problem = base.replace(sample_weight=np.round(base.sample_weight, 4), epsilon=0.14)
+    result = solve_quietly(problem, "cpsat")
+    assert result.stats["weights_exact"]
+    assert result.objective == pytest.approx(reference_solve(problem, 2).objective, abs=1e-12)

@@ -513,7 +513,8 @@ class Result:
 
     ``rule_list`` is None exactly when ``status`` is ``infeasible`` or ``unknown``. A returned rule
     list always meets the constraint. ``lower_bound`` is the best lower bound on the optimal
-    objective proved when the search stopped (equal to ``objective`` when optimal).
+    objective proved when the search stopped (equal to ``objective`` when optimal, but for
+    ``certified_tolerance``).
     """
 
     status: Status
@@ -557,6 +558,15 @@ class Result:
         return self.status is Status.OPTIMAL
 
     @property
+    def certified_tolerance(self) -> float | None:
+        """For an ``optimal`` result, how much better than ``objective`` a list may be: 0 when
+        proved exactly, else (real-valued sample weights rounded to integers) the small
+        ``stats["certified_tolerance"]`` (docs/weights.md); None when not optimal."""
+        if self.status is not Status.OPTIMAL:
+            return None
+        return float(self.stats.get("certified_tolerance", 0.0))
+
+    @property
     def gap(self) -> float:
         """objective - lower_bound (0 when optimal, inf without a rule list)."""
         if self.rule_list is None:
@@ -568,6 +578,8 @@ class Result:
             f"status: {self.status} ({self.stop_reason}; engine {self.engine}, "
             f"{self.search_space} search space)",
         ]
+        if self.stats.get("certificate"):  # rounded weights: what the search proved
+            lines.append(f"certificate: {self.stats['certificate']}")
         if self.rule_list is not None:
             lines += [
                 f"objective: {self.objective:.6f}  lower bound: {self.lower_bound:.6f}",

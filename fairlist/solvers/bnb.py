@@ -37,13 +37,15 @@ engine:
   weights lies from its unfairness on the true ones (each rate moves by at most the summed
   absolute rounding error of its denominator's samples over their weight; the argument is in that
   module's docstring), and the search runs with the cap lowered by that margin: every list it
-  returns is fair for the true weights. That search is no longer the problem, so the status is
-  never better than ``feasible`` (``unknown`` instead of ``infeasible``); under a cap, a second
-  search with the cap raised by the margin proves ``infeasible`` or a lower bound, typically
-  within ``n 2**-30`` of the objective (:func:`fairlist.solvers.weights.bound_from_above`,
-  ``stats["raised_cap_lower_bound"]``; ``optimal`` only if it reaches the objective) and,
-  without one, the search's bound times ``(1 - rho) / (1 + rho)`` (every
-  objective moves by at most that factor). When the margin leaves no room (a group or (group,
+  returns is fair for the true weights. That search alone is no longer the problem (its own
+  statuses become ``feasible`` and ``unknown``); when it completes, a second search with the cap
+  raised by the margin admits every list fair for the true weights and proves ``infeasible`` or
+  a lower bound (without a cap the first search's optimum is that bound):
+  :func:`fairlist.solvers.weights.bound_from_above`, ``stats["raised_cap_lower_bound"]``. The
+  status is then ``optimal`` within ``stats["certified_tolerance"]`` (at most twice the
+  objectives' rounding, about ``n 2**-32``; ``Result.certified_tolerance``) or, when the margin
+  leaves a larger gap, ``feasible``; ``stats["certificate"]`` says which in words. When the
+  margin leaves no room (a group or (group,
   label) cell whose weights all round to 0, as with weights of 2**40 and 1; or ``epsilon = 0``)
   the search is skipped, and when the search finds no list or a worse one than a constant list
   fair for the true weights, that constant list is returned, status ``feasible``

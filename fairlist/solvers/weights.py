@@ -38,24 +38,40 @@ gap) and is small whenever every (group, label) cell holds a large weight, even 
 weights round to 0 (weights of 1e9 and 1). Where it leaves no room (a cell made only of weights
 that round to 0, or ``epsilon = 0``), the engines fall back on :func:`fair_constant`.
 
-Bounding the rounded problem from both sides (:func:`bound_from_above`). The search above, with
-the cap lowered by ``margin``, returns a list fair for the true weights; its optimum proves
-nothing about the true problem, whose fair lists it may cut. A second rounded search with the
-cap *raised* by ``margin`` admits every list fair for the true weights (see above), so when it
-completes, its certified optimum ``O`` (a rounded objective ``A / T' + lam K``, ``A`` the rounded
-errors, ``T'`` the rounded total) bounds every such list's rounded objective from below; and
-when it proves that no list meets its cap, no list is fair for the true weights: status
-``infeasible``, proved. A rounded objective turns into a true one as follows. With ``Et`` the
-summed absolute rounding error (``eta = Et / T'``, :attr:`IntegerWeights.error_ratio`), a
-list's true errors ``a`` and total ``T`` satisfy ``a >= A - Et`` and ``T <= T' + Et``, so::
+Bounding the rounded problem from both sides (:func:`bound_from_above`). Write ``f(L) = a / T
++ lam K`` for a list's true objective (``a`` its misclassified weight, ``T`` the total) and
+``F(L) = A / T' + lam K`` for its rounded one (integer sums). The rate bound above, with ``D``
+every sample and ``S`` the misclassified ones, gives ``|a / T - A / T'| <= Et / T'`` with ``Et``
+the summed absolute rounding error, so for every list::
 
-    a / T + lam K >= (A - Et) / (T' + Et) + lam K >= (T' (O - lam K) - Et) / (T' + Et) + lam K
-                  =  (O - eta) / (1 + eta) + lam K eta / (1 + eta)  >=  (O - eta) / (1 + eta),
+    |f(L) - F(L)| <= eta = Et / T'        (IntegerWeights.error_ratio, about n 2**-32)
 
-a lower bound on the true objective of every fair list (decreasing in ``eta``, so an upper
-bound on ``eta`` keeps it valid). When it reaches the objective of the list the first search
-returned, that list is optimal: status ``optimal``. Otherwise the status stays ``feasible`` with
-this lower bound, which typically lies within ``2 eta`` (about ``n 2**-31``) of the objective.
+The search above, with the cap lowered by ``margin``, returns a list ``L1`` fair for the true
+weights, optimal among the lists its lowered cap admits; that proves nothing about fair lists
+whose rounded unfairness lies within the margin of the cap. A second rounded search with the cap
+*raised* by ``margin`` admits every list fair for the true weights (see above), so when it
+completes, its certified optimum ``O`` bounds every fair list's rounded objective from below, and
+``f(L) >= F(L) - eta >= O - eta`` bounds its true objective; when it proves that no list meets
+its cap, no list is fair for the true weights: status ``infeasible``, proved. (Without a cap the
+first search admitted every list and its own optimum is ``O``.) The raised search's own list
+``L2`` has a rounded unfairness within the margin of the cap; it is evaluated on the true weights
+and returned instead of ``L1`` when it is fair and better. With ``L`` the list returned, the
+certificate is the gap ``f(L) - (O - eta)``:
+
+* ``<= 0``: ``L`` is optimal, proved (status ``optimal``, ``certified_tolerance`` 0);
+* ``<= 2 eta``: status ``optimal`` *within the gap*, stated as ``stats["certified_tolerance"]``
+  (``Result.certified_tolerance``, the estimator's ``certified_tolerance_``) and in
+  ``stats["certificate"]``: no fair list's objective lies below ``f(L) - gap``. This is what the
+  objectives' rounding alone leaves when the margin cut nothing better: if ``F(L) = O`` then
+  ``f(L) - (O - eta) <= (F(L) + eta) - (O - eta) = 2 eta``. Rounding cannot tell apart two lists
+  whose objectives differ by less than that, so no rounded search can say more;
+* larger: some list the rounded counts cannot judge (its rounded unfairness within the margin of
+  the cap) may be fair and better by up to the gap; the status stays ``feasible``, and
+  ``stats["certificate"]`` says so, with the number of decimals to which the weights can be
+  rounded and still be read exactly (then the certificate is exact, for those weights).
+
+A float-arithmetic allowance (``2**-50`` relative on ``O`` and ``eta``, ``2**-40`` absolute on
+the gap's threshold) covers the engines' and :meth:`Problem.evaluate`'s float sums.
 """
 
 from __future__ import annotations
@@ -288,27 +304,30 @@ def with_fair_constant(problem: Problem, result: Result) -> Result:
 def bound_from_above(
     problem: Problem, result: Result, solve_rounded: Callable[[Problem], Result], start: float
 ) -> Result:
-    """``result`` of a search on rounded weights under a cap, with the lower bound (and status)
-    that a second search with the cap raised by the margin proves (see the module docstring).
+    """``result`` of a completed search on rounded weights, with the certificate that the rounded
+    problem bounded from both sides proves (see the module docstring): ``optimal`` within a
+    stated tolerance, ``infeasible``, or ``feasible`` with a lower bound and the reason for the
+    residual gap (``stats["certificate"]``).
 
-    ``solve_rounded`` is the engine's own solve without this step; its result's stats must give
-    ``weight_margin`` (the margin, rounded up), ``weight_error_ratio`` (``eta``) and
-    ``rounded_lower_bound`` (a proven lower bound on the rounded objective of every list its
-    search admits: inf when it proved that none does; absent when it proves nothing). ``start``
-    is the ``time.perf_counter()`` at which the solve began (the time limit covers both)."""
+    Under a cap, a second search with the cap raised by the margin bounds every list fair for the
+    true weights; without one the search itself admitted every list. ``solve_rounded`` is the
+    engine's own solve without this step; its result's stats must give ``weight_margin`` (the
+    margin, rounded up), ``weight_error_ratio`` (``eta``) and ``rounded_lower_bound`` (a proven
+    lower bound on the rounded objective of every list its search admits: inf when it proved
+    that none does; absent when it proves nothing). ``start`` is the ``time.perf_counter()`` at
+    which the solve began (the time limit covers both searches)."""
     from ..metrics import FEASIBILITY_TOL, METRIC_RATES
     from .base import Status, StopReason
 
     stats = result.stats
-    if (
-        stats.get("weights_exact", True)
-        or not problem.constrained
-        or result.stop_reason is not StopReason.COMPLETED
-    ):
+    if stats.get("weights_exact", True) or result.stop_reason is not StopReason.COMPLETED:
         return result
+    if not problem.constrained:  # the search admitted every list: its bound is the one
+        bound = stats.get("rounded_lower_bound")
+        return result if bound is None else _certify(problem, result, float(bound), None)
     limits = problem.limits.minus(time.perf_counter() - start)
     if limits.time_limit is not None and limits.time_limit <= 0:
-        return result
+        return _certify(problem, result, None, "no time was left for it; raise the time limit")
     margin = float(stats["weight_margin"])
     raised: float | None = (float(problem.epsilon) + 2 * margin) * (1 + 2.0**-40) + 2.0**-1000
     if not raised + FEASIBILITY_TOL < len(METRIC_RATES[problem.metric]):
@@ -319,23 +338,114 @@ def bound_from_above(
     upper = solve_rounded(raised_problem)
     bound = upper.stats.get("rounded_lower_bound")
     stats = {**stats, "raised_cap_seconds": upper.stats.get("seconds", math.nan)}
-    if upper.stop_reason is not StopReason.COMPLETED or bound is None:
-        return dataclasses.replace(result, stats=stats)
+    result = dataclasses.replace(result, stats=stats)
+    if upper.stop_reason is not StopReason.COMPLETED:
+        why = f"it stopped ({upper.stop_reason}); raise the limits"
+        return _certify(problem, result, None, why)
+    if bound is None:  # CP-SAT's cap made conservative (stats["epsilon_exact"] False)
+        why = "the engine's cap is conservative here, so its optimum bounds nothing (bnb's does)"
+        return _certify(problem, result, None, why)
     if math.isinf(bound):  # no list meets the raised cap: none is fair for the true weights
         if result.rule_list is not None:
             raise RuntimeError(
                 f"{result.engine}: the search with the raised cap found no list, but "
                 f"{result.rule_list!r} is fair for the true weights; this is a bug"
             )
+        stats["certificate"] = "no rule list is fair for the true weights (proved)"
         return dataclasses.replace(
             result, status=Status.INFEASIBLE, lower_bound=math.inf, stats=stats
         )
+    if upper.rule_list is not None:
+        # The raised search's list has a rounded unfairness within the margin of the cap: it
+        # may be fair for the true weights, and then it is as good a list as any to return.
+        ev = problem.evaluate(upper.rule_list)
+        if ev.fair and (result.rule_list is None or ev.objective < result.objective):
+            stats["raised_cap_list"] = True
+            result = dataclasses.replace(
+                result,
+                status=Status.FEASIBLE,
+                rule_list=upper.rule_list,
+                objective=ev.objective,
+                accuracy=ev.accuracy,
+                unfairness=ev.unfairness,
+                lower_bound=min(result.lower_bound, ev.objective),
+            )
+    return _certify(problem, result, float(bound), None)
+
+
+def _decimals(w: np.ndarray) -> int | None:
+    """The most decimals (at most 6) to which the weights ``w`` can be rounded and still be read
+    exactly (:func:`exact_weights`: an integer total of at most :data:`WEIGHT_LIMIT` once
+    multiplied by 10**decimals, each rounding by at most 1/2) without rounding a positive weight
+    to 0; None when there are none."""
+    room = (WEIGHT_LIMIT - len(w)) / math.fsum(w.tolist())
+    if not room >= 1:
+        return None
+    decimals = min(6, math.floor(math.log10(room))) if math.isfinite(room) else 6
+    return decimals if np.all(np.round(w[w > 0], decimals) > 0) else None
+
+
+def _certify(problem: Problem, result: Result, bound: float | None, why_not: str | None) -> Result:
+    """``result`` with the certificate the rounded objective bound ``bound`` proves for the
+    true weights (None: the bounding search proved nothing, ``why_not`` says why), its
+    tolerance ``stats["certified_tolerance"]`` and ``stats["certificate"]``, a sentence a user
+    can act on.
+
+    ``bound`` bounds the rounded objective ``F`` of every list fair for the true weights, and
+    ``|f - F| <= eta`` for every list (module docstring), so ``bound - eta`` bounds every fair
+    list's true objective ``f``. The returned list's ``f`` exceeds it by ``gap``: 0 proves it
+    optimal, and a gap of at most ``2 eta`` (all the objectives' rounding can leave when the
+    cap's margin excluded nothing better) is stated as ``optimal`` within ``gap``; a larger gap
+    is the margin's doing (lists near the cap that the rounded counts cannot judge), and the
+    status stays ``feasible`` with the gap explained."""
+    from .base import Status
+
+    stats = dict(result.stats)
     eta = float(stats["weight_error_ratio"])
-    lower = max(0.0, (float(bound) - eta) / (1 + eta) * (1 - 2.0**-50))
-    stats["raised_cap_lower_bound"] = lower
+    w = problem.weights
+    decimals = _decimals(w)
+    exact = (
+        f"; weights rounded to {decimals} decimals (numpy.round(sample_weight, {decimals})) "
+        "are read exactly and give an exact certificate"
+        if decimals is not None
+        else ""
+    )
+    if bound is None:
+        stats["certificate"] = (
+            "the search completed on the sample weights rounded to integers, with the cap "
+            f"lowered by the rounding margin {float(stats['weight_margin']):.3g}, but the search "
+            f"that bounds the true optimum from below (the cap raised by the margin) proved "
+            f"nothing: {why_not}{exact}"
+        )
+        return dataclasses.replace(result, stats=stats)
+    lower = max(0.0, float(bound) * (1 - 2.0**-50) - eta * (1 + 2.0**-50))
+    stats["raised_cap_lower_bound"] = lower  # the name it had: also without a cap
     if result.rule_list is None:
         return dataclasses.replace(result, lower_bound=max(result.lower_bound, lower), stats=stats)
-    status = Status.OPTIMAL if lower >= result.objective else result.status
+    gap = result.objective - lower
+    tolerance = 2 * eta * (1 + 2.0**-30) + 2.0**-40  # objectives' rounding, float sums
+    if gap <= 0:
+        status, lower, gap = Status.OPTIMAL, result.objective, 0.0
+        stats["certificate"] = "optimal (proved for the true weights)"
+    elif gap <= tolerance:
+        status = Status.OPTIMAL
+        stats["certificate"] = (
+            f"optimal within {gap:.3g}: the sample weights were rounded to integers (a "
+            f"summed rounding error of {eta:.3g} of the total weight), so the objectives are "
+            f"known to within {eta:.3g}; no rule list fair for the true weights has an "
+            f"objective below {lower:.9g}{exact}"
+        )
+    else:
+        status = Status.FEASIBLE
+        stats["certificate"] = (
+            f"the search completed, but the sample weights were rounded to integers and a "
+            f"gap of {gap:.3g} remains (objective {result.objective:.9g}, lower bound "
+            f"{lower:.9g}): a list whose unfairness under the rounded weights lies within the "
+            f"rounding margin {float(stats['weight_margin']):.3g} of epsilon can be shown "
+            f"neither fair nor unfair, and one might be better by up to the gap{exact}"
+        )
+    if status is Status.OPTIMAL:
+        stats["certified_tolerance"] = gap
     return dataclasses.replace(
         result,
         status=status,

@@ -385,8 +385,13 @@ inline std::uint64_t Expander::map_hash(std::uint32_t j, const std::uint32_t* co
         scratch_.child_classes[i] = scratch_.class_free[i] & ~r[i];
         hash = mix64(hash ^ scratch_.child_classes[i]);
     }
+    // Each count is tagged with a bit of its position above its 32 bits before it is mixed in.
+    // Positions repeat every 32 (i & 31): a key holds up to 128 counts (2 per group, 64
+    // groups), and 1 << (32 + i) for i >= 32 shifted by 64 or more (undefined; UBSan, issue
+    // 37).  The chain of mix64 already tells positions apart; the hashes of keys of at most 32
+    // counts are unchanged.
     for (int i = 0; i < n_counts; ++i) {
-        hash = mix64(hash ^ (counts[i] + (std::uint64_t{1} << (32 + i))));
+        hash = mix64(hash ^ (counts[i] + (std::uint64_t{1} << (32 + (i & 31)))));
     }
     hash = mix64(hash);
     if (shared_ == nullptr) frontier_.prefetch(hash);  // shared: the map may be resizing

@@ -21,8 +21,11 @@ std::uint32_t Trie::reserve(std::size_t count) {
     if (slots_ + count > kNone) throw std::length_error("trie: more than 2^32 - 1 nodes");
     const std::size_t first = slots_;
     slots_ += count;
-    while (((slots_ - 1) >> kBlockBits) >= blocks_.size()) {
-        blocks_.emplace_back(new Node[std::size_t{1} << kBlockBits]);
+    // slots_ <= 2^32 - 1, so the last block index is below kMaxBlocks.  Entry n_blocks_ is
+    // written before any of its indices is returned (see the constructor).
+    while (((slots_ - 1) >> kBlockBits) >= n_blocks_) {
+        blocks_[n_blocks_] = new Node[std::size_t{1} << kBlockBits];
+        ++n_blocks_;
     }
     return static_cast<std::uint32_t>(first);
 }

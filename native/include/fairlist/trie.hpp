@@ -15,7 +15,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <memory>
-#include <vector>
+#include <utility>
 
 namespace fairlist {
 
@@ -39,11 +39,45 @@ class Trie {
     static constexpr std::uint32_t kNone = 0xffffffffU;
     static constexpr std::size_t kBlockBits = 16;  // 65,536 nodes (1 MiB) per block
 
-    // reuse_slots: whether retired nodes' slots may be handed out again.  The table of blocks
-    // is reserved whole (64 Ki pointers, address space only) so that it never moves: the
-    // parallel search reads nodes (parent, rule) while another worker adds a block.
-    explicit Trie(bool reuse_slots) : reuse_(reuse_slots) {
-        blocks_.reserve(std::size_t{1} << (32 - kBlockBits));
+    static constexpr std::size_t kMaxBlocks = std::size_t{1} << (32 - kBlockBits);
+
+    // reuse_slots: whether retired nodes' slots may be handed out again.
+    //
+    // The block table never moves and no field operator[] reads is written after a node of
+    // its block exists.  The parallel search reads nodes (parent, rule, flags) without the
+    // frontier's lock (walking a path found in the permutation map, under a map shard's lock
+    // only) while another worker, holding the frontier's lock, takes fresh slots (reserve) and
+    // may add a block.  The table was a std::vector reserved whole: its buffer did not move,
+    // but emplace_back wrote its end pointer, which an assertion build's operator[] reads for
+    // its bounds check (-D_GLIBCXX_ASSERTIONS, on by default in Meson's debug builds): a data
+    // race (ThreadSanitizer, issue 37).  Now the table is an array of kMaxBlocks pointers
+    // allocated here (512 KiB of address space: new[] of pointers writes nothing, so only the
+    // pages of the blocks in use are ever touched), and entry b is written once, by the
+    // reserve that creates block b, before any index in block b is handed out.  Such an index
+    // reaches another thread only through a lock released after that reserve (the frontier's,
+    // or a map shard's taken by the worker that wrote the node after reserving its slot), so
+    // the write happens before every read of entry b; later reserves write other entries and
+    // n_blocks_ (read by bytes() under the frontier's lock, or once the workers joined).
+    explicit Trie(bool reuse_slots)
+        : blocks_(new Node*[kMaxBlocks]), reuse_(reuse_slots) {}
+    ~Trie() { release(); }
+    Trie(const Trie&) = delete;
+    Trie& operator=(const Trie&) = delete;
+    Trie(Trie&& other) noexcept { *this = std::move(other); }
+    Trie& operator=(Trie&& other) noexcept {
+        if (this != &other) {
+            release();
+            blocks_ = std::move(other.blocks_);
+            n_blocks_ = other.n_blocks_;
+            slots_ = other.slots_;
+            live_ = other.live_;
+            peak_live_ = other.peak_live_;
+            free_head_ = other.free_head_;
+            reuse_ = other.reuse_;
+            other.n_blocks_ = other.slots_ = other.live_ = other.peak_live_ = 0;
+            other.free_head_ = kNone;
+        }
+        return *this;
     }
 
     // Adds a node below parent (kNone: the root); returns its index.
@@ -89,14 +123,21 @@ class Trie {
 
     std::size_t live() const { return live_; }
     std::size_t peak_live() const { return peak_live_; }
-    std::size_t bytes() const { return blocks_.size() * (sizeof(Node) << kBlockBits); }
+    std::size_t bytes() const { return n_blocks_ * (sizeof(Node) << kBlockBits); }
 
  private:
-    std::vector<std::unique_ptr<Node[]>> blocks_;
+    // Frees the blocks in use (the table itself goes with blocks_).
+    void release() {
+        for (std::size_t b = 0; b < n_blocks_; ++b) delete[] blocks_[b];
+        n_blocks_ = 0;
+    }
+
+    std::unique_ptr<Node*[]> blocks_;  // kMaxBlocks entries; the first n_blocks_ are blocks
+    std::size_t n_blocks_ = 0;         // blocks allocated (written under the frontier's lock)
     std::size_t slots_ = 0;  // slots handed out so far (including retired ones)
     std::size_t live_ = 0, peak_live_ = 0;
     std::uint32_t free_head_ = kNone;  // reusable slots, linked through Node::parent
-    bool reuse_;
+    bool reuse_ = false;
 };
 
 }  // namespace fairlist
