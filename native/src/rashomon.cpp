@@ -13,24 +13,62 @@ RashomonStore::RashomonStore(std::int64_t max_lists)
     : max_lists_(max_lists > 0 ? static_cast<std::size_t>(max_lists) : 0),
       compacted_at_(std::numeric_limits<double>::infinity()),
       cap_(std::numeric_limits<double>::infinity()),
-      next_cap_(max_lists_) {
+      next_cap_(max_lists_),
+      budget_(std::numeric_limits<double>::infinity()),
+      refused_below_(std::numeric_limits<double>::infinity()) {
     starts_.push_back(0);
+}
+
+std::size_t RashomonStore::footprint(std::size_t rule_capacity, std::size_t list_capacity) const {
+    const std::size_t arrays = rule_capacity * sizeof(std::uint32_t) +
+                               (list_capacity + 1) * sizeof(std::uint64_t) +
+                               list_capacity * (1 + sizeof(std::int64_t) + sizeof(double));
+    // Twice the arrays (the store and the sorted copy finish() makes, which becomes the numpy
+    // arrays), finish()'s order (one index a list) and trim()'s copy of the objectives.
+    const std::size_t scratch = max_lists_ > 0 ? list_capacity * sizeof(double) : 0;
+    return 2 * arrays + list_capacity * sizeof(std::size_t) + scratch;
+}
+
+bool RashomonStore::make_room(std::size_t n_rules) {
+    const std::size_t need_rules = rules_.size() + n_rules, need_lists = size() + 1;
+    const bool grow_rules = need_rules > rules_.capacity();
+    const bool grow_lists = need_lists > objectives_.capacity();
+    if (!grow_rules && !grow_lists) return true;
+    // Doubling when it fits, else a smaller step: the store fills at least 1/1.125 of its
+    // budget, and the copies stay linear overall.
+    for (const double factor : {2.0, 1.5, 1.25, 1.125}) {
+        const auto grown = [factor](std::size_t capacity, std::size_t need) {
+            return std::max<std::size_t>(
+                {need, static_cast<std::size_t>(factor * static_cast<double>(capacity)), 256});
+        };
+        const std::size_t rule_capacity =
+            grow_rules ? grown(rules_.capacity(), need_rules) : rules_.capacity();
+        const std::size_t list_capacity =
+            grow_lists ? grown(objectives_.capacity(), need_lists) : objectives_.capacity();
+        if (static_cast<double>(footprint(rule_capacity, list_capacity)) > budget_) continue;
+        rules_.reserve(rule_capacity);
+        starts_.reserve(list_capacity + 1);
+        defaults_.reserve(list_capacity);
+        errors_.reserve(list_capacity);
+        objectives_.reserve(list_capacity);
+        return true;
+    }
+    return false;
 }
 
 void RashomonStore::add(const std::uint32_t* prefix, std::size_t n, std::uint32_t last, int d,
                         std::int64_t errors, double objective) {
+    if (full_ || !make_room(n + (last != Incumbent::kNoRule ? 1 : 0))) {
+        full_ = true;
+        refused_below_ = std::min(refused_below_, objective);
+        return;
+    }
     rules_.insert(rules_.end(), prefix, prefix + n);
     if (last != Incumbent::kNoRule) rules_.push_back(last);
     starts_.push_back(rules_.size());
     defaults_.push_back(static_cast<std::uint8_t>(d));
     errors_.push_back(errors);
     objectives_.push_back(objective);
-}
-
-std::size_t RashomonStore::bytes() const {
-    return rules_.capacity() * sizeof(std::uint32_t) + starts_.capacity() * sizeof(std::uint64_t) +
-           defaults_.capacity() + errors_.capacity() * sizeof(std::int64_t) +
-           objectives_.capacity() * sizeof(double);
 }
 
 double RashomonStore::trim(double cutoff) {
@@ -91,8 +129,9 @@ bool RashomonStore::before(std::size_t a, std::size_t b) const {
     return defaults_[a] < defaults_[b];
 }
 
-void RashomonStore::finish(double cutoff, double complete_below, SearchResult* r) const {
+void RashomonStore::finish(double cutoff, double complete_below, SearchResult* r) {
     std::vector<std::size_t> order;
+    order.reserve(size());
     for (std::size_t i = 0; i < size(); ++i) {
         if (objectives_[i] <= cutoff) order.push_back(i);
     }
@@ -100,10 +139,19 @@ void RashomonStore::finish(double cutoff, double complete_below, SearchResult* r
               [&](std::size_t a, std::size_t b) { return before(a, b); });
     // Every list of objective at most cap_ was kept (the search pruned only above it).
     if (cap_ < cutoff) complete_below = std::min(complete_below, cap_);
+    // A full store stored every list below the least it refused.
+    complete_below = std::min(complete_below, refused_below_);
     if (max_lists_ > 0 && order.size() > max_lists_) {
         complete_below = std::min(complete_below, objectives_[order[max_lists_]]);
         order.resize(max_lists_);
     }
+    std::size_t n_rules = 0;
+    for (const std::size_t i : order) n_rules += starts_[i + 1] - starts_[i];
+    r->rashomon_rules.reserve(n_rules);
+    r->rashomon_starts.reserve(order.size() + 1);
+    r->rashomon_defaults.reserve(order.size());
+    r->rashomon_errors.reserve(order.size());
+    r->rashomon_objectives.reserve(order.size());
     r->rashomon_starts.assign(1, 0);
     for (const std::size_t i : order) {
         r->rashomon_rules.insert(r->rashomon_rules.end(),
@@ -115,6 +163,13 @@ void RashomonStore::finish(double cutoff, double complete_below, SearchResult* r
         r->rashomon_objectives.push_back(objectives_[i]);
     }
     r->rashomon_complete_below = complete_below;
+    // Released: the lists live on in the result (and in Python).
+    std::vector<std::uint32_t>().swap(rules_);
+    std::vector<std::uint64_t>(1, 0).swap(starts_);
+    std::vector<std::uint8_t>().swap(defaults_);
+    std::vector<std::int64_t>().swap(errors_);
+    std::vector<double>().swap(objectives_);
+    std::vector<double>().swap(scratch_);
 }
 
 }  // namespace fairlist

@@ -168,6 +168,7 @@ bool Search::push_root() {
 StopReason Search::limit_reached(std::size_t iterations) {
     const Config& config = ctx_->config();
     if (stop_.load(std::memory_order_relaxed)) return StopReason::INTERRUPTED;
+    if (rashomon_ != nullptr && rashomon_->full()) return StopReason::MEMORY_LIMIT;
     if (config.max_nodes > 0 && static_cast<std::int64_t>(frontier_->live()) >= config.max_nodes) {
         return StopReason::NODE_LIMIT;
     }
@@ -195,8 +196,13 @@ StopReason Search::search_tree() {
     std::size_t iterations = 0;
     Stats& stats = worker_->stats();
     while (!frontier_->empty()) {
-        // The Rashomon mode's store: compacted, and its cap (max_lists) tightens the cutoff.
+        // The Rashomon mode's store: its budget (what the memory limit leaves the other
+        // structures), compacted, and its cap (max_lists) tightens the cutoff.
         if (rashomon_ != nullptr) {
+            const double limit = ctx_->config().memory_limit_mb * 1024.0 * 1024.0;
+            rashomon_->set_budget(
+                limit > 0 ? limit - static_cast<double>(frontier_->memory_bytes() + worker_bytes_)
+                          : kInf);
             ctx_->set_list_cap(rashomon_->trim(ctx_->cutoff(incumbent_->objective())));
         }
         reason = limit_reached(++iterations);
@@ -229,6 +235,10 @@ StopReason Search::search_tree() {
         if ((stats.nodes_expanded & 15) == 0) {
             publish_progress(depth, stats.nodes_expanded, stats.children_evaluated);
         }
+    }
+    // The last node filled the Rashomon store: the set is cut by memory, not complete.
+    if (reason == StopReason::COMPLETED && rashomon_ != nullptr && rashomon_->full()) {
+        reason = StopReason::MEMORY_LIMIT;
     }
     publish_progress(0, stats.nodes_expanded, stats.children_evaluated);
     end_phase();

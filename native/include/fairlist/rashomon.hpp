@@ -8,6 +8,15 @@
 // are dropped when the store is compacted (trim(), and finish()).  The store belongs to one
 // search and is filled by one thread (the Rashomon mode refuses n_jobs != 1).
 //
+// Memory (issue 37): bytes() counts what the store holds and what it will take to hand the
+// lists over, twice the arrays (finish() copies them, sorted, into the result, and the binding
+// copies those into numpy arrays one at a time, freeing each) plus the sort's order, so that
+// Config::memory_limit_mb bounds the lists Python receives too.  The store grows its arrays
+// itself, by a factor it can afford, and refuses a list once no growth fits the budget Search
+// gives it (set_budget: the limit less the other structures); it is then full(), the search
+// stops with StopReason::MEMORY_LIMIT, and the least objective it refused bounds
+// rashomon_complete_below: every member below it was stored.
+//
 // The cap on the lists (Config::max_lists) keeps the max_lists lists of least objective: once
 // more are stored, the objective of the max_lists-th least (cap()) bounds every list that can
 // still be among them, and the search prunes above it too (SearchContext::cutoff).  It is
@@ -40,8 +49,14 @@ class RashomonStore {
     // lists (+inf: never): no list above it is among the first max_lists of the set.
     double cap() const { return cap_; }
 
+    // The bytes the store may take (+inf: no limit; Search sets it before each node).
+    void set_budget(double bytes) { budget_ = bytes; }
+    // A list was refused for want of memory (the search stops: StopReason::MEMORY_LIMIT).
+    bool full() const { return full_; }
+
     std::size_t size() const { return objectives_.size(); }
-    std::size_t bytes() const;
+    // The store's footprint with the room for its hand-over (see above).
+    std::size_t bytes() const { return footprint(rules_.capacity(), objectives_.capacity()); }
 
     // Fills r's Rashomon fields with the lists of objective at most `cutoff`, sorted by
     // objective and, among equal objectives, canonically (fewer rules, then antecedent ids,
@@ -50,7 +65,9 @@ class RashomonStore {
     // search's bound on the lists it did not evaluate; +inf when it completed); it falls to the
     // first dropped list's objective when the cap drops some, and to cap() when the cap cut
     // the search.
-    void finish(double cutoff, double complete_below, SearchResult* r) const;
+    // A full store lowers complete_below to the least objective it refused.  The store's
+    // arrays are released once copied (the store is then empty).
+    void finish(double cutoff, double complete_below, SearchResult* r);
 
  private:
     static constexpr std::size_t kFirstCompaction = 4096;
@@ -65,7 +82,15 @@ class RashomonStore {
     std::vector<std::uint8_t> defaults_;
     std::vector<std::int64_t> errors_;
     std::vector<double> objectives_;
+    double budget_;          // set_budget() (+inf: none)
+    bool full_ = false;      // a list was refused
+    double refused_below_;   // the least objective refused (+inf: none)
 
+    // The bytes counted for arrays of these capacities (rules, lists), with the hand-over.
+    std::size_t footprint(std::size_t rule_capacity, std::size_t list_capacity) const;
+    // Grows the arrays for one more list of n_rules rules, within the budget; false (nothing
+    // changed) when no growth fits.
+    bool make_room(std::size_t n_rules);
     // Drops the lists whose objectives exceed `cutoff`.
     void compact(double cutoff);
     // Whether list a comes before list b: objective, then the canonical order.
