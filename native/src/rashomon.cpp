@@ -1,6 +1,7 @@
 #include "fairlist/rashomon.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <limits>
 #include <numeric>
 
@@ -15,7 +16,8 @@ RashomonStore::RashomonStore(std::int64_t max_lists)
       cap_(std::numeric_limits<double>::infinity()),
       next_cap_(max_lists_),
       budget_(std::numeric_limits<double>::infinity()),
-      refused_below_(std::numeric_limits<double>::infinity()) {
+      memory_cut_(std::numeric_limits<double>::infinity()),
+      cutoff_(std::numeric_limits<double>::infinity()) {
     starts_.push_back(0);
 }
 
@@ -24,9 +26,9 @@ std::size_t RashomonStore::footprint(std::size_t rule_capacity, std::size_t list
                                (list_capacity + 1) * sizeof(std::uint64_t) +
                                list_capacity * (1 + sizeof(std::int64_t) + sizeof(double));
     // Twice the arrays (the store and the sorted copy finish() makes, which becomes the numpy
-    // arrays), finish()'s order (one index a list) and trim()'s copy of the objectives.
-    const std::size_t scratch = max_lists_ > 0 ? list_capacity * sizeof(double) : 0;
-    return 2 * arrays + list_capacity * sizeof(std::size_t) + scratch;
+    // arrays), finish()'s order (one index a list) and the copy of the objectives that trim()
+    // and make_way() select in.
+    return 2 * arrays + list_capacity * (sizeof(std::size_t) + sizeof(double));
 }
 
 bool RashomonStore::make_room(std::size_t n_rules) {
@@ -58,10 +60,14 @@ bool RashomonStore::make_room(std::size_t n_rules) {
 
 void RashomonStore::add(const std::uint32_t* prefix, std::size_t n, std::uint32_t last, int d,
                         std::int64_t errors, double objective) {
-    if (full_ || !make_room(n + (last != Incumbent::kNoRule ? 1 : 0))) {
-        full_ = true;
-        refused_below_ = std::min(refused_below_, objective);
-        return;
+    if (objective >= memory_cut_) return;  // dropped for memory: the search prunes there too
+    const std::size_t n_rules = n + (last != Incumbent::kNoRule ? 1 : 0);
+    if (!make_room(n_rules)) {
+        make_way(n_rules);
+        if (objective >= memory_cut_ || !make_room(n_rules)) {
+            memory_cut_ = std::min(memory_cut_, objective);  // no room even for one list
+            return;
+        }
     }
     rules_.insert(rules_.end(), prefix, prefix + n);
     if (last != Incumbent::kNoRule) rules_.push_back(last);
@@ -71,13 +77,32 @@ void RashomonStore::add(const std::uint32_t* prefix, std::size_t n, std::uint32_
     objectives_.push_back(objective);
 }
 
+void RashomonStore::make_way(std::size_t n_rules) {
+    // The lists above the threshold have left the set.
+    if (cutoff_ < compacted_at_) compact(std::min(cutoff_, cap_));
+    if (make_room(n_rules) || size() == 0) return;
+    // The median objective stored: the lists at or above it go (at least half of them,
+    // unless many tie at the median, when all the tied ones go too).
+    scratch_ = objectives_;
+    const auto mid = scratch_.begin() + static_cast<std::ptrdiff_t>(size() / 2);
+    std::nth_element(scratch_.begin(), mid, scratch_.end());
+    memory_cut_ = std::min(memory_cut_, *mid);
+    compact(std::nextafter(memory_cut_, -std::numeric_limits<double>::infinity()));
+}
+
 double RashomonStore::trim(double cutoff) {
+    cutoff_ = cutoff;
+    const double below_cut =
+        memory_cut_ < std::numeric_limits<double>::infinity()
+            ? std::nextafter(memory_cut_, -std::numeric_limits<double>::infinity())
+            : memory_cut_;
+    const double cap = std::min(cap_, below_cut);
     const bool over_cap = max_lists_ > 0 && size() > next_cap_;
     // Compacting costs a pass over the store: only once it has doubled (and the threshold fell
     // since the last pass), or grown by max_lists beyond the cap, so at most linear overall.
     const bool stale = size() > next_compaction_ && cutoff < compacted_at_;
-    if (!over_cap && !stale) return cap_;
-    compact(std::min(cutoff, cap_));
+    if (!over_cap && !stale) return cap;
+    compact(std::min(cutoff, cap));
     if (max_lists_ > 0 && size() > max_lists_) {
         scratch_ = objectives_;
         const auto nth = scratch_.begin() + static_cast<std::ptrdiff_t>(max_lists_ - 1);
@@ -87,7 +112,7 @@ double RashomonStore::trim(double cutoff) {
     }
     next_compaction_ = std::max<std::size_t>(2 * size(), kFirstCompaction);
     next_cap_ = size() + max_lists_;
-    return cap_;
+    return std::min(cap_, below_cut);
 }
 
 void RashomonStore::compact(double cutoff) {
@@ -139,8 +164,8 @@ void RashomonStore::finish(double cutoff, double complete_below, SearchResult* r
               [&](std::size_t a, std::size_t b) { return before(a, b); });
     // Every list of objective at most cap_ was kept (the search pruned only above it).
     if (cap_ < cutoff) complete_below = std::min(complete_below, cap_);
-    // A full store stored every list below the least it refused.
-    complete_below = std::min(complete_below, refused_below_);
+    // Memory dropped or refused the lists from memory_cut_ up, none below.
+    complete_below = std::min(complete_below, memory_cut_);
     if (max_lists_ > 0 && order.size() > max_lists_) {
         complete_below = std::min(complete_below, objectives_[order[max_lists_]]);
         order.resize(max_lists_);

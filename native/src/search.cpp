@@ -168,7 +168,6 @@ bool Search::push_root() {
 StopReason Search::limit_reached(std::size_t iterations) {
     const Config& config = ctx_->config();
     if (stop_.load(std::memory_order_relaxed)) return StopReason::INTERRUPTED;
-    if (rashomon_ != nullptr && rashomon_->full()) return StopReason::MEMORY_LIMIT;
     if (config.max_nodes > 0 && static_cast<std::int64_t>(frontier_->live()) >= config.max_nodes) {
         return StopReason::NODE_LIMIT;
     }
@@ -235,10 +234,6 @@ StopReason Search::search_tree() {
         if ((stats.nodes_expanded & 15) == 0) {
             publish_progress(depth, stats.nodes_expanded, stats.children_evaluated);
         }
-    }
-    // The last node filled the Rashomon store: the set is cut by memory, not complete.
-    if (reason == StopReason::COMPLETED && rashomon_ != nullptr && rashomon_->full()) {
-        reason = StopReason::MEMORY_LIMIT;
     }
     publish_progress(0, stats.nodes_expanded, stats.children_evaluated);
     end_phase();
@@ -313,8 +308,10 @@ SearchResult Search::make_result(StopReason reason) {
                 ? kInf
                 : std::min(frontier_->queued_lower_bound(*ctx_, kInf), cut_bound_);
         rashomon_->finish(ctx_->cutoff(best.objective), evaluated_below, &result);
-        // A complete search whose set max_lists cut (its optimum stays certified).
-        if (reason == StopReason::COMPLETED && result.rashomon_complete_below < kInf) {
+        // A complete search whose set memory or max_lists cut (its optimum stays certified).
+        if (reason == StopReason::COMPLETED && rashomon_->memory_cut() < kInf) {
+            result.stop_reason = StopReason::MEMORY_LIMIT;
+        } else if (reason == StopReason::COMPLETED && result.rashomon_complete_below < kInf) {
             result.stop_reason = StopReason::MAX_LISTS;
         }
     }
