@@ -42,8 +42,8 @@ from typing import Any, TextIO
 import numpy as np
 import pandas as pd
 
-from ._params import INT64_MAX, Interval, Options, validate_params
 from ._json import dumps
+from ._params import INT64_MAX, Interval, Options, validate_params
 from .errors import DataError, InvalidParameterError
 from .metric_table import METRICS, RATES, Metric
 from .rulelist import Rule, RuleList
@@ -259,7 +259,7 @@ class RashomonSet:
             data["objective"] = self.objectives[start:stop].astype(np.float64)
         if "length" in chosen:
             data["length"] = np.diff(self.starts[start : stop + 1])
-        counted = [c for c in chosen if c not in ("objective", "length", "antecedents", "rule_list")]
+        counted = [c for c in chosen if c not in _STORED_COLUMNS]
         if counted:
             parts: dict[str, list[np.ndarray]] = {c: [] for c in counted}
             for _, _, pred in self._chunks(start, stop):
@@ -272,7 +272,9 @@ class RashomonSet:
             names = p.feature_names
             data["antecedents"] = [
                 tuple(names[code >> 1] for code in self.rules[a:b].tolist())
-                for a, b in zip(self.starts[start:stop], self.starts[start + 1 : stop + 1])
+                for a, b in zip(
+                    self.starts[start:stop], self.starts[start + 1 : stop + 1], strict=True
+                )
             ]
         if "rule_list" in chosen:
             data["rule_list"] = [str(self._rule_list(k)) for k in range(start, stop)]
@@ -449,6 +451,10 @@ class RashomonSet:
             table = _multiplicity(self.problem, any_pos, all_pos)
             lines.append(table.to_string(float_format=lambda v: f"{v:.4f}"))
         return "\n".join(lines)
+
+
+#: The columns of RashomonSet.to_frame that need no predictions.
+_STORED_COLUMNS = ("objective", "length", "antecedents", "rule_list")
 
 
 def _frame_columns(p: Problem) -> list[str]:
