@@ -29,6 +29,7 @@ sample alike, and the set holds one of them.
 
 from __future__ import annotations
 
+import dataclasses
 import math
 import numbers
 import operator
@@ -384,6 +385,24 @@ class RashomonSet:
             row["rule_list"] = doc
             yield row
 
+    def head(self, k: int) -> RashomonSet:
+        """The set of the first ``k`` members (arrays shared, not copied): complete below the
+        objective of member ``k`` when that drops some."""
+        k = max(0, min(operator.index(k), len(self)))
+        if k == len(self):
+            return self
+        first = dataclasses.replace(
+            self,
+            rules=self.rules[: self.starts[k]],
+            starts=self.starts[: k + 1],
+            defaults=self.defaults[:k],
+            objectives=self.objectives[:k],
+            complete=False,
+            complete_below=min(self.complete_below, float(self.objectives[k])),
+        )
+        first._cache.update(self._cache)  # the columns' bits and the rules hold for a subset
+        return first
+
     def summary(
         self, rows: int = 20, frame: pd.DataFrame | None = None, *, deadline: float | None = None
     ) -> str:
@@ -395,6 +414,12 @@ class RashomonSet:
         ``time.perf_counter()`` time): the fairest member and the multiplicity, which read
         every list, cover the lists done by then, and the report says so.
         """
+        return self._summary(rows, frame, deadline)[0]
+
+    def _summary(
+        self, rows: int, frame: pd.DataFrame | None, deadline: float | None
+    ) -> tuple[str, int]:
+        """:meth:`summary`, and the number of lists its views covered."""
         metric = self.problem.metric.short_name
         lines = [repr(self)]
         if not self.complete:
@@ -410,7 +435,7 @@ class RashomonSet:
         for kept, twins in self.merged.items():
             lines.append(f"{kept} stands for the identical columns {', '.join(twins)}")
         if not len(self):
-            return "\n".join([*lines, "no rule list meets the cap"])
+            return "\n".join([*lines, "no rule list meets the cap"]), 0
         shown_columns = ["objective", "accuracy", metric, "length", "antecedents"]
         if frame is None:
             shown = self.to_frame(0, rows, columns=shown_columns)
@@ -450,7 +475,7 @@ class RashomonSet:
             lines.append("predictive multiplicity (share of rows whose prediction changes):")
             table = _multiplicity(self.problem, any_pos, all_pos)
             lines.append(table.to_string(float_format=lambda v: f"{v:.4f}"))
-        return "\n".join(lines)
+        return "\n".join(lines), done
 
 
 #: The columns of RashomonSet.to_frame that need no predictions.
