@@ -1162,11 +1162,11 @@ def rashomon(
         )
     interrupted = str(found.stop_reason) == "interrupted"
     # What reads every list stops by the time limit (a quarter second of grace for the views
-    # when the search took it all), or half a second after an interrupt; a signal meanwhile
+    # when the search took it all), or a quarter second after an interrupt; a signal meanwhile
     # ends the command at once.
     deadline = None if limit is None else start + limit + 0.25
     if interrupted:
-        deadline = min(deadline or math.inf, time.perf_counter() + 0.5)
+        deadline = min(deadline or math.inf, time.perf_counter() + 0.25)
     try:
         if as_json:
             covered = found.write_json(sys.stdout, deadline=deadline)

@@ -206,8 +206,23 @@ class RashomonSet:
     def _bits(self) -> _Bits:
         bits = self._cache.get("bits")
         if bits is None:
-            bits = self._cache["bits"] = _Bits(self.problem, np.unique(self.rules >> 1))
+            used = np.flatnonzero(self._column_use()[0])
+            bits = self._cache["bits"] = _Bits(self.problem, used)
         return bits
+
+    def _column_use(self) -> tuple[np.ndarray, np.ndarray]:
+        """How many members use each column, and where in ``rules`` it first appears (-1:
+        nowhere), read a chunk at a time (no temporary the size of ``rules``)."""
+        m = self.problem.n_antecedents
+        counts, first = np.zeros(m, dtype=np.int64), np.full(m, -1, dtype=np.int64)
+        step = max(1, CHUNK_BYTES // 16)
+        for a in range(0, len(self.rules), step):
+            columns = (self.rules[a : a + step] >> 1).astype(np.intp)
+            counts += np.bincount(columns, minlength=m)
+            seen, where = np.unique(columns, return_index=True)
+            new = first[seen] < 0
+            first[seen[new]] = a + where[new]
+        return counts, first
 
     def _chunks(
         self, start: int = 0, stop: int | None = None, deadline: float | None = None
@@ -299,9 +314,9 @@ class RashomonSet:
         """How many members use each antecedent (feature reliance across the set), most used
         first (ties: the one met first in the set's order); antecedents no member uses are
         left out."""
-        columns = (self.rules >> 1).astype(np.int64)
-        used, first = np.unique(columns, return_index=True)
-        counts = np.bincount(columns, minlength=self.problem.n_antecedents)[used]
+        counts, first = self._column_use()
+        used = np.flatnonzero(counts)
+        counts, first = counts[used], first[used]
         order = np.lexsort((first, -counts))
         names = [self.problem.feature_names[j] for j in used[order]]
         return pd.Series(counts[order], index=names, dtype=np.int64, name="lists")
