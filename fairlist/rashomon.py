@@ -49,7 +49,14 @@ from .errors import DataError, InvalidParameterError
 from .metric_table import METRICS, RATES, Metric
 from .rulelist import Rule, RuleList
 from .solvers.base import DEFAULT_LAM, Problem, StopReason
-from .solvers.bnb import POLICIES, BnBSolver, distinct_columns, engine_weights, new_search
+from .solvers.bnb import (
+    POLICIES,
+    BnBSolver,
+    default_memory_limit_mb,
+    distinct_columns,
+    engine_weights,
+    new_search,
+)
 
 __all__ = ["RashomonSet", "rashomon_set", "max_useful_delta", "ENGINES", "CHUNK_BYTES"]
 
@@ -813,7 +820,11 @@ def cpsat_rashomon(problem: Problem, delta: float, max_lists: int | None) -> Ras
             "engine='cpsat' enumerates the Rashomon set under a length cap: set max_length"
         )
     max_length = min(problem.max_length, problem.n_antecedents)
-    found = enumerate_rashomon(problem, max_length, delta, None, problem.limits.time_limit)
+    memory = problem.limits.memory_limit_mb
+    memory = default_memory_limit_mb() if memory is None else memory
+    found = enumerate_rashomon(
+        problem, max_length, delta, None, problem.limits.time_limit, memory * 2**20 or None
+    )
     kept, representative = distinct_columns(problem.X)
     lists = set()
     for antecedents, predictions, default in found.lists:  # twins: the first of their set
@@ -828,8 +839,11 @@ def cpsat_rashomon(problem: Problem, delta: float, max_lists: int | None) -> Ras
     scored.sort()
     below = math.inf if found.complete else 0.0
     stop = StopReason.COMPLETED if found.complete else StopReason.TIME_LIMIT
+    if found.memory_cut:  # the enumeration's order is not the objective's: nothing certified
+        stop = StopReason.MEMORY_LIMIT
     if max_lists is not None and len(scored) > max_lists:
-        below, stop = min(below, scored[max_lists][0]), StopReason.MAX_LISTS
+        below = min(below, scored[max_lists][0])
+        stop = StopReason.MAX_LISTS if found.complete else stop
         scored = scored[:max_lists]
     optimum = scored[0][0] if scored else math.inf
     codes = [j << 1 | q for _, (_, ids, qs, _) in scored for j, q in zip(ids, qs, strict=True)]

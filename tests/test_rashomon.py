@@ -342,6 +342,20 @@ def test_cpsat_enumeration_agrees_list_for_list(metric):
     assert len(capped) == min(2, len(by_bnb)) and capped.complete == (len(by_bnb) <= 2)
 
 
+def test_cpsat_enumeration_stops_at_its_memory_limit():
+    pytest.importorskip("ortools")
+    from fairlist.rashomon import cpsat_rashomon
+
+    rng = np.random.default_rng(301)
+    problem = random_problem(rng, n=20, m=4, epsilon=0.3, lam=0.02, max_length=2)
+    full = cpsat_rashomon(problem, 0.3, None)
+    assert full.complete and len(full) > 5
+    rs = cpsat_rashomon(problem.with_limits(Limits(memory_limit_mb=1e-3)), 0.3, 100)
+    assert rs.stop_reason is StopReason.MEMORY_LIMIT and not rs.complete
+    assert rs.complete_below == 0.0 and 0 < len(rs) < len(full)  # nothing certified
+    assert {_key(r, problem) for r in rs} < {_key(r, problem) for r in full}
+
+
 @pytest.mark.parametrize("metric", [Metric.STATISTICAL_PARITY, Metric.EQUALIZED_ODDS])
 def test_four_rules_equal_brute_force(metric):
     # deeper prefixes finished by counting (the terminal solver, two groups) and expanded
