@@ -80,6 +80,10 @@ PARAMETER_CONSTRAINTS: dict[str, list] = {
 #: object per list for the whole set.
 CHUNK_BYTES = 16 * 2**20
 
+#: The lists :meth:`RashomonSet.write_json` writes at a time: a few milliseconds each, so that
+#: its deadline is kept closely.
+JSON_LISTS = 1000
+
 
 @dataclass(frozen=True, eq=False)
 class RashomonSet:
@@ -368,15 +372,17 @@ class RashomonSet:
         text = dumps(head)  # ends with "\n}"
         out.write(text[:-2] + ',\n  "lists": [')
         listed = 0
-        step = max(1, CHUNK_BYTES // (2048 + 16 * max(1, self.problem.n_groups)))
-        for i0 in range(0, len(self), step):
-            if deadline is not None and time.perf_counter() >= deadline:
-                break
-            for doc in self._list_docs(i0, min(i0 + step, len(self))):
-                item = textwrap.indent(dumps(doc), "    ")
-                out.write(("\n" if listed == 0 else ",\n") + item)
-                listed += 1
-        out.write(("\n  ]" if listed else "]") + f',\n  "listed": {listed}\n}}\n')
+        step = JSON_LISTS
+        try:  # closed whatever happens (Ctrl-C included): the document stays valid
+            for i0 in range(0, len(self), step):
+                if deadline is not None and time.perf_counter() >= deadline:
+                    break
+                docs = self._list_docs(i0, min(i0 + step, len(self)))
+                items = [textwrap.indent(dumps(doc), "    ") for doc in docs]
+                out.write(("\n" if listed == 0 else ",\n") + ",\n".join(items))
+                listed += len(items)
+        finally:
+            out.write(("\n  ]" if listed else "]") + f',\n  "listed": {listed}\n}}\n')
         return listed
 
     def _head_doc(self) -> dict[str, Any]:
@@ -396,8 +402,8 @@ class RashomonSet:
     def _list_docs(
         self, start: int, stop: int, frame: pd.DataFrame | None = None
     ) -> Iterator[dict[str, Any]]:
-        if frame is None:
-            frame = self.to_frame(start, stop)
+        if frame is None:  # the list's text is not needed: its document replaces it
+            frame = self.to_frame(start, stop, columns=_frame_columns(self.problem)[:-1])
         else:
             frame = frame.iloc[start:stop]
         for k, row in zip(range(start, stop), frame.to_dict("records"), strict=True):

@@ -556,12 +556,15 @@ def test_the_cores_threshold_steps_do_not_grow_with_delta():
     np.testing.assert_array_equal(raw["rashomon_objectives"], every.objectives)
 
 
-def test_json_is_streamed_as_to_dict_and_cut_by_a_deadline():
+def test_json_is_streamed_as_to_dict_and_cut_by_a_deadline(monkeypatch):
     import io
     import json
     import time
 
+    import fairlist.rashomon as module
     from fairlist._json import dumps
+
+    monkeypatch.setattr(module, "JSON_LISTS", 2)  # several chunks
 
     problem = random_problem(np.random.default_rng(16), n=40, m=5, epsilon=0.3, lam=0.01)
     rs = search_rashomon(problem.replace(max_length=2), 0.08, None)
