@@ -1171,7 +1171,7 @@ def rashomon(
         if as_json:
             covered = found.write_json(sys.stdout, deadline=deadline)
             if covered < len(found):
-                _show_warning(f"the time limit cut the JSON lists: {covered} of {len(found)}")
+                _show_warning(f"the time limit cut the JSON lists: {covered} of {len(found)}", None)
         else:
             text, covered = found._summary(rows, None, deadline)
             typer.echo(text)

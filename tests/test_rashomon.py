@@ -623,3 +623,36 @@ def test_cli_delta_inf_and_the_empty_set_exit_code(tmp_path, as_json):
         assert doc["size"] == 0 and doc["lists"] == []
     else:
         assert "no rule list meets the cap" in out.output
+
+
+def test_cli_says_what_its_time_limit_cut(tmp_path, monkeypatch):
+    import json
+    import time
+
+    from typer.testing import CliRunner
+
+    from fairlist.cli import app
+
+    # the views and the JSON lists get a deadline from --time-limit: here one already passed
+    for name in ("write_json", "_summary"):
+        original = getattr(RashomonSet, name)
+
+        def late(self, *args, _original=original, **kwargs):
+            if kwargs.get("deadline") is not None:
+                kwargs["deadline"] = time.perf_counter() - 1
+            elif len(args) == 3 and args[2] is not None:
+                args = (*args[:2], time.perf_counter() - 1)
+            return _original(self, *args, **kwargs)
+
+        monkeypatch.setattr(RashomonSet, name, late)
+    path, columns = _cli_csv(tmp_path)
+    base = ["rashomon", str(path), *columns, "--max-length", "2", "--delta", "0.2"]
+    out = CliRunner().invoke(app, [*base, "--time-limit", "30", "--json"])
+    assert out.exit_code == 0, out.output
+    doc = json.loads(out.stdout)
+    assert doc["size"] > 0 and doc["listed"] == 0 == len(doc["lists"])
+    assert f"the time limit cut the JSON lists: 0 of {doc['size']}" in out.stderr
+    out = CliRunner().invoke(app, [*base, "--time-limit", "30"])
+    assert out.exit_code == 0, out.output
+    assert "the time limit cut the views below: they cover the first 0" in out.output
+    assert "fairest member" not in out.output
