@@ -656,3 +656,29 @@ def test_cli_says_what_its_time_limit_cut(tmp_path, monkeypatch):
     assert out.exit_code == 0, out.output
     assert "the time limit cut the views below: they cover the first 0" in out.output
     assert "fairest member" not in out.output
+
+
+def test_cli_a_signal_while_writing_exits_130_with_valid_json(tmp_path, monkeypatch):
+    import json
+
+    from typer.testing import CliRunner
+
+    import fairlist.rashomon as module
+    from fairlist.cli import app
+
+    monkeypatch.setattr(module, "JSON_LISTS", 1)
+    original = RashomonSet._list_docs
+
+    def interrupted(self, start, stop, frame=None):
+        if start == 1:  # Ctrl-C while the second list is written
+            raise KeyboardInterrupt
+        return original(self, start, stop, frame)
+
+    monkeypatch.setattr(RashomonSet, "_list_docs", interrupted)
+    path, columns = _cli_csv(tmp_path)
+    args = ["rashomon", str(path), *columns, "--max-length", "2", "--delta", "0.2", "--json"]
+    out = CliRunner().invoke(app, args)
+    assert out.exit_code == 130, out.output
+    doc = json.loads(out.stdout)
+    assert doc["listed"] == 1 == len(doc["lists"]) < doc["size"]
+    assert "interrupted while writing the set" in out.stderr
