@@ -25,6 +25,12 @@ equivalent points, the fairness and class bounds) stay on.
 Identical antecedent columns are merged before the search (the first of each set stands in for
 the others, :attr:`RashomonSet.merged`): two lists that differ only by such twins classify every
 sample alike, and the set holds one of them.
+
+Bounded like a fit (issue 37): the engine's store of lists is counted in ``memory_limit_mb``
+with the room the lists take when handed over (``native/include/fairlist/rashomon.hpp``; what
+does not fit is cut at an objective, as ``max_lists`` cuts); the set stays in flat numpy arrays
+(:class:`RashomonSet`), its views work on them a chunk at a time, and a ``delta`` beyond
+:func:`max_useful_delta` is lowered to it.
 """
 
 from __future__ import annotations
@@ -751,13 +757,21 @@ def rashomon_set(
 
 
 def search_rashomon(
-    problem: Problem, delta: float, max_lists: int | None, *, policy: str = "bfs", **options: Any
+    problem: Problem,
+    delta: float,
+    max_lists: int | None,
+    *,
+    policy: str = "bfs",
+    lower_delta: bool = True,
+    **options: Any,
 ) -> RashomonSet:
     """The Rashomon set of a :class:`~fairlist.solvers.Problem` (:func:`rashomon_set` after
     the data are prepared); ``options``: further :class:`~fairlist.solvers.BnBSolver`
-    parameters (the switches of the bounds)."""
+    parameters (the switches of the bounds); ``lower_delta=False``: the core gets ``delta``
+    as given (finite), not lowered to :func:`max_useful_delta` (the same set: a test switch)."""
     solver = BnBSolver(policy=policy, **options)
-    delta, requested = useful_delta(problem, delta), delta
+    requested = delta
+    delta = useful_delta(problem, delta) if lower_delta else float(delta)
     weights = engine_weights(problem)
     if not weights.exact:
         raise DataError(

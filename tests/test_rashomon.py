@@ -526,6 +526,9 @@ def test_huge_delta_is_lowered_and_returns_at_once(delta):
     assert rs.delta == bound and rs.stats["delta_requested"] == delta
     every = search_rashomon(problem, bound, None)
     assert len(rs) == len(every) and np.array_equal(rs.rules, every.rules)
+    if math.isfinite(delta):  # the core given the huge delta itself: the same set, at once
+        raw = search_rashomon(problem, delta, None, lower_delta=False)
+        assert raw.delta == delta and np.array_equal(raw.rules, every.rules)
     assert rs.complete
     assert set(_key(r, problem) for r in rs) == set(_all_fair(problem, 3))
     assert "lowered" in rs.summary(rows=2)
