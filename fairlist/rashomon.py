@@ -230,15 +230,19 @@ class RashomonSet:
     def _column_use(self) -> tuple[np.ndarray, np.ndarray]:
         """How many members use each column, and where in ``rules`` it first appears (-1:
         nowhere), read a chunk at a time (no temporary the size of ``rules``)."""
+        cached = self._cache.get("column_use")
+        if cached is not None:
+            return cached
         m = self.problem.n_antecedents
         counts, first = np.zeros(m, dtype=np.int64), np.full(m, -1, dtype=np.int64)
         step = max(1, CHUNK_BYTES // 16)
         for a in range(0, len(self.rules), step):
             columns = (self.rules[a : a + step] >> 1).astype(np.intp)
-            counts += np.bincount(columns, minlength=m)
-            seen, where = np.unique(columns, return_index=True)
-            new = first[seen] < 0
-            first[seen[new]] = a + where[new]
+            here = np.bincount(columns, minlength=m)
+            counts += here
+            for j in np.flatnonzero((here > 0) & (first < 0)):  # each column once in all
+                first[j] = a + int(np.argmax(columns == j))
+        self._cache["column_use"] = counts, first
         return counts, first
 
     def _chunks(
@@ -434,7 +438,8 @@ class RashomonSet:
             complete=False,
             complete_below=min(self.complete_below, float(self.objectives[k])),
         )
-        first._cache.update(self._cache)  # the columns' bits and the rules hold for a subset
+        # the columns' bits and the rules hold for a subset (not the counts of the columns)
+        first._cache.update({k: v for k, v in self._cache.items() if k != "column_use"})
         return first
 
     def summary(
@@ -795,7 +800,8 @@ def search_rashomon(
 def _make_set(problem: Problem, raw: dict, kept, representative, delta: float) -> RashomonSet:
     rules = raw["rashomon_rules"]  # codes over the kept columns: to the problem's columns
     if len(kept) != problem.n_antecedents or np.any(kept != np.arange(len(kept))):
-        rules = (kept.astype(np.uint32)[rules >> 1] << 1) | (rules & 1)
+        codes = (np.repeat(kept.astype(np.uint32), 2) << 1) | np.tile(np.uint32([0, 1]), len(kept))
+        np.take(codes, rules, out=rules, mode="clip")  # in place: one gather
     stop = StopReason[raw["stop_reason"].name]
     below = float(raw["rashomon_complete_below"])
     if stop is StopReason.COMPLETED and not math.isinf(below):  # max_lists cut a finished set

@@ -26,9 +26,9 @@ std::size_t RashomonStore::footprint(std::size_t rule_capacity, std::size_t list
                                (list_capacity + 1) * sizeof(std::uint64_t) +
                                list_capacity * (1 + sizeof(std::int64_t) + sizeof(double));
     // Twice the arrays (the store and the sorted copy finish() makes, which becomes the numpy
-    // arrays), finish()'s order (one index a list) and the copy of the objectives that trim()
-    // and make_way() select in.
-    return 2 * arrays + list_capacity * (sizeof(std::size_t) + sizeof(double));
+    // arrays), finish()'s keys and order (32 bytes a list) and the copy of the objectives that
+    // trim() and make_way() select in.
+    return 2 * arrays + list_capacity * (4 * sizeof(std::size_t) + sizeof(double));
 }
 
 bool RashomonStore::make_room(std::size_t n_rules) {
@@ -155,13 +155,40 @@ bool RashomonStore::before(std::size_t a, std::size_t b) const {
 }
 
 void RashomonStore::finish(double cutoff, double complete_below, SearchResult* r) {
-    std::vector<std::size_t> order;
-    order.reserve(size());
+    // Sorted on keys that sit together in memory (an order of indices compared through the
+    // store reads it at random: 78 s for 33.5 million lists of COMPAS): the objective, then a
+    // coarsening of the canonical order, the length (8 bits; 255 for all lists of 255 rules or
+    // more) and the first two antecedents (28 bits each, when every antecedent fits), and the
+    // canonical comparison only between lists whose keys are equal.
+    std::uint32_t largest = 0;
+    for (const std::uint32_t rule : rules_) largest = std::max(largest, rule >> 1);
+    const bool with_ids = largest < (1U << 28);
+    struct Keyed {
+        double objective;
+        std::uint64_t key;
+        std::size_t index;
+    };
+    std::vector<Keyed> keyed;
+    keyed.reserve(size());
     for (std::size_t i = 0; i < size(); ++i) {
-        if (objectives_[i] <= cutoff) order.push_back(i);
+        if (objectives_[i] > cutoff) continue;
+        const std::uint64_t length = starts_[i + 1] - starts_[i];
+        std::uint64_t key = std::min<std::uint64_t>(length, 255) << 56;
+        if (length < 255 && with_ids) {
+            for (std::uint64_t k = 0; k < std::min<std::uint64_t>(length, 2); ++k) {
+                key |= static_cast<std::uint64_t>(rules_[starts_[i] + k] >> 1) << (28 * (1 - k));
+            }
+        }
+        keyed.push_back({objectives_[i], key, i});
     }
-    std::sort(order.begin(), order.end(),
-              [&](std::size_t a, std::size_t b) { return before(a, b); });
+    std::sort(keyed.begin(), keyed.end(), [&](const Keyed& a, const Keyed& b) {
+        if (a.objective != b.objective) return a.objective < b.objective;
+        if (a.key != b.key) return a.key < b.key;
+        return before(a.index, b.index);
+    });
+    std::vector<std::size_t> order(keyed.size());
+    for (std::size_t k = 0; k < keyed.size(); ++k) order[k] = keyed[k].index;
+    std::vector<Keyed>().swap(keyed);
     // Every list of objective at most cap_ was kept (the search pruned only above it).
     if (cap_ < cutoff) complete_below = std::min(complete_below, cap_);
     // Memory dropped or refused the lists from memory_cut_ up, none below.

@@ -10,7 +10,7 @@
 //
 // Memory (issue 37): bytes() counts what the store holds and what it will take to hand the
 // lists over, twice the arrays (finish() copies them, sorted, into the result, and the binding
-// copies those into numpy arrays one at a time, freeing each) plus the sort's order and trim()'s
+// copies those into numpy arrays one at a time, freeing each) plus the sort's keys and trim()'s
 // copy of the objectives, so that Config::memory_limit_mb bounds the lists Python receives too.
 // The store grows its arrays itself, by a factor it can afford within the budget Search gives it
 // (set_budget: the limit less the other structures).  When no growth fits, it first drops the
