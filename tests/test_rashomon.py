@@ -503,6 +503,17 @@ def test_memory_limit_cuts_the_set_at_a_certified_objective(fraction):
     assert_partial(rs, problem, 3, 0.2)
 
 
+@pytest.mark.parametrize("seconds", [2e-5, 2e-4])
+def test_a_tiny_time_limit_cuts_the_store_and_keeps_the_set_honest(seconds):
+    # the time left caps the lists the store holds (what it can hand over in time): a cut at
+    # an objective, or the search stopped; either way complete below complete_below
+    rng = np.random.default_rng(12)
+    problem = random_problem(rng, n=30, m=5, epsilon=0.25, lam=0.005, max_length=3)
+    rs = search_rashomon(problem.with_limits(Limits(time_limit=seconds)), 0.2, None)
+    assert rs.stop_reason is StopReason.TIME_LIMIT
+    assert_partial(rs, problem, 3, 0.2)
+
+
 def test_memory_limit_with_a_node_limit_and_max_lists():
     rng = np.random.default_rng(18)
     problem = random_problem(rng, n=30, m=5, epsilon=0.25, lam=0.005, max_length=4)

@@ -62,9 +62,10 @@ void RashomonStore::add(const std::uint32_t* prefix, std::size_t n, std::uint32_
                         std::int64_t errors, double objective) {
     if (objective >= memory_cut_) return;  // dropped for memory: the search prunes there too
     const std::size_t n_rules = n + (last != Incumbent::kNoRule ? 1 : 0);
-    if (!make_room(n_rules)) {
-        make_way(n_rules);
-        if (objective >= memory_cut_ || !make_room(n_rules)) {
+    const bool over_limit = size() >= list_limit_;
+    if (over_limit || !make_room(n_rules)) {
+        make_way(n_rules, over_limit);
+        if (objective >= memory_cut_ || size() >= list_limit_ || !make_room(n_rules)) {
             memory_cut_ = std::min(memory_cut_, objective);  // no room even for one list
             return;
         }
@@ -77,10 +78,11 @@ void RashomonStore::add(const std::uint32_t* prefix, std::size_t n, std::uint32_
     objectives_.push_back(objective);
 }
 
-void RashomonStore::make_way(std::size_t n_rules) {
+void RashomonStore::make_way(std::size_t n_rules, bool over_limit) {
     // The lists above the threshold have left the set.
     if (cutoff_ < compacted_at_) compact(std::min(cutoff_, cap_));
-    if (make_room(n_rules) || size() == 0) return;
+    if (size() == 0 || (size() < list_limit_ && make_room(n_rules))) return;
+    if (over_limit && size() >= list_limit_) cut_by_time_ = true;
     // The median objective stored: the lists at or above it go (at least half of them,
     // unless many tie at the median, when all the tied ones go too).
     scratch_ = objectives_;

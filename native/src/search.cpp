@@ -212,6 +212,12 @@ StopReason Search::search_tree() {
             rashomon_->set_budget(
                 limit > 0 ? limit - static_cast<double>(frontier_->memory_bytes() + worker_bytes_)
                           : kInf);
+            // As many lists as the time left can sort and hand over (one node can add millions).
+            const double left = ctx_->config().time_limit - elapsed();
+            if (ctx_->config().time_limit > 0) {
+                rashomon_->set_list_limit(
+                    static_cast<std::size_t>(std::max(left, 0.0) / kHandoverSeconds));
+            }
             ctx_->set_list_cap(rashomon_->trim(ctx_->cutoff(incumbent_->objective())));
         }
         reason = limit_reached(++iterations);
@@ -320,7 +326,8 @@ SearchResult Search::make_result(StopReason reason) {
         rashomon_->finish(ctx_->cutoff(best.objective), evaluated_below, &result);
         // A complete search whose set memory or max_lists cut (its optimum stays certified).
         if (reason == StopReason::COMPLETED && rashomon_->memory_cut() < kInf) {
-            result.stop_reason = StopReason::MEMORY_LIMIT;
+            result.stop_reason =
+                rashomon_->cut_by_time() ? StopReason::TIME_LIMIT : StopReason::MEMORY_LIMIT;
         } else if (reason == StopReason::COMPLETED && result.rashomon_complete_below < kInf) {
             result.stop_reason = StopReason::MAX_LISTS;
         }

@@ -59,6 +59,11 @@ class RashomonStore {
     // The objective at and above which memory made the store drop or refuse lists (+inf:
     // never): every list below it that was offered is stored.
     double memory_cut() const { return memory_cut_; }
+    // The most lists the time left can sort and hand over (Search sets it before each node
+    // from the time limit): beyond it the store cuts as when memory runs out, and the cut
+    // is then the time limit's (cut_by_time()).
+    void set_list_limit(std::size_t n) { list_limit_ = n; }
+    bool cut_by_time() const { return cut_by_time_; }
 
     std::size_t size() const { return objectives_.size(); }
     // The store's footprint with the room for its hand-over (see above).
@@ -91,6 +96,8 @@ class RashomonStore {
     double budget_;          // set_budget() (+inf: none)
     double memory_cut_;      // memory_cut() (+inf: none)
     double cutoff_;          // the threshold trim() was last given (+inf: none yet)
+    std::size_t list_limit_ = static_cast<std::size_t>(-1);  // set_list_limit()
+    bool cut_by_time_ = false;                                // cut_by_time()
 
     // The bytes counted for arrays of these capacities (rules, lists), with the hand-over.
     std::size_t footprint(std::size_t rule_capacity, std::size_t list_capacity) const;
@@ -99,7 +106,7 @@ class RashomonStore {
     bool make_room(std::size_t n_rules);
     // No growth fits: drops the lists above the latest threshold and, if that is not enough,
     // those at or above the median objective (memory_cut()).
-    void make_way(std::size_t n_rules);
+    void make_way(std::size_t n_rules, bool over_limit);
     // Drops the lists whose objectives exceed `cutoff`.
     void compact(double cutoff);
     // Whether list a comes before list b: objective, then the canonical order.
