@@ -1285,8 +1285,8 @@ def rashomon(
         typer.Option(min=0, help="Keep the lists of least objective, at most this many (0: all)."),
     ] = 100_000,
     rows: Annotated[int, typer.Option(min=0, help="Lists shown in the table.")] = 20,
-    time_limit: TimeLimitOpt = None,
-    max_nodes: MaxNodesOpt = None,
+    time_limit: FitTimeLimitOpt = DEFAULT_TIME_LIMIT,
+    max_nodes: FitMaxNodesOpt = DEFAULT_MAX_NODES,
     memory_limit: MemoryLimitOpt = None,
     plot: Annotated[
         Optional[Path],
@@ -1301,10 +1301,16 @@ def rashomon(
     Prints the lists by objective, the fairest member (the less discriminatory alternative),
     the antecedents most used and where the members disagree, by group. --max-lists keeps the
     lists of least objective; a limit or Ctrl-C returns the partial set. Either is marked
-    incomplete, with the objective below which it is complete.
+    incomplete, with the objective below which it is complete. --time-limit covers the whole
+    command: what reads every list (the fairest member, the multiplicity, the JSON lists, the
+    plot) covers the lists it reached in time, and says so. No fair list: exit 3.
     """
+    import time
+
     from .rashomon import rashomon_set
 
+    start = time.perf_counter()
+    limit = _limit(time_limit)
     with _errors(as_json):
         if plot is not None:
             _check_output(plot, "--plot")
@@ -1332,21 +1338,38 @@ def rashomon(
             max_length=max_length,
             delta=delta,
             max_lists=max_lists or None,
-            time_limit=_limit(time_limit),
+            # the table's reading counts too (at least a millisecond is left to the search)
+            time_limit=None if limit is None else max(limit - (time.perf_counter() - start), 1e-3),
             max_nodes=_limit(max_nodes),
             memory_limit_mb=memory_limit,
         )
-        frame = found.to_frame()
-        if plot is not None:
+    interrupted = str(found.stop_reason) == "interrupted"
+    # What reads every list stops by the time limit (a quarter second of grace for the views
+    # when the search took it all), or a quarter second after an interrupt; a signal meanwhile
+    # ends the command at once.
+    deadline = None if limit is None else start + limit + 0.25
+    if interrupted:
+        deadline = min(deadline or math.inf, time.perf_counter() + 0.25)
+    try:
+        if as_json:
+            covered = found.write_json(sys.stdout, deadline=deadline)
+            if covered < len(found):
+                _show_warning(f"the time limit cut the JSON lists: {covered} of {len(found)}", None)
+        else:
+            text, covered = found._summary(rows, None, deadline)
+            typer.echo(text)
+        if plot is not None:  # the lists the views covered
             from .plotting import plot_rashomon_unfairness, save_figure
 
-            save_figure(plot_rashomon_unfairness(found), plot)
-    if as_json:
-        _emit_json(found.to_dict(frame))
-    else:
-        typer.echo(found.summary(rows, frame))
-    if str(found.stop_reason) == "interrupted":  # the partial set is printed, then 130 (143)
+            save_figure(plot_rashomon_unfairness(found.head(covered)), plot)
+    except KeyboardInterrupt:
+        fail("interrupted while writing the set", _interrupted_code())
+    except (FairlistError, OSError) as exc:  # the plot's (after the set: on standard error)
+        fail(str(exc).splitlines()[0] if str(exc) else type(exc).__name__)
+    if interrupted:  # the partial set is printed, then 130 (143)
         raise typer.Exit(_interrupted_code())
+    if not len(found):  # no fair list: as fit's infeasible (docs/cli.md)
+        raise typer.Exit(EXIT_INFEASIBLE)
 
 
 def _result_doc(result) -> dict[str, Any]:

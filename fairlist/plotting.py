@@ -367,7 +367,7 @@ def plot_rashomon_unfairness(
     """
     m = rashomon.problem.metric if metric is None else Metric.parse(metric)
     name = METRICS[m].short_name
-    frame = rashomon.to_frame()
+    frame = rashomon.to_frame(columns=["objective", name])  # numbers only: no text per list
     if ax is None:
         ax = _new_axes((5.2, 3.6))
     ax.hist(frame[name], bins=bins, color="#4c72b0")

@@ -6,6 +6,7 @@ import sys
 import numpy as np
 
 from libc.stdint cimport int32_t, int64_t, uint8_t, uint32_t, uint64_t
+from libc.string cimport memcpy
 from libcpp.vector cimport vector
 
 # The C++ declarations come from _core.pxd (this module's own .pxd, so its `cpdef enum`s are
@@ -25,6 +26,26 @@ def _metric_table():
 #: The C++ metric table (native/include/fairlist/metric.hpp), one row per measure:
 #: ``(value, short name, rates compared, gaps added)``, e.g. ``(5, "EOdds", ("tpr", "fpr"), 2)``.
 METRIC_TABLE = _metric_table()
+
+
+ctypedef fused _flat:
+    uint8_t
+    uint32_t
+    int64_t
+    uint64_t
+    double
+
+
+cdef object _take(vector[_flat]* v, object dtype):
+    """The contents of *v as a new numpy array of ``dtype``; *v is emptied and freed."""
+    cdef size_t n = v.size()
+    out = np.empty(n, dtype=dtype)
+    cdef _flat[::1] view = out
+    if n:
+        memcpy(&view[0], v.data(), n * sizeof(_flat))
+    cdef vector[_flat] empty
+    empty.swap(v[0])
+    return out
 
 
 def pack_matrix(const uint8_t[:, ::1] X):
@@ -196,7 +217,18 @@ cdef class BranchAndBound:
         cdef SearchResult r
         with nogil:
             r = self.search.run()
-        return r
+        # The Rashomon mode's lists as numpy arrays, each vector freed once copied (not Python
+        # lists: their memory is counted in memory_limit_mb, rashomon.hpp).
+        lists = {
+            "rashomon_rules": _take[uint32_t](&r.rashomon_rules, np.uint32),
+            "rashomon_starts": _take[uint64_t](&r.rashomon_starts, np.uint64),
+            "rashomon_defaults": _take[uint8_t](&r.rashomon_defaults, np.uint8),
+            "rashomon_errors": _take[int64_t](&r.rashomon_errors, np.int64),
+            "rashomon_objectives": _take[double](&r.rashomon_objectives, np.float64),
+        }
+        cdef dict result = r
+        result.update(lists)
+        return result
 
     def request_stop(self):
         """Ask the running search to stop at the next node (thread-safe)."""

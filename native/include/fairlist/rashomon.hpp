@@ -8,6 +8,19 @@
 // are dropped when the store is compacted (trim(), and finish()).  The store belongs to one
 // search and is filled by one thread (the Rashomon mode refuses n_jobs != 1).
 //
+// Memory (issue 37): bytes() counts what the store holds and what it will take to hand the
+// lists over, twice the arrays (finish() copies them, sorted, into the result, and the binding
+// copies those into numpy arrays one at a time, freeing each) plus the sort's keys and trim()'s
+// copy of the objectives, so that Config::memory_limit_mb bounds the lists Python receives too.
+// The store grows its arrays itself, by a factor it can afford within the budget Search gives it
+// (set_budget: the limit less the other structures).  When no growth fits, it first drops the
+// lists above the latest threshold, then, as a cap on the lists chosen by memory, keeps only
+// those below the median objective it holds: the median becomes memory_cut(), no list at or
+// above it is stored again, and the search prunes there (trim() returns below it).  The search
+// goes on: every member of objective below memory_cut() is stored when it ends, and a search
+// that completes reports StopReason::MEMORY_LIMIT with that bound as rashomon_complete_below.
+// Halving keeps the copies linear and the store at least a quarter full.
+//
 // The cap on the lists (Config::max_lists) keeps the max_lists lists of least objective: once
 // more are stored, the objective of the max_lists-th least (cap()) bounds every list that can
 // still be among them, and the search prunes above it too (SearchContext::cutoff).  It is
@@ -34,14 +47,27 @@ class RashomonStore {
 
     // Called before each node with the search's threshold: drops the lists above it once the
     // store has doubled (and the threshold fell since it last did), and, beyond max_lists
-    // lists, all but those of objective at most the max_lists-th least.  Returns cap().
+    // lists, all but those of objective at most the max_lists-th least.  Returns cap(), or
+    // just below memory_cut() when that is less.
     double trim(double cutoff);
     // The max_lists-th least objective stored when the store last held more than max_lists
     // lists (+inf: never): no list above it is among the first max_lists of the set.
     double cap() const { return cap_; }
 
+    // The bytes the store may take (+inf: no limit; Search sets it before each node).
+    void set_budget(double bytes) { budget_ = bytes; }
+    // The objective at and above which memory made the store drop or refuse lists (+inf:
+    // never): every list below it that was offered is stored.
+    double memory_cut() const { return memory_cut_; }
+    // The most lists the time left can sort and hand over (Search sets it before each node
+    // from the time limit): beyond it the store cuts as when memory runs out, and the cut
+    // is then the time limit's (cut_by_time()).
+    void set_list_limit(std::size_t n) { list_limit_ = n; }
+    bool cut_by_time() const { return cut_by_time_; }
+
     std::size_t size() const { return objectives_.size(); }
-    std::size_t bytes() const;
+    // The store's footprint with the room for its hand-over (see above).
+    std::size_t bytes() const { return footprint(rules_.capacity(), objectives_.capacity()); }
 
     // Fills r's Rashomon fields with the lists of objective at most `cutoff`, sorted by
     // objective and, among equal objectives, canonically (fewer rules, then antecedent ids,
@@ -50,7 +76,9 @@ class RashomonStore {
     // search's bound on the lists it did not evaluate; +inf when it completed); it falls to the
     // first dropped list's objective when the cap drops some, and to cap() when the cap cut
     // the search.
-    void finish(double cutoff, double complete_below, SearchResult* r) const;
+    // complete_below also falls to memory_cut().  The store's arrays are released once
+    // copied (the store is then empty).
+    void finish(double cutoff, double complete_below, SearchResult* r);
 
  private:
     static constexpr std::size_t kFirstCompaction = 4096;
@@ -65,7 +93,20 @@ class RashomonStore {
     std::vector<std::uint8_t> defaults_;
     std::vector<std::int64_t> errors_;
     std::vector<double> objectives_;
+    double budget_;          // set_budget() (+inf: none)
+    double memory_cut_;      // memory_cut() (+inf: none)
+    double cutoff_;          // the threshold trim() was last given (+inf: none yet)
+    std::size_t list_limit_ = static_cast<std::size_t>(-1);  // set_list_limit()
+    bool cut_by_time_ = false;                                // cut_by_time()
 
+    // The bytes counted for arrays of these capacities (rules, lists), with the hand-over.
+    std::size_t footprint(std::size_t rule_capacity, std::size_t list_capacity) const;
+    // Grows the arrays for one more list of n_rules rules, within the budget; false (nothing
+    // changed) when no growth fits.
+    bool make_room(std::size_t n_rules);
+    // No growth fits: drops the lists above the latest threshold and, if that is not enough,
+    // those at or above the median objective (memory_cut()).
+    void make_way(std::size_t n_rules, bool over_limit);
     // Drops the lists whose objectives exceed `cutoff`.
     void compact(double cutoff);
     // Whether list a comes before list b: objective, then the canonical order.
