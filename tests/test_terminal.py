@@ -117,6 +117,53 @@ def test_the_terminal_symmetry_on_and_off_equals_brute_force(deepen_length, symm
 
 
 @pytest.mark.parametrize("n_jobs", N_JOBS)
+@pytest.mark.parametrize("bitwise", [True, False], ids=["bitwise", "class-by-class"])
+def test_class_pair_counts_on_and_off_equal_brute_force(bitwise, n_jobs):
+    # use_class_pair_counts counts the unit classes' pair rows by popcounts (pair_counts.cpp);
+    # on these small tables nearly every row and single count takes that path when on.
+    for seed in range(1, 72, 3):
+        problem = instance(seed)
+        for majority_only in (False, True):
+            ref = reference(seed, majority_only)
+            options = dict(use_class_pair_counts=bitwise, majority_only=majority_only)
+            for result in solve_both(problem, n_jobs, **options):
+                assert_certifies(problem, ref, result, (seed, bitwise, majority_only))
+
+
+def wide_problem(seed: int, n: int, m: int, max_length: int) -> Problem:
+    """Many rows, most of them distinct (unit classes), some repeated (heavy classes)."""
+    rng = np.random.default_rng(seed)
+    base = random_problem(rng, n=n // 2, m=m)
+    rows = np.concatenate([np.arange(n // 2), rng.integers(0, n // 2, size=n - n // 2)])
+    return Problem(
+        base.X[rows],
+        base.y[rows],
+        base.groups[rows] == 0,
+        metric=Metric.parse("SP"),
+        epsilon=0.05,
+        lam=0.002,
+        max_length=max_length,
+    )
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_class_pair_counts_count_what_the_class_by_class_sums_count(seed):
+    # The popcounts and the additions class by class are the same numbers: every decision of
+    # the search, so its statistics, must agree, on sets of many words of unit and heavy classes.
+    problem = wide_problem(31 + seed, n=3000, m=18, max_length=(3, 4, 4)[seed])
+    runs = [
+        BnBSolver(policy="lower_bound", use_class_pair_counts=bitwise).solve(problem)
+        for bitwise in (True, False)
+    ]
+    on, off = runs
+    assert on.status is Status.OPTIMAL and off.status is Status.OPTIMAL
+    assert on.rule_list == off.rule_list and on.objective == off.objective
+    assert on.stats["terminal_prefixes"] > 0
+    for key in ("nodes_expanded", "terminal_prefixes", "terminal_lists", "children_evaluated"):
+        assert on.stats[key] == off.stats[key], key
+
+
+@pytest.mark.parametrize("n_jobs", N_JOBS)
 @pytest.mark.parametrize("policy", ["bfs", "lower_bound", "dfs", "bfs_objective_aware_lowest"])
 def test_terminal_solver_under_every_kind_of_policy(policy, n_jobs):
     for seed in range(1, 72, 7):

@@ -88,8 +88,9 @@ struct SecondRuleCandidates {
 class PairCounts {
  public:
     // stop: polled while counting (may be null); once it has stopped, the counts are partial and
-    // must not be used (count() starts afresh).
-    PairCounts(const RuleData& data, StopCheck* stop);
+    // must not be used (count() starts afresh).  bitwise: count the unit classes by popcounts
+    // where that is less work (Config::use_class_pair_counts; the same counts either way).
+    PairCounts(const RuleData& data, StopCheck* stop, bool bitwise = true);
 
     // Counts the classes in `classes` (words_for(n_classes) words) as the base, with every
     // pair row.  An antecedent of the prefix that left them uncaptured captures none of them,
@@ -154,12 +155,30 @@ class PairCounts {
         std::vector<std::int64_t> forced;
         std::vector<std::uint32_t> stamp;
         std::uint32_t epoch = 0;
+        std::vector<word_t> units;  // its unit classes in the unit order (bitwise counting)
         bool has_row(std::uint32_t a) const { return stamp[a] == epoch; }
     };
 
     const RuleData& data_;
     StopCheck* stop_;
     std::size_t m_;
+    bool bitwise_;
+    // The unit classes (one sample of weight 1), laid out in their own order (pair_counts.cpp):
+    // those of (group, label) 2 g + y in the words [unit_block_[2 g + y], unit_block_[2 g + y +
+    // 1]), each block sorted so that the classes of one prefix's sets lie close together.
+    // unit_any_: them, in the class order; unit_pos_[e]: unit class e's bit in the unit order;
+    // unit_rule_: per antecedent, the unit classes it captures (unit_words_ words each).
+    std::vector<word_t> unit_any_, unit_rule_;
+    std::vector<std::uint32_t> unit_pos_;
+    std::size_t unit_words_ = 0;
+    std::size_t unit_block_[5] = {0, 0, 0, 0, 0};
+    double unit_degree_ = 0.0;  // mean d_e of the unit classes
+    // Scratch of the bitwise counts: the nonzero words of a unit set (their indices and bits),
+    // where each block's start in them (seg_), and the antecedents to count on them.
+    std::vector<std::uint32_t> word_ids_, targets_;
+    std::vector<word_t> word_masks_;
+    std::size_t seg_[5] = {0, 0, 0, 0, 0};
+    std::vector<Quad> quads_;         // m: count_singles' unit counts
     // The antecedents each class satisfies, ascending: class e's are
     // features_[offsets_[e] .. offsets_[e + 1]).
     std::vector<std::uint32_t> offsets_, features_;
@@ -185,6 +204,13 @@ class PairCounts {
 
     void count_singles(Table& t, const word_t* classes);
     void count_row(Table& t, std::uint32_t a);
+    void lay_out_units();  // the constructor's, with bitwise counting
+    // The bitwise path: collects into word_ids_ / word_masks_ / seg_ the unit classes of
+    // t.units & extra (extra: an antecedent's unit_rule_, or null), and returns their number.
+    std::int64_t collect_units(const Table& t, const word_t* extra);
+    // Adds to out[b] (for b in targets_) the counts of the collected unit classes that b
+    // captures.  False when a poll stopped the search (out partial).
+    bool add_units(Quad* out);
     template <int Q, int Gaps>
     std::size_t scan_gainers(std::uint32_t i, const SecondRuleCandidates& candidates,
                              const SecondRuleScreen& screen,
