@@ -5,6 +5,10 @@
 #include <cmath>
 #include <limits>
 
+#if FAIRLIST_HAVE_AVX512_POPCOUNT
+#include <immintrin.h>
+#endif
+
 #if defined(__SSE2__) || defined(_M_X64)
 #include <emmintrin.h>
 #define FAIRLIST_SSE2_FILTER 1
@@ -66,6 +70,7 @@ PairCounts::PairCounts(const RuleData& data, StopCheck* stop, bool bitwise)
         t->single.assign(m_, SplitCounts(2));
         t->forced.assign(m_, 0);
         t->stamp.assign(m_, 0);  // epoch 0: every (zero) row valid
+        t->part.assign(m_, 0);
     }
     single_.assign(m_, SplitCounts(2));
     single4_.assign(m_, Four{});
@@ -90,11 +95,11 @@ std::size_t PairCounts::bytes() const {
                     vector_bytes(active_) + vector_bytes(single_) + vector_bytes(single4_) +
                     vector_bytes(forced_) + vector_bytes(label_[0]) + vector_bytes(label_[1]) +
                     vector_bytes(unit_any_) + vector_bytes(unit_rule_) + vector_bytes(unit_pos_) +
-                    vector_bytes(word_ids_) + vector_bytes(targets_) + vector_bytes(word_masks_) +
+                    vector_bytes(runs_) + vector_bytes(targets_) + vector_bytes(word_masks_) +
                     vector_bytes(quads_);
     for (const Table* t : {&base_, &other_}) {
         b += vector_bytes(t->units) + vector_bytes(t->classes) + vector_bytes(t->pair) + vector_bytes(t->single) +
-             vector_bytes(t->forced) + vector_bytes(t->stamp);
+             vector_bytes(t->forced) + vector_bytes(t->stamp) + vector_bytes(t->part);
     }
     return b;
 }
@@ -139,28 +144,87 @@ std::int64_t PairCounts::cost(const word_t* classes) const {
 // times their mean d_e): sparse sets keep adding class by class.
 namespace {
 
-// Work of one (antecedent, word) of the bitwise path in units of one addition of a class's
-// counts to one antecedent's (a load, a popcount and an add against a scattered 16-byte add).
-constexpr double kDenseWork = 1.0;
+// Work of the bitwise path per antecedent, in units of one addition of a class's counts to
+// one antecedent's (a scattered 16-byte add): per run of words, and per word (per 8 words with
+// the AVX-512 kernel).
+constexpr double kRunWork = 2.0;
+constexpr double kWordWork = 1.0;
+constexpr double kWordWorkAvx512 = 0.25;
+// Zero words a run may cover rather than end (they count nothing).
+constexpr std::size_t kRunGap = 3;
 
-// out[4 b + gy] += the popcounts of the collected words of block gy against rule b, for each
+// out[4 b + gy] += the popcounts of the collected runs of block gy against rule b, for each
 // b in targets[0 .. n_targets).
 FAIRLIST_POPCNT_CLONES
-void unit_counts(const word_t* rules, std::size_t uw, const std::uint32_t* targets,
-                 std::size_t n_targets, const std::uint32_t* ids, const word_t* masks,
-                 const std::size_t* seg, std::int32_t* out) {
+void unit_counts_scalar(const word_t* rules, std::size_t uw, const std::uint32_t* targets,
+                        std::size_t n_targets, const UnitRun* runs, const word_t* masks,
+                        const std::size_t* seg, std::int32_t* out) {
     for (std::size_t t = 0; t < n_targets; ++t) {
         const word_t* r = rules + targets[t] * uw;
         std::int32_t* o = out + 4 * static_cast<std::size_t>(targets[t]);
         for (int gy = 0; gy < 4; ++gy) {
             std::int64_t s = 0;
             for (std::size_t k = seg[gy]; k < seg[gy + 1]; ++k) {
-                s += portable::popcount64(masks[k] & r[ids[k]]);
+                const word_t* rr = r + runs[k].start;
+                const word_t* mm = masks + runs[k].at;
+                for (std::uint32_t i = 0; i < runs[k].len; ++i) {
+                    s += portable::popcount64(mm[i] & rr[i]);
+                }
             }
             o[gy] += static_cast<std::int32_t>(s);
         }
     }
 }
+
+#if FAIRLIST_HAVE_AVX512_POPCOUNT
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wuninitialized"
+#pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
+// The same, eight words at a time (the last, partial group of a run by masked loads).
+__attribute__((target("avx512f,avx512vpopcntdq")))
+void unit_counts_avx512(const word_t* rules, std::size_t uw, const std::uint32_t* targets,
+                        std::size_t n_targets, const UnitRun* runs, const word_t* masks,
+                        const std::size_t* seg, std::int32_t* out) {
+    for (std::size_t t = 0; t < n_targets; ++t) {
+        const word_t* r = rules + targets[t] * uw;
+        std::int32_t* o = out + 4 * static_cast<std::size_t>(targets[t]);
+        for (int gy = 0; gy < 4; ++gy) {
+            __m512i acc = _mm512_setzero_si512();
+            for (std::size_t k = seg[gy]; k < seg[gy + 1]; ++k) {
+                const word_t* rr = r + runs[k].start;
+                const word_t* mm = masks + runs[k].at;
+                const std::uint32_t len = runs[k].len;
+                std::uint32_t i = 0;
+                for (; i + 8 <= len; i += 8) {
+                    const __m512i x = _mm512_and_si512(_mm512_loadu_si512(mm + i),
+                                                       _mm512_loadu_si512(rr + i));
+                    acc = _mm512_add_epi64(acc, _mm512_popcnt_epi64(x));
+                }
+                if (i < len) {
+                    const auto km = static_cast<__mmask8>((1U << (len - i)) - 1U);
+                    const __m512i x = _mm512_and_si512(_mm512_maskz_loadu_epi64(km, mm + i),
+                                                       _mm512_maskz_loadu_epi64(km, rr + i));
+                    acc = _mm512_add_epi64(acc, _mm512_popcnt_epi64(x));
+                }
+            }
+            o[gy] += static_cast<std::int32_t>(_mm512_reduce_add_epi64(acc));
+        }
+    }
+}
+#pragma GCC diagnostic pop
+#endif
+
+using UnitCountFn = void (*)(const word_t*, std::size_t, const std::uint32_t*, std::size_t,
+                             const UnitRun*, const word_t*, const std::size_t*, std::int32_t*);
+// Chosen once, on first use, from what the processor supports (bitset.hpp's test).
+UnitCountFn pick_unit_counts() {
+#if FAIRLIST_HAVE_AVX512_POPCOUNT
+    if (has_avx512_popcount()) return unit_counts_avx512;
+#endif
+    return unit_counts_scalar;
+}
+const UnitCountFn unit_counts = pick_unit_counts();
+const double kUnitWordWork = has_avx512_popcount() ? kWordWorkAvx512 : kWordWork;
 
 }  // namespace
 
@@ -229,31 +293,43 @@ void PairCounts::lay_out_units() {
 }
 
 std::int64_t PairCounts::collect_units(const Table& t, const word_t* extra) {
-    word_ids_.clear();
+    runs_.clear();
     word_masks_.clear();
     std::int64_t units = 0;
     for (int gy = 0; gy < 4; ++gy) {
-        seg_[gy] = word_ids_.size();
+        seg_[gy] = runs_.size();
         for (std::size_t w = unit_block_[gy]; w < unit_block_[gy + 1]; ++w) {
             word_t x = t.units[w];
             if (extra != nullptr) x &= extra[w];
             if (x == 0) continue;
-            word_ids_.push_back(static_cast<std::uint32_t>(w));
-            word_masks_.push_back(x);
             units += portable::popcount64(x);
+            const auto wi = static_cast<std::uint32_t>(w);
+            if (runs_.size() > seg_[gy] && wi - (runs_.back().start + runs_.back().len) <= kRunGap) {
+                UnitRun& run = runs_.back();
+                for (std::uint32_t z = run.start + run.len; z < wi; ++z) word_masks_.push_back(0);
+                run.len = wi + 1 - run.start;
+            } else {
+                runs_.push_back(UnitRun{wi, 1, static_cast<std::uint32_t>(word_masks_.size())});
+            }
+            word_masks_.push_back(x);
         }
     }
-    seg_[4] = word_ids_.size();
+    seg_[4] = runs_.size();
     return units;
+}
+
+double PairCounts::dense_work() const {
+    return kRunWork * static_cast<double>(runs_.size()) +
+           kUnitWordWork * static_cast<double>(word_masks_.size());
 }
 
 bool PairCounts::add_units(Quad* out) {
     // In chunks of targets, polling between them.
     constexpr std::size_t kChunk = 16;
-    const std::size_t nw = word_ids_.size();
+    const std::size_t nw = word_masks_.size();
     for (std::size_t lo = 0; lo < targets_.size(); lo += kChunk) {
         const std::size_t n = std::min(kChunk, targets_.size() - lo);
-        unit_counts(unit_rule_.data(), unit_words_, targets_.data() + lo, n, word_ids_.data(),
+        unit_counts(unit_rule_.data(), unit_words_, targets_.data() + lo, n, runs_.data(),
                     word_masks_.data(), seg_, &out[0].v[0]);
         if (stop_ != nullptr && stop_->poll(static_cast<std::int64_t>(n * nw) + 1)) return false;
     }
@@ -281,7 +357,7 @@ void PairCounts::count_singles(Table& t, const word_t* classes) {
             }
         }
         const auto n = static_cast<double>(collect_units(t, nullptr));
-        units = static_cast<double>(word_ids_.size() * m_) * kDenseWork < n * unit_degree_;
+        units = dense_work() * static_cast<double>(m_) < n * unit_degree_;
     }
     for (std::size_t w = 0; w < cw; ++w) {
         std::int64_t work = 1;
@@ -305,7 +381,8 @@ void PairCounts::count_singles(Table& t, const word_t* classes) {
     for (std::size_t j = 0; j < m_; ++j) accumulate(t.single[j], split(quads_[j]));
 }
 
-void PairCounts::count_row(Table& t, std::uint32_t a) {
+void PairCounts::count_row(Table& t, std::uint32_t a,
+                           const std::vector<std::uint32_t>* columns) {
     // Each class of the set that a captures adds its counts to (a, b) for each of its
     // antecedents b: the row of a, where they add up, stays in the first-level cache.
     Quad* const row = t.pair.data() + a * m_;
@@ -319,11 +396,16 @@ void PairCounts::count_row(Table& t, std::uint32_t a) {
     if (bitwise_) {
         const auto n = static_cast<double>(collect_units(t, unit_rule_.data() + a * unit_words_));
         targets_.clear();
-        for (std::uint32_t b = 0; b < m_; ++b) {
-            if (b != a && t.single[b].total() > 0) targets_.push_back(b);
+        if (columns != nullptr) {
+            for (const std::uint32_t b : *columns) {
+                if (b != a && t.single[b].total() > 0) targets_.push_back(b);
+            }
+        } else {
+            for (std::uint32_t b = 0; b < m_; ++b) {
+                if (b != a && t.single[b].total() > 0) targets_.push_back(b);
+            }
         }
-        units = static_cast<double>(word_ids_.size() * targets_.size()) * kDenseWork <
-                n * unit_degree_;
+        units = dense_work() * static_cast<double>(targets_.size()) < n * unit_degree_;
     }
     for (std::size_t w = 0; w < cw; ++w) {
         std::int64_t work = 1;
@@ -344,6 +426,8 @@ void PairCounts::count_row(Table& t, std::uint32_t a) {
     if (units && !add_units(row)) return;  // partial, and not marked counted
     row[a] = Quad{};  // (a, a) is not a pair
     t.stamp[a] = t.epoch;
+    // The class-by-class path counts every column; the bitwise one its targets.
+    t.part[a] = units && columns != nullptr ? rows_call_ : 0;
 }
 
 void PairCounts::make_view() {
@@ -388,10 +472,17 @@ void PairCounts::count_alone(const word_t* classes) {
     make_view();
 }
 
-void PairCounts::count_rows(const std::vector<std::uint32_t>& rows) {
+void PairCounts::count_rows(const std::vector<std::uint32_t>& rows,
+                            const std::vector<std::uint32_t>* columns) {
     if (plus_ == &base_ && minus_ == nullptr) return;  // the base has every row
+    ++rows_call_;
     for (const std::uint32_t a : rows) {
-        if (other_.single[a].total() > 0 && !other_.has_row(a)) count_row(other_, a);
+        // A row counted for the columns of an earlier call, or of this one when every column
+        // is needed now, is counted again.
+        const std::uint64_t part = other_.part[a];
+        const bool valid = other_.has_row(a) &&
+                           (part == 0 || (columns != nullptr && part == rows_call_));
+        if (other_.single[a].total() > 0 && !valid) count_row(other_, a, columns);
         if (stop_ != nullptr && stop_->stopped()) return;
     }
 }
