@@ -12,7 +12,12 @@ they check that too). The gap tolerance: a search stopped at the gap certifies
 from __future__ import annotations
 
 import functools
+import json
 import math
+import os
+import subprocess
+import sys
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -161,6 +166,30 @@ def test_class_pair_counts_count_what_the_class_by_class_sums_count(seed):
     assert on.stats["terminal_prefixes"] > 0
     for key in ("nodes_expanded", "terminal_prefixes", "terminal_lists", "children_evaluated"):
         assert on.stats[key] == off.stats[key], key
+
+
+def test_class_pair_counts_scalar_kernel_counts_what_the_default_one_counts():
+    # FAIRLIST_SCALAR_UNIT_COUNTS picks the scalar popcount kernel at load time (the AVX-512
+    # one is the default where the processor has it): a fresh process with it set must search
+    # alike, on the class-by-class counts' statistics.
+    code = (
+        "import json, sys; sys.path.insert(0, 'tests'); from test_terminal import *; "
+        "p = wide_problem(32, n=3000, m=18, max_length=4); "
+        "r = BnBSolver(policy='lower_bound').solve(p); "
+        "print(json.dumps([r.objective, {k: r.stats[k] for k in "
+        "('nodes_expanded', 'terminal_lists', 'children_evaluated')}]))"
+    )
+    root = Path(__file__).resolve().parents[1]
+    env = {**os.environ, "FAIRLIST_SCALAR_UNIT_COUNTS": "1"}
+    out = subprocess.run(
+        [sys.executable, "-c", code], cwd=root, env=env, capture_output=True, text=True, check=True
+    ).stdout
+    objective, stats = json.loads(out)
+    off = BnBSolver(policy="lower_bound", use_class_pair_counts=False).solve(
+        wide_problem(32, n=3000, m=18, max_length=4)
+    )
+    assert objective == off.objective
+    assert stats == {k: off.stats[k] for k in stats}
 
 
 @pytest.mark.parametrize("n_jobs", N_JOBS)

@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdlib>
 #include <limits>
 
 #if FAIRLIST_HAVE_AVX512_POPCOUNT
@@ -216,15 +217,20 @@ void unit_counts_avx512(const word_t* rules, std::size_t uw, const std::uint32_t
 
 using UnitCountFn = void (*)(const word_t*, std::size_t, const std::uint32_t*, std::size_t,
                              const UnitRun*, const word_t*, const std::size_t*, std::int32_t*);
-// Chosen once, on first use, from what the processor supports (bitset.hpp's test).
+// Chosen once, at load time, from what the processor supports (bitset.hpp's test); the
+// environment variable FAIRLIST_SCALAR_UNIT_COUNTS (any value) picks the scalar kernel, so that
+// tests/test_terminal.py checks it on processors with AVX-512 too.
+bool avx512_unit_counts() {
+    return has_avx512_popcount() && std::getenv("FAIRLIST_SCALAR_UNIT_COUNTS") == nullptr;
+}
 UnitCountFn pick_unit_counts() {
 #if FAIRLIST_HAVE_AVX512_POPCOUNT
-    if (has_avx512_popcount()) return unit_counts_avx512;
+    if (avx512_unit_counts()) return unit_counts_avx512;
 #endif
     return unit_counts_scalar;
 }
 const UnitCountFn unit_counts = pick_unit_counts();
-const double kUnitWordWork = has_avx512_popcount() ? kWordWorkAvx512 : kWordWork;
+const double kUnitWordWork = avx512_unit_counts() ? kWordWorkAvx512 : kWordWork;
 
 }  // namespace
 
