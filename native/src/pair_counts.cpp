@@ -146,8 +146,9 @@ std::int64_t PairCounts::cost(const word_t* classes) const {
 namespace {
 
 // Work of the bitwise path per antecedent, in units of one addition of a class's counts to
-// one antecedent's (a scattered 16-byte add): per run of words, and per word (per 8 words with
-// the AVX-512 kernel).
+// one antecedent's (a scattered 16-byte add): a constant, per run of words, and per word (per
+// 8 words with the AVX-512 kernel).
+constexpr double kTargetWork = 16.0;  // the four blocks' sums
 constexpr double kRunWork = 2.0;
 constexpr double kWordWork = 1.0;
 constexpr double kWordWorkAvx512 = 0.25;
@@ -164,6 +165,7 @@ void unit_counts_scalar(const word_t* rules, std::size_t uw, const std::uint32_t
         const word_t* r = rules + targets[t] * uw;
         std::int32_t* o = out + 4 * static_cast<std::size_t>(targets[t]);
         for (int gy = 0; gy < 4; ++gy) {
+            if (seg[gy] == seg[gy + 1]) continue;
             std::int64_t s = 0;
             for (std::size_t k = seg[gy]; k < seg[gy + 1]; ++k) {
                 const word_t* rr = r + runs[k].start;
@@ -190,6 +192,7 @@ void unit_counts_avx512(const word_t* rules, std::size_t uw, const std::uint32_t
         const word_t* r = rules + targets[t] * uw;
         std::int32_t* o = out + 4 * static_cast<std::size_t>(targets[t]);
         for (int gy = 0; gy < 4; ++gy) {
+            if (seg[gy] == seg[gy + 1]) continue;
             __m512i acc = _mm512_setzero_si512();
             for (std::size_t k = seg[gy]; k < seg[gy + 1]; ++k) {
                 const word_t* rr = r + runs[k].start;
@@ -325,7 +328,7 @@ std::int64_t PairCounts::collect_units(const Table& t, const word_t* extra) {
 }
 
 double PairCounts::dense_work() const {
-    return kRunWork * static_cast<double>(runs_.size()) +
+    return kTargetWork + kRunWork * static_cast<double>(runs_.size()) +
            kUnitWordWork * static_cast<double>(word_masks_.size());
 }
 
@@ -399,19 +402,22 @@ void PairCounts::count_row(Table& t, std::uint32_t a,
     // The unit classes by popcounts when that is less work, against the antecedents the set
     // leaves active (for any other b, no class of the set is b's: (a, b) stays 0).
     bool units = false;
-    if (bitwise_) {
+    if (bitwise_ && unit_words_ > 0) {
         const auto n = static_cast<double>(collect_units(t, unit_rule_.data() + a * unit_words_));
-        targets_.clear();
-        if (columns != nullptr) {
-            for (const std::uint32_t b : *columns) {
-                if (b != a && t.single[b].total() > 0) targets_.push_back(b);
+        // Not worth listing the targets when even one would cost more than the additions.
+        if (n * unit_degree_ > dense_work()) {
+            targets_.clear();
+            if (columns != nullptr) {
+                for (const std::uint32_t b : *columns) {
+                    if (b != a && t.single[b].total() > 0) targets_.push_back(b);
+                }
+            } else {
+                for (std::uint32_t b = 0; b < m_; ++b) {
+                    if (b != a && t.single[b].total() > 0) targets_.push_back(b);
+                }
             }
-        } else {
-            for (std::uint32_t b = 0; b < m_; ++b) {
-                if (b != a && t.single[b].total() > 0) targets_.push_back(b);
-            }
+            units = dense_work() * static_cast<double>(targets_.size()) < n * unit_degree_;
         }
-        units = dense_work() * static_cast<double>(targets_.size()) < n * unit_degree_;
     }
     for (std::size_t w = 0; w < cw; ++w) {
         std::int64_t work = 1;
