@@ -12,7 +12,12 @@ they check that too). The gap tolerance: a search stopped at the gap certifies
 from __future__ import annotations
 
 import functools
+import json
 import math
+import os
+import subprocess
+import sys
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -114,6 +119,77 @@ def test_the_terminal_symmetry_on_and_off_equals_brute_force(deepen_length, symm
         options = dict(use_terminal_symmetry=symmetry, deepen_length=deepen_length)
         for result in solve_both(problem, n_jobs, **options):
             assert_certifies(problem, ref, result, (seed, symmetry, deepen_length))
+
+
+@pytest.mark.parametrize("n_jobs", N_JOBS)
+@pytest.mark.parametrize("bitwise", [True, False], ids=["bitwise", "class-by-class"])
+def test_class_pair_counts_on_and_off_equal_brute_force(bitwise, n_jobs):
+    # use_class_pair_counts counts the unit classes' pair rows by popcounts (pair_counts.cpp);
+    # on these small tables nearly every row and single count takes that path when on.
+    for seed in range(1, 72, 3):
+        problem = instance(seed)
+        for majority_only in (False, True):
+            ref = reference(seed, majority_only)
+            options = dict(use_class_pair_counts=bitwise, majority_only=majority_only)
+            for result in solve_both(problem, n_jobs, **options):
+                assert_certifies(problem, ref, result, (seed, bitwise, majority_only))
+
+
+def wide_problem(seed: int, n: int, m: int, max_length: int) -> Problem:
+    """Many rows, most of them distinct (unit classes), some repeated (heavy classes)."""
+    rng = np.random.default_rng(seed)
+    base = random_problem(rng, n=n // 2, m=m)
+    rows = np.concatenate([np.arange(n // 2), rng.integers(0, n // 2, size=n - n // 2)])
+    return Problem(
+        base.X[rows],
+        base.y[rows],
+        base.groups[rows] == 0,
+        metric=Metric.parse("SP"),
+        epsilon=0.05,
+        lam=0.002,
+        max_length=max_length,
+    )
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_class_pair_counts_count_what_the_class_by_class_sums_count(seed):
+    # The popcounts and the additions class by class are the same numbers: every decision of
+    # the search, so its statistics, must agree, on sets of many words of unit and heavy classes.
+    problem = wide_problem(31 + seed, n=3000, m=18, max_length=(3, 4, 4)[seed])
+    runs = [
+        BnBSolver(policy="lower_bound", use_class_pair_counts=bitwise).solve(problem)
+        for bitwise in (True, False)
+    ]
+    on, off = runs
+    assert on.status is Status.OPTIMAL and off.status is Status.OPTIMAL
+    assert on.rule_list == off.rule_list and on.objective == off.objective
+    assert on.stats["terminal_prefixes"] > 0
+    for key in ("nodes_expanded", "terminal_prefixes", "terminal_lists", "children_evaluated"):
+        assert on.stats[key] == off.stats[key], key
+
+
+def test_class_pair_counts_scalar_kernel_counts_what_the_default_one_counts():
+    # FAIRLIST_SCALAR_UNIT_COUNTS picks the scalar popcount kernel at load time (the AVX-512
+    # one is the default where the processor has it): a fresh process with it set must search
+    # alike, on the class-by-class counts' statistics.
+    code = (
+        "import json, sys; sys.path.insert(0, 'tests'); from test_terminal import *; "
+        "p = wide_problem(32, n=3000, m=18, max_length=4); "
+        "r = BnBSolver(policy='lower_bound').solve(p); "
+        "print(json.dumps([r.objective, {k: r.stats[k] for k in "
+        "('nodes_expanded', 'terminal_lists', 'children_evaluated')}]))"
+    )
+    root = Path(__file__).resolve().parents[1]
+    env = {**os.environ, "FAIRLIST_SCALAR_UNIT_COUNTS": "1"}
+    out = subprocess.run(
+        [sys.executable, "-c", code], cwd=root, env=env, capture_output=True, text=True, check=True
+    ).stdout
+    objective, stats = json.loads(out)
+    off = BnBSolver(policy="lower_bound", use_class_pair_counts=False).solve(
+        wide_problem(32, n=3000, m=18, max_length=4)
+    )
+    assert objective == off.objective
+    assert stats == {k: off.stats[k] for k in stats}
 
 
 @pytest.mark.parametrize("n_jobs", N_JOBS)

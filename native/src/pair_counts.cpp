@@ -3,7 +3,12 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdlib>
 #include <limits>
+
+#if FAIRLIST_HAVE_AVX512_POPCOUNT
+#include <immintrin.h>
+#endif
 
 #if defined(__SSE2__) || defined(_M_X64)
 #include <emmintrin.h>
@@ -29,9 +34,11 @@ inline void accumulate(SplitCounts& into, const SplitCounts& s) {
 
 }  // namespace
 
-PairCounts::PairCounts(const RuleData& data, StopCheck* stop)
-    : data_(data), stop_(stop), m_(data.n_antecedents()) {
+PairCounts::PairCounts(const RuleData& data, StopCheck* stop, bool bitwise)
+    : data_(data), stop_(stop), m_(data.n_antecedents()), bitwise_(bitwise) {
     const std::size_t nc = data.n_classes();
+    unit_any_.assign(data.n_class_words(), 0);
+    quads_.assign(bitwise ? m_ : 0, Quad{});
     offsets_.reserve(nc + 1);
     offsets_.push_back(0);
     for (std::size_t e = 0; e < nc; ++e) {
@@ -56,12 +63,15 @@ PairCounts::PairCounts(const RuleData& data, StopCheck* stop)
         const auto d = static_cast<std::int64_t>(offsets_[e + 1] - offsets_[e]);
         class_cost_.push_back(d * d);
     }
+    if (bitwise_) lay_out_units();
     for (Table* t : {&base_, &other_}) {
+        t->units.assign(unit_words_, 0);
         t->classes.assign(data.n_class_words(), 0);
         t->pair.assign(m_ * m_, Quad{});
         t->single.assign(m_, SplitCounts(2));
         t->forced.assign(m_, 0);
         t->stamp.assign(m_, 0);  // epoch 0: every (zero) row valid
+        t->part.assign(m_, 0);
     }
     single_.assign(m_, SplitCounts(2));
     single4_.assign(m_, Four{});
@@ -84,10 +94,13 @@ std::size_t PairCounts::bytes() const {
                     vector_bytes(class_counts_) + vector_bytes(class_quad_) +
                     vector_bytes(class_forced_) + vector_bytes(class_cost_) +
                     vector_bytes(active_) + vector_bytes(single_) + vector_bytes(single4_) +
-                    vector_bytes(forced_) + vector_bytes(label_[0]) + vector_bytes(label_[1]);
+                    vector_bytes(forced_) + vector_bytes(label_[0]) + vector_bytes(label_[1]) +
+                    vector_bytes(unit_any_) + vector_bytes(unit_rule_) + vector_bytes(unit_pos_) +
+                    vector_bytes(runs_) + vector_bytes(targets_) + vector_bytes(word_masks_) +
+                    vector_bytes(quads_);
     for (const Table* t : {&base_, &other_}) {
-        b += vector_bytes(t->classes) + vector_bytes(t->pair) + vector_bytes(t->single) +
-             vector_bytes(t->forced) + vector_bytes(t->stamp);
+        b += vector_bytes(t->units) + vector_bytes(t->classes) + vector_bytes(t->pair) + vector_bytes(t->single) +
+             vector_bytes(t->forced) + vector_bytes(t->stamp) + vector_bytes(t->part);
     }
     return b;
 }
@@ -111,6 +124,227 @@ std::int64_t PairCounts::cost(const word_t* classes) const {
     return total;
 }
 
+// Bitwise counting (Config::use_class_pair_counts).  Class by class, a set of C classes
+// costs sum of d_e over them for its single counts and, for a pair row a, sum of d_e over the
+// C_a classes a captures: as rows grow nearly every class is one sample, C_a runs to tens of
+// thousands and d_e to a hundred, and those additions were 86 % of the <= 4-rule certificate
+// (perf, 5,000 rows of benchmarks/bench_counting.py).  A unit class (one sample of weight 1)
+// adds 1 to exactly one (group, label) count, so the unit classes of a set S that both a and b
+// capture add, to (group, label) gy,
+//   sum over the words w of block gy of popcount(S[w] & unit_rule_a[w] & unit_rule_b[w]),
+// one popcount per word holding such a class, whatever d_e: exact integer counts, the same
+// numbers as the additions class by class (the test suites run both: tests/test_terminal.py
+// and the others parametrised over Config::use_class_pair_counts).  The unit classes have their
+// own order (lay_out_units): one block of words per (group, label), so that a word's popcount
+// goes to one count, each block sorted lexicographically on the antecedents in order of how
+// evenly they split the unit classes, so that the classes of a prefix's set (a conjunction of
+// antecedents and negations) lie in runs: fewer words to visit, more classes per word.  The
+// heavy classes (more than one sample, or a weight above 1) are still added class by class.
+// Each single-count pass and each row takes the bitwise path only when its estimated work,
+// kDenseWork per (antecedent, word), is below the additions it replaces (the unit classes
+// times their mean d_e): sparse sets keep adding class by class.
+namespace {
+
+// Work of the bitwise path per antecedent, in units of one addition of a class's counts to
+// one antecedent's (a scattered 16-byte add): a constant, per run of words, and per word (per
+// 8 words with the AVX-512 kernel).
+constexpr double kTargetWork = 16.0;  // the four blocks' sums
+constexpr double kRunWork = 2.0;
+constexpr double kWordWork = 1.0;
+constexpr double kWordWorkAvx512 = 0.25;
+// Zero words a run may cover rather than end (they count nothing).
+constexpr std::size_t kRunGap = 3;
+
+// out[4 b + gy] += the popcounts of the collected runs of block gy against rule b, for each
+// b in targets[0 .. n_targets).
+FAIRLIST_POPCNT_CLONES
+void unit_counts_scalar(const word_t* rules, std::size_t uw, const std::uint32_t* targets,
+                        std::size_t n_targets, const UnitRun* runs, const word_t* masks,
+                        const std::size_t* seg, std::int32_t* out) {
+    for (std::size_t t = 0; t < n_targets; ++t) {
+        const word_t* r = rules + targets[t] * uw;
+        std::int32_t* o = out + 4 * static_cast<std::size_t>(targets[t]);
+        for (int gy = 0; gy < 4; ++gy) {
+            if (seg[gy] == seg[gy + 1]) continue;
+            std::int64_t s = 0;
+            for (std::size_t k = seg[gy]; k < seg[gy + 1]; ++k) {
+                const word_t* rr = r + runs[k].start;
+                const word_t* mm = masks + runs[k].at;
+                for (std::uint32_t i = 0; i < runs[k].len; ++i) {
+                    s += portable::popcount64(mm[i] & rr[i]);
+                }
+            }
+            o[gy] += static_cast<std::int32_t>(s);
+        }
+    }
+}
+
+#if FAIRLIST_HAVE_AVX512_POPCOUNT
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wuninitialized"
+#pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
+// The same, eight words at a time (the last, partial group of a run by masked loads).
+__attribute__((target("avx512f,avx512vpopcntdq")))
+void unit_counts_avx512(const word_t* rules, std::size_t uw, const std::uint32_t* targets,
+                        std::size_t n_targets, const UnitRun* runs, const word_t* masks,
+                        const std::size_t* seg, std::int32_t* out) {
+    for (std::size_t t = 0; t < n_targets; ++t) {
+        const word_t* r = rules + targets[t] * uw;
+        std::int32_t* o = out + 4 * static_cast<std::size_t>(targets[t]);
+        for (int gy = 0; gy < 4; ++gy) {
+            if (seg[gy] == seg[gy + 1]) continue;
+            __m512i acc = _mm512_setzero_si512();
+            for (std::size_t k = seg[gy]; k < seg[gy + 1]; ++k) {
+                const word_t* rr = r + runs[k].start;
+                const word_t* mm = masks + runs[k].at;
+                const std::uint32_t len = runs[k].len;
+                std::uint32_t i = 0;
+                for (; i + 8 <= len; i += 8) {
+                    const __m512i x = _mm512_and_si512(_mm512_loadu_si512(mm + i),
+                                                       _mm512_loadu_si512(rr + i));
+                    acc = _mm512_add_epi64(acc, _mm512_popcnt_epi64(x));
+                }
+                if (i < len) {
+                    const auto km = static_cast<__mmask8>((1U << (len - i)) - 1U);
+                    const __m512i x = _mm512_and_si512(_mm512_maskz_loadu_epi64(km, mm + i),
+                                                       _mm512_maskz_loadu_epi64(km, rr + i));
+                    acc = _mm512_add_epi64(acc, _mm512_popcnt_epi64(x));
+                }
+            }
+            o[gy] += static_cast<std::int32_t>(_mm512_reduce_add_epi64(acc));
+        }
+    }
+}
+#pragma GCC diagnostic pop
+#endif
+
+using UnitCountFn = void (*)(const word_t*, std::size_t, const std::uint32_t*, std::size_t,
+                             const UnitRun*, const word_t*, const std::size_t*, std::int32_t*);
+// Chosen once, at load time, from what the processor supports (bitset.hpp's test); the
+// environment variable FAIRLIST_SCALAR_UNIT_COUNTS (any value) picks the scalar kernel, so that
+// tests/test_terminal.py checks it on processors with AVX-512 too.
+bool avx512_unit_counts() {
+    return has_avx512_popcount() && std::getenv("FAIRLIST_SCALAR_UNIT_COUNTS") == nullptr;
+}
+UnitCountFn pick_unit_counts() {
+#if FAIRLIST_HAVE_AVX512_POPCOUNT
+    if (avx512_unit_counts()) return unit_counts_avx512;
+#endif
+    return unit_counts_scalar;
+}
+const UnitCountFn unit_counts = pick_unit_counts();
+const double kUnitWordWork = avx512_unit_counts() ? kWordWorkAvx512 : kWordWork;
+
+}  // namespace
+
+void PairCounts::lay_out_units() {
+    const std::size_t nc = data_.n_classes();
+    unit_pos_.assign(nc, 0xffffffffU);
+    std::vector<std::uint32_t> blocks[4];
+    std::vector<std::int64_t> support(m_, 0);
+    std::int64_t degrees = 0;
+    for (std::size_t e = 0; e < nc; ++e) {
+        const SplitCounts& c = class_counts_[e];
+        if (c.total() != 1) continue;
+        for (int gy = 0; gy < 4; ++gy) {
+            if (c.c[gy / 2][gy % 2] == 1) blocks[gy].push_back(static_cast<std::uint32_t>(e));
+        }
+        unit_any_[e / kWordBits] |= word_t{1} << (e % kWordBits);
+        for (std::uint32_t k = offsets_[e]; k < offsets_[e + 1]; ++k) ++support[features_[k]];
+        degrees += offsets_[e + 1] - offsets_[e];
+    }
+    const std::int64_t n_units = static_cast<std::int64_t>(
+        blocks[0].size() + blocks[1].size() + blocks[2].size() + blocks[3].size());
+    unit_degree_ = n_units > 0 ? static_cast<double>(degrees) / static_cast<double>(n_units) : 0;
+    // Rank of each antecedent: the most even splits first.
+    std::vector<std::uint32_t> by_split(m_), rank(m_);
+    for (std::uint32_t j = 0; j < m_; ++j) by_split[j] = j;
+    auto unevenness = [&](std::uint32_t j) {
+        return std::abs(2 * support[j] - n_units);
+    };
+    std::stable_sort(by_split.begin(), by_split.end(), [&](std::uint32_t a, std::uint32_t b) {
+        return unevenness(a) < unevenness(b);
+    });
+    for (std::uint32_t r = 0; r < m_; ++r) rank[by_split[r]] = r;
+    // Each class's antecedents as ascending ranks; lexicographic order on those lists puts a
+    // class having the first antecedent where two differ before the one lacking it.
+    std::vector<std::uint32_t> ranks(features_.size());
+    for (std::size_t k = 0; k < features_.size(); ++k) ranks[k] = rank[features_[k]];
+    for (std::size_t e = 0; e < nc; ++e) {
+        std::sort(ranks.begin() + offsets_[e], ranks.begin() + offsets_[e + 1]);
+    }
+    auto before = [&](std::uint32_t a, std::uint32_t b) {
+        return std::lexicographical_compare(ranks.begin() + offsets_[a],
+                                            ranks.begin() + offsets_[a + 1],
+                                            ranks.begin() + offsets_[b],
+                                            ranks.begin() + offsets_[b + 1]);
+    };
+    std::size_t word = 0;
+    for (int gy = 0; gy < 4; ++gy) {
+        std::sort(blocks[gy].begin(), blocks[gy].end(), before);
+        unit_block_[gy] = word;
+        for (std::size_t p = 0; p < blocks[gy].size(); ++p) {
+            unit_pos_[blocks[gy][p]] = static_cast<std::uint32_t>(word * kWordBits + p);
+        }
+        word += words_for(blocks[gy].size());
+    }
+    unit_block_[4] = unit_words_ = word;
+    unit_rule_.assign(m_ * unit_words_, 0);
+    for (int gy = 0; gy < 4; ++gy) {
+        for (const std::uint32_t e : blocks[gy]) {
+            const std::uint32_t p = unit_pos_[e];
+            for (std::uint32_t k = offsets_[e]; k < offsets_[e + 1]; ++k) {
+                unit_rule_[features_[k] * unit_words_ + p / kWordBits] |= word_t{1}
+                                                                         << (p % kWordBits);
+            }
+        }
+    }
+}
+
+std::int64_t PairCounts::collect_units(const Table& t, const word_t* extra) {
+    runs_.clear();
+    word_masks_.clear();
+    std::int64_t units = 0;
+    for (int gy = 0; gy < 4; ++gy) {
+        seg_[gy] = runs_.size();
+        for (std::size_t w = unit_block_[gy]; w < unit_block_[gy + 1]; ++w) {
+            word_t x = t.units[w];
+            if (extra != nullptr) x &= extra[w];
+            if (x == 0) continue;
+            units += portable::popcount64(x);
+            const auto wi = static_cast<std::uint32_t>(w);
+            if (runs_.size() > seg_[gy] && wi - (runs_.back().start + runs_.back().len) <= kRunGap) {
+                UnitRun& run = runs_.back();
+                for (std::uint32_t z = run.start + run.len; z < wi; ++z) word_masks_.push_back(0);
+                run.len = wi + 1 - run.start;
+            } else {
+                runs_.push_back(UnitRun{wi, 1, static_cast<std::uint32_t>(word_masks_.size())});
+            }
+            word_masks_.push_back(x);
+        }
+    }
+    seg_[4] = runs_.size();
+    return units;
+}
+
+double PairCounts::dense_work() const {
+    return kTargetWork + kRunWork * static_cast<double>(runs_.size()) +
+           kUnitWordWork * static_cast<double>(word_masks_.size());
+}
+
+bool PairCounts::add_units(Quad* out) {
+    // In chunks of targets, polling between them.
+    constexpr std::size_t kChunk = 16;
+    const std::size_t nw = word_masks_.size();
+    for (std::size_t lo = 0; lo < targets_.size(); lo += kChunk) {
+        const std::size_t n = std::min(kChunk, targets_.size() - lo);
+        unit_counts(unit_rule_.data(), unit_words_, targets_.data() + lo, n, runs_.data(),
+                    word_masks_.data(), seg_, &out[0].v[0]);
+        if (stop_ != nullptr && stop_->poll(static_cast<std::int64_t>(n * nw) + 1)) return false;
+    }
+    return true;
+}
+
 void PairCounts::count_singles(Table& t, const word_t* classes) {
     if (++t.epoch == 0) {  // wrapped: no row may look counted
         std::fill(t.stamp.begin(), t.stamp.end(), 0U);
@@ -120,9 +354,23 @@ void PairCounts::count_singles(Table& t, const word_t* classes) {
     std::copy(classes, classes + cw, t.classes.begin());
     std::fill(t.single.begin(), t.single.end(), SplitCounts(2));
     std::fill(t.forced.begin(), t.forced.end(), 0);
+    // The unit classes by popcounts when that is less work (their forced errors are 0).
+    bool units = false;
+    if (bitwise_) {
+        std::fill(t.units.begin(), t.units.end(), 0);
+        for (std::size_t w = 0; w < cw; ++w) {
+            for (word_t x = classes[w] & unit_any_[w]; x; x &= x - 1) {
+                const std::uint32_t p =
+                    unit_pos_[w * kWordBits + static_cast<std::size_t>(portable::ctz64(x))];
+                t.units[p / kWordBits] |= word_t{1} << (p % kWordBits);
+            }
+        }
+        const auto n = static_cast<double>(collect_units(t, nullptr));
+        units = dense_work() * static_cast<double>(m_) < n * unit_degree_;
+    }
     for (std::size_t w = 0; w < cw; ++w) {
         std::int64_t work = 1;
-        for (word_t x = classes[w]; x; x &= x - 1) {
+        for (word_t x = units ? classes[w] & ~unit_any_[w] : classes[w]; x; x &= x - 1) {
             const std::size_t e = w * kWordBits + static_cast<std::size_t>(portable::ctz64(x));
             const SplitCounts& c = class_counts_[e];
             const std::int64_t f = class_forced_[e];
@@ -134,9 +382,16 @@ void PairCounts::count_singles(Table& t, const word_t* classes) {
         }
         if (stop_ != nullptr && stop_->poll(work)) return;  // partial: the search stops
     }
+    if (!units) return;
+    targets_.resize(m_);
+    for (std::uint32_t j = 0; j < m_; ++j) targets_[j] = j;
+    std::fill(quads_.begin(), quads_.end(), Quad{});
+    if (!add_units(quads_.data())) return;  // partial: the search stops
+    for (std::size_t j = 0; j < m_; ++j) accumulate(t.single[j], split(quads_[j]));
 }
 
-void PairCounts::count_row(Table& t, std::uint32_t a) {
+void PairCounts::count_row(Table& t, std::uint32_t a,
+                           const std::vector<std::uint32_t>* columns) {
     // Each class of the set that a captures adds its counts to (a, b) for each of its
     // antecedents b: the row of a, where they add up, stays in the first-level cache.
     Quad* const row = t.pair.data() + a * m_;
@@ -144,9 +399,31 @@ void PairCounts::count_row(Table& t, std::uint32_t a) {
     const std::size_t cw = data_.n_class_words();
     const word_t* r = data_.class_rule(a);
     const std::uint32_t* const features = features_.data();
+    // The unit classes by popcounts when that is less work, against the antecedents the set
+    // leaves active (for any other b, no class of the set is b's: (a, b) stays 0).
+    bool units = false;
+    if (bitwise_ && unit_words_ > 0) {
+        const auto n = static_cast<double>(collect_units(t, unit_rule_.data() + a * unit_words_));
+        // Not worth listing the targets when even one would cost more than the additions.
+        if (n * unit_degree_ > dense_work()) {
+            targets_.clear();
+            if (columns != nullptr) {
+                for (const std::uint32_t b : *columns) {
+                    if (b != a && t.single[b].total() > 0) targets_.push_back(b);
+                }
+            } else {
+                for (std::uint32_t b = 0; b < m_; ++b) {
+                    if (b != a && t.single[b].total() > 0) targets_.push_back(b);
+                }
+            }
+            units = dense_work() * static_cast<double>(targets_.size()) < n * unit_degree_;
+        }
+    }
     for (std::size_t w = 0; w < cw; ++w) {
         std::int64_t work = 1;
-        for (word_t x = r[w] & t.classes[w]; x; x &= x - 1) {
+        word_t x = r[w] & t.classes[w];
+        if (units) x &= ~unit_any_[w];
+        for (; x; x &= x - 1) {
             const std::size_t e = w * kWordBits + static_cast<std::size_t>(portable::ctz64(x));
             const Quad q = class_quad_[e];
             const std::uint32_t* const last = features + offsets_[e + 1];
@@ -158,8 +435,11 @@ void PairCounts::count_row(Table& t, std::uint32_t a) {
         }
         if (stop_ != nullptr && stop_->poll(work)) return;  // partial, and not marked counted
     }
+    if (units && !add_units(row)) return;  // partial, and not marked counted
     row[a] = Quad{};  // (a, a) is not a pair
     t.stamp[a] = t.epoch;
+    // The class-by-class path counts every column; the bitwise one its targets.
+    t.part[a] = units && columns != nullptr ? rows_call_ : 0;
 }
 
 void PairCounts::make_view() {
@@ -204,10 +484,17 @@ void PairCounts::count_alone(const word_t* classes) {
     make_view();
 }
 
-void PairCounts::count_rows(const std::vector<std::uint32_t>& rows) {
+void PairCounts::count_rows(const std::vector<std::uint32_t>& rows,
+                            const std::vector<std::uint32_t>* columns) {
     if (plus_ == &base_ && minus_ == nullptr) return;  // the base has every row
+    ++rows_call_;
     for (const std::uint32_t a : rows) {
-        if (other_.single[a].total() > 0 && !other_.has_row(a)) count_row(other_, a);
+        // A row counted for the columns of an earlier call, or of this one when every column
+        // is needed now, is counted again.
+        const std::uint64_t part = other_.part[a];
+        const bool valid = other_.has_row(a) &&
+                           (part == 0 || (columns != nullptr && part == rows_call_));
+        if (other_.single[a].total() > 0 && !valid) count_row(other_, a, columns);
         if (stop_ != nullptr && stop_->stopped()) return;
     }
 }

@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <iterator>
 #include <limits>
 
 #include "fairlist/bounds.hpp"
@@ -17,7 +18,7 @@ TerminalSolver::TerminalSolver(const SearchContext& ctx, Incumbent& incumbent, S
       incumbent_(incumbent),
       poll_(poll),
       stats_(stats),
-      counts_(ctx.data(), &poll),
+      counts_(ctx.data(), &poll, ctx.config().use_class_pair_counts),
       bound_(ctx.data(), ctx.problem().metric, ctx.problem().epsilon),
       classes_(ctx.data().n_class_words()),
       removed_(ctx.data().n_class_words()) {
@@ -121,8 +122,18 @@ void TerminalSolver::enumerate(const Finish& p, std::vector<std::uint32_t>* path
     if (!first_rules(p, path)) return;  // cut short: the caller's node keeps its bound
     if (firsts_.empty()) return;        // no first rule is worth a second one
     collect_candidates(p.depth + 2);
-    // Second rules, after the rows of the first ones are counted.
-    counts_.count_rows(rows_);
+    // Second rules, after the rows of the first ones are counted: only their columns that a
+    // scan of candidates or pair() can read (the candidates of either label), except in the
+    // Rashomon mode, whose same_label_lists reads every active one.
+    const std::vector<std::uint32_t>* columns = nullptr;
+    if (rashomon_ == nullptr) {
+        columns_.clear();
+        std::set_union(candidates_[0].ids.begin(), candidates_[0].ids.end(),
+                       candidates_[1].ids.begin(), candidates_[1].ids.end(),
+                       std::back_inserter(columns_));
+        columns = &columns_;
+    }
+    counts_.count_rows(rows_, columns);
     if (poll_.stopped()) return;
     const auto n_active = static_cast<std::int64_t>(counts_.active().size());
     for (const First& first : firsts_) {

@@ -27,7 +27,9 @@
 // are the children of one expanded prefix Q, one after the other, and child Q + r leaves
 // uncaptured Q's classes minus those r captures; so Q's counts are taken once, and each child's
 // are Q's minus those of the classes r captures (the similarity of MurTree, Q being the cached
-// neighbour), or counted afresh when that is cheaper (PairCounts::cost tells).
+// neighbour), or counted afresh when that is cheaper (PairCounts::cost tells).  The classes of one
+// sample (most of them on large tables) are counted by popcounts of class bitsets instead, where
+// that is less work (Config::use_class_pair_counts; the argument in pair_counts.cpp).
 //
 // Exactness: the enumeration (terminal_solver.cpp) visits every list of the space below P with
 // one or two more rules, except lists it proves no better than one it visits or than the
@@ -82,14 +84,21 @@ struct SecondRuleCandidates {
     }
 };
 
+// A run of words of a set of unit classes (PairCounts' bitwise counting): the words
+// [start, start + len) of the unit order, their bits at at, at + 1, ... of a side array.
+struct UnitRun {
+    std::uint32_t start, len, at;
+};
+
 // Counts of the samples of a set of classes captured by each antecedent and by each pair of
 // antecedents, by (group, label), and the equivalent-points errors each antecedent captures:
 // those of one set ("base"), or of a base minus a subset of its classes.
 class PairCounts {
  public:
     // stop: polled while counting (may be null); once it has stopped, the counts are partial and
-    // must not be used (count() starts afresh).
-    PairCounts(const RuleData& data, StopCheck* stop);
+    // must not be used (count() starts afresh).  bitwise: count the unit classes by popcounts
+    // where that is less work (Config::use_class_pair_counts; the same counts either way).
+    PairCounts(const RuleData& data, StopCheck* stop, bool bitwise = true);
 
     // Counts the classes in `classes` (words_for(n_classes) words) as the base, with every
     // pair row.  An antecedent of the prefix that left them uncaptured captures none of them,
@@ -102,8 +111,11 @@ class PairCounts {
     // the counts are theirs.  Single counts at once, pair rows by count_rows.
     void count_alone(const word_t* classes);
     // Makes the pair rows of these active antecedents available to set_row (after remove or
-    // count_alone: only the rows a scan needs are counted).
-    void count_rows(const std::vector<std::uint32_t>& rows);
+    // count_alone: only the rows a scan needs are counted).  columns (ascending; null: all):
+    // the only pairs (a, b) read until the next count_rows, count or remove (pair(b) and the
+    // scans of gainers); the others of these rows may then be left wrong.
+    void count_rows(const std::vector<std::uint32_t>& rows,
+                    const std::vector<std::uint32_t>* columns = nullptr);
     // The work count() or count_alone() would do on these classes (sum of d_e^2).
     std::int64_t cost(const word_t* classes) const;
     // Bytes its tables hold (allocated once, in the constructor: two pair tables of m^2 Quads).
@@ -154,12 +166,36 @@ class PairCounts {
         std::vector<std::int64_t> forced;
         std::vector<std::uint32_t> stamp;
         std::uint32_t epoch = 0;
+        std::vector<word_t> units;  // its unit classes in the unit order (bitwise counting)
+        // Per row: 0 when counted for every column, else the count_rows call (rows_call_)
+        // that counted it for its columns only.
+        std::vector<std::uint64_t> part;
         bool has_row(std::uint32_t a) const { return stamp[a] == epoch; }
     };
 
     const RuleData& data_;
     StopCheck* stop_;
     std::size_t m_;
+    bool bitwise_;
+    // The unit classes (one sample of weight 1), laid out in their own order (pair_counts.cpp):
+    // those of (group, label) 2 g + y in the words [unit_block_[2 g + y], unit_block_[2 g + y +
+    // 1]), each block sorted so that the classes of one prefix's sets lie close together.
+    // unit_any_: them, in the class order; unit_pos_[e]: unit class e's bit in the unit order;
+    // unit_rule_: per antecedent, the unit classes it captures (unit_words_ words each).
+    std::vector<word_t> unit_any_, unit_rule_;
+    std::vector<std::uint32_t> unit_pos_;
+    std::size_t unit_words_ = 0;
+    std::size_t unit_block_[5] = {0, 0, 0, 0, 0};
+    double unit_degree_ = 0.0;  // mean d_e of the unit classes
+    // Scratch of the bitwise counts: the words of a unit set, as runs of consecutive words
+    // (gaps of a few zero words filled) with their bits side by side in word_masks_, where
+    // each block's runs start (seg_), and the antecedents to count on them.
+    std::vector<UnitRun> runs_;
+    std::vector<std::uint32_t> targets_;
+    std::vector<word_t> word_masks_;
+    std::size_t seg_[5] = {0, 0, 0, 0, 0};
+    std::uint64_t rows_call_ = 0;  // count_rows calls so far
+    std::vector<Quad> quads_;         // m: count_singles' unit counts
     // The antecedents each class satisfies, ascending: class e's are
     // features_[offsets_[e] .. offsets_[e + 1]).
     std::vector<std::uint32_t> offsets_, features_;
@@ -184,7 +220,17 @@ class PairCounts {
     const Quad* minus_row_ = nullptr;
 
     void count_singles(Table& t, const word_t* classes);
-    void count_row(Table& t, std::uint32_t a);
+    // Row a of t: every column, or (columns not null) at least those columns.
+    void count_row(Table& t, std::uint32_t a, const std::vector<std::uint32_t>* columns = nullptr);
+    void lay_out_units();  // the constructor's, with bitwise counting
+    // The bitwise path: collects into runs_ / word_masks_ / seg_ the unit classes of
+    // t.units & extra (extra: an antecedent's unit_rule_, or null), and returns their number.
+    // The work per antecedent of counting them is dense_work().
+    std::int64_t collect_units(const Table& t, const word_t* extra);
+    // Adds to out[b] (for b in targets_) the counts of the collected unit classes that b
+    // captures.  False when a poll stopped the search (out partial).
+    bool add_units(Quad* out);
+    double dense_work() const;
     template <int Q, int Gaps>
     std::size_t scan_gainers(std::uint32_t i, const SecondRuleCandidates& candidates,
                              const SecondRuleScreen& screen,

@@ -97,6 +97,10 @@ struct Config {
     // whose sibling Q + (i, q) was finished earlier in the same expansion (its lists starting
     // with (j, q) predict the same; terminal_solver.cpp).  Full space, not the Rashomon mode.
     bool use_terminal_symmetry = true;
+    // With the terminal solver: count its pair rows by popcounts of the classes' (group, label)
+    // bitsets against each antecedent's (pair_counts.cpp) when that is less work than adding
+    // class by class; false: always class by class.  The same counts either way.
+    bool use_class_pair_counts = true;
     std::int64_t max_nodes = 0;         // stop when the trie holds this many nodes; 0: none
     double time_limit = 0.0;            // seconds; <= 0: none
     double memory_limit_mb = 0.0;       // MiB held by the search structures; <= 0: none

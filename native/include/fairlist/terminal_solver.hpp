@@ -111,6 +111,7 @@ class TerminalSolver {
     std::vector<std::uint32_t> gainers_;  // PairCounts::gainers'
     std::vector<First> firsts_;
     std::vector<std::uint32_t> rows_;         // their antecedents
+    std::vector<std::uint32_t> columns_;      // the antecedents of candidates_[0] and [1]
     std::vector<word_t> classes_;             // the classes of the child being finished
     std::vector<word_t> removed_;             // the classes its last rule captures
     RashomonStore* rashomon_ = nullptr;       // the Rashomon mode's store (null: off)

@@ -1,0 +1,172 @@
+"""Issue 34 item 3: the terminal solver's counting as the rows grow.  The <= 3- and <= 4-rule
+certificates (SP <= 0.05, lambda 0.005, best-first by lower bound, one core) on a pre-binarized
+224-antecedent 0/1 matrix of ``fairlist.synthetic.make_wide_table(n, seed=0)`` at 5,000 to
+100,000 rows, with the old counting (``use_class_pair_counts=False``: pair rows summed class by
+class over each class's antecedents) and the new (``use_class_pair_counts=True``: pair rows by
+word-level popcounts of the (group, label) class bitsets, see native/src/pair_counts.cpp), one
+run each in its own process pinned to one core.
+
+The matrix (``matrix(n)``, fixed seeds): the ID-like columns dropped; the first six numeric
+columns cut at their quartiles (``x <= q`` and ``x > q``), education, marital and the most
+frequent levels of occupation and cat_03 one-hot (``== level`` and ``!= level``), then pairwise
+conjunctions of those from different columns (support at least 2 %, drawn with seed 0) up to
+224 antecedents.  Conjunctions add no distinct rows, so the distinct rows grow with n much as in
+the issue's census table (there 3,947 / 14,707 / 34,857 / 66,468 at 5k / 20k / 50k / 100k).
+
+Printed per run: rows, rule cap, counting (old/new), status, objective, expansions, prefixes
+finished by counting, distinct row classes, CPU seconds of the solve (user time), µs per
+expansion per 1,000 classes; per case the ratio old/new of CPU seconds, and whether the
+objectives and expansions agree (they must: the counts are the same numbers).
+
+    python benchmarks/bench_counting.py                       # 5k..100k, <= 3 and <= 4 rules
+    python benchmarks/bench_counting.py --rows 50000 --lengths 4 --counting new
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import resource
+import subprocess
+import sys
+
+ROWS = (5_000, 20_000, 50_000, 100_000)
+
+
+def matrix(n: int):
+    """The pre-binarized table: (X uint8 n x 224, y, sensitive as bool, names)."""
+    import numpy as np
+    import pandas as pd
+
+    from fairlist.synthetic import make_wide_table
+
+    table = make_wide_table(n, seed=0)
+    frame = table.X.drop(columns=list(table.id_like))
+    cols: list = []
+    names: list[str] = []
+    source: list[str] = []
+    numeric = [c for c in frame.columns if pd.api.types.is_numeric_dtype(frame[c])][:6]
+    for c in numeric:
+        v = frame[c].to_numpy(float)
+        for q in np.unique(np.nanquantile(v, (0.25, 0.5, 0.75))):
+            a = np.nan_to_num(v, nan=np.inf) <= q
+            cols += [a, ~a]
+            names += [f"{c}<={q:g}", f"{c}>{q:g}"]
+            source += [c, c]
+    for c, k in {"education": 8, "marital": 3, "occupation": 4, "cat_03": 3}.items():
+        s = frame[c].astype(object).where(frame[c].notna(), "missing")
+        for level in s.value_counts().index[:k]:
+            a = (s == level).to_numpy()
+            cols += [a, ~a]
+            names += [f"{c}=={level}", f"{c}!={level}"]
+            source += [c, c]
+    rng = np.random.default_rng(0)
+    base = len(cols)
+    while len(cols) < 224:
+        i, j = (int(x) for x in rng.choice(base, 2, replace=False))
+        if source[i] == source[j] or f"{names[i]}&{names[j]}" in names:
+            continue
+        a = cols[i] & cols[j]
+        if a.mean() < 0.02:
+            continue
+        cols.append(a)
+        names.append(f"{names[i]}&{names[j]}")
+        source.append("")
+    X = np.column_stack(cols).astype(np.uint8)
+    return X, np.asarray(table.y, np.uint8), (table.sensitive == "Female").to_numpy(), names
+
+
+def run_one(args: argparse.Namespace) -> None:
+    """Child process: one solve on one core, one JSON line on stdout."""
+    if hasattr(os, "sched_setaffinity"):
+        os.sched_setaffinity(0, {sorted(os.sched_getaffinity(0))[-1]})
+    import numpy as np
+
+    from fairlist.metrics import Metric
+    from fairlist.solvers import Limits, Problem
+    from fairlist.solvers.bnb import BnBSolver
+
+    X, y, s, names = matrix(args.rows)
+    classes = len(np.unique(np.column_stack([np.packbits(X, axis=1), y, s]), axis=0))
+    problem = Problem(
+        X,
+        y,
+        s,
+        metric=Metric.parse("SP"),
+        epsilon=0.05,
+        lam=0.005,
+        max_length=args.length,
+        feature_names=names,
+        limits=Limits(max_nodes=args.max_nodes, time_limit=args.time_limit),
+    )
+    solver = BnBSolver(policy="lower_bound", use_class_pair_counts=args.counting == "new")
+    before = resource.getrusage(resource.RUSAGE_SELF)
+    result = solver.solve(problem)
+    after = resource.getrusage(resource.RUSAGE_SELF)
+    st = result.stats
+    json.dump(
+        {
+            "status": str(result.status),
+            "objective": result.objective,
+            "lower_bound": result.lower_bound,
+            "cpu": after.ru_utime - before.ru_utime,
+            "classes": classes,
+            "expanded": st["nodes_expanded"],
+            "terminal": st["terminal_prefixes"],
+        },
+        sys.stdout,
+    )
+
+
+def run(args: argparse.Namespace, rows: int, length: int, counting: str) -> dict:
+    cmd = [sys.executable, __file__, "--one", "--rows", str(rows), "--length", str(length)]
+    cmd += ["--counting", counting, "--max-nodes", str(args.max_nodes)]
+    cmd += ["--time-limit", str(args.time_limit)]
+    out = subprocess.run(cmd, check=True, capture_output=True, text=True).stdout
+    return json.loads(out)
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--rows", type=int, nargs="+", default=list(ROWS))
+    ap.add_argument("--lengths", type=int, nargs="+", default=[3, 4])
+    ap.add_argument("--counting", nargs="+", default=["old", "new"], choices=["old", "new"])
+    ap.add_argument("--max-nodes", type=int, default=4_000_000, help="trie budget per run")
+    ap.add_argument("--time-limit", type=float, default=600.0, help="seconds per run")
+    ap.add_argument("--one", action="store_true", help=argparse.SUPPRESS)
+    ap.add_argument("--length", type=int, default=4, help=argparse.SUPPRESS)
+    args = ap.parse_args()
+    if args.one:
+        args.rows = args.rows[0]
+        args.counting = args.counting[0]
+        return run_one(args)
+    print(
+        f"{'rows':>7} {'L':>2} {'count':<5} {'status':<9} {'objective':>9} {'expanded':>9} "
+        f"{'finished':>9} {'classes':>8} {'cpu_s':>8} {'us/exp/kcl':>10}"
+    )
+    for rows in args.rows:
+        for length in args.lengths:
+            results = {}
+            for counting in args.counting:
+                r = run(args, rows, length, counting)
+                results[counting] = r
+                per = 1e6 * r["cpu"] / max(r["expanded"], 1) / (r["classes"] / 1000)
+                print(
+                    f"{rows:>7,} {length:>2} {counting:<5} {r['status']:<9} "
+                    f"{r['objective']:>9.6f} {r['expanded']:>9,} {r['terminal']:>9,} "
+                    f"{r['classes']:>8,} {r['cpu']:>8.2f} {per:>10.3f}",
+                    flush=True,
+                )
+            if len(results) == 2:
+                old, new = results["old"], results["new"]
+                same = old["objective"] == new["objective"] and old["expanded"] == new["expanded"]
+                print(
+                    f"{'':>7} {'':>2} old/new cpu {old['cpu'] / max(new['cpu'], 1e-9):.2f}x, "
+                    f"same objective and expansions: {same}",
+                    flush=True,
+                )
+
+
+if __name__ == "__main__":
+    main()
