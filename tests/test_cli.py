@@ -595,9 +595,9 @@ def test_fit_on_the_built_in_compas(shared_data, monkeypatch):
 
 # --------------------------------------------------------------------------- issue 25
 def test_pareto_shows_progress_lines_on_a_pipe_and_counts_its_fits(tmp_path, monkeypatch):
-    import fairlist.cli as cli
+    import fairlist.cli.progress as progress
 
-    monkeypatch.setattr(cli, "PIPE_PROGRESS_SECONDS", 0.0)  # a line per fit
+    monkeypatch.setattr(progress, "PIPE_PROGRESS_SECONDS", 0.0)  # a line per fit
     data = tmp_path / "d.csv"
     binary_csv(data, n=150)
     result = runner.invoke(
@@ -732,7 +732,8 @@ def test_fit_warns_when_the_length_penalty_chose_the_constant_list(tmp_path):
 def test_one_default_lam_everywhere():
     import inspect
 
-    from fairlist.cli import fit, pareto, verify
+    from fairlist.cli.fit import fit
+    from fairlist.cli.fronts import pareto, verify
     from fairlist.solvers import Problem
     from fairlist.solvers.base import DEFAULT_LAM
 
