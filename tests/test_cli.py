@@ -753,3 +753,24 @@ def test_pareto_tail_threads_reach_the_fits(tmp_path):
     doc = json.loads(out.read_text())
     assert doc["settings"]["tail_threads"] is True
     assert "--tail-threads" in runner.invoke(app, ["pareto", "--help"]).output
+
+
+# --------------------------------------------------------------------------- issue 38
+def test_the_command_section_of_extending_names_files_and_commands_that_exist():
+    """docs/extending.md's "A command" names the package's files as they are, and COMMANDS is
+    what the program lists, in its order."""
+    import re
+
+    import typer
+
+    from fairlist.cli import COMMANDS
+
+    root = Path(__file__).resolve().parents[1]
+    text = (root / "docs" / "extending.md").read_text(encoding="utf-8")
+    section = text.split("## A command", 1)[1].split("\n## ", 1)[0]
+    named = set(re.findall(r"`(fairlist/[\w/]+\.py)`", section))
+    assert {"fairlist/cli/program.py", "fairlist/cli/__init__.py"} <= named
+    assert [p for p in sorted(named) if not (root / p).is_file()] == []
+    listed = list(typer.main.get_command(app).commands)
+    assert listed == [c.__name__ for c in COMMANDS]
+    assert listed[:2] == ["fit", "predict"] and len(listed) == 8
