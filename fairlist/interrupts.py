@@ -41,7 +41,7 @@ __all__ = ["InterruptSignals", "Terminated", "exit_on_signals", "started_as_comm
 early_signals: list[int] = []
 
 #: The one line a signal during start-up prints (stderr), the one an interrupted command prints
-#: when it has no result yet (fairlist.cli._errors).
+#: when it has no result yet (fairlist.cli.program.user_errors).
 INTERRUPTED_LINE = "error: interrupted before any result"
 
 #: True from :func:`exit_on_signals` until :func:`started` (the command line's handlers are in).

@@ -595,9 +595,9 @@ def test_fit_on_the_built_in_compas(shared_data, monkeypatch):
 
 # --------------------------------------------------------------------------- issue 25
 def test_pareto_shows_progress_lines_on_a_pipe_and_counts_its_fits(tmp_path, monkeypatch):
-    import fairlist.cli as cli
+    import fairlist.cli.progress as progress
 
-    monkeypatch.setattr(cli, "PIPE_PROGRESS_SECONDS", 0.0)  # a line per fit
+    monkeypatch.setattr(progress, "PIPE_PROGRESS_SECONDS", 0.0)  # a line per fit
     data = tmp_path / "d.csv"
     binary_csv(data, n=150)
     result = runner.invoke(
@@ -732,7 +732,8 @@ def test_fit_warns_when_the_length_penalty_chose_the_constant_list(tmp_path):
 def test_one_default_lam_everywhere():
     import inspect
 
-    from fairlist.cli import fit, pareto, verify
+    from fairlist.cli.fit import fit
+    from fairlist.cli.fronts import pareto, verify
     from fairlist.solvers import Problem
     from fairlist.solvers.base import DEFAULT_LAM
 
@@ -752,3 +753,24 @@ def test_pareto_tail_threads_reach_the_fits(tmp_path):
     doc = json.loads(out.read_text())
     assert doc["settings"]["tail_threads"] is True
     assert "--tail-threads" in runner.invoke(app, ["pareto", "--help"]).output
+
+
+# --------------------------------------------------------------------------- issue 38
+def test_the_command_section_of_extending_names_files_and_commands_that_exist():
+    """docs/extending.md's "A command" names the package's files as they are, and COMMANDS is
+    what the program lists, in its order."""
+    import re
+
+    import typer
+
+    from fairlist.cli import COMMANDS
+
+    root = Path(__file__).resolve().parents[1]
+    text = (root / "docs" / "extending.md").read_text(encoding="utf-8")
+    section = text.split("## A command", 1)[1].split("\n## ", 1)[0]
+    named = set(re.findall(r"`(fairlist/[\w/]+\.py)`", section))
+    assert {"fairlist/cli/program.py", "fairlist/cli/__init__.py"} <= named
+    assert [p for p in sorted(named) if not (root / p).is_file()] == []
+    listed = list(typer.main.get_command(app).commands)
+    assert listed == [c.__name__ for c in COMMANDS]
+    assert listed[:2] == ["fit", "predict"] and len(listed) == 8

@@ -389,7 +389,7 @@ def test_run_tasks_reports_every_result_and_the_efficiency():
 def test_sweeps_are_bounded_by_default_and_share_the_one_default_lam():
     import inspect
 
-    from fairlist.cli import pareto as cli_pareto
+    from fairlist.cli.fronts import pareto as cli_pareto
     from fairlist.pareto import (
         SWEEP_MAX_NODES,
         SWEEP_N_EPSILONS,

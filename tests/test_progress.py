@@ -13,9 +13,11 @@ import pytest
 from typer.testing import CliRunner
 
 from fairlist import FairRuleListClassifier
-from fairlist import cli as cli_module
 from fairlist import estimator as est_module
-from fairlist.cli import _limit_hint, _progress_line, app
+from fairlist.cli import app
+from fairlist.cli import progress as cli_progress
+from fairlist.cli.fit import _limit_hint
+from fairlist.cli.progress import _progress_line
 
 runner = CliRunner()
 
@@ -63,13 +65,13 @@ def test_each_phase_that_ends_keeps_its_line_and_warnings_go_above(monkeypatch):
 
     out = io.StringIO()
     console = Console(file=out, force_terminal=True, width=200, color_system=None)
-    with cli_module._StatusLine(console, "d.csv") as line:
+    with cli_progress._StatusLine(console, "d.csv") as line:
         line({"phase": "preparing", "seconds": 0.0})
         line({"phase": "binarizing", "seconds": 0.1, "rows": 300, "columns": 2})
-        cli_module._show_warning("a column has no cut", UserWarning)
+        cli_progress.show_warning("a column has no cut", UserWarning)
         line({"phase": "building", "seconds": 0.2, "rows": 300, "antecedents": 7})
         line({"seconds": 0.5, "nodes_expanded": 10})
-    assert cli_module._LIVE_LINE is None
+    assert cli_progress._LIVE_LINE is None
     text = re.sub(r"\x1b\[[0-9;?]*[A-Za-z]", "", out.getvalue())  # no escape codes
     segments = [part.strip() for part in re.split(r"[\r\n]", text) if part.strip()]
     wanted = [

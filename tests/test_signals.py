@@ -500,12 +500,13 @@ def test_verify_on_the_command_line_reports_each_engine_and_exits_130_or_143(
     from typer.testing import CliRunner
 
     from fairlist import cli
+    from fairlist.cli import program
     from fairlist.solvers import StopReason
 
     _stub_engines(monkeypatch, StopReason.COMPLETED, StopReason.INTERRUPTED)
     # as the handlers record a SIGTERM (a stub engine receives no signal)
-    monkeypatch.setattr(cli.InterruptSignals, "__enter__", lambda self: self)
-    monkeypatch.setattr(cli._signals, "received", received)
+    monkeypatch.setattr(program.InterruptSignals, "__enter__", lambda self: self)
+    monkeypatch.setattr(program._signals, "received", received)
     data = tmp_path / "d.csv"
     rng = __import__("numpy").random.default_rng(0)
     rows = (rng.random((80, 4)) < 0.4).astype(int)
