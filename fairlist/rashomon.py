@@ -33,7 +33,7 @@ does not fit is cut at an objective, as ``max_lists`` cuts); the set stays in fl
 :func:`max_useful_delta` is lowered to it.
 
 This module is the search (:func:`rashomon_set`, :func:`search_rashomon`, the CP-SAT
-cross-check); the set it returns and its views are :mod:`fairlist.rashomon_set`.
+cross-check); the set it returns and its views are :mod:`fairlist.rashomon_result`.
 """
 
 from __future__ import annotations
@@ -48,7 +48,7 @@ import numpy as np
 
 from ._params import INT64_MAX, Interval, Options, validate_params
 from .errors import DataError, InvalidParameterError
-from .rashomon_set import CHUNK_BYTES, RashomonSet
+from .rashomon_result import CHUNK_BYTES, RashomonSet
 from .solvers.base import DEFAULT_LAM, Problem, StopReason
 from .solvers.bnb import (
     POLICIES,

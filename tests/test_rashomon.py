@@ -413,7 +413,7 @@ def _reference_frame(rs: RashomonSet) -> pd.DataFrame:
     "case", ["two groups", "three groups, decimal weights", "intersections, integer weights"]
 )
 def test_compact_views_equal_the_former_per_list_ones(case, monkeypatch):
-    import fairlist.rashomon_set as module  # where the views read it
+    import fairlist.rashomon_result as module  # where the views read it
 
     monkeypatch.setattr(module, "CHUNK_BYTES", 700)  # many chunks, of a few lists each
     rng = np.random.default_rng(500)
@@ -575,7 +575,7 @@ def test_json_is_streamed_as_to_dict_and_cut_by_a_deadline(monkeypatch):
     import json
     import time
 
-    import fairlist.rashomon_set as module  # where the views read it
+    import fairlist.rashomon_result as module  # where the views read it
     from fairlist._json import dumps
 
     monkeypatch.setattr(module, "JSON_LISTS", 2)  # several chunks
@@ -677,7 +677,7 @@ def test_cli_a_signal_while_writing_exits_130_with_valid_json(tmp_path, monkeypa
 
     from typer.testing import CliRunner
 
-    import fairlist.rashomon_set as module  # where the views read it
+    import fairlist.rashomon_result as module  # where the views read it
     from fairlist.cli import app
 
     monkeypatch.setattr(module, "JSON_LISTS", 1)
