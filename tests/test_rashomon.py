@@ -415,6 +415,8 @@ def _reference_frame(rs: RashomonSet) -> pd.DataFrame:
 def test_compact_views_equal_the_former_per_list_ones(case, monkeypatch):
     import fairlist.rashomon_result as module  # where the views read it
 
+    chunks = module.RashomonSet._chunks  # reads CHUNK_BYTES from this module
+    assert chunks.__globals__ is vars(module) and "CHUNK_BYTES" in chunks.__code__.co_names
     monkeypatch.setattr(module, "CHUNK_BYTES", 700)  # many chunks, of a few lists each
     rng = np.random.default_rng(500)
     if case == "two groups":
@@ -578,6 +580,8 @@ def test_json_is_streamed_as_to_dict_and_cut_by_a_deadline(monkeypatch):
     import fairlist.rashomon_result as module  # where the views read it
     from fairlist._json import dumps
 
+    write = module.RashomonSet.write_json  # reads JSON_LISTS from this module
+    assert write.__globals__ is vars(module) and "JSON_LISTS" in write.__code__.co_names
     monkeypatch.setattr(module, "JSON_LISTS", 2)  # several chunks
 
     problem = random_problem(np.random.default_rng(16), n=40, m=5, epsilon=0.3, lam=0.01)
