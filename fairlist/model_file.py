@@ -808,7 +808,7 @@ def _binarizer_column(c_at: _At, names_in: list, columns: list[dict]) -> dict[st
     against the antecedent names they give (``columns``: those read before it)."""
     import numpy as np
 
-    from .binarize import MISSING, _interval_names
+    from .binarize import MISSING, interval_names
 
     c_at.obj(["name", "kind", "names", "categories", "cut_points", "integer", "missing"])
     name_at = c_at.child("name")
@@ -824,8 +824,8 @@ def _binarizer_column(c_at: _At, names_in: list, columns: list[dict]) -> dict[st
         if cats_at.items("a list") != []:
             cats_at.fail("is not empty, expected [] for a numeric column")
         cuts = _increasing(cuts_at)
-        labels = _interval_names(np.asarray(cuts, dtype=float), integer)
-        legacy = _interval_names(np.asarray(cuts, dtype=float), integer, digits=6)
+        labels = interval_names(np.asarray(cuts, dtype=float), integer)
+        legacy = interval_names(np.asarray(cuts, dtype=float), integer, digits=6)
         categories: list = []
     else:
         if cuts_at.value is not None:

@@ -635,7 +635,7 @@ def test_every_stage_of_binarizing_checks_the_deadline():
 
 
 def test_a_transform_larger_than_the_memory_is_refused_with_its_estimate(monkeypatch):
-    import fairlist.binarize as module
+    import fairlist.binarize.binarizer as module  # where _memory_bytes is read
 
     df = _frame(n=200)
     b = Binarizer(sensitive="group", numeric="quantile").fit(df)

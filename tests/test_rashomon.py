@@ -413,8 +413,10 @@ def _reference_frame(rs: RashomonSet) -> pd.DataFrame:
     "case", ["two groups", "three groups, decimal weights", "intersections, integer weights"]
 )
 def test_compact_views_equal_the_former_per_list_ones(case, monkeypatch):
-    import fairlist.rashomon as module
+    import fairlist.rashomon_result as module  # where the views read it
 
+    chunks = module.RashomonSet._chunks  # reads CHUNK_BYTES from this module
+    assert chunks.__globals__ is vars(module) and "CHUNK_BYTES" in chunks.__code__.co_names
     monkeypatch.setattr(module, "CHUNK_BYTES", 700)  # many chunks, of a few lists each
     rng = np.random.default_rng(500)
     if case == "two groups":
@@ -575,9 +577,11 @@ def test_json_is_streamed_as_to_dict_and_cut_by_a_deadline(monkeypatch):
     import json
     import time
 
-    import fairlist.rashomon as module
+    import fairlist.rashomon_result as module  # where the views read it
     from fairlist._json import dumps
 
+    write = module.RashomonSet.write_json  # reads JSON_LISTS from this module
+    assert write.__globals__ is vars(module) and "JSON_LISTS" in write.__code__.co_names
     monkeypatch.setattr(module, "JSON_LISTS", 2)  # several chunks
 
     problem = random_problem(np.random.default_rng(16), n=40, m=5, epsilon=0.3, lam=0.01)
@@ -677,7 +681,7 @@ def test_cli_a_signal_while_writing_exits_130_with_valid_json(tmp_path, monkeypa
 
     from typer.testing import CliRunner
 
-    import fairlist.rashomon as module
+    import fairlist.rashomon_result as module  # where the views read it
     from fairlist.cli import app
 
     monkeypatch.setattr(module, "JSON_LISTS", 1)

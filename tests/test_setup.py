@@ -111,12 +111,18 @@ def test_to_antecedents_looks_at_the_deadline_between_blocks_of_antecedents(monk
     same matrix as one transform."""
     from fairlist import binarize
 
+    # the names are patched where they are read: _BLOCK in binarizer.py, time in deadline.py
+    from fairlist.binarize import binarizer as binarizer_module
+    from fairlist.binarize import deadline as deadline_module
+
     rng = np.random.default_rng(0)
     raw = pd.DataFrame({"a": rng.integers(0, 50, 600), "b": rng.choice(list("xyzw"), 600)})
     y = rng.integers(0, 2, 600)
     binarizer = Binarizer(numeric="quantile")
     deadline = time.perf_counter() + 1e6
-    monkeypatch.setattr(binarize, "_BLOCK", 3)  # blocks of 3 antecedents
+    assemble = binarizer_module.Binarizer._assemble  # reads _BLOCK from binarizer_module
+    assert assemble.__globals__ is vars(binarizer_module) and "_BLOCK" in assemble.__code__.co_names
+    monkeypatch.setattr(binarizer_module, "_BLOCK", 3)  # blocks of 3 antecedents
     fitted, X, names = table.to_antecedents(binarizer, raw, y, deadline=deadline)
     assert X.dtype == np.uint8 and X.flags.c_contiguous and X.shape[0] == 600
     assert (X == fitted.transform(raw, as_array=True)).all()
@@ -135,7 +141,9 @@ def test_to_antecedents_looks_at_the_deadline_between_blocks_of_antecedents(monk
         return original(self, *args, **kwargs)
 
     monkeypatch.setattr(binarize.Binarizer, "_assemble", assemble)
-    monkeypatch.setattr(binarize, "time", types.SimpleNamespace(perf_counter=late_clock))
+    check = deadline_module.check_deadline  # reads the clock from deadline_module
+    assert check.__globals__ is vars(deadline_module) and "time" in check.__code__.co_names
+    monkeypatch.setattr(deadline_module, "time", types.SimpleNamespace(perf_counter=late_clock))
     with pytest.raises(TimeLimitError, match=r"\(0 of \d+ antecedents written\)"):
         table.to_antecedents(binarizer, raw, y, deadline=deadline)
 

@@ -19,8 +19,8 @@ from fairlist.binarize import (
     AntecedentCapWarning,
     Binarizer,
     IdLikeColumnWarning,
-    _id_like,
 )
+from fairlist.binarize.columns import id_like
 from fairlist.solvers.base import Problem
 from fairlist.synthetic import make_wide_table
 
@@ -29,7 +29,7 @@ from fairlist.synthetic import make_wide_table
 @pytest.mark.parametrize("n", [300, 5_000])
 def test_the_id_like_columns_of_the_synthetic_table_are_found_and_no_other(n):
     t = make_wide_table(n, seed=1)
-    found = [c for c in t.X.columns if _id_like(t.X[c])]
+    found = [c for c in t.X.columns if id_like(t.X[c])]
     assert found == list(t.id_like) == ["row_id", "name", "timestamp"]
     with pytest.warns(IdLikeColumnWarning, match="'row_id'.*'name'.*'timestamp'"):
         b = Binarizer(handle_missing="category").fit(t.X, t.y)
@@ -43,9 +43,9 @@ def test_no_column_of_compas_or_adult_is_taken_for_an_identifier(shared_data):
     compas = compas_table(pd.read_csv(shared_data / "compas" / "compas-scores-two-years.csv"))
     adult = adult_table(read_adult([shared_data / "adult" / "adult.data"]))
     for table in (compas, adult):
-        assert [c for c in table.columns if _id_like(table[c])] == []
+        assert [c for c in table.columns if id_like(table[c])] == []
     raw = pd.read_csv(shared_data / "compas" / "compas-scores-two-years.csv")
-    found = {c for c in raw.columns if _id_like(raw[c])}  # the published file's ids and names
+    found = {c for c in raw.columns if id_like(raw[c])}  # the published file's ids and names
     assert {"id", "name", "c_case_number", "c_jail_in"} <= found
     assert not found & {"age", "priors_count", "sex", "race", "c_charge_degree"}
 
