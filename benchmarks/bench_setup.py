@@ -150,7 +150,7 @@ def old_stages(est, X, y, sensitive, fitted) -> dict:
         mock.patch.object(Binarizer, "fit", fit),
         mock.patch("fairlist.estimator.to_antecedents", old_to_antecedents),
         mock.patch("fairlist.solvers.base.as_binary", old_as_binary),
-        mock.patch("fairlist.estimator._PREFIX_ROWS", None),
+        mock.patch("fairlist.sensitive._PREFIX_ROWS", None),
     ):
         problem = est._prepare(X, y, sensitive, None, None, time.perf_counter())
     with stage(figures, "merge"):
