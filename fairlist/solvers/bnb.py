@@ -77,6 +77,7 @@ from .._core import BranchAndBound, Policy, pack_bits, pack_matrix
 from .._params import (
     BOOLEAN,
     INT64_MAX,
+    N_JOBS,
     InstanceOf,
     Interval,
     Options,
@@ -395,6 +396,11 @@ use_terminal_solver, use_two_rule_lookahead, use_terminal_symmetry : bool
     """
 
     name = "bnb"
+    #: Capabilities the engine registry reads (fairlist.solvers.CAPABILITIES).
+    supports_policies = True
+    canonical_threads = True
+    default_memory_cap = True
+    default_memory_limit_mb = staticmethod(default_memory_limit_mb)
 
     def __init__(
         self,
@@ -458,7 +464,7 @@ use_terminal_solver, use_two_rule_lookahead, use_terminal_symmetry : bool
         "progress": [None, Satisfies(callable, "a callable")],
         "progress_interval": [PROGRESS_INTERVAL],
         # int64_t in fairlist::Config; 0 is no number of workers
-        "n_jobs": [Interval(numbers.Integral, -1024, -1), Interval(numbers.Integral, 1, 1024)],
+        "n_jobs": N_JOBS,
     }
 
     def _validate(self) -> None:

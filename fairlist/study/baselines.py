@@ -12,9 +12,7 @@ import numpy as np
 
 from ..metric_table import SHORT_NAMES
 from ..metrics import unfairness
-from ..pareto import (
-    SweepData,
-)
+from ..sweep import SweepData
 
 # --------------------------------------------------------------------------- baselines
 #: fairlearn's reduction constraint for each measure it implements (PP and CUAE have none).

@@ -15,9 +15,7 @@ import numpy as np
 import pandas as pd
 
 from ..errors import InvalidParameterError
-from ..pareto import (
-    SweepData,
-)
+from ..sweep import SweepData
 from .baselines import BASELINES
 from .grid import PAPER_EXAMPLES, StudyGrid
 

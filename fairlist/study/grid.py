@@ -15,11 +15,9 @@ from .._params import Interval, Options, Satisfies, validate_params
 from ..errors import InvalidParameterError
 from ..metric_table import SHORT_NAMES
 from ..metrics import Metric
-from ..pareto import (
-    PAPER_POLICIES,
-    FitSettings,
-)
+from ..pareto import PAPER_POLICIES
 from ..solvers.bnb import POLICIES
+from ..sweep import FitSettings
 from .baselines import BASELINES, FAIRLEARN_CONSTRAINTS
 
 #: The six measures, by their short names, in the paper's order.

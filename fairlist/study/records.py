@@ -15,9 +15,7 @@ import numpy as np
 
 from .._version import __version__
 from ..errors import FairlistError
-from ..pareto import (
-    SweepData,
-)
+from ..sweep import SweepData
 
 FORMAT = "fairlist.study"
 #: Version of the results folder's layout and records; a folder of another version is refused.

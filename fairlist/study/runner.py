@@ -17,14 +17,9 @@ import pandas as pd
 
 from .._params import InstanceOf, Interval, Satisfies, validate_params
 from ..errors import FairlistError, InvalidParameterError
-from ..pareto import (
-    INTERRUPTED,
-    RunReport,
-    SweepData,
-    fold_assignment,
-    run_tasks,
-)
+from ..parallel import RunReport, run_tasks
 from ..solvers import Problem
+from ..sweep import INTERRUPTED, SweepData, fold_assignment
 from .grid import _INT, _REAL, StudyGrid
 from .records import ResultsFolder
 from .tables import study_tables, write_tables

@@ -13,10 +13,8 @@ from typing import Any
 
 import pandas as pd
 
-from ..pareto import (
-    SweepData,
-    non_dominated,
-)
+from ..pareto import non_dominated
+from ..sweep import SweepData
 from .grid import PAPER_EXAMPLES, StudyGrid
 from .tasks import _Task
 

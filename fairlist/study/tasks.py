@@ -11,14 +11,8 @@ from typing import Any
 
 import pandas as pd
 
-from ..pareto import (
-    INTERRUPTED,
-    FitSettings,
-    SweepData,
-    fit_fold,
-    rule_list_text,
-    training_front,
-)
+from ..pareto import rule_list_text, training_front
+from ..sweep import INTERRUPTED, FitSettings, SweepData, fit_fold
 from .baselines import BASELINES, _fit_baseline, _scores
 from .grid import StudyGrid
 from .records import _fingerprint
