@@ -192,23 +192,14 @@ def unfairness_resolution(metric: Metric | str, y: np.ndarray, groups: np.ndarra
 def rule_list_text(
     rule_list: RuleList | dict[str, Any] | None, labels: Sequence[str] | None = None
 ) -> str:
-    """A rule list on one line, in the paper's words (empty text for no rule list).
-
-    ``if [priors:>3] then [yes] else if [age:18-20] then [yes] else [no]``: the format of the
-    paper's listings, joined on one line, so that a CSV holds one readable rule list per cell.
-    ``labels`` names the predictions 0 and 1 (default: the rule list's own labels).
-    """
+    """A rule list (or its document) on one line, :meth:`RuleList.to_text` (the paper's
+    ``if [...] then [...] else ...``); empty text for no rule list (a fit that found none).
+    ``labels`` names the predictions 0 and 1 (default: the rule list's own labels)."""
     if rule_list is None or (isinstance(rule_list, float) and math.isnan(rule_list)):
         return ""
     if isinstance(rule_list, dict):
         rule_list = RuleList.from_dict(rule_list)
-    label = tuple(labels) if labels is not None else rule_list.labels
-    parts = [
-        f"{'if' if k == 0 else 'else if'} [{r.antecedent}] then [{label[r.prediction]}]"
-        for k, r in enumerate(rule_list.rules)
-    ]
-    parts.append(f"{'else ' if parts else ''}[{label[rule_list.default]}]")
-    return " ".join(parts)
+    return rule_list.to_text(labels)
 
 
 @dataclass

@@ -13,6 +13,7 @@ from typing import Any
 
 import numpy as np
 
+from .._json import write_text
 from .._version import __version__
 from ..errors import FairlistError
 from ..sweep import SweepData
@@ -145,10 +146,9 @@ def _checksum(doc: Mapping[str, Any]) -> str:
 
 
 def _write_atomic(file: Path, text: str) -> None:
+    """The package's one atomic writer (:func:`fairlist._json.write_text`), its folder made."""
     file.parent.mkdir(parents=True, exist_ok=True)
-    tmp = file.with_name(f".{file.name}.{os.getpid()}.tmp")
-    tmp.write_text(text, encoding="utf-8")
-    os.replace(tmp, file)
+    write_text(file, text)
 
 
 # --------------------------------------------------------------------------- data and tasks
