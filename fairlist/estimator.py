@@ -439,18 +439,32 @@ class FairRuleListClassifier(ClassifierMixin, BaseEstimator):
             binarizer.set_params(numeric=self.cuts)
         return binarizer
 
-    def _prepare(
+    def prepare(
         self,
         X: Any,
         y: Any,
-        sensitive_features: Any,
-        protected: Any,
-        sample_weight: Any,
-        start: float,
+        sensitive_features: Any = None,
+        protected: Any = None,
+        sample_weight: Any = None,
+        *,
+        start: float | None = None,
     ) -> Problem:
-        """Validate the data, binarize it if needed (by ``start + time_limit``, a
-        ``time.perf_counter()`` time) and build the :class:`Problem` (sets the data-derived
-        attributes)."""
+        """The :class:`~fairlist.solvers.Problem` :meth:`fit` searches (its arguments), for a
+        search of one's own such as :func:`fairlist.rashomon.rashomon_set`: parameters and data
+        checked, a raw table binarized by ``start + time_limit`` (``start``: a
+        ``time.perf_counter()`` time, default now); sets the data-derived attributes.
+
+        >>> import numpy as np
+        >>> X = np.array([[1, 0], [1, 1], [0, 1], [0, 0]])
+        >>> FairRuleListClassifier(lam=0.01).prepare(X, [1, 1, 0, 0], [1, 0, 1, 0]).n_samples
+        4
+        """
+        start = time.perf_counter() if start is None else start
+        validate_params(type(self).__name__, PARAMETER_CONSTRAINTS, self.get_params(deep=False))
+        for attr in ("feature_names_in_", "n_features_in_"):
+            if hasattr(self, attr):  # a refit must not inherit the previous data's names
+                delattr(self, attr)
+        self._report_phase("preparing", start)
         _check_is_table(X)
         if not hasattr(X, "shape") and hasattr(X, "__array__") and not hasattr(X, "__len__"):
             X = np.asarray(X)  # an array-like known only by its __array__
@@ -556,12 +570,7 @@ class FairRuleListClassifier(ClassifierMixin, BaseEstimator):
             still building the antecedents of a raw table; the message says how far it got.
         """
         start = time.perf_counter()  # time_limit covers fit from here, data preparation too
-        validate_params(type(self).__name__, PARAMETER_CONSTRAINTS, self.get_params(deep=False))
-        for attr in ("feature_names_in_", "n_features_in_"):
-            if hasattr(self, attr):  # a refit must not inherit the previous data's names
-                delattr(self, attr)
-        self._report_phase("preparing", start)
-        problem = self._prepare(X, y, sensitive_features, protected, sample_weight, start)
+        problem = self.prepare(X, y, sensitive_features, protected, sample_weight, start=start)
         problem = problem.with_limits(problem.limits.minus(time.perf_counter() - start))
         building = {"rows": problem.X.shape[0], "antecedents": problem.n_antecedents}
         if self.binarizer_ is not None:
