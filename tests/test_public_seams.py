@@ -51,3 +51,17 @@ def test_the_public_rashomon_entry_matches_the_set():
     assert len(found) > 1
     ours = np.sort(np.asarray(raw["rashomon_objectives"]))
     np.testing.assert_allclose(ours, np.sort(np.asarray(found.objectives)))
+
+
+def test_the_study_modules_import_no_private_name_of_each_other():
+    """Issue 38 item 5: ten private names crossed the study/ submodules."""
+    crossing = []
+    for path in (PACKAGE / "study").glob("*.py"):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.ImportFrom) and node.level == 1:
+                crossing += [
+                    (path.name, a.name)
+                    for a in node.names
+                    if a.name.startswith("_") and not a.name.startswith("__")
+                ]
+    assert crossing == []

@@ -152,7 +152,7 @@ def _write_atomic(file: Path, text: str) -> None:
 
 
 # --------------------------------------------------------------------------- data and tasks
-def _fingerprint(data: SweepData) -> str:
+def fingerprint(data: SweepData) -> str:
     """A short hash of the data a study fits (a changed binarization gives new records)."""
     h = hashlib.sha256()
     for array in (data.X, data.y, data.protected):
