@@ -40,7 +40,7 @@ def adult(time_limit: float):
 
     data = load_adult()
     clf = FairRuleListClassifier(engine="cpsat", max_length=3, time_limit=None, epsilon=0.05)
-    problem = clf._prepare(data.X, data.y, data.protected_mask, None, None, time.perf_counter())
+    problem = clf.prepare(data.X, data.y, data.protected_mask, start=time.perf_counter())
     from fairlist.solvers import Limits
 
     return problem.with_limits(Limits(time_limit=time_limit, max_nodes=None))

@@ -8,9 +8,9 @@ Run from the repository root::
 Stages, after the binarizer is fitted (its fit is timed once and printed apart: the antecedent
 budget is the binarizer's business):
 
-* ``prepare``: ``FairRuleListClassifier._prepare`` (the checks, the antecedents built from the
+* ``prepare``: ``FairRuleListClassifier.prepare`` (the checks, the antecedents built from the
   fitted binarizer, the groups, the :class:`~fairlist.solvers.Problem`), the binarizer's fit
-  replaced by the one fitted before. *Old* is the same ``_prepare`` with the old pieces put
+  replaced by the one fitted before. *Old* is the same ``prepare`` with the old pieces put
   back (:func:`old_stages`): the antecedents as the binarizer's DataFrame, 0/1 checked by masks
   (twice), every column factorized whole in the search for copies of the groups. The group
   codes' old loop over the rows (0.25 s at 200,000 rows) is not put back.
@@ -112,7 +112,7 @@ def new_stages(est, X, y, sensitive, fitted) -> tuple[dict, dict]:
     figures: dict = {}
     fit = lambda self, *args, **kwargs: fitted  # noqa: E731 - the binarizer fitted before
     with stage(figures, "prepare"), mock.patch.object(Binarizer, "fit", fit):
-        problem = est._prepare(X, y, sensitive, None, None, time.perf_counter())
+        problem = est.prepare(X, y, sensitive, start=time.perf_counter())
     with stage(figures, "merge"):
         packed = pack_matrix(problem.X)
         kept, _ = distinct_packed(packed)
@@ -140,7 +140,7 @@ def old_to_antecedents(binarizer, X, y=None, *, deadline=None):
 
 
 def old_stages(est, X, y, sensitive, fitted) -> dict:
-    """The same ``_prepare`` with the old pieces put back (the DataFrame route, the mask checks,
+    """The same ``prepare`` with the old pieces put back (the DataFrame route, the mask checks,
     every column factorized whole when looking for copies of the groups; the group codes' loop
     over rows is not put back), and the old merge (see the module docstring)."""
     figures: dict = {}
@@ -150,9 +150,9 @@ def old_stages(est, X, y, sensitive, fitted) -> dict:
         mock.patch.object(Binarizer, "fit", fit),
         mock.patch("fairlist.estimator.to_antecedents", old_to_antecedents),
         mock.patch("fairlist.solvers.base.as_binary", old_as_binary),
-        mock.patch("fairlist.estimator._PREFIX_ROWS", None),
+        mock.patch("fairlist.sensitive._PREFIX_ROWS", None),
     ):
-        problem = est._prepare(X, y, sensitive, None, None, time.perf_counter())
+        problem = est.prepare(X, y, sensitive, start=time.perf_counter())
     with stage(figures, "merge"):
         kept, _ = loop_distinct_columns(problem.X)
         pack_matrix(np.ascontiguousarray(problem.X[:, kept]))

@@ -156,6 +156,12 @@ class Satisfies(Constraint):
 #: True or False (numpy's bool too).
 BOOLEAN = InstanceOf((bool, np.bool_), "True or False")
 
+#: A count of threads or workers, joblib's way: 1 .. 1024, or -1 for every core, -2 for all but
+#: one, and so on (never 0). Declared once: the estimator's and BnBSolver's ``n_jobs``, a
+#: sweep's workers (``cross_validated_front(n_jobs=)``) and the Rashomon set (through the
+#: estimator's table) refer to this list.
+N_JOBS = [Interval(numbers.Integral, -1024, -1), Interval(numbers.Integral, 1, 1024)]
+
 
 def _describe(constraint: Constraint | None) -> str:
     return "None" if constraint is None else str(constraint)

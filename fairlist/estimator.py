@@ -20,10 +20,8 @@ Models are saved as JSON (:meth:`FairRuleListClassifier.save`), never pickle.
 
 from __future__ import annotations
 
-import math
 import numbers
 import os
-import sys
 import time
 import warnings
 from collections.abc import Mapping
@@ -38,8 +36,8 @@ from sklearn.exceptions import ConvergenceWarning
 from sklearn.utils.multiclass import check_classification_targets, type_of_target
 from sklearn.utils.validation import check_is_fitted
 
-from ._json import dumps, jsonable, write_text
-from ._params import BOOLEAN, InstanceOf, Interval, Options, Satisfies, validate_params
+from ._json import dumps, write_text
+from ._params import BOOLEAN, N_JOBS, InstanceOf, Interval, Options, Satisfies, validate_params
 from ._validation import (
     as_binary,
     as_table,
@@ -50,17 +48,18 @@ from ._validation import (
     named,
     not_a_mapping,
 )
-from ._version import __version__
 from .binarize import PARAMETER_CONSTRAINTS as BINARIZER_CONSTRAINTS
 from .binarize import Binarizer
 from .errors import DataError, InfeasibleError, InvalidParameterError, MissingColumnError
-from .groups import SensitiveColumnWarning
+from .estimator_document import from_model_document, model_document
+from .groups import SensitiveColumnWarning, group_rates
 from .length_penalty import check_length_penalty
-from .metric_table import RATES
 from .metrics import Metric, check_sample_weight
 from .metrics import protected_mask as sensitive_mask
-from .model_file import MODEL_FORMAT, MODEL_VERSION, check_model, read_document
-from .rulelist import Rule, RuleList
+from .model_file import MODEL_FORMAT, check_model, read_document
+from .progress import ProgressLog, phase_text, progress_text, result_info, say
+from .rulelist import RuleList
+from .sensitive import split_sensitive
 from .solvers import (
     ENGINE_NAMES,
     ENGINES,
@@ -69,7 +68,6 @@ from .solvers import (
     Result,
     Solver,
     Status,
-    StopReason,
     get_solver,
 )
 from .solvers.base import (
@@ -114,7 +112,7 @@ PARAMETER_CONSTRAINTS: dict[str, list] = {
         Satisfies(lambda v: isinstance(v, Solver) and not isinstance(v, str), "a Solver"),
     ],
     "policy": [None, InstanceOf(str, "a search policy name (str)")],
-    "n_jobs": [Interval(numbers.Integral, -1, -1), Interval(numbers.Integral, 1, 1024)],
+    "n_jobs": N_JOBS,
     "time_limit": Limits.PARAMETER_CONSTRAINTS["time_limit"],
     "max_nodes": Limits.PARAMETER_CONSTRAINTS["max_nodes"],
     "gap_tolerance": Limits.PARAMETER_CONSTRAINTS["gap_tolerance"],
@@ -167,12 +165,13 @@ class FairRuleListClassifier(ClassifierMixin, BaseEstimator):
     policy : str or None, default=None
         Search policy of the branch-and-bound engine (None: the engine's default).
     n_jobs : int, default=1
-        Threads of one fit (-1: every core). The branch-and-bound runs one search over that
-        many threads: a certified list is then the first of the optimal lists in a canonical
-        order (length, antecedents, predictions), the same for every ``n_jobs`` above 1, with
-        the objective of the serial search (``n_jobs=1``, which may pick another list of the
-        same objective); a search stopped by a limit depends on the threads' timing. CP-SAT
-        gets that many workers (``num_workers``; above 1 it is not reproducible).
+        Threads of one fit (-1: every core, -2: all but one, ...). The branch-and-bound runs
+        one search over that many threads: a certified list is then the first of the optimal
+        lists in a canonical order (length, antecedents, predictions), the same for every
+        ``n_jobs`` above 1, with the objective of the serial search (``n_jobs=1``, which may
+        pick another list of the same objective); a search stopped by a limit depends on the
+        threads' timing. CP-SAT gets that many workers (``num_workers``; above 1 it is not
+        reproducible).
     time_limit : float or None, default=60.0
         Seconds for the whole of ``fit``, counted from its call: checking the data, binarizing
         a raw table (fitting the binarizer and building the antecedents), merging identical
@@ -405,13 +404,13 @@ class FairRuleListClassifier(ClassifierMixin, BaseEstimator):
             options.setdefault(spec.policy, self.policy)
         if self.n_jobs != 1 and spec.threads is not None:
             threads = int(self.n_jobs)
-            if threads == -1 and spec.threads == "num_workers":
-                threads = os.cpu_count() or 1  # CP-SAT's own 0 would mean the same
+            if threads < 0 and spec.threads == "num_workers":  # -1 every core, -2 all but one
+                threads = max(1, (os.cpu_count() or 1) + 1 + threads)  # CP-SAT's 0: every core
             options.setdefault(spec.threads, threads)
         if self.random_state is not None and spec.seed is not None:
             options.setdefault(spec.seed, int(self.random_state))
         if self.verbose and "progress" in spec.options():
-            options["progress"] = _ProgressLog(options.get("progress"))
+            options["progress"] = ProgressLog(options.get("progress"))
         return get_solver(self.engine, **options)
 
     def _binarizes(self, X: Any) -> bool:
@@ -440,25 +439,39 @@ class FairRuleListClassifier(ClassifierMixin, BaseEstimator):
             binarizer.set_params(numeric=self.cuts)
         return binarizer
 
-    def _prepare(
+    def prepare(
         self,
         X: Any,
         y: Any,
-        sensitive_features: Any,
-        protected: Any,
-        sample_weight: Any,
-        start: float,
+        sensitive_features: Any = None,
+        protected: Any = None,
+        sample_weight: Any = None,
+        *,
+        start: float | None = None,
     ) -> Problem:
-        """Validate the data, binarize it if needed (by ``start + time_limit``, a
-        ``time.perf_counter()`` time) and build the :class:`Problem` (sets the data-derived
-        attributes)."""
+        """The :class:`~fairlist.solvers.Problem` :meth:`fit` searches (its arguments), for a
+        search of one's own such as :func:`fairlist.rashomon.rashomon_set`: parameters and data
+        checked, a raw table binarized by ``start + time_limit`` (``start``: a
+        ``time.perf_counter()`` time, default now); sets the data-derived attributes.
+
+        >>> import numpy as np
+        >>> X = np.array([[1, 0], [1, 1], [0, 1], [0, 0]])
+        >>> FairRuleListClassifier(lam=0.01).prepare(X, [1, 1, 0, 0], [1, 0, 1, 0]).n_samples
+        4
+        """
+        start = time.perf_counter() if start is None else start
+        validate_params(type(self).__name__, PARAMETER_CONSTRAINTS, self.get_params(deep=False))
+        for attr in ("feature_names_in_", "n_features_in_"):
+            if hasattr(self, attr):  # a refit must not inherit the previous data's names
+                delattr(self, attr)
+        self._report_phase("preparing", start)
         _check_is_table(X)
         if not hasattr(X, "shape") and hasattr(X, "__array__") and not hasattr(X, "__len__"):
             X = np.asarray(X)  # an array-like known only by its __array__
         check_fit_rows("X", X)  # 0 or 1 row: said so, before errors about constant columns
         if sample_weight is not None:  # its own errors first, as scikit-learn's checks expect
             check_sample_weight(sample_weight, X.shape[0] if hasattr(X, "shape") else len(X))
-        X, groups, self.sensitive_columns_ = _split_sensitive(
+        X, groups, self.sensitive_columns_ = split_sensitive(
             as_table("X", X), sensitive_features, self.allow_sensitive_antecedents
         )
         if len(getattr(X, "shape", ())) == 2 and X.shape[1] == 0:
@@ -557,12 +570,7 @@ class FairRuleListClassifier(ClassifierMixin, BaseEstimator):
             still building the antecedents of a raw table; the message says how far it got.
         """
         start = time.perf_counter()  # time_limit covers fit from here, data preparation too
-        validate_params(type(self).__name__, PARAMETER_CONSTRAINTS, self.get_params(deep=False))
-        for attr in ("feature_names_in_", "n_features_in_"):
-            if hasattr(self, attr):  # a refit must not inherit the previous data's names
-                delattr(self, attr)
-        self._report_phase("preparing", start)
-        problem = self._prepare(X, y, sensitive_features, protected, sample_weight, start)
+        problem = self.prepare(X, y, sensitive_features, protected, sample_weight, start=start)
         problem = problem.with_limits(problem.limits.minus(time.perf_counter() - start))
         building = {"rows": problem.X.shape[0], "antecedents": problem.n_antecedents}
         if self.binarizer_ is not None:
@@ -572,8 +580,8 @@ class FairRuleListClassifier(ClassifierMixin, BaseEstimator):
         self._report_phase("building", start, **building)
         result = self._solver().solve(problem)
         if self.verbose:
-            _say(
-                f"fit: {_progress_text(result.stats | _result_info(result))}, "
+            say(
+                f"fit: {progress_text(result.stats | result_info(result))}, "
                 f"status {result.status} ({result.stop_reason})"
             )
         self._set_result(problem, result)
@@ -597,7 +605,7 @@ class FairRuleListClassifier(ClassifierMixin, BaseEstimator):
         if callable(callback):
             callback(report)
         if self.verbose and phase != "preparing":
-            _say(f"fit: {_phase_text(report)}")
+            say(f"fit: {phase_text(report)}")
 
     def _set_result(self, problem: Problem, result: Result) -> None:
         if result.rule_list is None:
@@ -637,7 +645,7 @@ class FairRuleListClassifier(ClassifierMixin, BaseEstimator):
             np.bincount(cell, weights=w, minlength=k * problem.n_groups)
         ).reshape(k, problem.n_groups)
         self.group_names_ = problem.group_names
-        self.group_rates_ = _group_rates(evaluation.counts)
+        self.group_rates_ = group_rates(evaluation.counts)
         self.rule_list_ = rule_list
         self.result_ = result
         self.status_ = result.status
@@ -816,52 +824,7 @@ class FairRuleListClassifier(ClassifierMixin, BaseEstimator):
         model exposes it as ``metadata_``.
         """
         check_is_fitted(self, "rule_list_")
-        params = self.get_params(deep=False)
-        if not isinstance(params["engine"], str):
-            params["engine"] = getattr(params["engine"], "name", type(params["engine"]).__name__)
-        params["metric"] = Metric.parse(params["metric"]).name.lower()
-        if isinstance(params["binarizer"], Binarizer):
-            params["binarizer"] = {"Binarizer": params["binarizer"].get_params()}
-        doc: dict[str, Any] = {
-            "format": MODEL_FORMAT,
-            "version": MODEL_VERSION,
-            "fairlist_version": __version__,
-            "params": params,
-            "classes": jsonable(self.classes_),
-            "n_features_in": int(self.n_features_in_),
-            "rule_list": self.rule_list_.to_dict(),
-            "rule_n_samples": self._rule_n.tolist(),
-            "rule_n_positive": self._rule_pos.tolist(),
-            "sensitive_columns": list(self.sensitive_columns_),
-            "groups": None  # a version-1 model saved without them
-            if self.group_rates_ is None
-            else {
-                "names": list(self.group_names_),
-                "rule_n_samples": self._rule_group_n.tolist(),
-                "rates": self.group_rates_.reset_index().to_dict(orient="list"),
-            },
-            "binarizer": None if self.binarizer_ is None else self.binarizer_.to_dict(),
-            "training": {
-                "status": str(self.status_),
-                "objective": self.objective_,
-                "lower_bound": self.lower_bound_,
-                "certified_length": self.certified_length_,
-                "accuracy": self.accuracy_,
-                "unfairness": self.unfairness_,
-                "metric": self.metric_.name.lower(),
-                "engine": self.result_.engine,
-                "search_space": self.result_.search_space,
-                "stop_reason": str(self.result_.stop_reason),
-                "stats": self.stats_,
-            },
-        }
-        if hasattr(self, "feature_names_in_"):
-            doc["feature_names_in"] = [str(c) for c in self.feature_names_in_]
-        if metadata is None:
-            metadata = getattr(self, "metadata_", None)
-        if metadata:
-            doc["metadata"] = dict(metadata)
-        return doc
+        return model_document(self, metadata)
 
     def save(self, path: str | Path, metadata: Mapping[str, Any] | None = None) -> None:
         """Write the fitted model as JSON: parameters, rule list, classes, training statistics
@@ -887,141 +850,13 @@ class FairRuleListClassifier(ClassifierMixin, BaseEstimator):
         doc = check_model(
             doc, source, parameters=PARAMETER_CONSTRAINTS, defaults=cls().get_params()
         )
-        params = dict(doc["params"])
-        if isinstance(params.get("binarizer"), Mapping):
-            params["binarizer"] = Binarizer(**params["binarizer"]["Binarizer"])
-        clf = cls(**params)
-        clf.classes_ = np.asarray(doc["classes"])
-        clf.n_features_in_ = doc["n_features_in"]
-        if doc["feature_names_in"] is not None:
-            clf.feature_names_in_ = np.asarray(doc["feature_names_in"], dtype=object)
-        rl = doc["rule_list"]
-        clf.rule_list_ = RuleList(
-            [Rule(a, p) for a, p in rl["rules"]], rl["default"], rl["labels"], rl["feature_names"]
-        )
-        clf._rule_n = np.asarray(doc["rule_n_samples"])  # ints, or sums of weights
-        clf._rule_pos = np.asarray(doc["rule_n_positive"])
-        clf.sensitive_columns_ = doc["sensitive_columns"]
-        groups = doc["groups"]
-        if groups is None:  # a version-1 model without them
-            clf.group_names_ = ("protected", "unprotected")
-            clf._rule_group_n = np.zeros((len(clf._rule_n), 0))
-            clf.group_rates_ = None
-        else:
-            clf.group_names_ = tuple(groups["names"])
-            clf._rule_group_n = np.asarray(groups["rule_n_samples"])
-            clf.group_rates_ = pd.DataFrame(groups["rates"]).set_index("group")
-        binarizer = doc["binarizer"]
-        clf.binarizer_ = None
-        if binarizer is not None:
-            binarizer = {k: v for k, v in binarizer.items() if k != "names_out"}
-            clf.binarizer_ = Binarizer.from_dict(binarizer)
-        train = doc["training"]
-        clf.status_ = Status(train["status"])
-        clf.objective_ = float(train["objective"])
-        lam = train["stats"].get("lam", params.get("lam"))  # a model saved before lam_: params
-        clf.lam_ = float(lam) if isinstance(lam, numbers.Real) else None
-        clf.lower_bound_ = float(train["lower_bound"])
-        clf.gap_ = max(0.0, clf.objective_ - clf.lower_bound_)
-        clf.certified_length_ = train["certified_length"]
-        clf.accuracy_ = float(train["accuracy"])
-        clf.unfairness_ = float(train["unfairness"])
-        clf.metric_ = Metric.parse(train["metric"])
-        clf.stats_ = train["stats"]
-        clf.metadata_ = doc["metadata"]
-        clf.result_ = Result(
-            status=clf.status_,
-            rule_list=clf.rule_list_,
-            objective=clf.objective_,
-            accuracy=clf.accuracy_,
-            unfairness=clf.unfairness_,
-            lower_bound=clf.lower_bound_,
-            stop_reason=StopReason(train["stop_reason"]),
-            engine=train["engine"],
-            search_space=train["search_space"],
-            stats=clf.stats_,
-        )
-        return clf
+        return from_model_document(cls, doc)
 
     @classmethod
     def load(cls, path: str | Path) -> FairRuleListClassifier:
         """Read a model written by :meth:`save` (checked as :meth:`from_dict` does; the
         messages name ``path``)."""
         return cls.from_dict(read_document(path), source=path)
-
-
-#: Seconds between two progress lines of ``verbose`` (the engines call back more often).
-VERBOSE_INTERVAL = 5.0
-
-
-def _say(line: str) -> None:
-    """One line of ``verbose`` output, on stderr (a notebook shows it under the cell)."""
-    print(line, file=sys.stderr, flush=True)
-
-
-def _result_info(result: Result) -> dict[str, Any]:
-    """A result's numbers under the keys of the engines' progress dicts."""
-    best = result.objective if result.rule_list is not None else math.inf
-    return {"best_objective": best, "lower_bound": result.lower_bound}
-
-
-def _progress_text(info: Mapping[str, Any]) -> str:
-    """The numbers of a progress dict (either engine's keys) as one line."""
-    parts = [f"{float(info.get('seconds', 0.0)):.1f} s"]
-    if "nodes_expanded" in info:
-        parts.append(f"{int(info['nodes_expanded']):,} nodes")
-    best, lower = info.get("best_objective"), info.get("lower_bound")
-    if isinstance(best, (int, float)) and math.isfinite(best):
-        parts.append(f"best {best:.6f}")
-        if isinstance(lower, (int, float)) and math.isfinite(lower):
-            parts.append(f"bound {lower:.6f}, gap {max(0.0, best - lower):.6f}")
-    else:
-        parts.append("no fair list yet")
-    return ", ".join(parts)
-
-
-def _phase_text(info: Mapping[str, Any]) -> str:
-    """A phase dict of ``fit`` (see ``FairRuleListClassifier._report_phase``) as one line."""
-    phase, seconds = info.get("phase"), float(info.get("seconds", 0.0))
-    if phase == "binarizing":
-        what = f"binarizing {info.get('rows', 0):,} rows x {info.get('columns', 0):,} columns"
-    elif phase == "building":
-        what = f"{info.get('rows', 0):,} rows, {info.get('antecedents', 0):,} antecedents"
-        if "made" in info:
-            what += f" (kept of {info['made']:,} made)"
-        if "raw_columns" in info:
-            what += f" from {info['raw_columns']:,} raw columns"
-        what += ", building the search"
-    else:
-        what = f"{phase}"
-    return f"{what} ({seconds:.1f} s into fit)"
-
-
-class _ProgressLog:
-    """The engine's progress callback under ``verbose``: a line on stderr at the first call and
-    then at most every :data:`VERBOSE_INTERVAL` seconds; a callback of ``engine_options`` is
-    called too, every time."""
-
-    def __init__(self, chained: Any = None) -> None:
-        self.chained, self.last = chained, -math.inf
-
-    def __call__(self, info: dict[str, Any]) -> None:
-        if self.chained is not None:
-            self.chained(info)
-        now = time.monotonic()
-        if now - self.last >= VERBOSE_INTERVAL:
-            self.last = now
-            _say(f"searching: {_progress_text(info)}")
-
-
-def _group_rates(counts: Any) -> pd.DataFrame:
-    """Each group's size and rates under a rule list (one row a group)."""
-    rates = tuple(RATES)
-    return pd.DataFrame(
-        {"n_samples": [g.n for g in counts.groups]}
-        | {r: [getattr(g, r) for g in counts.groups] for r in rates},
-        index=pd.Index(counts.names, name="group"),
-    )
 
 
 def _check_is_table(X: Any) -> None:
@@ -1062,126 +897,3 @@ def _certified_length(problem: Problem, result: Result) -> int | None:
     if result.status is Status.OPTIMAL:
         return problem.n_antecedents if problem.max_length is None else problem.max_length
     return int(result.stats["certified_length"]) if result.stats.get("certified_length") else None
-
-
-def _split_sensitive(
-    X: Any, sensitive_features: Any, allow: bool = False
-) -> tuple[Any, Any, list[str]]:
-    """(X without the sensitive columns, the groups, those columns' names).
-
-    ``sensitive_features`` names columns of X when it is a string, or a list of strings that
-    are all columns of X (fewer than its rows); otherwise it holds the groups, and the columns
-    of a DataFrame X that hold a sensitive feature (:func:`_sensitive_copies`) are left out with
-    a :class:`SensitiveColumnWarning`. ``allow`` (``allow_sensitive_antecedents``): X is
-    returned whole, the named columns included.
-    """
-    s = sensitive_features
-    names: list[str] = []
-    if isinstance(s, str):
-        if not isinstance(X, pd.DataFrame):
-            raise DataError(
-                f"sensitive_features={s!r} names a column, but X is not a DataFrame; pass the "
-                "groups themselves or a DataFrame that has that column"
-            )
-        names = [s]
-    elif (
-        isinstance(X, pd.DataFrame)
-        and isinstance(s, (list, tuple))
-        and 0 < len(s) < len(X)
-        and all(isinstance(v, str) and v in X.columns for v in s)
-    ):
-        names = list(s)
-    if not names:
-        return (X, s, []) if allow else _drop_copies(X, s)
-    repeated = sorted({c for c in names if names.count(c) > 1})
-    if repeated:
-        raise DataError(f"sensitive_features names {repeated[0]!r} twice; name each column once")
-    absent = [c for c in names if c not in X.columns]
-    if absent:
-        shown = ", ".join(map(repr, list(X.columns)[:10]))
-        raise MissingColumnError(
-            f"sensitive_features names {absent[0]!r}, which is not a column of X ({shown}"
-            f"{', …' if X.shape[1] > 10 else ''})"
-        )
-    groups = X[names[0]] if len(names) == 1 else X[names]
-    if allow:
-        return X, groups, []
-    return X.drop(columns=names), groups, names
-
-
-def _drop_copies(X: Any, s: Any) -> tuple[Any, Any, list[str]]:
-    """``_split_sensitive`` for groups given as values: X without its copies of them."""
-    copies = _sensitive_copies(X, s) if isinstance(X, pd.DataFrame) else []
-    if not copies:
-        return X, s, []
-    shown = ", ".join(repr(c) for c in copies)
-    warnings.warn(
-        f"column(s) {shown} of X hold the sensitive feature(s) given as sensitive_features: "
-        "they are left out of the antecedents (as sensitive_features=<column name> does) and "
-        "ignored by predict; allow_sensitive_antecedents=True keeps them",
-        SensitiveColumnWarning,
-        stacklevel=5,
-    )
-    return X.drop(columns=copies), s, copies
-
-
-def _sensitive_copies(X: Any, s: Any) -> list[Any]:
-    """The columns of the DataFrame X that hold a sensitive feature given as values.
-
-    A column is a copy when it has a string name that is the name of ``s`` (a Series) or of one
-    of its columns (a DataFrame), or when it splits the rows into the same groups as one
-    sensitive feature: the same values up to a renaming, whatever the dtypes (``gender`` as
-    strings or categories, ``gender == "male"``, its 0/1 code). Rows are compared by position.
-    A column merely correlated with the groups is not a copy.
-    """
-    frame = X
-    if s is None or frame.shape[1] == 0:
-        return []
-    if isinstance(s, pd.Series):
-        table = s.to_frame()
-    elif isinstance(s, pd.DataFrame):
-        table = s
-    else:
-        try:
-            values = np.asarray(s)
-        except (TypeError, ValueError):
-            return []
-        if values.ndim not in (1, 2):
-            return []
-        table = pd.DataFrame(values if values.ndim == 2 else values[:, None])
-    if len(table) != len(frame):  # the row counts' error comes later, with both numbers
-        return []
-    names = {c for c in table.columns if isinstance(c, str)}
-    if isinstance(s, pd.Series) and not isinstance(s.name, str):
-        names = set()
-    groupings = [_grouping(table.iloc[:, j]) for j in range(table.shape[1])]
-    # Codes numbered by first appearance agree on the first rows when they agree on all, so a
-    # column is factorized whole only when its first _PREFIX_ROWS rows split like a feature's
-    # (on 200,000 rows x 2,500 antecedents, factorizing every column took seconds).
-    head = frame.iloc[:_PREFIX_ROWS]
-    heads = [g[:_PREFIX_ROWS] for g in groupings]
-    copies = []
-    for j, column in enumerate(frame.columns):
-        if isinstance(column, str) and column in names:
-            copies.append(column)
-            continue
-        if not any(np.array_equal(_grouping(head.iloc[:, j]), g) for g in heads):
-            continue
-        codes = _grouping(frame.iloc[:, j])
-        if any(np.array_equal(codes, g) for g in groupings):
-            copies.append(column)
-    return copies
-
-
-#: Rows a column's first look covers in :func:`_sensitive_copies`.
-_PREFIX_ROWS = 64
-
-
-def _grouping(column: pd.Series) -> np.ndarray:
-    """Group codes numbered by first appearance (missing values: -1): two columns split the
-    rows into the same groups exactly when their codes are equal."""
-    try:
-        codes, _ = pd.factorize(column.to_numpy(), use_na_sentinel=True)
-    except TypeError:  # unhashable cells: by their text
-        codes, _ = pd.factorize(column.astype(str).to_numpy(), use_na_sentinel=True)
-    return codes

@@ -130,9 +130,12 @@ def _binarizer_terms(binarizer: Any) -> dict[str, _Term]:
             singles.append(_Missing(col.name))
     if len(singles) != len(binarizer.single_names_):  # pragma: no cover - a corrupt binarizer
         raise DataError("the binarizer's antecedents do not match its columns")
-    terms = [singles[k] for k in binarizer._single_keep]
-    terms += [_Not(singles[k]) for k in binarizer._negated]
-    terms += [_And(singles[a], singles[b]) for a, b in binarizer._pairs]
+    make = {
+        "single": lambda k: singles[k],
+        "not": lambda k: _Not(singles[k]),
+        "and": lambda a, b: _And(singles[a], singles[b]),
+    }
+    terms = [make[kind](*parts) for kind, parts in binarizer.terms_]
     return dict(zip((str(n) for n in binarizer.get_feature_names_out()), terms, strict=True))
 
 

@@ -46,6 +46,7 @@ __all__ = [
     "encode_groups",
     "merge_small_groups",
     "check_group_sizes",
+    "group_rates",
 ]
 
 #: With more than two groups, a group with fewer samples than this is reported as small.
@@ -340,3 +341,14 @@ def check_group_sizes(
             SmallGroupWarning,
             stacklevel=3,
         )
+
+
+def group_rates(counts: Any) -> pd.DataFrame:
+    """Each group's size and rates under a rule list (one row a group), from the counts of
+    :meth:`fairlist.solvers.Problem.evaluate` (``evaluation.counts``)."""
+    rates = tuple(RATES)
+    return pd.DataFrame(
+        {"n_samples": [g.n for g in counts.groups]}
+        | {r: [getattr(g, r) for g in counts.groups] for r in rates},
+        index=pd.Index(counts.names, name="group"),
+    )

@@ -56,7 +56,6 @@ from .solvers.bnb import (
     default_memory_limit_mb,
     distinct_columns,
     engine_weights,
-    new_search,
 )
 
 __all__ = ["RashomonSet", "rashomon_set", "max_useful_delta", "ENGINES", "CHUNK_BYTES"]
@@ -165,7 +164,7 @@ def rashomon_set(
     from .estimator import PARAMETER_CONSTRAINTS as ESTIMATOR_CONSTRAINTS
 
     validate_params("rashomon_set", ESTIMATOR_CONSTRAINTS, est.get_params(deep=False))
-    problem = est._prepare(X, y, sensitive_features, protected, sample_weight, start)
+    problem = est.prepare(X, y, sensitive_features, protected, sample_weight, start=start)
     problem = problem.with_limits(problem.limits.minus(time.perf_counter() - start))
     if engine == "cpsat":
         return cpsat_rashomon(problem, float(delta), max_lists)
@@ -194,14 +193,7 @@ def search_rashomon(
             "sample_weight: the Rashomon set needs weights the engine reads exactly (decimals, "
             "simple fractions, integers, totalling at most 2**31 units); these are rounded"
         )
-    config = solver._config(problem.limits, problem.max_length)
-    config.update(rashomon_delta=delta, max_lists=int(max_lists or 0))
-    epsilon = 0.0 if problem.epsilon is None else float(problem.epsilon)
-    search, kept, representative = new_search(problem, weights, epsilon, config)
-    deadline = None
-    if problem.limits.time_limit is not None:
-        deadline = time.perf_counter() + float(problem.limits.time_limit)
-    raw = solver._run(search, deadline)
+    raw, kept, representative = solver.solve_rashomon(problem, delta, max_lists, weights)
     found = _make_set(problem, raw, kept, representative, delta)
     if delta != requested:
         found.stats["delta_requested"] = requested

@@ -12,6 +12,8 @@ Printing follows the paper::
     else [no recidivism]
 
 Models are shared as a versioned JSON document (see :meth:`RuleList.to_json`), never pickle.
+On one line (a CSV cell, a study's table) a list is :meth:`RuleList.to_text`, the paper's
+listing joined, read back by :meth:`RuleList.from_text`: the one text format.
 """
 
 from __future__ import annotations
@@ -35,6 +37,8 @@ JSON_FORMAT = RULE_LIST_FORMAT
 JSON_VERSION = RULE_LIST_VERSION
 CONJUNCTION = " && "
 NEGATION = "not "
+#: Between an antecedent and its prediction in :meth:`RuleList.to_text`.
+_THEN = "] then ["
 
 
 class RuleListFormatError(ModelFileError):
@@ -202,6 +206,66 @@ class RuleList:
         ]
         lines.append(f"else [{yes(self.default)}]")
         return "\n".join(lines)
+
+    # ---------------------------------------------------------------- one line of text
+    def to_text(self, labels: Sequence[str] | None = None) -> str:
+        """The list on one line, in the paper's words, so that a CSV holds one readable list per
+        cell: ``if [a] then [yes] else if [b] then [no] else [no]`` (the default alone: ``[no]``).
+
+        ``labels`` names the predictions 0 and 1 (default: the list's own labels).
+        :meth:`from_text` reads it back.
+
+        >>> rl = RuleList([Rule("priors:>3", 1), Rule("age:18-20", 1)], 0, ("no", "yes"))
+        >>> rl.to_text()
+        'if [priors:>3] then [yes] else if [age:18-20] then [yes] else [no]'
+        >>> RuleList.from_text(rl.to_text(), ("no", "yes")) == rl
+        True
+        """
+        label = tuple(labels) if labels is not None else self.labels
+        parts = [
+            f"{'if' if k == 0 else 'else if'} [{r.antecedent}{_THEN}{label[r.prediction]}]"
+            for k, r in enumerate(self.rules)
+        ]
+        parts.append(f"{'else ' if parts else ''}[{label[self.default]}]")
+        return " ".join(parts)
+
+    @classmethod
+    def from_text(cls, text: str, labels: Sequence[str] = ("0", "1")) -> RuleList:
+        """The rule list of a :meth:`to_text` line whose predictions are named by ``labels``.
+
+        Read left to right: an antecedent ends at the first ``] then [`` after it (a name with
+        brackets, ``age:[18, 25]``, reads back whole), a prediction is one of ``labels``.
+
+        Raises
+        ------
+        DataError
+            When ``text`` is not a rule list in that format, quoting it.
+        """
+        labels = tuple(str(x) for x in labels)
+        names = sorted(labels, key=len, reverse=True)  # the longer first: "yes" before "y"
+
+        def label_at(rest: str, ends: tuple[str, ...]) -> tuple[int, str]:
+            for name in names:
+                for end in ends:
+                    if rest.startswith(name + end):
+                        return labels.index(name), rest[len(name) + len(end) :]
+            raise DataError(f"not a rule list in the paper's format (labels {labels}): {text!r}")
+
+        rules, rest = [], str(text)
+        while rest.startswith("if [" if not rules else "else if ["):
+            rest = rest[len("if [") if not rules else len("else if [") :]
+            cut = rest.find(_THEN)
+            if cut <= 0:
+                break
+            antecedent, rest = rest[:cut], rest[cut + len(_THEN) :]
+            prediction, rest = label_at(rest, ("] ",))
+            rules.append(Rule(antecedent, prediction))
+        if rules and not rest.startswith("else ["):
+            raise DataError(f"not a rule list in the paper's format (labels {labels}): {text!r}")
+        default, rest = label_at(rest[len("else [") if rules else 1 :], ("]",))
+        if rest or not (rules or str(text).startswith("[")):
+            raise DataError(f"not a rule list in the paper's format (labels {labels}): {text!r}")
+        return cls(rules, default, labels)
 
     # ---------------------------------------------------------------- JSON
     def to_dict(self) -> dict[str, Any]:

@@ -253,3 +253,21 @@ def test_writing_a_file_names_the_file_not_a_temporary_one(tmp_path, where):
     assert ".tmp" not in str(caught.value)
     with pytest.raises(error):
         RuleList([Rule("a", 1)]).to_json(path)
+
+
+def test_the_binarizers_terms_are_public_and_name_each_antecedent():
+    """``Binarizer.terms_`` (what export reads, not the binarizer's private arrays): each
+    output antecedent's kind and single antecedents spell its name, a loaded binarizer too."""
+    frame = raw_frame(120).drop(columns=["sex", "label"])
+    b = Binarizer(numeric="quantile", n_bins=4, min_support=0.0).fit(frame)
+    for fitted in (b, Binarizer.from_dict(b.to_dict())):
+        singles = list(fitted.single_names_)
+        spelled = {
+            "single": lambda k, s=singles: s[k],
+            "not": lambda k, s=singles: f"not {s[k]}",
+            "and": lambda a, c, s=singles: f"{s[a]} && {s[c]}",
+        }
+        names = [spelled[kind](*parts) for kind, parts in fitted.terms_]
+        assert names == list(fitted.get_feature_names_out())
+        assert {kind for kind, _ in fitted.terms_} == {"single", "not", "and"}
+    assert not hasattr(Binarizer(), "terms_")  # not fitted: no terms

@@ -261,11 +261,11 @@ def test_fit_charges_data_preparation_to_the_time_limit(monkeypatch):
     from fairlist.estimator import FairRuleListClassifier
 
     seen = []
-    original = est_module.FairRuleListClassifier._prepare
+    original = est_module.FairRuleListClassifier.prepare
 
-    def slow_prepare(self, *args):
+    def slow_prepare(self, *args, **kwargs):
         time.sleep(0.3)  # a binarizer on a large table, say
-        return original(self, *args)
+        return original(self, *args, **kwargs)
 
     class Recording:
         name = "recording"
@@ -274,7 +274,7 @@ def test_fit_charges_data_preparation_to_the_time_limit(monkeypatch):
             seen.append(problem.limits.time_limit)
             return BnBSolver().solve(problem)
 
-    monkeypatch.setattr(est_module.FairRuleListClassifier, "_prepare", slow_prepare)
+    monkeypatch.setattr(est_module.FairRuleListClassifier, "prepare", slow_prepare)
     problem = small_problem()
     FairRuleListClassifier(engine=Recording(), time_limit=1.0).fit(
         problem.X, problem.y, sensitive_features=problem.groups == 0

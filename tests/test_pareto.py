@@ -10,6 +10,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
+from fairlist.errors import InvalidParameterError
 from fairlist.metrics import FEASIBILITY_TOL, Metric, unfairness
 from fairlist.pareto import (
     ParetoResult,
@@ -568,3 +569,82 @@ def test_tail_threads_certify_the_same_fits_and_run_the_epsilon_0_fits_first():
     assert [got[(0.0, 0)], got[(0.0, 1)], got[(0.1, 0)], got[(0.1, 1)]] == expected
     with pytest.raises(InvalidParameterError, match="'tail_threads' parameter"):
         cross_validated_front(X, y, g, tail_threads="yes", **kw)
+
+
+# --------------------------------------------------------------------------- issue 38
+class _PlainEngine:
+    """An engine of the registry that declares no capability (a test's stand-in)."""
+
+    def __init__(self, *, n_jobs: int = 1, **options):
+        self.options = {"n_jobs": n_jobs, **options}
+
+
+@pytest.fixture
+def plain_engine(monkeypatch):
+    """``"plain"`` registered beside bnb and cpsat, its class :class:`_PlainEngine`."""
+    from fairlist import solvers
+    from fairlist.solvers import ENGINE_NAMES, ENGINES, EngineSpec
+
+    spec = EngineSpec(__name__, "_PlainEngine", policy=None, seed=None, threads="n_jobs")
+    monkeypatch.setitem(ENGINES, "plain", spec)
+    monkeypatch.setattr(ENGINE_NAMES, "values", (*ENGINE_NAMES.values, "plain"))
+    return solvers
+
+
+def test_engine_capabilities_are_asked_of_the_registry_not_by_name(plain_engine):
+    from fairlist.solvers import CAPABILITIES, ENGINES, require_capability
+    from fairlist.sweep import FitSettings, memory_share
+
+    assert not any(ENGINES["plain"].supports(c) for c in CAPABILITIES)
+    with pytest.raises(InvalidParameterError, match=r"policy='curious': engine='plain'"):
+        require_capability("plain", "supports_policies", "policy='curious'")
+    with pytest.raises(ValueError, match="unknown engine capability"):
+        ENGINES["bnb"].supports("threads")
+    # a sweep's fit: no policy keyword to hand over, threads not canonical: one thread a fit
+    plain = FitSettings(Metric.parse("SP"), 0.01, None, "plain", 10, None)
+    assert plain.solver("curious", n_threads=4).options == {"n_jobs": 1}
+    assert memory_share(None, "plain", 4, "loky") is None  # no memory cap of its own to share
+    bnb = FitSettings(Metric.parse("SP"), 0.01, None, "bnb", 10, None).solver(
+        "curious", n_threads=4
+    )
+    assert (bnb.policy, bnb.n_jobs) == ("curious", 4)
+    cpsat = FitSettings(Metric.parse("SP"), 0.01, None, "cpsat", 10, None).solver(None, n_threads=4)
+    assert cpsat.num_workers != 4  # CP-SAT's workers are not reproducible: not handed over
+    for spec in ENGINES.values():  # the keyword and the capability say the same
+        assert spec.supports("supports_policies") == (spec.policy is not None)
+
+
+def test_training_front_refuses_a_policy_of_an_engine_without_policies_by_name():
+    X, y, g = data()
+    with pytest.raises(InvalidParameterError, match=r"policy='curious': engine='cpsat'"):
+        training_front(X, y, g, engine="cpsat", policy="curious", max_length=2)
+
+
+def test_the_thread_count_constraint_is_declared_once(monkeypatch):
+    from fairlist import rashomon
+    from fairlist._params import N_JOBS
+    from fairlist.estimator import PARAMETER_CONSTRAINTS as ESTIMATOR
+    from fairlist.pareto import _CV_CONSTRAINTS
+    from fairlist.solvers.bnb import BnBSolver
+
+    assert ESTIMATOR["n_jobs"] is N_JOBS
+    assert BnBSolver.PARAMETER_CONSTRAINTS["n_jobs"] is N_JOBS
+    assert _CV_CONSTRAINTS["n_jobs"][1:] == N_JOBS  # None (joblib's default), then the same
+    assert all(a is b for a, b in zip(_CV_CONSTRAINTS["n_jobs"][1:], N_JOBS, strict=True))
+    seen = []
+
+    class Seen(Exception):
+        pass
+
+    def record(owner, constraints, params):
+        seen.append(constraints)
+        if "n_jobs" in constraints:
+            raise Seen
+
+    monkeypatch.setattr(rashomon, "validate_params", record)
+    with pytest.raises(Seen):
+        rashomon.rashomon_set(*data(), delta=0.1)
+    assert seen[-1]["n_jobs"] is N_JOBS  # the Rashomon set validates by the estimator's table
+    for bad in (0, 2000, -2000):
+        with pytest.raises(InvalidParameterError, match="n_jobs"):
+            cross_validated_front(*data(), n_jobs=bad)

@@ -162,9 +162,9 @@ def test_verbose_hands_the_engine_a_progress_callback_that_writes_lines(capsys, 
 
 
 def test_verbose_reports_a_fit_on_stderr(capsys, monkeypatch):
-    from fairlist import estimator
+    from fairlist import progress
 
-    monkeypatch.setattr(estimator, "VERBOSE_INTERVAL", 0.0)  # every progress call is a line
+    monkeypatch.setattr(progress, "VERBOSE_INTERVAL", 0.0)  # every progress call is a line
     X, y = people()
     seen = []
     options = {"progress": seen.append, "num_workers": 1}

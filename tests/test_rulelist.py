@@ -11,6 +11,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from fairlist import Rule, RuleList, RuleListFormatError
+from fairlist.errors import DataError
 
 NAMES = ("priors:>3", "age:18-20 && gender:Male", "juvenile:>0")
 
@@ -144,3 +145,39 @@ def test_missing_file_is_reported(tmp_path):
 def test_rule_lists_are_immutable(rule_list):
     with pytest.raises(AttributeError):
         rule_list.default = 1  # type: ignore[misc]
+
+
+# --------------------------------------------------------------------------- one line of text
+#: Antecedent names with the characters that bite a parser: brackets, spaces, "then", "else".
+_NAME = st.text(st.sampled_from("ab[]() :<>=&-.,then elsif"), min_size=1, max_size=14).filter(
+    lambda s: s.strip() and "] then [" not in s
+)
+_LABEL = st.text(st.sampled_from("ny[] es"), min_size=1, max_size=5)
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    names=st.lists(_NAME, max_size=6, unique=True),
+    data=st.data(),
+    labels=st.lists(_LABEL, min_size=2, max_size=2, unique=True),
+)
+def test_to_text_and_from_text_round_trip_on_random_lists(names, data, labels):
+    predictions = data.draw(st.lists(st.integers(0, 1), min_size=len(names) + 1))
+    rl = RuleList(
+        [Rule(a, q) for a, q in zip(names, predictions, strict=False)], predictions[-1], labels
+    )
+    text = rl.to_text()
+    assert "\n" not in text
+    back = RuleList.from_text(text, labels)
+    assert back == rl and back.labels == rl.labels
+
+
+def test_to_text_reads_like_the_paper_and_from_text_names_bad_text():
+    rl = RuleList([Rule("age:[18, 25]", 1), Rule("priors:>3", 0)], 0, ("no", "yes"))
+    assert rl.to_text() == "if [age:[18, 25]] then [yes] else if [priors:>3] then [no] else [no]"
+    assert RuleList([], 1, ("no", "yes")).to_text() == "[yes]"
+    assert rl.to_text(("n", "y")).endswith("else [n]")
+    assert RuleList.from_text("[yes]", ("no", "yes")) == RuleList([], 1, ("no", "yes"))
+    for bad in ("", "[maybe]", "if [a] then [yes]", "if [a] then [yes] else [no] x", "else [no]"):
+        with pytest.raises(DataError, match="not a rule list in the paper's format"):
+            RuleList.from_text(bad, ("no", "yes"))

@@ -105,7 +105,7 @@ def test_a_stopped_study_resumes_where_it_stopped(tmp_path):
 def test_ctrl_c_keeps_the_fits_done_and_never_stores_a_cut_fit(tmp_path, monkeypatch):
     import fairlist.study as study
 
-    original = study._TASKS["rule_list"]
+    original = study.TASKS["rule_list"]
     calls = {"n": 0}
 
     def cut(*args):
@@ -117,14 +117,14 @@ def test_ctrl_c_keeps_the_fits_done_and_never_stores_a_cut_fit(tmp_path, monkeyp
             raise KeyboardInterrupt
         return original(*args)
 
-    monkeypatch.setitem(study._TASKS, "rule_list", cut)
+    monkeypatch.setitem(study.TASKS, "rule_list", cut)
     first = run(tmp_path / "c")
     assert first.report.interrupted and not first.complete and calls["n"] == 3
     kept = len(records(tmp_path / "c"))
     assert kept == first.computed  # the fits before the cut one, not the cut one
     second = run(tmp_path / "c")  # two more fits, then Ctrl-C
     assert second.report.interrupted and len(records(tmp_path / "c")) == kept + 2
-    monkeypatch.setitem(study._TASKS, "rule_list", original)
+    monkeypatch.setitem(study.TASKS, "rule_list", original)
     third = run(tmp_path / "c")
     assert third.complete and first.computed + second.computed + third.computed == N_FITS
     run(tmp_path / "fresh")
@@ -247,15 +247,15 @@ def test_presets_are_valid_grids():
 def test_the_baselines_use_the_same_folds_and_the_papers_measures():
     from fairlist.metrics import unfairness
     from fairlist.pareto import fold_assignment
-    from fairlist.study import METRICS, _fit_baseline, _load_data
+    from fairlist.study import METRICS, fit_baseline, load_data
 
-    data = _load_data(GRID, DATA, None)["toy"]
+    data = load_data(GRID, DATA, None)["toy"]
     X, y, g = DATA["toy"]
     assert (data.fold == fold_assignment(y, g, GRID.cv, GRID.seed)).all()
-    out = _fit_baseline(data, "expgrad_lr", "EOdds", 0.05, 1, 0, 2)
+    out = fit_baseline(data, "expgrad_lr", "EOdds", 0.05, 1, 0, 2)
     assert set(out["test_unfairness"]) == set(METRICS)
     # logistic regression: recompute its test unfairness with the paper's EOdds (a sum)
-    plain = _fit_baseline(data, "lr", None, None, 0, 0, 2)
+    plain = fit_baseline(data, "lr", None, None, 0, 0, 2)
     from sklearn.linear_model import LogisticRegression
 
     test = data.fold == 0

@@ -693,3 +693,10 @@ class Binarizer(TransformerMixin, BaseEstimator):
         """Antecedent names, in the column order of :meth:`transform`."""
         check_is_fitted(self, "_names_out")
         return self._names_out.copy()
+
+    @property
+    def terms_(self) -> tuple[tuple[str, tuple[int, ...]], ...]:
+        """What each output antecedent is, in :meth:`transform`'s column order: ``("single",
+        (k,))``, ``("not", (k,))`` or ``("and", (a, b))``, indices into ``single_names_``."""
+        check_is_fitted(self, "_names_out")
+        return tuple(self._parts(j) for j in range(len(self._names_out)))

@@ -77,6 +77,7 @@ from .._core import BranchAndBound, Policy, pack_bits, pack_matrix
 from .._params import (
     BOOLEAN,
     INT64_MAX,
+    N_JOBS,
     InstanceOf,
     Interval,
     Options,
@@ -399,6 +400,11 @@ use_terminal_solver, use_two_rule_lookahead, use_terminal_symmetry, use_class_pa
     """
 
     name = "bnb"
+    #: Capabilities the engine registry reads (fairlist.solvers.CAPABILITIES).
+    supports_policies = True
+    canonical_threads = True
+    default_memory_cap = True
+    default_memory_limit_mb = staticmethod(default_memory_limit_mb)
 
     def __init__(
         self,
@@ -464,7 +470,7 @@ use_terminal_solver, use_two_rule_lookahead, use_terminal_symmetry, use_class_pa
         "progress": [None, Satisfies(callable, "a callable")],
         "progress_interval": [PROGRESS_INTERVAL],
         # int64_t in fairlist::Config; 0 is no number of workers
-        "n_jobs": [Interval(numbers.Integral, -1024, -1), Interval(numbers.Integral, 1, 1024)],
+        "n_jobs": N_JOBS,
     }
 
     def _validate(self) -> None:
@@ -551,6 +557,30 @@ use_terminal_solver, use_two_rule_lookahead, use_terminal_symmetry, use_class_pa
         stats["warm_start"] = warm_start
         stats["duplicate_antecedents"] = problem.n_antecedents - len(kept)
         return self._result(problem, weights, raw, kept, space, stats)
+
+    def solve_rashomon(
+        self,
+        problem: Problem,
+        delta: float,
+        max_lists: int | None,
+        weights: EngineWeights | None = None,
+    ) -> tuple[dict[str, Any], np.ndarray, np.ndarray]:
+        """The core's Rashomon mode on ``problem``: every fair list whose objective is within
+        ``delta`` of the optimum (the ``max_lists`` least, ties canonical; 0 or None: all),
+        under the problem's limits and this solver's settings. Returns the core's raw result
+        (the lists, ``stats``, ``stop_reason``), the kept antecedent columns and each column's
+        representative (identical columns merged, :func:`new_search`);
+        :func:`fairlist.rashomon.rashomon_set` makes a :class:`~fairlist.rashomon.RashomonSet`
+        of them. ``weights``: :func:`engine_weights` of the problem (computed when None)."""
+        weights = engine_weights(problem) if weights is None else weights
+        config = self._config(problem.limits, problem.max_length)
+        config.update(rashomon_delta=float(delta), max_lists=int(max_lists or 0))
+        epsilon = 0.0 if problem.epsilon is None else float(problem.epsilon)
+        search, kept, representative = new_search(problem, weights, epsilon, config)
+        deadline = None
+        if problem.limits.time_limit is not None:
+            deadline = time.perf_counter() + float(problem.limits.time_limit)
+        return self._run(search, deadline), kept, representative
 
     def _result(
         self,

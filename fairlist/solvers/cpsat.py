@@ -325,6 +325,9 @@ class CPSatSolver:
     """
 
     name = "cpsat"
+    #: Capabilities the engine registry reads (fairlist.solvers.CAPABILITIES): no policies,
+    #: its workers are not reproducible, no memory cap of its own.
+    supports_policies = canonical_threads = default_memory_cap = False
 
     def __init__(
         self,

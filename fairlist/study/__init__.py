@@ -50,7 +50,7 @@ Modules, one concept each: :mod:`~fairlist.study.grid` (the grid and its presets
 
 from __future__ import annotations
 
-from .baselines import BASELINES, FAIRLEARN_CONSTRAINTS, _fit_baseline
+from .baselines import BASELINES, FAIRLEARN_CONSTRAINTS, fit_baseline
 from .figures import (
     figure_comparison,
     figure_group_rates,
@@ -62,9 +62,9 @@ from .figures import (
 from .grid import METRICS, PAPER_EXAMPLES, PRESETS, StudyGrid
 from .records import FORMAT, FORMAT_VERSION, ResultsFolder, ResultsFolderError
 from .report import study_report
-from .runner import SchedulerError, StudyOutcome, _load_data, run_study
+from .runner import SchedulerError, StudyOutcome, load_data, run_study
 from .tables import study_tables, write_tables
-from .tasks import _TASKS
+from .tasks import TASKS
 
 __all__ = [
     "FORMAT",
@@ -90,7 +90,7 @@ __all__ = [
     "figure_training",
     "parse_rule_list",
     # the package's own (tests reach them here, as when the study was one module)
-    "_TASKS",
-    "_fit_baseline",
-    "_load_data",
+    "TASKS",
+    "fit_baseline",
+    "load_data",
 ]

@@ -12,9 +12,7 @@ import numpy as np
 
 from ..metric_table import SHORT_NAMES
 from ..metrics import unfairness
-from ..pareto import (
-    SweepData,
-)
+from ..sweep import SweepData
 
 # --------------------------------------------------------------------------- baselines
 #: fairlearn's reduction constraint for each measure it implements (PP and CUAE have none).
@@ -61,7 +59,7 @@ BASELINES: dict[str, Baseline] = {
 }
 
 
-def _fit_baseline(
+def fit_baseline(
     data: SweepData,
     name: str,
     metric: str | None,
@@ -95,10 +93,10 @@ def _fit_baseline(
         else:
             model.fit(X[train], data.y[train])
             predict = lambda rows: model.predict(X[rows])  # noqa: E731
-        return _scores(data, predict(train), predict(test), train, test)
+        return split_scores(data, predict(train), predict(test), train, test)
 
 
-def _scores(data: SweepData, pred_train, pred_test, train, test) -> dict[str, Any]:
+def split_scores(data: SweepData, pred_train, pred_test, train, test) -> dict[str, Any]:
     """Error and every measure's unfairness, on the training and the test fold."""
     out: dict[str, Any] = {"status": "done"}
     for split, rows, pred in (("train", train, pred_train), ("test", test, pred_test)):

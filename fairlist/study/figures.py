@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import math
 import os
-import re
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
@@ -14,10 +13,8 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from ..errors import InvalidParameterError
-from ..pareto import (
-    SweepData,
-)
+from ..errors import DataError, InvalidParameterError
+from ..sweep import SweepData
 from .baselines import BASELINES
 from .grid import PAPER_EXAMPLES, StudyGrid
 
@@ -180,19 +177,16 @@ def figure_training(grid: StudyGrid, tables: Mapping[str, pd.DataFrame], dataset
     return figure
 
 
-_RULE = re.compile(r"(?:^|else )if \[(.+?)\] then \[(.+?)\] ")
-
-
 def parse_rule_list(text: str, labels: Sequence[str]):
-    """The :class:`~fairlist.rulelist.RuleList` of a one-line text (:func:`rule_list_text`)."""
-    from ..rulelist import Rule, RuleList
+    """The :class:`~fairlist.rulelist.RuleList` of a one-line text: :meth:`RuleList.from_text
+    <fairlist.rulelist.RuleList.from_text>`, the inverse of
+    :meth:`~fairlist.rulelist.RuleList.to_text` that the tables hold."""
+    from ..rulelist import RuleList
 
-    label = {name: k for k, name in enumerate(labels)}
-    rules = [Rule(a, label[q]) for a, q in _RULE.findall(text)]
-    default = re.search(r"\[([^\[\]]+)\]$", text)
-    if default is None or default.group(1) not in label:
-        raise InvalidParameterError(f"not a rule list in the paper's format: {text!r}")
-    return RuleList(rules, label[default.group(1)], tuple(labels))
+    try:
+        return RuleList.from_text(text, labels)
+    except DataError as exc:
+        raise InvalidParameterError(str(exc)) from None
 
 
 def figure_group_rates(

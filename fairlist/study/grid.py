@@ -15,11 +15,9 @@ from .._params import Interval, Options, Satisfies, validate_params
 from ..errors import InvalidParameterError
 from ..metric_table import SHORT_NAMES
 from ..metrics import Metric
-from ..pareto import (
-    PAPER_POLICIES,
-    FitSettings,
-)
+from ..pareto import PAPER_POLICIES
 from ..solvers.bnb import POLICIES
+from ..sweep import FitSettings
 from .baselines import BASELINES, FAIRLEARN_CONSTRAINTS
 
 #: The six measures, by their short names, in the paper's order.
@@ -53,8 +51,8 @@ def _names_in(allowed: Sequence[str], what: str) -> Satisfies:
     )
 
 
-_INT = numbers.Integral
-_REAL = numbers.Real
+INTEGRAL = numbers.Integral
+REAL = numbers.Real
 _GRID_CONSTRAINTS: dict[str, list] = {
     "metrics": [_names_in(METRICS, "metric short names")],
     "epsilons": [Satisfies(lambda v: all(0 <= e <= 2 for e in v), "a sequence of caps in [0, 2]")],
@@ -64,15 +62,15 @@ _GRID_CONSTRAINTS: dict[str, list] = {
     "bounds": [Satisfies(lambda v: all(b > 0 for b in v), "a sequence of bounds > 0")],
     "baseline_metrics": [_names_in(FAIRLEARN_CONSTRAINTS, "metrics fairlearn constrains")],
     "training_policy": [Options(POLICIES)],
-    "cv": [Interval(_INT, 2, None, closed="left")],
-    "seed": [Interval(_INT, 0, None, closed="left")],
-    "lam": [Interval(_REAL, 0, None, closed="left")],
-    "max_nodes": [Interval(_INT, 1, None, closed="left")],
-    "memory_limit_mb": [None, Interval(_REAL, 0, None, closed="neither")],
-    "training_max_length": [None, Interval(_INT, 1, None, closed="left")],
-    "training_max_points": [None, Interval(_INT, 1, None, closed="left")],
-    "training_max_nodes": [Interval(_INT, 1, None, closed="left")],
-    "expgrad_iterations": [Interval(_INT, 1, None, closed="left")],
+    "cv": [Interval(INTEGRAL, 2, None, closed="left")],
+    "seed": [Interval(INTEGRAL, 0, None, closed="left")],
+    "lam": [Interval(REAL, 0, None, closed="left")],
+    "max_nodes": [Interval(INTEGRAL, 1, None, closed="left")],
+    "memory_limit_mb": [None, Interval(REAL, 0, None, closed="neither")],
+    "training_max_length": [None, Interval(INTEGRAL, 1, None, closed="left")],
+    "training_max_points": [None, Interval(INTEGRAL, 1, None, closed="left")],
+    "training_max_nodes": [Interval(INTEGRAL, 1, None, closed="left")],
+    "expgrad_iterations": [Interval(INTEGRAL, 1, None, closed="left")],
 }
 _SEQUENCES = (
     "datasets",

@@ -13,11 +13,10 @@ from typing import Any
 
 import numpy as np
 
+from .._json import write_text
 from .._version import __version__
 from ..errors import FairlistError
-from ..pareto import (
-    SweepData,
-)
+from ..sweep import SweepData
 
 FORMAT = "fairlist.study"
 #: Version of the results folder's layout and records; a folder of another version is refused.
@@ -147,14 +146,13 @@ def _checksum(doc: Mapping[str, Any]) -> str:
 
 
 def _write_atomic(file: Path, text: str) -> None:
+    """The package's one atomic writer (:func:`fairlist._json.write_text`), its folder made."""
     file.parent.mkdir(parents=True, exist_ok=True)
-    tmp = file.with_name(f".{file.name}.{os.getpid()}.tmp")
-    tmp.write_text(text, encoding="utf-8")
-    os.replace(tmp, file)
+    write_text(file, text)
 
 
 # --------------------------------------------------------------------------- data and tasks
-def _fingerprint(data: SweepData) -> str:
+def fingerprint(data: SweepData) -> str:
     """A short hash of the data a study fits (a changed binarization gives new records)."""
     h = hashlib.sha256()
     for array in (data.X, data.y, data.protected):

@@ -17,18 +17,13 @@ import pandas as pd
 
 from .._params import InstanceOf, Interval, Satisfies, validate_params
 from ..errors import FairlistError, InvalidParameterError
-from ..pareto import (
-    INTERRUPTED,
-    RunReport,
-    SweepData,
-    fold_assignment,
-    run_tasks,
-)
+from ..parallel import RunReport, run_tasks
 from ..solvers import Problem
-from .grid import _INT, _REAL, StudyGrid
+from ..sweep import INTERRUPTED, SweepData, fold_assignment
+from .grid import INTEGRAL, REAL, StudyGrid
 from .records import ResultsFolder
 from .tables import study_tables, write_tables
-from .tasks import _run_task, _tasks
+from .tasks import run_task, study_tasks
 
 
 class SchedulerError(FairlistError, ConnectionError):
@@ -38,7 +33,7 @@ class SchedulerError(FairlistError, ConnectionError):
 DataLike = tuple[Any, Any, Any]  # (X of antecedents, y, protected mask)
 
 
-def _load_data(
+def load_data(
     grid: StudyGrid, data: Mapping[str, DataLike] | None, data_home: str | os.PathLike | None
 ) -> dict[str, SweepData]:
     """Every data set of the grid as :class:`SweepData` with its folds."""
@@ -288,9 +283,9 @@ def run_study(
         },
     )
     folder = ResultsFolder(out)
-    bundle = _load_data(grid, data, data_home)
+    bundle = load_data(grid, data, data_home)
     folder.open()
-    tasks = _tasks(grid, bundle)
+    tasks = study_tasks(grid, bundle)
     results: dict[int, dict[str, Any]] = {}
     for i, task in enumerate(tasks):
         found = folder.load(task.key)
@@ -314,7 +309,7 @@ def run_study(
     client = _connect(scheduler, connect_timeout) if scheduler else None
     try:
         report = run_tasks(
-            _run_task,
+            run_task,
             [tasks[i].args for i in todo],
             (bundle,),
             n_jobs=-1 if client is not None else n_jobs,  # a cluster: all its worker threads
@@ -338,11 +333,11 @@ _RUN_CONSTRAINTS: dict[str, list] = {
     "n_jobs": [
         None,
         Satisfies(
-            lambda v: isinstance(v, _INT) and not isinstance(v, bool) and v != 0,
+            lambda v: isinstance(v, INTEGRAL) and not isinstance(v, bool) and v != 0,
             "a nonzero integer (-1: one worker per core)",
         ),
     ],
-    "connect_timeout": [Interval(_REAL, 0, None, closed="neither")],
-    "max_fits": [None, Interval(_INT, 1, None, closed="left")],
+    "connect_timeout": [Interval(REAL, 0, None, closed="neither")],
+    "max_fits": [None, Interval(INTEGRAL, 1, None, closed="left")],
     "scheduler": [None, InstanceOf(str, "a scheduler address (str)")],
 }

@@ -13,12 +13,10 @@ from typing import Any
 
 import pandas as pd
 
-from ..pareto import (
-    SweepData,
-    non_dominated,
-)
+from ..pareto import non_dominated
+from ..sweep import SweepData
 from .grid import PAPER_EXAMPLES, StudyGrid
-from .tasks import _Task
+from .tasks import Task
 
 # --------------------------------------------------------------------------- tables
 _FIT_COLUMNS = [
@@ -40,7 +38,7 @@ _FIT_COLUMNS = [
 ]
 
 
-def _fit_rows(grid: StudyGrid, task: _Task, result: dict[str, Any]) -> list[dict[str, Any]]:
+def _fit_rows(grid: StudyGrid, task: Task, result: dict[str, Any]) -> list[dict[str, Any]]:
     """The rows of one fit in the ``fits`` table: one per metric it is measured under."""
     key = task.key
     if key["kind"] == "training_front":
@@ -305,7 +303,7 @@ def _order_table(fits: pd.DataFrame) -> pd.DataFrame:
 
 def study_tables(
     grid: StudyGrid,
-    tasks: Sequence[_Task],
+    tasks: Sequence[Task],
     results: Sequence[dict[str, Any]],
     bundle: Mapping[str, SweepData] | None = None,
 ) -> dict[str, pd.DataFrame]:

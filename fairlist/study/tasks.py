@@ -11,17 +11,11 @@ from typing import Any
 
 import pandas as pd
 
-from ..pareto import (
-    INTERRUPTED,
-    FitSettings,
-    SweepData,
-    fit_fold,
-    rule_list_text,
-    training_front,
-)
-from .baselines import BASELINES, _fit_baseline, _scores
+from ..pareto import rule_list_text, training_front
+from ..sweep import INTERRUPTED, FitSettings, SweepData, fit_fold
+from .baselines import BASELINES, fit_baseline, split_scores
 from .grid import StudyGrid
-from .records import _fingerprint
+from .records import fingerprint
 
 
 # --------------------------------------------------------------------------- rule-list tasks
@@ -41,7 +35,8 @@ def _fit_rule_list(
 
         rl = RuleList.from_dict(rule_list)
         train, test = data.fold != fold, data.fold == fold
-        scores = _scores(data, rl.predict(data.X[train]), rl.predict(data.X[test]), train, test)
+        pred_train, pred_test = rl.predict(data.X[train]), rl.predict(data.X[test])
+        scores = split_scores(data, pred_train, pred_test, train, test)
         row["train_unfairness"] = scores["train_unfairness"]
         row["test_unfairness"] = scores["test_unfairness"]
     return row
@@ -79,20 +74,20 @@ def _training_front(
 
 
 #: The study's task functions by kind (the first argument of every task).
-_TASKS: dict[str, Callable[..., dict[str, Any]]] = {
+TASKS: dict[str, Callable[..., dict[str, Any]]] = {
     "rule_list": _fit_rule_list,
-    "baseline": _fit_baseline,
+    "baseline": fit_baseline,
     "training_front": _training_front,
 }
 
 
-def _run_task(bundle: Mapping[str, SweepData], kind: str, dataset: str, *args: Any):
+def run_task(bundle: Mapping[str, SweepData], kind: str, dataset: str, *args: Any):
     """A worker's entry point: the task of ``kind`` on the shared data of ``dataset``."""
-    return _TASKS[kind](bundle[dataset], *args)
+    return TASKS[kind](bundle[dataset], *args)
 
 
 @dataclass(frozen=True)
-class _Task:
+class Task:
     key: dict[str, Any]  # the record's key
     args: tuple  # (kind, dataset, *arguments of the task function)
     cost: float  # relative duration estimate: the longest start first
@@ -114,13 +109,13 @@ _COSTS = {
 }
 
 
-def _tasks(grid: StudyGrid, bundle: Mapping[str, SweepData]) -> list[_Task]:
+def study_tasks(grid: StudyGrid, bundle: Mapping[str, SweepData]) -> list[Task]:
     """Every fit of the grid, with its key."""
-    tasks: list[_Task] = []
+    tasks: list[Task] = []
     for name, data in bundle.items():
         rows_by_columns = data.X.shape[0] * data.X.shape[1] / 1e6
         size = rows_by_columns * grid.max_nodes / 4e6
-        common = {"dataset": name, "data": _fingerprint(data), "cv": grid.cv, "seed": grid.seed}
+        common = {"dataset": name, "data": fingerprint(data), "cv": grid.cv, "seed": grid.seed}
         budget = {"lam": grid.lam, "max_nodes": grid.max_nodes, "memory_limit_mb": grid.memory_mb}
         for metric in (None, *grid.metrics):
             for epsilon in (None,) if metric is None else grid.epsilons:
@@ -138,7 +133,7 @@ def _tasks(grid: StudyGrid, bundle: Mapping[str, SweepData]) -> list[_Task]:
                         settings = grid.settings(metric)
                         cost = size * _COSTS.get(policy, _COSTS["rule_list"])
                         tasks.append(
-                            _Task(key, ("rule_list", name, settings, epsilon, policy, fold), cost)
+                            Task(key, ("rule_list", name, settings, epsilon, policy, fold), cost)
                         )
         tasks += _baseline_tasks(grid, name, common, rows_by_columns)
         if grid.training_max_length is not None:
@@ -163,11 +158,11 @@ def _tasks(grid: StudyGrid, bundle: Mapping[str, SweepData]) -> list[_Task]:
                     grid.training_policy,
                     grid.training_max_points,
                 )
-                tasks.append(_Task(key, args, _COSTS["training_front"] * rows_by_columns))
+                tasks.append(Task(key, args, _COSTS["training_front"] * rows_by_columns))
     return tasks
 
 
-def _baseline_tasks(grid: StudyGrid, name: str, common: dict, size: float) -> list[_Task]:
+def _baseline_tasks(grid: StudyGrid, name: str, common: dict, size: float) -> list[Task]:
     tasks = []
     for method in grid.baselines:
         baseline = BASELINES[method]
@@ -198,5 +193,5 @@ def _baseline_tasks(grid: StudyGrid, name: str, common: dict, size: float) -> li
                     grid.seed,
                     grid.expgrad_iterations,
                 )
-                tasks.append(_Task(key, args, size * _COSTS[method]))
+                tasks.append(Task(key, args, size * _COSTS[method]))
     return tasks

@@ -1,0 +1,89 @@
+"""The estimator's ``verbose`` lines: fit's phases and the search's progress, on stderr.
+
+``FairRuleListClassifier(verbose=1)`` says when binarizing starts, when the search is built,
+how the search goes every :data:`VERBOSE_INTERVAL` seconds (:class:`ProgressLog`, the engine's
+progress callback) and how the fit ended. The command line has its own live displays; these are
+the plain lines a script or a notebook shows.
+
+>>> progress_text({"seconds": 2.0, "nodes_expanded": 1500, "best_objective": 0.3,
+...                "lower_bound": 0.25})
+'2.0 s, 1,500 nodes, best 0.300000, bound 0.250000, gap 0.050000'
+>>> phase_text({"phase": "binarizing", "seconds": 0.5, "rows": 300, "columns": 2})
+'binarizing 300 rows x 2 columns (0.5 s into fit)'
+"""
+
+from __future__ import annotations
+
+import math
+import sys
+import time
+from collections.abc import Mapping
+from typing import Any
+
+from .solvers import Result
+
+__all__ = ["VERBOSE_INTERVAL", "ProgressLog", "phase_text", "progress_text", "result_info", "say"]
+
+
+#: Seconds between two progress lines of ``verbose`` (the engines call back more often).
+VERBOSE_INTERVAL = 5.0
+
+
+def say(line: str) -> None:
+    """One line of ``verbose`` output, on stderr (a notebook shows it under the cell)."""
+    print(line, file=sys.stderr, flush=True)
+
+
+def result_info(result: Result) -> dict[str, Any]:
+    """A result's numbers under the keys of the engines' progress dicts."""
+    best = result.objective if result.rule_list is not None else math.inf
+    return {"best_objective": best, "lower_bound": result.lower_bound}
+
+
+def progress_text(info: Mapping[str, Any]) -> str:
+    """The numbers of a progress dict (either engine's keys) as one line."""
+    parts = [f"{float(info.get('seconds', 0.0)):.1f} s"]
+    if "nodes_expanded" in info:
+        parts.append(f"{int(info['nodes_expanded']):,} nodes")
+    best, lower = info.get("best_objective"), info.get("lower_bound")
+    if isinstance(best, (int, float)) and math.isfinite(best):
+        parts.append(f"best {best:.6f}")
+        if isinstance(lower, (int, float)) and math.isfinite(lower):
+            parts.append(f"bound {lower:.6f}, gap {max(0.0, best - lower):.6f}")
+    else:
+        parts.append("no fair list yet")
+    return ", ".join(parts)
+
+
+def phase_text(info: Mapping[str, Any]) -> str:
+    """A phase dict of ``fit`` (see ``FairRuleListClassifier._report_phase``) as one line."""
+    phase, seconds = info.get("phase"), float(info.get("seconds", 0.0))
+    if phase == "binarizing":
+        what = f"binarizing {info.get('rows', 0):,} rows x {info.get('columns', 0):,} columns"
+    elif phase == "building":
+        what = f"{info.get('rows', 0):,} rows, {info.get('antecedents', 0):,} antecedents"
+        if "made" in info:
+            what += f" (kept of {info['made']:,} made)"
+        if "raw_columns" in info:
+            what += f" from {info['raw_columns']:,} raw columns"
+        what += ", building the search"
+    else:
+        what = f"{phase}"
+    return f"{what} ({seconds:.1f} s into fit)"
+
+
+class ProgressLog:
+    """The engine's progress callback under ``verbose``: a line on stderr at the first call and
+    then at most every :data:`VERBOSE_INTERVAL` seconds; a callback of ``engine_options`` is
+    called too, every time."""
+
+    def __init__(self, chained: Any = None) -> None:
+        self.chained, self.last = chained, -math.inf
+
+    def __call__(self, info: dict[str, Any]) -> None:
+        if self.chained is not None:
+            self.chained(info)
+        now = time.monotonic()
+        if now - self.last >= VERBOSE_INTERVAL:
+            self.last = now
+            say(f"searching: {progress_text(info)}")
