@@ -138,6 +138,12 @@ Maximum length
     model's integer weights; a list of ``K`` rules costs at least ``lam K``, so ``K <= U /
     lam``), else ``M`` (antecedents are distinct). ``stats["max_length_source"]`` says which
     one applied.
+
+Solving
+    Every CP-SAT solver of this model passes its parameters through :func:`guard_presolve`,
+    which switches off a CP-SAT presolve step that drops feasible lists from rows whose
+    coefficients pass 2**31 (the fairness rows of section 5 with exact sample weights): without
+    it CP-SAT certified wrong optima.
 """
 
 from __future__ import annotations
