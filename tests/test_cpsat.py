@@ -4,12 +4,13 @@ from __future__ import annotations
 
 import _thread
 import math
+import warnings
 from fractions import Fraction
 
 import numpy as np
 import pytest
 from ortools.sat.python import cp_model
-from reference import published_problem, random_problem, reference_solve
+from reference import published_problem, random_group_problem, random_problem, reference_solve
 
 from fairlist.metrics import FEASIBILITY_TOL, Metric, is_fair, unfairness
 from fairlist.rulelist import Rule, RuleList
@@ -73,6 +74,65 @@ def test_optimum_and_status_match_brute_force_on_random_instances(metric):
         res = assert_agrees_with_reference(problem, int(rng.integers(0, 4)))
         statuses.add(res.status)
     assert Status.OPTIMAL in statuses
+
+
+@pytest.mark.parametrize("n_groups", [2, 3])
+@pytest.mark.parametrize("metric", list(Metric), ids=lambda m: m.short_name)
+def test_optimum_matches_brute_force_with_exact_decimal_weights(metric, n_groups):
+    """Weights of four decimals, read exactly: the fairness rows' coefficients pass 2**31.
+
+    CP-SAT's presolve dropped fair lists from such rows (cpsat_model.guard_presolve) and
+    certified a worse optimum; without the guard, seeds 43 (SP), 3 (EOpp) and 27 (EOdds), two
+    groups, fail here (OR-Tools 9.15).
+    """
+    for seed in range(45):
+        rng = np.random.default_rng(seed)
+        n = int(rng.integers(20, 41))
+        max_length = 1 + seed % 2
+        base = random_group_problem(
+            rng, n=n, m=3, k=n_groups, metric=metric, lam=0.01, max_length=max_length
+        )
+        weights = np.round(rng.uniform(0.05, 3.0, n), 4)
+        epsilon = float(rng.choice([0.05, 0.1, 0.14, 0.2, 0.3]))
+        problem = base.replace(sample_weight=weights, epsilon=epsilon)
+        res = cpsat(problem)
+        ref = reference_solve(problem, max_length)
+        context = (seed, res.status, res.objective, ref.objective)
+        assert res.stats["weights_exact"], context
+        if not res.stats["epsilon_exact"]:
+            # a conservative cap (PP, CUAE) may cut fair lists: it never claims the optimum
+            assert res.status in (Status.FEASIBLE, Status.UNKNOWN), context
+            assert res.rule_list is None or res.objective >= ref.objective - 1e-9, context
+        elif ref.rule_list is None:
+            assert res.status is Status.INFEASIBLE, context
+        else:  # the model is the problem: its optimum is the optimum
+            assert res.status is Status.OPTIMAL, context
+            assert res.objective == pytest.approx(ref.objective, abs=1e-9), context
+        assert res.rule_list is None or problem.evaluate(res.rule_list).fair, context
+
+
+def test_rounded_weights_certificate_never_passes_brute_force():
+    """Arbitrary real weights are rounded; the certificate's lower bound comes from a second
+    CP-SAT search with the cap raised (weights.bound_from_above). That search met the same
+    presolve fault: without cpsat_model.guard_presolve, seed 43 (EOpp) was certified optimal
+    within 1.45e-08 at 0.4697 while brute force finds 0.2743 (OR-Tools 9.15)."""
+    for seed in range(45):
+        rng = np.random.default_rng(seed)
+        metric = ("SP", "EOpp", "EOdds")[seed % 3]
+        n = int(rng.integers(20, 41))
+        base = random_group_problem(rng, n=n, m=3, k=2, metric=metric, lam=0.01, max_length=2)
+        weights = rng.uniform(0.05, 3.0, n)
+        epsilon = float(rng.choice([0.05, 0.1, 0.14, 0.2, 0.3]))
+        problem = base.replace(sample_weight=weights, epsilon=epsilon)
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")  # the rounding's ConvergenceWarning
+            res = cpsat(problem)
+        ref = reference_solve(problem, 2)
+        context = (seed, metric, res.status, res.objective, res.lower_bound, ref.objective)
+        assert not res.stats["weights_exact"], context
+        assert res.lower_bound <= ref.objective + 1e-12, context
+        if res.status is Status.OPTIMAL:
+            assert res.objective <= ref.objective + res.certified_tolerance, context
 
 
 @pytest.mark.parametrize("metric", list(Metric), ids=lambda m: m.short_name)

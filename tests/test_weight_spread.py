@@ -408,13 +408,10 @@ def test_the_estimator_states_the_tolerance_and_explains_a_gap():
     assert clf.status_ is Status.FEASIBLE and clf.certified_tolerance_ is None
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="CP-SAT reports optimal 0.3203 where brute force and bnb find 0.2718 (fair, "
-    "unfairness 0.129 <= 0.14), with exact weights of 4 decimals; found while testing issue "
-    "37's certificates, left to the CP-SAT model's owner",
-)
 def test_cpsat_finds_the_optimum_with_exact_weights_of_four_decimals():
+    """CP-SAT once said optimal 0.3203 here (brute force and bnb: 0.2718, unfairness 0.129 <=
+    0.14): its presolve dropped fair lists from rows with coefficients past 2**31
+    (fairlist.solvers.cpsat_model.guard_presolve)."""
     from reference import random_group_problem
 
     base = random_group_problem(

@@ -48,7 +48,13 @@ from .base import (
 )
 from .cpsat_data import aggregate, integer_weights
 from .cpsat_fairness import fairness_cap
-from .cpsat_model import CPSatModel, build_model, canonical_rules, resolve_max_length
+from .cpsat_model import (
+    CPSatModel,
+    build_model,
+    canonical_rules,
+    guard_presolve,
+    resolve_max_length,
+)
 from .exact import floor_fraction, lambda_fraction, length_cost
 from .runtime import Deadline, MemoryWatch, ModelBuildTimeout, run_interruptibly
 from .weights import bound_from_above, with_fair_constant
@@ -534,6 +540,7 @@ class CPSatSolver:
         params.random_seed = int(self.seed)
         params.log_search_progress = bool(self.log_progress)
         params.catch_sigint_signal = False  # Ctrl-C is caught by solve_interruptibly
+        guard_presolve(params)  # a CP-SAT presolve step drops lists (see guard_presolve)
         return solver
 
     def _result(

@@ -138,6 +138,12 @@ Maximum length
     model's integer weights; a list of ``K`` rules costs at least ``lam K``, so ``K <= U /
     lam``), else ``M`` (antecedents are distinct). ``stats["max_length_source"]`` says which
     one applied.
+
+Solving
+    Every CP-SAT solver of this model passes its parameters through :func:`guard_presolve`,
+    which switches off a CP-SAT presolve step that drops feasible lists from rows whose
+    coefficients pass 2**31 (the fairness rows of section 5 with exact sample weights): without
+    it CP-SAT certified wrong optima.
 """
 
 from __future__ import annotations
@@ -301,6 +307,41 @@ def _add_objective(
         )
     model.minimize(err_coef * errors + len_coef * length)
     return Objective(errors, err_coef, len_coef, n * err_coef, lam, cost / n - lam, K)
+
+
+# ---------------------------------------------------------------------------- solving it
+#: Whether :func:`guard_presolve` switches off CP-SAT's presolve step that drops solutions (for
+#: benchmarks/bench_cpsat_presolve.py, which measures what the guard costs; never turn it off to
+#: solve: the optimum can then be wrong).
+PRESOLVE_GUARD = True
+
+
+def guard_presolve(params: Any) -> None:
+    """Switch off the CP-SAT presolve step that cuts feasible rule lists (OR-Tools 9.15).
+
+    CP-SAT's ``ProcessAtMostOneAndLinear`` extracts enforcement literals from a linear
+    constraint and then removes those it finds make the constraint trivial
+    (``ActivityBoundHelper::RemoveEnforcementThatMakesConstraintTrivial``, rule ``linear + amo:
+    removed enforcement literal``). Its activity bounds can come out wrong, as reported in
+    google/or-tools issue 5293 (Boolean terms whose coefficients sum to more than 2**31 wrap a
+    32-bit ``int``) and pull request 5294 (a loop that breaks early leaves an empty interval,
+    "included" in any right-hand side). ``enf => row`` then becomes ``row``: every list with
+    ``enf`` false that breaks the row is lost, and CP-SAT proves a wrong optimum. Seen here:
+    that rule fires only in the failing solves, halving the coefficients or this switch makes
+    them right, and presolve off agrees with brute force.
+
+    This model writes such rows whenever the pair lcm ``D`` of a fairness cap (section 5) passes
+    2**31: each group's counts enter ``D (rate_g - rate_h)`` with coefficients summing to ``D``.
+    Exact sample weights make ``D`` a product of two group weights (4-decimal weights on 30
+    rows: ``D`` = 1.2e10, coefficients to 4.0e9; CP-SAT said ``optimal`` 0.3203, brute force
+    finds 0.2718), and so can two unweighted groups whose sizes' lcm passes 2**31 (coprime
+    sizes of about 46,000 each); the Rashomon set's objective row can too.
+    ``presolve_inclusion_work_limit = 0`` is the switch CP-SAT reads before running that step
+    (it also skips the inclusion detections): the model is then solved as written, exactly.
+    Its cost is measured by ``benchmarks/bench_cpsat_presolve.py``.
+    """
+    if PRESOLVE_GUARD:
+        params.presolve_inclusion_work_limit = 0
 
 
 # ---------------------------------------------------------------------------- the model

@@ -29,7 +29,7 @@ from ortools.sat.python import cp_model
 
 from ..errors import DataError
 from .base import Problem
-from .cpsat_model import build_model
+from .cpsat_model import build_model, guard_presolve
 
 __all__ = ["CpSatRashomon", "enumerate_rashomon", "LIST_BYTES"]
 
@@ -87,6 +87,7 @@ def enumerate_rashomon(
         )
     solver = cp_model.CpSolver()
     solver.parameters.num_workers = 1
+    guard_presolve(solver.parameters)
     if time_limit is not None:
         solver.parameters.max_time_in_seconds = float(time_limit)
     status = solver.solve(built.model)
@@ -104,6 +105,7 @@ def enumerate_rashomon(
     solver = cp_model.CpSolver()
     solver.parameters.enumerate_all_solutions = True
     solver.parameters.num_workers = 1
+    guard_presolve(solver.parameters)
     if deadline is not None:  # what the first solve left
         solver.parameters.max_time_in_seconds = max(deadline - time.perf_counter(), 1e-3)
     collect = _Collect(built, max_lists, max_bytes)
