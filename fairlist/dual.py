@@ -62,7 +62,15 @@ from .metrics import FEASIBILITY_TOL, METRIC_RATES
 from .solvers import Problem, Result, Status, solve
 from .solvers.base import check_problem
 
-__all__ = ["LagrangianBound", "DualBound", "lagrangian_bound", "dual_bound", "FLOAT_SLACK"]
+__all__ = [
+    "LagrangianBound",
+    "DualBound",
+    "DualCertificate",
+    "lagrangian_bound",
+    "dual_bound",
+    "certify_by_dual",
+    "FLOAT_SLACK",
+]
 
 #: Relative allowance for the float arithmetic that builds the relabelled problem and reads its
 #: bound (see the module docstring): 2**-44, eight times what those roundings can add up to.
@@ -402,3 +410,112 @@ def _search(problem: Problem, at, seen: dict, step: float, budget: int, tol: flo
             b = x
         else:
             a = x
+
+
+@dataclass(frozen=True)
+class DualCertificate:
+    """What :func:`certify_by_dual` proved: ``rule_list`` (fair, objective ``objective``) is the
+    best fair list when ``certified``; ``threshold`` the relaxed value below which every list
+    was enumerated, ``n_checked`` how many were checked against the cap, ``improved`` whether
+    one of them beat the incumbent."""
+
+    rule_list: Any
+    objective: float
+    certified: bool
+    threshold: float
+    n_checked: int
+    improved: bool
+    lower_bound: LagrangianBound
+
+
+#: The integer weights' total in :func:`certify_by_dual` (exact for the engine's Rashomon mode).
+_CERTIFY_UNITS = 2**30
+
+
+def certify_by_dual(
+    problem: Problem,
+    incumbent: Any,
+    nu: Any,
+    *,
+    max_lists: int | None = 1_000_000,
+    **options: Any,
+) -> DualCertificate:
+    """Issue 36 step 2, a prototype: certify (or improve) a fair ``incumbent`` rule list by
+    enumerating the relaxed problem's lists (Handler and Zang's method).
+
+    Why it is exact: for every list ``s`` that meets the cap, ``g(s) = objective(s) + sum nu
+    r(s) <= objective(s) + penalty`` (module docstring), so every fair list better than the
+    incumbent has ``g(s) < objective(incumbent) + penalty``. The relaxed costs ``|d_i|`` are
+    rounded here to integers ``v_i`` (units of ``1 / S``, their total at most 2**30) so that
+    the engine's Rashomon mode reads them exactly; rounding moves ``g`` of any list by at most
+    ``E = sum_i |v_i / S - |d_i||``, so every such list has rounded value below the threshold
+    ``objective(incumbent) + penalty + E`` (plus a float slack). The Rashomon mode enumerates
+    every list of the rounded relaxed problem under it (lists of identical columns merged:
+    they predict alike, so one check covers them); each is checked on ``problem`` (the true
+    cap and objective). When that set is complete, the best fair list among them and the
+    incumbent is optimal. ``max_lists`` bounds the set (an incomplete set certifies nothing).
+    Two groups or more, SP, PE, EOpp, EOdds; the incumbent improves as fair lists appear,
+    but the threshold is fixed at the start (a prototype: it does not fall with it).
+    """
+    from .rashomon import search_rashomon
+    from .rulelist import RuleList
+
+    problem = check_problem(problem)
+    _check_metric(problem)
+    if not isinstance(incumbent, RuleList):
+        raise InvalidParameterError(f"incumbent must be a RuleList, got {type(incumbent).__name__}")
+    start = problem.evaluate(incumbent)
+    if not start.fair:
+        raise InvalidParameterError(
+            f"incumbent is not fair (unfairness {start.unfairness:.6g} > epsilon {problem.epsilon})"
+        )
+    bound = lagrangian_bound(problem, nu, **options)
+    mult = bound.nu
+    c0, c1 = relaxed_costs(problem, mult)
+    d = c1 - c0
+    weight = np.abs(d)
+    label = (d < 0).astype(np.uint8)
+    constant = bound.constant
+    top = float(weight.sum())
+    units = _CERTIFY_UNITS / top if top > 0 else 1.0  # S: integer units per unit of cost
+    values = np.rint(weight * units)
+    error = math.fsum(np.abs(values / units - weight).tolist()) * (1 + 2.0**-40)
+    scaled = math.fsum(values.tolist()) / units  # D~: the rounded costs' total
+    slack = FLOAT_SLACK * (math.fsum((c0 + np.abs(c1)).tolist()) + abs(constant) + top)
+    threshold = start.objective + bound.penalty + error + slack
+    best, best_objective, checked = incumbent, start.objective, 0
+    positive = values > 0
+    if bound.bound >= start.objective:  # L(nu) alone proves the incumbent optimal
+        return DualCertificate(best, best_objective, True, threshold, 0, False, bound)
+    if positive.sum() < 2 or len(np.unique(label[positive])) < 2:
+        # one cheaper label for every sample: the relabelled problem has one class, which the
+        # Rashomon mode does not take (a prototype's gap: nothing is certified)
+        return DualCertificate(best, best_objective, False, threshold, 0, False, bound)
+    relaxed = Problem(
+        problem.X,
+        label,
+        np.arange(problem.n_samples) == int(np.argmax(values)),
+        epsilon=None,
+        lam=problem.lam / scaled,
+        max_length=problem.max_length,
+        feature_names=problem.feature_names,
+        limits=problem.limits,
+        sample_weight=values,
+    )
+    first = solve(relaxed, **options)
+    if first.status is not Status.OPTIMAL:
+        return DualCertificate(best, best_objective, False, threshold, 0, False, bound)
+    # the rounded relaxed objective of a list is (g~ - constant) / D~
+    cut = (threshold - constant) / scaled
+    if cut >= first.objective:  # else no list lies under the threshold: nothing to check
+        found = search_rashomon(relaxed, cut - first.objective, max_lists)
+        if not found.complete:
+            return DualCertificate(best, best_objective, False, threshold, 0, False, bound)
+        for rule_list in found:
+            checked += 1
+            ev = problem.evaluate(rule_list)
+            if ev.fair and ev.objective < best_objective:
+                best, best_objective = rule_list, ev.objective
+    return DualCertificate(
+        best, best_objective, True, threshold, checked, best is not incumbent, bound
+    )

@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 from reference import random_group_problem, random_problem, reference_solve
 
-from fairlist.dual import dual_bound, lagrangian_bound
+from fairlist.dual import certify_by_dual, dual_bound, lagrangian_bound
 from fairlist.errors import InvalidParameterError
 from fairlist.metrics import FEASIBILITY_TOL, METRIC_RATES
 from fairlist.solvers import solve
@@ -154,3 +154,69 @@ def test_refusals():
         lagrangian_bound(p, math.nan)
     with pytest.raises(InvalidParameterError, match="epsilon None"):
         lagrangian_bound(p.replace(epsilon=None), 0.1)
+
+
+@pytest.mark.parametrize("metric", LINEAR + ("EOdds",))
+@pytest.mark.parametrize("weights", [None, "real"])
+def test_certify_by_dual_matches_brute_force(metric, weights):
+    """From the constant list predicting 0 (fair for these metrics), enumerating the relaxed
+    problem under the threshold finds and certifies the brute-force optimum."""
+    rng = np.random.default_rng(31 + len(metric) + (weights is None))
+    certified = 0
+    for k in (2, 2, 3):
+        p = random_group_problem(
+            rng,
+            n=30,
+            m=4,
+            k=k,
+            weights=weights,
+            metric=metric,
+            epsilon=0.05,
+            lam=0.01,
+            max_length=2,
+        )
+        ref = reference_solve(p, 2)
+        constant = p.rule_list([], [], 0)
+        for nu in (_random_nu(rng, p), np.zeros_like(_random_nu(rng, p))):
+            c = certify_by_dual(p, constant, nu)
+            ev = p.evaluate(c.rule_list)
+            assert ev.fair and ev.objective == pytest.approx(c.objective, abs=1e-12)
+            assert c.objective >= ref.objective - 1e-12
+            if c.certified:
+                certified += 1
+                assert c.objective == pytest.approx(ref.objective, abs=1e-12), (k, nu)
+        # started from the optimum itself: certified, not improved
+        best = certify_by_dual(p, ref.rule_list, _random_nu(rng, p))
+        assert best.objective == pytest.approx(ref.objective, abs=1e-12)
+    assert certified >= 4
+
+
+@pytest.mark.parametrize("metric", LINEAR)
+def test_certify_by_dual_needs_the_whole_threshold(metric):
+    """The fair optimum s* at a positive gap, the second-best fair list as the incumbent, and nu
+    of the sign of s*'s gap, large: s*'s relaxed value lies above the incumbent's objective,
+    within the penalty |nu| epsilon. A threshold without the penalty misses s* and certifies
+    the incumbent; the whole threshold finds s*."""
+    rng = np.random.default_rng(101 + len(metric))
+    tested = 0
+    while tested < 3:
+        p = random_problem(rng, n=30, m=4, metric=metric, epsilon=0.08, lam=0.01, max_length=2)
+        fair = []
+        for rl in _all_lists(p, 2):
+            ev = p.evaluate(rl)
+            if ev.fair:
+                fair.append((ev.objective, rl, ev))
+        fair.sort(key=lambda t: t[0])
+        best_objective, best, ev = fair[0]
+        rate = METRIC_RATES[p.metric][0]
+        gap = getattr(ev.counts.groups[0], rate) - getattr(ev.counts.groups[1], rate)
+        second = [t for t in fair if t[0] > best_objective + 1e-9]
+        if abs(gap) < 0.01 or not second:
+            continue
+        tested += 1
+        lost = second[0][0] - best_objective
+        nu = math.copysign(2 * lost / abs(gap) + 0.5, gap)
+        assert best_objective + nu * gap > second[0][0]  # s* above the incumbent, relaxed
+        c = certify_by_dual(p, second[0][1], nu)
+        assert c.certified and c.improved
+        assert c.objective == pytest.approx(best_objective, abs=1e-12)
