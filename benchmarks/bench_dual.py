@@ -9,12 +9,15 @@ most 3 rules certifies in well under a second; at most 5 rules takes about a min
 issue figure 0.413583 is printed as known unless ``--fair-time-limit`` is raised), the root bound
 (the fair search stopped after its first node: the class bound and the fairness bounds of the
 empty prefix) and the share of the root gap the dual closes, ``(best L - root) / (optimum -
-root)``. One process, one core (pinned where the platform allows); CPU seconds are process
-time, the figure to compare on a shared machine.
+root)``. With ``--certify``, :func:`fairlist.dual.certify_by_dual` (issue 36 step 2, a
+prototype) from the fair solve's list at the best ``nu``: the lists enumerated under the
+threshold and its CPU seconds. One process, one core (pinned where the platform allows); CPU
+seconds are process time, the figure to compare on a shared machine.
 
     python benchmarks/bench_dual.py                               # both cases, ~1-2 min
     python benchmarks/bench_dual.py --lengths 3 --nus 0 0.25 0.5 1
     python benchmarks/bench_dual.py --lengths 5 --fair-time-limit 300
+    python benchmarks/bench_dual.py --lengths 3 --certify         # issue 36 step 2 (prototype)
 """
 
 from __future__ import annotations
@@ -27,7 +30,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from fairlist.dual import dual_bound, lagrangian_bound
+from fairlist.dual import certify_by_dual, dual_bound, lagrangian_bound
 from fairlist.solvers import Limits, Problem
 from fairlist.solvers.bnb import BnBSolver
 
@@ -62,6 +65,10 @@ def main() -> None:
     parser.add_argument(
         "--fair-time-limit", type=float, default=30.0, help="the fair solve (0: skip it)"
     )
+    parser.add_argument(
+        "--certify", action="store_true", help="also certify_by_dual from the fair solve's list"
+    )
+    parser.add_argument("--max-lists", type=int, default=5_000_000, help="certify_by_dual's cap")
     args = parser.parse_args()
     if hasattr(os, "sched_setaffinity"):
         os.sched_setaffinity(0, {sorted(os.sched_getaffinity(0))[-1]})
@@ -89,6 +96,7 @@ def main() -> None:
         )
         known, known_L = KNOWN.get(length, (None, None))
         optimum, how = known, "issue 36's figure"
+        fair = None
         if args.fair_time_limit > 0:
             cpu = time.process_time()
             fair = BnBSolver(policy="lower_bound").solve(
@@ -110,6 +118,15 @@ def main() -> None:
         if known_L is not None:
             at = lagrangian_bound(p, 0.5).bound
             print(f"L(0.5) = {at:.6f} against issue 36's {known_L} (diff {at - known_L:+.2e})")
+        if args.certify and fair is not None and fair.rule_list is not None:
+            cpu = time.process_time()
+            c = certify_by_dual(p, fair.rule_list, d.nu, max_lists=args.max_lists)
+            cpu = time.process_time() - cpu
+            print(
+                f"certify_by_dual(incumbent {fair.objective:.6f}, nu {d.nu:.4g}): certified "
+                f"{c.certified}, objective {c.objective:.6f}, {c.n_checked} lists under the "
+                f"threshold {c.threshold:.6f} checked, {cpu:.2f} CPU s (its inner solve included)"
+            )
 
 
 if __name__ == "__main__":
