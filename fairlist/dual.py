@@ -183,7 +183,8 @@ def lagrangian_bound(
         ``-nu`` on group 1's), else one per rate and group, each rate's summing to 0. Any value
         gives a valid bound; a poor one a weak bound.
     engine, options
-        The engine that solves the relaxed, unconstrained problem, and its options.
+        The engine that solves the relaxed, unconstrained problem, and its options (threads,
+        policy, limits' switches; not ``majority_only``, refused: see the error).
 
     Examples
     --------
@@ -204,6 +205,12 @@ def lagrangian_bound(
     """
     problem = check_problem(problem)
     _check_metric(problem)
+    if options.get("majority_only"):
+        raise InvalidParameterError(
+            "majority_only: the relabelled problem's majority labels are not the fair "
+            "problem's, so its lists are another space; the bound is over every list (leave it "
+            "False: a bound on the full space bounds the majority space's optimum too)"
+        )
     mult = _multipliers(problem, nu)
     if problem.epsilon is None and np.any(mult != 0):
         raise InvalidParameterError(

@@ -152,6 +152,8 @@ def test_refusals():
         lagrangian_bound(p, [0.1, 0.2])
     with pytest.raises(InvalidParameterError, match="finite"):
         lagrangian_bound(p, math.nan)
+    with pytest.raises(InvalidParameterError, match="majority_only"):
+        lagrangian_bound(p, 0.1, majority_only=True)
     with pytest.raises(InvalidParameterError, match="epsilon None"):
         lagrangian_bound(p.replace(epsilon=None), 0.1)
 
@@ -220,3 +222,14 @@ def test_certify_by_dual_needs_the_whole_threshold(metric):
         c = certify_by_dual(p, second[0][1], nu)
         assert c.certified and c.improved
         assert c.objective == pytest.approx(best_objective, abs=1e-12)
+
+
+def test_threads_give_the_same_bound():
+    rng = np.random.default_rng(13)
+    p = random_group_problem(
+        rng, n=40, m=5, k=3, weights="real", metric="SP", epsilon=0.05, lam=0.01, max_length=3
+    )
+    nu = _random_nu(rng, p)
+    serial = lagrangian_bound(p, nu)
+    assert lagrangian_bound(p, nu, n_jobs=2).bound == pytest.approx(serial.bound, abs=1e-12)
+    assert serial.bound <= reference_solve(p, 3).objective + 1e-12
