@@ -67,7 +67,14 @@ copybutton_prompt_is_regexp = True
 
 #: Public subpackages documented beside ``fairlist`` itself: their ``__all__`` less what the
 #: top level already exports.
-PUBLIC_MODULES = ["fairlist.solvers", "fairlist.groups", "fairlist.metrics", "fairlist.study"]
+PUBLIC_MODULES = [
+    "fairlist.solvers",
+    "fairlist.groups",
+    "fairlist.metrics",
+    "fairlist.study",
+    "fairlist.synthetic",
+    "fairlist.dual",
+]
 API_DIR = HERE / "api"  # generated at each build; in .gitignore
 
 
