@@ -16,8 +16,8 @@
 #include "fairlist/frontier.hpp"
 #include "fairlist/incumbent.hpp"
 #include "fairlist/rashomon.hpp"
+#include "fairlist/result.hpp"
 #include "fairlist/scratch.hpp"
-#include "fairlist/search.hpp"
 #include "fairlist/stop.hpp"
 #include "fairlist/terminal_solver.hpp"
 

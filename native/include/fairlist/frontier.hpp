@@ -17,10 +17,12 @@
 #include "fairlist/context.hpp"
 #include "fairlist/permutation_map.hpp"
 #include "fairlist/queue.hpp"
-#include "fairlist/search.hpp"
+#include "fairlist/result.hpp"
 #include "fairlist/trie.hpp"
 
 namespace fairlist {
+
+class Incumbent;  // incumbent.hpp
 
 // The permutation-map key of a child: the counts of SearchContext::key_counts() and the hash of
 // those and of its uncaptured classes.
