@@ -197,6 +197,9 @@ cdef extern from "fairlist/search.hpp" namespace "fairlist" nogil:
         int64_t n_rows                 # distinct weighted rows searched over
         int64_t n_classes              # classes of identical antecedent bits
 
+    # a += b (Stats::operator+=, result.hpp): counters summed, peaks maximized, the rest a's
+    Stats add_stats(const Stats& a, const Stats& b)
+
     cdef struct Progress:
         int64_t nodes_expanded
         int64_t children_evaluated

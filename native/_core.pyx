@@ -146,6 +146,14 @@ def avx512_popcount():
     return bool(has_avx512_popcount())
 
 
+def _add_stats(dict a, dict b):
+    """``fairlist::Stats`` a += b (``result.hpp``) on two stats dicts, for tests: counters are
+    summed, peaks maximized, the fields set once kept from ``a``. Every field is required."""
+    cdef Stats x = a
+    cdef Stats y = b
+    return add_stats(x, y)
+
+
 cdef class BranchAndBound:
     """One branch-and-bound search (the C++ ``fairlist::Search``).
 

@@ -179,9 +179,9 @@ void Expander::map_held() {
     std::size_t kept = 0;
     for (Held& h : held_) {
         h.node = slots_.back();
-        if (!frontier_.map_child(h.node, index_, h.rule, k, h.errors, h.lb_errors, h.key,
-                                 held_classes_.data() + h.classes, scratch_.other_classes.data(),
-                                 scratch_.path, &other_path_, &stats_, &h.superseded, nullptr,
+        const ChildRecord child{index_, h.rule, k, h.errors, h.lb_errors, h.key,
+                                held_classes_.data() + h.classes, scratch_.path};
+        if (!frontier_.map_child(h.node, child, map_scratch(), &stats_, &h.superseded, nullptr,
                                  nullptr)) {
             continue;  // dropped: the slot stays free
         }
@@ -201,11 +201,11 @@ void Expander::queue_held() {
     } else {
         const std::size_t k = depth_ + 1;
         for (const Held& h : held_) {
-            const std::uint32_t child = frontier_.add_child(
-                index_, h.rule, k, h.errors, h.lb_errors, h.priority, h.bound, h.key,
-                held_classes_.data() + h.classes, scratch_.other_classes.data(), scratch_.path,
-                &other_path_, true, &stats_);
-            queued = queued || child != Trie::kNone;
+            const ChildRecord child{index_, h.rule, k, h.errors, h.lb_errors, h.key,
+                                    held_classes_.data() + h.classes, scratch_.path};
+            const std::uint32_t node =
+                frontier_.add_child(child, h.priority, h.bound, map_scratch(), true, &stats_);
+            queued = queued || node != Trie::kNone;
         }
     }
     held_.clear();
@@ -324,11 +324,11 @@ void Expander::add_child(std::uint32_t j, int q, const Fixed& f, std::int64_t er
     const Incumbent* cut =
         at_cap && ctx_.canonical_ties() && ctx_.config().finished_tie_cut ? &incumbent_ : nullptr;
     Finished child{Trie::kNone, Trie::kNone};
+    const ChildRecord record{index_, rule, k, errors, lb_errors, key, scratch_.child_classes.data(),
+                             scratch_.path};
     if (frontier_.map_shared()) {  // parallel, finished: judged like a held child, linked later
-        if (!frontier_.map_child(slots_.back(), index_, rule, k, errors, lb_errors, key,
-                                 scratch_.child_classes.data(), scratch_.other_classes.data(),
-                                 scratch_.path, &other_path_, &stats_, &child.superseded, cut,
-                                 shared_)) {
+        if (!frontier_.map_child(slots_.back(), record, map_scratch(), &stats_, &child.superseded,
+                                 cut, shared_)) {
             return;
         }
         child.node = slots_.back();
@@ -337,10 +337,8 @@ void Expander::add_child(std::uint32_t j, int q, const Fixed& f, std::int64_t er
         std::optional<FrontierHold> lock;
         if (shared_ != nullptr) lock.emplace(*shared_, &stats_);
         child.node = frontier_.add_child(
-            index_, rule, k, errors, lb_errors,
-            ctx_.priority(lb_errors, leaf_errors, k, n_captured), ctx_.queued_bound(lb_errors, k),
-            key, scratch_.child_classes.data(), scratch_.other_classes.data(), scratch_.path,
-            &other_path_, !finish, &stats_, cut);
+            record, ctx_.priority(lb_errors, leaf_errors, k, n_captured),
+            ctx_.queued_bound(lb_errors, k), map_scratch(), !finish, &stats_, cut);
         if (shared_ != nullptr && !finish && child.node != Trie::kNone && shared_->waiting > 0) {
             shared_->wake.notify_one();
         }

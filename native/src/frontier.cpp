@@ -132,12 +132,13 @@ void Frontier::prefetch(std::uint64_t hash) const {
 // depends on (see key_counts()); the entry also keeps the errors on the captured samples.  The
 // stored prefix's classes and length are recomputed from its path (its nodes' parent and rule,
 // which never change once a node is published).
-Frontier::Verdict Frontier::judge(std::size_t k, std::int64_t errors, const MapKey& key,
-                                  const word_t* child_classes, word_t* other_classes,
-                                  const std::vector<std::uint32_t>& parent_path,
-                                  std::uint32_t rule, std::vector<std::uint32_t>* other_path,
+Frontier::Verdict Frontier::judge(const ChildRecord& child, MapScratch scratch,
                                   const Incumbent* finished_cut, FrontierLock* lock,
                                   PermutationMap::Slot* hit) const {
+    const std::size_t k = child.k;
+    const MapKey& key = child.key;
+    const word_t* child_classes = child.classes;
+    word_t* other_classes = scratch.other_classes;
     const std::size_t cw = ctx_.data().n_class_words();
     std::size_t other_length = 0;
     *hit = pmap_.find(key.hash, key.counts, [&](std::uint32_t other) {
@@ -150,18 +151,20 @@ Frontier::Verdict Frontier::judge(std::size_t k, std::int64_t errors, const MapK
     // and the lengths.  Keep the prefix with no more of both (on a tie the earlier one, or
     // with canonical ties the one first in the canonical order: the completions of each come
     // in the order of the prefixes); when neither has, keep both, the new one outside the map.
-    const auto captured_errors = static_cast<std::uint32_t>(errors);
+    const auto captured_errors = static_cast<std::uint32_t>(child.errors);
     const std::uint32_t other_errors = pmap_.stores_errors() ? pmap_.errors(*hit) : captured_errors;
     const bool tie = other_errors == captured_errors && other_length == k;
     const bool new_first = tie && ctx_.canonical_ties() &&
-                           comes_first(parent_path, rule, pmap_.node(*hit), other_path);
+                           comes_first(child.parent_path, child.rule, pmap_.node(*hit),
+                                             scratch.other_path);
     if (other_errors <= captured_errors && other_length <= k) {
         if (!new_first) return Verdict::DROP;
         std::unique_lock<std::mutex> flags;  // cut_after_finished reads the stored node's flags
         if (lock != nullptr && finished_cut != nullptr) {
             flags = std::unique_lock<std::mutex>(lock->mutex);
         }
-        if (cut_after_finished(parent_path, rule, pmap_.node(*hit), *other_path, finished_cut)) {
+        if (cut_after_finished(child.parent_path, child.rule, pmap_.node(*hit),
+                               *scratch.other_path, finished_cut)) {
             return Verdict::DROP;
         }
     }
@@ -184,34 +187,30 @@ void Frontier::supersede(std::uint32_t node) {
     if (!(old.flags & (Node::kExpanded | Node::kRetired))) old.flags |= Node::kSuperseded;
 }
 
-std::uint32_t Frontier::add_child(std::uint32_t parent, std::uint32_t rule, std::size_t k,
-                                  std::int64_t errors, std::int64_t lb_errors, double priority,
-                                  double bound, const MapKey& key, const word_t* child_classes,
-                                  word_t* other_classes,
-                                  const std::vector<std::uint32_t>& parent_path,
-                                  std::vector<std::uint32_t>* other_path, bool enqueue,
-                                  Stats* stats, const Incumbent* finished_cut) {
+std::uint32_t Frontier::add_child(const ChildRecord& child, double priority, double bound,
+                                  MapScratch scratch, bool enqueue, Stats* stats,
+                                  const Incumbent* finished_cut) {
     auto insert = [&] {
-        const std::uint32_t child = trie_.add(parent, rule, static_cast<std::int32_t>(lb_errors));
+        const std::uint32_t node =
+            trie_.add(child.parent, child.rule, static_cast<std::int32_t>(child.lb_errors));
         ++stats->nodes_created;
         if (enqueue) {
-            queue_.push(priority, child);
+            queue_.push(priority, node);
             tracked_.push(bound);
         }
-        return child;
+        return node;
     };
     if (!ctx_.config().use_permutation_map) return insert();
     PermutationMap::Slot hit;  // the map is not shared (map_child when it is)
-    const Verdict verdict = judge(k, errors, key, child_classes, other_classes, parent_path, rule,
-                                  other_path, finished_cut, nullptr, &hit);
+    const Verdict verdict = judge(child, scratch, finished_cut, nullptr, &hit);
     if (verdict == Verdict::DROP) {
         ++stats->permutation_hits;
         return Trie::kNone;
     }
-    const std::uint32_t child = insert();
-    const std::uint32_t old = apply(verdict, hit, child, errors, key);
+    const std::uint32_t node = insert();
+    const std::uint32_t old = apply(verdict, hit, node, child.errors, child.key);
     if (old != Trie::kNone) supersede(old);
-    return child;
+    return node;
 }
 
 // The two steps of add_child for a child of the parallel search.  Between them the child is in
@@ -221,23 +220,18 @@ std::uint32_t Frontier::add_child(std::uint32_t parent, std::uint32_t rule, std:
 // a tying newcomer that the finished-tie cut could drop (searched again: never wrong); if the
 // search stops in between, the node it came from keeps its bound in the lower bound
 // (parallel.cpp), which covers it.
-bool Frontier::map_child(std::uint32_t slot, std::uint32_t parent, std::uint32_t rule,
-                         std::size_t k, std::int64_t errors, std::int64_t lb_errors,
-                         const MapKey& key, const word_t* child_classes, word_t* other_classes,
-                         const std::vector<std::uint32_t>& parent_path,
-                         std::vector<std::uint32_t>* other_path, Stats* stats,
-                         std::uint32_t* superseded, const Incumbent* finished_cut,
+bool Frontier::map_child(std::uint32_t slot, const ChildRecord& child, MapScratch scratch,
+                         Stats* stats, std::uint32_t* superseded, const Incumbent* finished_cut,
                          FrontierLock* lock) {
-    trie_.init(slot, parent, rule, static_cast<std::int32_t>(lb_errors));
-    const std::unique_lock<std::mutex> shard = lock_shard(key.hash);
+    trie_.init(slot, child.parent, child.rule, static_cast<std::int32_t>(child.lb_errors));
+    const std::unique_lock<std::mutex> shard = lock_shard(child.key.hash);
     PermutationMap::Slot hit;
-    const Verdict verdict = judge(k, errors, key, child_classes, other_classes, parent_path, rule,
-                                  other_path, finished_cut, lock, &hit);
+    const Verdict verdict = judge(child, scratch, finished_cut, lock, &hit);
     if (verdict == Verdict::DROP) {
         ++stats->permutation_hits;
         return false;
     }
-    *superseded = apply(verdict, hit, slot, errors, key);
+    *superseded = apply(verdict, hit, slot, child.errors, child.key);
     return true;
 }
 

@@ -6,7 +6,7 @@
 #include <numeric>
 
 #include "fairlist/incumbent.hpp"
-#include "fairlist/search.hpp"
+#include "fairlist/result.hpp"
 
 namespace fairlist {
 

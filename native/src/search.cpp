@@ -22,28 +22,6 @@ constexpr double kInf = std::numeric_limits<double>::infinity();
 // Seconds a Rashomon list takes to be sorted and handed over (Search::limit_reached).
 constexpr double kHandoverSeconds = 1.5e-6;
 
-// Adds the counts of one worker to another's (the additive fields of Stats).
-void add_counts(Stats* into, const Stats& s) {
-    into->nodes_expanded += s.nodes_expanded;
-    into->children_evaluated += s.children_evaluated;
-    into->nodes_created += s.nodes_created;
-    into->pruned_by_bound += s.pruned_by_bound;
-    into->pruned_on_pop += s.pruned_on_pop;
-    into->pruned_infeasible += s.pruned_infeasible;
-    into->pruned_class_bound += s.pruned_class_bound;
-    into->pruned_support += s.pruned_support;
-    into->pruned_length += s.pruned_length;
-    into->permutation_hits += s.permutation_hits;
-    into->incumbent_updates += s.incumbent_updates;
-    into->fairness_bound_calls += s.fairness_bound_calls;
-    into->terminal_prefixes += s.terminal_prefixes;
-    into->terminal_lists += s.terminal_lists;
-    into->frontier_locks += s.frontier_locks;
-    into->frontier_lock_seconds += s.frontier_lock_seconds;
-    into->frontier_wait_seconds += s.frontier_wait_seconds;
-    into->lookahead_prefixes += s.lookahead_prefixes;
-}
-
 }  // namespace
 
 Search::Search(const word_t* rules, const word_t* labels, const std::int32_t* groups,
@@ -351,7 +329,7 @@ SearchResult Search::run() {
     p_lower_.store(result.lower_bound, std::memory_order_relaxed);
     // The statistics: the workers' counts, the search's own.
     Stats stats = worker_->stats();
-    for (const auto& helper : helpers_) add_counts(&stats, helper->stats());
+    for (const auto& helper : helpers_) stats += helper->stats();  // counters summed (result.hpp)
     stats.peak_trie_size = stats_.peak_trie_size;
     stats.peak_queue_size = stats_.peak_queue_size;
     stats.beam_objective = stats_.beam_objective;

@@ -19,7 +19,7 @@
 
 #include "fairlist/context.hpp"
 #include "fairlist/incumbent.hpp"
-#include "fairlist/search.hpp"
+#include "fairlist/result.hpp"
 #include "fairlist/stop.hpp"
 
 namespace fairlist {

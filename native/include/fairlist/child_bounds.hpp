@@ -13,7 +13,7 @@
 #include "fairlist/context.hpp"
 #include "fairlist/counts.hpp"
 #include "fairlist/incumbent.hpp"
-#include "fairlist/search.hpp"
+#include "fairlist/result.hpp"
 
 namespace fairlist {
 

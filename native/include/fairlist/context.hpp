@@ -10,12 +10,12 @@
 #include <cstdint>
 #include <limits>
 
+#include "fairlist/config.hpp"
 #include "fairlist/counts.hpp"
 #include "fairlist/fairness_bound.hpp"
 #include "fairlist/permutation_map.hpp"
 #include "fairlist/queue.hpp"
 #include "fairlist/rule_data.hpp"
-#include "fairlist/search.hpp"
 #include "fairlist/trie.hpp"
 
 namespace fairlist {

@@ -16,8 +16,8 @@
 #include "fairlist/frontier.hpp"
 #include "fairlist/incumbent.hpp"
 #include "fairlist/rashomon.hpp"
+#include "fairlist/result.hpp"
 #include "fairlist/scratch.hpp"
-#include "fairlist/search.hpp"
 #include "fairlist/stop.hpp"
 #include "fairlist/terminal_solver.hpp"
 
@@ -131,6 +131,8 @@ class Expander {
     // uncaptured and its counts (scratch_, prefix_), and prepares the class bound for its
     // children.
     void prepare_prefix();
+    // The scratch of the map's comparisons (Frontier::add_child, map_child).
+    MapScratch map_scratch() { return {scratch_.other_classes.data(), &other_path_}; }
     // Child (j, q) of the loaded prefix: offers its lists "child + default", then bounds it and
     // adds it to the frontier unless a bound prunes it.  captured: the samples the rule
     // captures; forced_free: the equivalent-points errors among the samples it leaves

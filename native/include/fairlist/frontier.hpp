@@ -17,16 +17,39 @@
 #include "fairlist/context.hpp"
 #include "fairlist/permutation_map.hpp"
 #include "fairlist/queue.hpp"
-#include "fairlist/search.hpp"
+#include "fairlist/result.hpp"
 #include "fairlist/trie.hpp"
 
 namespace fairlist {
+
+class Incumbent;  // incumbent.hpp
 
 // The permutation-map key of a child: the counts of SearchContext::key_counts() and the hash of
 // those and of its uncaptured classes.
 struct MapKey {
     std::uint32_t counts[PermutationMap::kMaxKey];  // the first key_counts() used
     std::uint64_t hash = 0;
+};
+
+// A child on its way into the frontier, as add_child, map_child and judge read it: the prefix
+// parent_path + rule (rule: antecedent << 1 | prediction) of length k, child of trie node
+// `parent`; its errors on the captured samples, its bound on the errors, its map key and its
+// uncaptured classes (n_class_words words).  Built by the expander from its Held record or the
+// child it evaluates; it refers to them and lives for one call.
+struct ChildRecord {
+    std::uint32_t parent, rule;
+    std::size_t k;
+    std::int64_t errors, lb_errors;
+    const MapKey& key;
+    const word_t* classes;
+    const std::vector<std::uint32_t>& parent_path;
+};
+
+// A worker's scratch for the map's comparisons (any contents): an equivalent prefix's classes
+// (n_class_words words) and rules.
+struct MapScratch {
+    word_t* other_classes;
+    std::vector<std::uint32_t>* other_path;
 };
 
 // A frontier shared by several workers (parallel.cpp): every access to it (trie, queue, map,
@@ -117,17 +140,13 @@ class Frontier {
     // Inserts a child that passed the bounds into the trie and (when enqueue) the queue, with
     // `bound` its queued bound, unless the permutation map holds an equivalent prefix that
     // dominates it; returns its node, or Trie::kNone when it is dropped.  Not with the map
-    // shared (map_child, link_child then).  child_classes: its
-    // uncaptured classes; other_classes and other_path: scratch (n_class_words words; any);
-    // parent_path: the parent's rules (compared on a tie with canonical ties).  finished_cut
+    // shared (map_child, link_child then).  The child's parent_path is compared on a tie with
+    // canonical ties.  finished_cut
     // (null: off): for a child two rules short of the cap with canonical ties, the incumbent
     // against which a tying equivalent of a finished prefix may be dropped
     // (Config::finished_tie_cut, cut_after_finished).
-    std::uint32_t add_child(std::uint32_t parent, std::uint32_t rule, std::size_t k,
-                            std::int64_t errors, std::int64_t lb_errors, double priority,
-                            double bound, const MapKey& key, const word_t* child_classes,
-                            word_t* other_classes, const std::vector<std::uint32_t>& parent_path,
-                            std::vector<std::uint32_t>* other_path, bool enqueue, Stats* stats,
+    std::uint32_t add_child(const ChildRecord& child, double priority, double bound,
+                            MapScratch scratch, bool enqueue, Stats* stats,
                             const Incumbent* finished_cut = nullptr);
     // Asks the processor to fetch the map's slot for this hash (under its shard's lock when
     // the map is shared).
@@ -148,11 +167,7 @@ class Frontier {
     // linked.  finished_cut as add_child's; its check reads another worker's node flags, so it
     // takes `lock` (the frontier's) inside the shard's: the lock order is a shard's, then the
     // frontier's.
-    bool map_child(std::uint32_t slot, std::uint32_t parent, std::uint32_t rule, std::size_t k,
-                   std::int64_t errors, std::int64_t lb_errors, const MapKey& key,
-                   const word_t* child_classes, word_t* other_classes,
-                   const std::vector<std::uint32_t>& parent_path,
-                   std::vector<std::uint32_t>* other_path, Stats* stats,
+    bool map_child(std::uint32_t slot, const ChildRecord& child, MapScratch scratch, Stats* stats,
                    std::uint32_t* superseded, const Incumbent* finished_cut, FrontierLock* lock);
     // Adds a child that map_child kept to the trie and (when enqueue) the queue (the
     // frontier's lock held), and flags the node it superseded.
@@ -188,10 +203,7 @@ class Frontier {
     // replacing the equivalent entry `hit` (it dominates).
     enum class Verdict { DROP, INSERT, KEEP, REPLACE };
     // finished_cut: add_child's; lock (null: none needed) is taken for its check.
-    Verdict judge(std::size_t k, std::int64_t errors, const MapKey& key,
-                  const word_t* child_classes, word_t* other_classes,
-                  const std::vector<std::uint32_t>& parent_path, std::uint32_t rule,
-                  std::vector<std::uint32_t>* other_path, const Incumbent* finished_cut,
+    Verdict judge(const ChildRecord& child, MapScratch scratch, const Incumbent* finished_cut,
                   FrontierLock* lock, PermutationMap::Slot* hit) const;
     // Carries out a verdict other than DROP for node `child`; returns the node it replaced in
     // the map (Trie::kNone: none).

@@ -17,8 +17,8 @@
 #include "fairlist/incumbent.hpp"
 #include "fairlist/pair_counts.hpp"
 #include "fairlist/rashomon.hpp"
+#include "fairlist/result.hpp"
 #include "fairlist/rule_data.hpp"
-#include "fairlist/search.hpp"
 #include "fairlist/stop.hpp"
 #include "fairlist/trie.hpp"
 

@@ -1,0 +1,102 @@
+// The problem and the options of one search (fairlist::Search, search.hpp): what every
+// component reads (SearchContext keeps them, context.hpp), declared apart from the facade so
+// that the components include this header, not search.hpp.
+#pragma once
+
+#include <cstdint>
+
+#include "fairlist/metric.hpp"
+#include "fairlist/queue.hpp"
+
+namespace fairlist {
+
+// The objective and the constraint.
+struct ProblemSpec {
+    Metric metric = Metric::SP;
+    bool constrained = false;  // false: no fairness cap (epsilon ignored)
+    double epsilon = 0.0;      // maximum unfairness
+    double lam = 0.0;          // length penalty per rule
+};
+
+// Options and limits of one search.  Every bound can be switched off (for tests and ablations).
+struct Config {
+    Policy policy = Policy::BFS;
+    bool majority_only = false;         // CORELS' majority-label search space
+    std::int64_t max_length = -1;       // longest rule list considered; < 0: no cap
+    bool use_hierarchical_bound = true; // errors on the captured samples count in the bound
+    bool use_lookahead = true;          // a child has one more rule: lb + lam >= best prunes
+    bool use_length_bound = true;       // maximum useful length: lam * length < best
+    bool use_equivalent_points = true;  // identical samples with different labels force errors
+    bool use_fairness_bound = true;     // fairness lower bound (with a constraint; context.hpp)
+    bool use_class_bound = true;        // its equivalence-class LP version (class_bound.hpp)
+    bool use_permutation_map = true;    // safe permutation map (see permutation_map.hpp)
+    bool use_support_bounds = true;     // accurate-support bound (only without a constraint)
+    // Under a length cap, finish each prefix two rules short of it by counting
+    // (terminal_solver.hpp) instead of expanding it and its children; the same lists are
+    // evaluated.  Ignored where TerminalSolver::applies() is false (more than two groups, a
+    // total weight of 2^31 or more, more than 1,024 antecedents).
+    bool use_terminal_solver = true;
+    // With the terminal solver: finish by counting (instead of queueing) a child whose lists of
+    // three or more further rules cannot beat the incumbent (short_completions.hpp).  Off by
+    // default: it stores far fewer nodes but spends more time (docs/performance.md).
+    bool use_two_rule_lookahead = false;
+    // With the terminal solver: below a finished child Q + (j, q), skip the first rules (i, q)
+    // whose sibling Q + (i, q) was finished earlier in the same expansion (its lists starting
+    // with (j, q) predict the same; terminal_solver.cpp).  Full space, not the Rashomon mode.
+    bool use_terminal_symmetry = true;
+    // With the terminal solver: count its pair rows by popcounts of the classes' (group, label)
+    // bitsets against each antecedent's (pair_counts.cpp) when that is less work than adding
+    // class by class; false: always class by class.  The same counts either way.
+    bool use_class_pair_counts = true;
+    std::int64_t max_nodes = 0;         // stop when the trie holds this many nodes; 0: none
+    double time_limit = 0.0;            // seconds; <= 0: none
+    double memory_limit_mb = 0.0;       // MiB held by the search structures; <= 0: none
+    std::uint64_t seed = 0;             // 0: ties broken by insertion order; else seeded hash
+    // The permutation map keeps its counts in 16 bits below 65,536 samples; true keeps them in
+    // 32 bits whatever the size (the layout used above it), so tests can run it on small data.
+    bool wide_map_counts = false;
+    // Width of the beam search run before the branch-and-bound for a first incumbent (beam.cpp);
+    // 0: none.  It changes what a limited search returns, never a certificate.
+    std::int64_t beam_width = 0;
+    // Length deepening: before the main search, certify the optimum among lists of at most
+    // 1, 2, ..., deepen_length rules (each a search capped at that length, knowing the shorter
+    // ones certified); the main search then knows that no list of at most deepen_length rules
+    // beats the incumbent, so every prefix's bound counts at least deepen_length + 1 rules.
+    // 0: none.  A certificate either way; under limits it trades nodes for better lists.
+    std::int64_t deepen_length = 0;
+    // Stop (status FEASIBLE, stop reason GAP_LIMIT) once the incumbent's objective is within
+    // this of the global lower bound (Progress::lower_bound); <= 0: none.  The result then
+    // carries its guaranteed gap: objective - lower_bound <= gap_tolerance.
+    double gap_tolerance = 0.0;
+    // Worker threads of the search (parallel.cpp): 1 is the serial search; < 0 counts back
+    // from the machine's hardware threads (-1: all of them); 0 is refused.  A certified
+    // answer is the same for every value above 1 and for 1 with canonical_ties (below).
+    std::int64_t n_jobs = 1;
+    // Ties decided canonically (incumbent.hpp): a prefix whose bound equals the incumbent's
+    // objective is pruned only when none of its lists can come before the incumbent in the
+    // canonical order, and the permutation map keeps the canonically first of two tying
+    // prefixes (or drops it when none of its lists can matter: finished_tie_cut), so that a
+    // certified list is the canonical first among all optimal lists of the space, whatever the
+    // order of the search.  Always on with n_jobs != 1; off, the serial search prunes every tie
+    // (fewer nodes) and returns the canonical first of the optimal lists it evaluated.
+    bool canonical_ties = false;
+    // With canonical ties: a prefix Q that ties an equivalent prefix P (permutation map) already
+    // finished by the terminal solver, and comes first canonically, is dropped instead of
+    // searched when none of its lists can come before the incumbent given that none of P's
+    // does (Incumbent::equivalent_may_precede; the argument is at
+    // Frontier::cut_after_finished).  Off: Q's subtree is searched, as before.
+    bool finished_tie_cut = true;
+    // The Rashomon mode (rashomon.hpp; >= 0: on): the search keeps every fair list of the space
+    // whose objective is at most the optimum + rashomon_delta (+ kRashomonSlack), not only the
+    // best one, and prunes a subtree only when its bound exceeds the incumbent's objective +
+    // rashomon_delta (SearchContext::cutoff).  The shortcuts that keep one of several lists are
+    // off in this mode (context.cpp says which and why); it refuses n_jobs != 1,
+    // deepen_length > 0, gap_tolerance > 0 and majority_only.  < 0: off.
+    double rashomon_delta = -1.0;
+    // The Rashomon mode returns the max_lists lists of least objective (ties canonical) and
+    // prunes above the max_lists-th it holds (rashomon.hpp); a set it cut has stop reason
+    // StopReason::MAX_LISTS and a finite rashomon_complete_below.  0: no cap.
+    std::int64_t max_lists = 0;
+};
+
+}  // namespace fairlist
