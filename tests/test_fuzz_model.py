@@ -25,7 +25,7 @@ from hypothesis import strategies as st
 from typer.testing import CliRunner
 
 from fairlist._json import dumps
-from fairlist.binarize import Binarizer
+from fairlist.binarize import LATER_PARAMETERS, Binarizer
 from fairlist.cli import app
 from fairlist.errors import FairlistError
 from fairlist.estimator import FairRuleListClassifier
@@ -193,7 +193,8 @@ def load_or_refuse(doc):
 
 def normalized(doc):
     """What ``to_dict`` writes for a document it accepted: version 2 with version 1's missing
-    fields filled, every parameter (with its default), metric names in full, the statistics'
+    fields filled, every parameter (with its default; a fitted binarizer's parameters added since
+    0.2, ``LATER_PARAMETERS``, too), metric names in full, the statistics'
     certified length equal to the field, this fairlist's version, and metadata only when there
     is some."""
     doc = json.loads(dumps(doc))
@@ -210,6 +211,12 @@ def normalized(doc):
             "Binarizer": {**Binarizer().get_params(), **params["binarizer"]["Binarizer"]}
         }
     doc["params"] = params
+    fitted = doc.get("binarizer")
+    if isinstance(fitted, Mapping) and isinstance(fitted.get("params"), Mapping):
+        defaults = Binarizer().get_params()  # parameters added since: optional, their defaults
+        for name in LATER_PARAMETERS:
+            fitted["params"].setdefault(name, defaults[name])
+        fitted.setdefault("id_columns", [])  # (written since 0.3; absent: none left out)
     doc["training"]["metric"] = Metric.parse(doc["training"]["metric"]).name.lower()
     training, stats = doc["training"], doc["training"]["stats"]
     # one certificate: the engine statistics repeat the field (older files' count was partial)
