@@ -1,9 +1,11 @@
 """The commands' common options, declared once each (one help text, one range): the choices
 read from the registries they name (engines, metrics, policies, groups, the binarizer's
-settings), the ``Annotated[..., typer.Option(...)]`` aliases the commands' signatures use (the
-data and its columns, the problem, the engine and its limits, the binarizer's settings, the
-model file, ``--json``), and what turns an option's value into the library's
-(:func:`as_limit`, ``--lam``'s parser) or refuses it before any work (:func:`check_output`).
+settings), every ``--n-jobs`` checked against the one thread-count constraint
+(:data:`fairlist._params.N_JOBS`), the ``Annotated[..., typer.Option(...)]`` aliases the
+commands' signatures use (the data and its columns, the problem, the engine and its limits,
+the binarizer's settings, the model file, ``--json``), and what turns an option's value into
+the library's (:func:`as_limit`, ``--lam``'s parser) or refuses it before any work
+(:func:`check_output`).
 
 An option of one command's own meaning (``pareto``'s grid, ``fit --require-optimal``,
 ``rashomon --delta``) is declared beside that command.
