@@ -35,6 +35,8 @@ __all__ = [
     "plot_antecedent_usage",
     "front_title",
     "save_figure",
+    "new_axes",
+    "place_legend",
     "SPLITS",
     "RATES",
 ]
@@ -52,7 +54,14 @@ _METRIC_RATES = {m: tuple(_RATE_TABLE[r].label for r in i.rates) for m, i in MET
 FrontLike = ParetoResult | pd.DataFrame | tuple[Sequence[float], Sequence[float]]
 
 
-def _new_axes(figsize: tuple[float, float] = (5.2, 4.4)):
+def new_axes(figsize: tuple[float, float] = (5.2, 4.4)):
+    """A new axes on its own figure, made without pyplot (no window, any backend), laid out
+    so that a legend outside the axes stays in the figure: what every plot here draws on when
+    it is given no ``ax``.
+
+    >>> new_axes((4.0, 3.0)).figure.get_size_inches().tolist()
+    [4.0, 3.0]
+    """
     from matplotlib.figure import Figure
 
     return Figure(figsize=figsize, layout="constrained").subplots()
@@ -155,7 +164,7 @@ def plot_pareto(
         Passed to matplotlib.
     """
     if ax is None:
-        ax = _new_axes()
+        ax = new_axes()
     x, y = _xy(front)
     if only_front and len(x):
         keep = non_dominated(x, y)
@@ -168,8 +177,10 @@ def plot_pareto(
     return ax
 
 
-def _legend(ax: Any, where: str | None) -> None:
-    """Place the legend where it covers nothing: below the axes (default) or right of them."""
+def place_legend(ax: Any, where: str | None) -> None:
+    """Place the legend of ``ax`` where it covers nothing: ``"below"`` the axes (the plots'
+    default) or ``"right"`` of them; another matplotlib location (``"upper right"``) inside
+    them; None or ``"none"``: no legend. Axes without a labelled artist get none."""
     if where is None or where == "none" or not ax.get_legend_handles_labels()[0]:
         return
     if where == "below":
@@ -236,7 +247,7 @@ def plot_fronts(
         A method's marker, colour, fill (``{"fillstyle": "none"}``), ...
     """
     if ax is None:
-        ax = _new_axes()
+        ax = new_axes()
     if not fronts:
         raise InvalidParameterError("fronts is empty: give at least one method's front")
     if split is not None and split not in SPLITS:
@@ -252,7 +263,7 @@ def plot_fronts(
     ax.set_title(front_title(title, metric, split, budget), fontsize=9)
     ax.grid(True, alpha=0.3)
     _better_arrow(ax)
-    _legend(ax, legend)
+    place_legend(ax, legend)
     return ax
 
 
@@ -314,7 +325,7 @@ def plot_group_rates(
     m = Metric.parse(metric) if metric is not None else None
     names = _METRIC_RATES[m] if m is not None else tuple(RATES)
     if ax is None:
-        ax = _new_axes((1.6 + 1.3 * len(names), 3.6))
+        ax = new_axes((1.6 + 1.3 * len(names), 3.6))
     width = 0.38
     xs = np.arange(len(names))
     for k, (group, gc) in enumerate(
@@ -335,7 +346,7 @@ def plot_group_rates(
     second = f"{m.short_name} = {counts.unfairness(m):.3f}" if m is not None else "rates per group"
     ax.set_title("\n".join(t for t in (title, second) if t), fontsize=9)
     ax.grid(True, axis="y", alpha=0.3)
-    _legend(ax, "below")
+    place_legend(ax, "below")
     return ax
 
 
@@ -369,7 +380,7 @@ def plot_rashomon_unfairness(
     name = METRICS[m].short_name
     frame = rashomon.to_frame(columns=["objective", name])  # numbers only: no text per list
     if ax is None:
-        ax = _new_axes((5.2, 3.6))
+        ax = new_axes((5.2, 3.6))
     ax.hist(frame[name], bins=bins, color="#4c72b0")
     if len(frame):
         best = rashomon.fairest(m, frame=frame)
@@ -396,7 +407,7 @@ def plot_antecedent_usage(rashomon: Any, top: int = 15, *, ax: Any = None):
     """
     usage = rashomon.antecedent_usage().head(top)[::-1]
     if ax is None:
-        ax = _new_axes((5.2, 1.2 + 0.28 * max(len(usage), 1)))
+        ax = new_axes((5.2, 1.2 + 0.28 * max(len(usage), 1)))
     ax.barh([str(i) for i in usage.index], usage.to_numpy(), color="#4c72b0")
     ax.set_xlabel(f"rule lists using it (of {len(rashomon)})")
     return ax

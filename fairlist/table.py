@@ -190,15 +190,25 @@ def read_table(
     groups: str = "paper",
     handle_missing: str | None = None,
     cuts: str | None = None,
+    *,
+    columns: str | None = None,
+    max_antecedents: int | None = None,
+    keep_id_columns: bool = False,
 ) -> Table:
     """Read ``data``: a built-in data set name or a CSV file (every command reads it here).
 
     The arguments are the command line's options (``--target``, ``--sensitive``,
     ``--protected``, ``--drop``, ``--min-support``, ``--weight``, ``--groups``,
-    ``--handle-missing``, ``--cuts``); the messages name them. ``handle_missing`` and ``cuts``
-    (None: the :class:`~fairlist.binarize.Binarizer`'s defaults, ``"error"`` and MDLP with a
-    target) are how raw columns are binarized here, and with ``antecedents=False`` the
-    estimator's settings of the same names (:attr:`Table.binarizer_params`).
+    ``--handle-missing``, ``--cuts``, ``--columns``, ``--max-antecedents``,
+    ``--keep-id-columns``); the messages name them. ``columns`` (comma-separated) keeps those
+    columns of a CSV and the ones given a role, as if every other were in ``drop``.
+    ``handle_missing`` and ``cuts`` (None: the :class:`~fairlist.binarize.Binarizer`'s defaults,
+    ``"error"`` and MDLP with a target) are how raw columns are binarized here, and with
+    ``antecedents=False`` the estimator's settings of the same names
+    (:attr:`Table.binarizer_params`). ``max_antecedents`` (None: the binarizer's default budget,
+    or a built-in data set's, every antecedent; 0: every antecedent) and ``keep_id_columns`` are
+    the binarizer's settings of the same names for the columns binarized here (the estimator
+    takes them itself with ``antecedents=False``).
 
     A built-in data set comes as the paper's antecedents, with ``groups`` (its sensitive
     groups). A CSV's columns other than the target, the sensitive ones, the weight and ``drop``
@@ -214,6 +224,10 @@ def read_table(
         from .datasets import load_dataset
 
         kwargs = {} if min_support is None else {"min_support": min_support}
+        if max_antecedents is not None:
+            kwargs["max_antecedents"] = max_antecedents or None
+        if columns is not None:
+            raise DataError(f"--columns applies to a CSV file; {data!r} is a built-in data set")
         ds = load_dataset(data, groups=groups, **kwargs)
         y = pd.Series(np.asarray(ds.labels)[ds.y.to_numpy()], name=ds.y.name, index=ds.y.index)
         return Table(ds.X, y, ds.sensitive, ds.protected, f"{data} (built-in, {groups} groups)")
@@ -224,6 +238,8 @@ def read_table(
     named += [("--weight", weight)]
     _check_roles([*named, *(("--drop", c) for c in drop or ())])
     frame = read_csv(path)
+    if columns is not None:
+        drop = _drop_all_but(frame, path, columns, [target, weight, *(sensitive or ())], drop)
     if not sensitive:
         raise DataError(f"--sensitive is required with a CSV file (a column of {path.name})")
     if target is None and need_target:
@@ -266,12 +282,36 @@ def read_table(
     kwargs: dict[str, Any] = {} if min_support is None else {"min_support": min_support}
     if handle_missing is not None:
         kwargs["handle_missing"] = handle_missing
+    if max_antecedents is not None:
+        kwargs["max_antecedents"] = max_antecedents or None
+    if keep_id_columns:
+        kwargs["keep_id_columns"] = True
     numeric = cuts or ("mdlp" if y is not None else "quantile")
     _, matrix, names = to_antecedents(Binarizer(numeric=numeric, **kwargs), features, y)
     X = pd.DataFrame(matrix, columns=names, index=features.index)
     return Table(
         X, y, groups_of, prot, f"{path} (binarized: {X.shape[1]} antecedents)", weight=weights
     )
+
+
+def _drop_all_but(
+    frame: Any, path: Path, columns: str, roles: list[str | None], drop: list[str] | None
+) -> list[str]:
+    """``--drop`` extended by ``--columns``: every column of ``frame`` (read from ``path``)
+    that is neither named by ``columns`` (comma-separated) nor given a role (target,
+    sensitive, weight)."""
+    keep = [c.strip() for c in columns.split(",") if c.strip()]
+    if not keep:
+        raise DataError("--columns names no column (give them comma-separated: a,b,c)")
+    header = [str(c) for c in frame.columns]
+    unknown = [c for c in keep if c not in header]
+    if unknown:
+        shown = ", ".join(header[:8])
+        raise MissingColumnError(
+            f"--columns {unknown[0]!r} is not a column of {path.name} ({shown}, ...)"
+        )
+    kept = set(keep) | {c for c in roles if c}
+    return [*(drop or ()), *(c for c in header if c not in kept and c not in (drop or ()))]
 
 
 def _check_two_classes(y: Any, target: str) -> None:

@@ -651,7 +651,6 @@ def test_pareto_usage_errors_are_json_under_json(tmp_path, args):
     [
         (["--policies", ""], "--policies names no policy"),
         (["--policies", "bfs,nope"], "unknown policy 'nope'"),
-        (["--n-jobs", "0"], "--n-jobs 0"),
         (["--cv", "500"], "cv=500 folds for 120 samples"),
         (["--backend", "dask"], "--backend dask needs"),
         (["--output", "no/such/folder/f.csv"], "does not exist"),
@@ -774,3 +773,37 @@ def test_the_command_section_of_extending_names_files_and_commands_that_exist():
     listed = list(typer.main.get_command(app).commands)
     assert listed == [c.__name__ for c in COMMANDS]
     assert listed[:2] == ["fit", "predict"] and len(listed) == 8
+
+
+#: The sections of docs/extending.md, each ending with the list of its files.
+EXTENDING_SECTIONS = ("A metric", "A search policy", "A bound", "An engine", "A command")
+
+
+def test_every_section_of_extending_lists_files_that_exist_holding_the_names_given():
+    """docs/extending.md is true to the code: each section's "Files:" list names files that
+    exist, each holding the names listed beside it (``- `path`: `Name`, `Other` ``), and every
+    path the section's text names exists."""
+    import re
+
+    root = Path(__file__).resolve().parents[1]
+    text = (root / "docs" / "extending.md").read_text(encoding="utf-8")
+    sections = {part.split("\n", 1)[0]: part for part in text.split("\n## ")[1:]}
+    assert set(EXTENDING_SECTIONS) <= set(sections)
+    missing = []
+    for title in EXTENDING_SECTIONS:
+        section = sections[title]
+        assert "\nFiles:\n" in section, f"{title}: no file list"
+        listed = section.split("\nFiles:\n", 1)[1]
+        entries = re.findall(r"^- `([\w/.-]+)`(?::\s*(.*))?$", listed, re.M)
+        assert len(entries) >= 3, f"{title}: {entries}"
+        for path, names in entries:
+            if not (root / path).is_file():
+                missing.append(f"{title}: {path}")
+                continue
+            source = (root / path).read_text(encoding="utf-8")
+            for name in re.findall(r"`([^`]+)`", names):
+                if not re.search(r"(?<!\w)" + re.escape(name) + r"(?!\w)", source):
+                    missing.append(f"{title}: {name} in {path}")
+        named = r"`((?:fairlist|native|tests|docs|benchmarks|examples)/[\w/.-]+\.\w+)`"
+        missing += [f"{title}: {p}" for p in re.findall(named, section) if not (root / p).is_file()]
+    assert missing == []

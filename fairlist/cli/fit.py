@@ -12,7 +12,7 @@ import numpy as np
 import typer
 
 from .._json import jsonable
-from ..errors import DataError, MissingColumnError
+from ..errors import MissingColumnError
 from ..metrics import METRIC_RATES
 from ..solvers.base import DEFAULT_LAM, DEFAULT_MAX_NODES, DEFAULT_TIME_LIMIT
 from ..table import read_rows, read_table
@@ -31,6 +31,7 @@ from .options import (
     JsonOpt,
     KeepIdOpt,
     LamOpt,
+    MaxAntecedentsOpt,
     MaxLengthOpt,
     MemoryLimitOpt,
     MetricName,
@@ -100,6 +101,7 @@ def fit(
     columns: ColumnsOpt = None,
     handle_unknown: UnknownOpt = None,
     keep_id_columns: KeepIdOpt = False,
+    max_antecedents: MaxAntecedentsOpt = None,
     as_json: JsonOpt = False,
 ) -> None:
     """Learn a fair rule list; print it with its training accuracy, unfairness and certificate.
@@ -111,8 +113,6 @@ def fit(
     """
     with user_errors(as_json), progress_printer(not as_json, data) as callback:
         check_output(output, "--output")
-        if columns is not None:
-            drop = _drop_all_but(data, columns, [target, weight, *(sensitive or ())], drop)
         table = read_table(
             data,
             target,
@@ -125,10 +125,13 @@ def fit(
             groups=groups.value,
             handle_missing=handle_missing and handle_missing.value,
             cuts=cuts and cuts.value,
+            columns=columns,
+            max_antecedents=max_antecedents,
         )
         clf = _classifier(
             table,
             min_support,
+            max_antecedents,
             callback,
             metric=metric.value,
             epsilon=epsilon,
@@ -155,31 +158,6 @@ def fit(
     _fit_exit(clf, require_optimal, as_json)
 
 
-def _drop_all_but(
-    data: str, columns: str, roles: list[str | None], drop: list[str] | None
-) -> list[str]:
-    """``--drop`` extended by ``--columns``: every column of the CSV ``data`` that is neither
-    named by ``columns`` (comma-separated) nor given a role (target, sensitive, weight)."""
-    import csv
-
-    path = Path(data)
-    if not path.is_file():
-        raise DataError(f"--columns applies to a CSV file; {data!r} is not one")
-    keep = [c.strip() for c in columns.split(",") if c.strip()]
-    if not keep:
-        raise DataError("--columns names no column (give them comma-separated: a,b,c)")
-    with open(path, newline="", encoding="utf-8-sig") as lines:
-        header = next((row for row in csv.reader(lines) if row), [])
-    unknown = [c for c in keep if c not in header]
-    if unknown:
-        shown = ", ".join(header[:8])
-        raise MissingColumnError(
-            f"--columns {unknown[0]!r} is not a column of {path.name} ({shown}, ...)"
-        )
-    kept = set(keep) | {c for c in roles if c}
-    return [*(drop or ()), *(c for c in header if c not in kept and c not in (drop or ()))]
-
-
 def _save_model(
     clf: Any, table: Any, output: Path, target: str | None, sensitive: list[str] | None
 ) -> None:
@@ -194,20 +172,30 @@ def _save_model(
 
 
 def _classifier(
-    table: Any, min_support: float | None, callback: Any, deepen_length: int, **params: Any
+    table: Any,
+    min_support: float | None,
+    max_antecedents: int | None,
+    callback: Any,
+    deepen_length: int,
+    **params: Any,
 ) -> Any:
     """The estimator ``fit`` runs: the command's settings, the progress callback and, for a
-    raw table with ``--min-support``, a binarizer with that support."""
+    raw table with ``--min-support`` or ``--max-antecedents`` (0: every antecedent), a
+    binarizer with that support or budget."""
     from ..estimator import FairRuleListClassifier
 
     options: dict[str, Any] = {"progress": callback} if callback else {}
     if deepen_length:
         options["deepen_length"] = deepen_length
     binarizer: Any = "auto"
-    if min_support is not None and table.sensitive_columns:
+    if table.sensitive_columns and (min_support is not None or max_antecedents is not None):
         from ..binarize import Binarizer
 
-        binarizer = Binarizer(min_support=min_support)
+        binarizer = Binarizer()
+        if min_support is not None:
+            binarizer.set_params(min_support=min_support)
+        if max_antecedents is not None:  # 0: every antecedent
+            binarizer.set_params(max_antecedents=max_antecedents or None)
     return FairRuleListClassifier(
         engine_options=options or None, binarizer=binarizer, **table.binarizer_params, **params
     )

@@ -18,6 +18,7 @@ from ..solvers.bnb import PAPER_POLICIES, POLICIES
 from ..table import read_table
 from .options import (
     Backend,
+    ColumnsOpt,
     CutsOpt,
     DataArg,
     DropOpt,
@@ -27,7 +28,9 @@ from .options import (
     GroupsName,
     GroupsOpt,
     JsonOpt,
+    KeepIdOpt,
     LamOpt,
+    MaxAntecedentsOpt,
     MaxLengthOpt,
     MemoryLimitOpt,
     MetricName,
@@ -37,7 +40,9 @@ from .options import (
     SensitiveOpt,
     TargetOpt,
     TimeLimitOpt,
+    VerifyThreadsOpt,
     WeightOpt,
+    WorkersOpt,
     as_limit,
     check_output,
 )
@@ -72,14 +77,6 @@ SweepMaxNodesOpt = Annotated[
     int, typer.Option(help="bnb trie size limit per fit (0: none; the paper: 4000000).")
 ]
 SweepTimeLimitOpt = Annotated[float, typer.Option(help="Seconds per fit (a safety net; 0: none).")]
-SweepJobsOpt = Annotated[
-    Optional[int],
-    typer.Option(
-        help="Parallel fits, each in a worker process with one thread (joblib: -1 every "
-        "core, -2 all but one; not 0): a sweep's fits keep the cores busy themselves; with "
-        "--tail-threads, bnb fits also get the cores the workers leave idle."
-    ),
-]
 TailThreadsOpt = Annotated[
     bool,
     typer.Option(
@@ -120,7 +117,7 @@ def pareto(
     max_nodes: SweepMaxNodesOpt = SWEEP_MAX_NODES,
     time_limit: SweepTimeLimitOpt = SWEEP_TIME_LIMIT,
     memory_limit: MemoryLimitOpt = None,
-    n_jobs: SweepJobsOpt = None,
+    n_jobs: WorkersOpt = None,
     backend: BackendOpt = None,
     tail_threads: TailThreadsOpt = False,
     seed: SeedOpt = 0,
@@ -129,6 +126,9 @@ def pareto(
     plot: PlotOpt = None,
     handle_missing: MissingOpt = None,
     cuts: CutsOpt = None,
+    columns: ColumnsOpt = None,
+    keep_id_columns: KeepIdOpt = False,
+    max_antecedents: MaxAntecedentsOpt = None,
     as_json: JsonOpt = False,
 ) -> None:
     """Trace the error/unfairness Pareto front; write CSV/JSON and a plot.
@@ -141,7 +141,7 @@ def pareto(
         if exact and cv is not None:
             raise InvalidParameterError("--exact and --cv K are two different fronts: pick one")
         pols = [p.strip() for p in policies.split(",") if p.strip()]
-        _check_sweep_options(pols, n_jobs, backend)
+        _check_sweep_options(pols, backend)
         outputs = {"--output": output, "--json-output": json_output, "--plot": plot}
         for option, path in outputs.items():
             check_output(path, option)  # before the sweep, not after minutes of it
@@ -154,6 +154,9 @@ def pareto(
             groups=groups.value,
             handle_missing=handle_missing and handle_missing.value,
             cuts=cuts and cuts.value,
+            columns=columns,
+            max_antecedents=max_antecedents,
+            keep_id_columns=keep_id_columns,
         )
         if plot is not None and plot.suffix.lower() not in (".png", ".svg", ".pdf"):
             raise InvalidParameterError(f"--plot must end in .png, .svg or .pdf, got {plot.name!r}")
@@ -212,7 +215,7 @@ def _report_front(
         raise typer.Exit(interrupted_code())
 
 
-def _check_sweep_options(policies: list[str], n_jobs: int | None, backend: Any) -> None:
+def _check_sweep_options(policies: list[str], backend: Any) -> None:
     """Refuse the sweep options that would otherwise fail deep in a run (or do nothing)."""
     if not policies:
         raise InvalidParameterError(
@@ -223,8 +226,6 @@ def _check_sweep_options(policies: list[str], n_jobs: int | None, backend: Any) 
         raise InvalidParameterError(
             f"--policies: unknown policy {unknown[0]!r}; choose from {', '.join(POLICIES)}"
         )
-    if n_jobs == 0:
-        raise InvalidParameterError("--n-jobs 0 runs nothing; give 1 or more, or -1 (every core)")
     if backend is not None and backend.value == "dask":
         try:
             from distributed import get_client
@@ -337,14 +338,12 @@ def verify(
     time_limit: TimeLimitOpt = None,
     memory_limit: MemoryLimitOpt = None,
     majority_only: Annotated[bool, typer.Option(help="Search CORELS' majority space.")] = False,
-    n_jobs: Annotated[
-        int,
-        typer.Option(
-            "--n-jobs", min=-1, help="Threads of bnb's search (-1: every core); CP-SAT runs one."
-        ),
-    ] = 1,
+    n_jobs: VerifyThreadsOpt = 1,
     handle_missing: MissingOpt = None,
     cuts: CutsOpt = None,
+    columns: ColumnsOpt = None,
+    keep_id_columns: KeepIdOpt = False,
+    max_antecedents: MaxAntecedentsOpt = None,
     as_json: JsonOpt = False,
 ) -> None:
     """Solve with both exact engines and check that they agree (exit 4 if not).
@@ -366,6 +365,9 @@ def verify(
             groups=groups.value,
             handle_missing=handle_missing and handle_missing.value,
             cuts=cuts and cuts.value,
+            columns=columns,
+            max_antecedents=max_antecedents,
+            keep_id_columns=keep_id_columns,
         )
         problem = Problem.from_data(
             table.X,

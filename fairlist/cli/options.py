@@ -1,9 +1,11 @@
 """The commands' common options, declared once each (one help text, one range): the choices
 read from the registries they name (engines, metrics, policies, groups, the binarizer's
-settings), the ``Annotated[..., typer.Option(...)]`` aliases the commands' signatures use (the
-data and its columns, the problem, the engine and its limits, the binarizer's settings, the
-model file, ``--json``), and what turns an option's value into the library's
-(:func:`as_limit`, ``--lam``'s parser) or refuses it before any work (:func:`check_output`).
+settings), every ``--n-jobs`` checked against the one thread-count constraint
+(:data:`fairlist._params.N_JOBS`), the ``Annotated[..., typer.Option(...)]`` aliases the
+commands' signatures use (the data and its columns, the problem, the engine and its limits,
+the binarizer's settings, the model file, ``--json``), and what turns an option's value into
+the library's (:func:`as_limit`, ``--lam``'s parser) or refuses it before any work
+(:func:`check_output`).
 
 An option of one command's own meaning (``pareto``'s grid, ``fit --require-optimal``,
 ``rashomon --delta``) is declared beside that command.
@@ -18,6 +20,7 @@ from typing import Annotated, Optional
 
 import typer
 
+from .._params import N_JOBS
 from ..binarize import PARAMETER_CONSTRAINTS as BINARIZER
 from ..datasets import GROUPS
 from ..errors import InvalidParameterError
@@ -102,13 +105,42 @@ LamOpt = Annotated[
 MaxLengthOpt = Annotated[Optional[int], typer.Option(help="Longest rule list (number of rules).")]
 EngineOpt = Annotated[Engine, typer.Option(help="Exact engine.")]
 PolicyOpt = Annotated[Optional[PolicyName], typer.Option(help="bnb search policy.")]
+
+
+def _n_jobs(value: int | None) -> int | None:
+    """``--n-jobs``: a count of threads or workers as :data:`fairlist._params.N_JOBS` declares
+    it (the one declaration; joblib's way, never 0), refused as a usage error (exit 2)."""
+    if value is None or any(c.accepts(value) for c in N_JOBS):
+        return value
+    allowed = " or ".join(map(str, N_JOBS))
+    raise typer.BadParameter(f"{value} is not {allowed} (-1: every core, -2: all but one)")
+
+
 ThreadsOpt = Annotated[
     int,
     typer.Option(
         "--n-jobs",
-        min=-1,
-        help="Threads of one solve (-1: every core): bnb's parallel search (a certified list is "
-        "the same for any value above 1), CP-SAT's workers.",
+        callback=_n_jobs,
+        help="Threads of one solve (-1: every core, -2: all but one; not 0): bnb's parallel "
+        "search (a certified list is the same for any value above 1), CP-SAT's workers.",
+    ),
+]
+VerifyThreadsOpt = Annotated[
+    int,
+    typer.Option(
+        "--n-jobs",
+        callback=_n_jobs,
+        help="Threads of bnb's search (-1: every core, -2: all but one; not 0); CP-SAT runs one.",
+    ),
+]
+WorkersOpt = Annotated[
+    Optional[int],
+    typer.Option(
+        "--n-jobs",
+        callback=_n_jobs,
+        help="Parallel fits, each in a worker process with one thread (joblib: -1 every "
+        "core, -2 all but one; not 0): a sweep's fits keep the cores busy themselves; with "
+        "--tail-threads, bnb fits also get the cores the workers leave idle.",
     ),
 ]
 TimeLimitOpt = Annotated[Optional[float], typer.Option(help="Seconds per solve (0: none).")]
@@ -151,6 +183,15 @@ ColumnsOpt = Annotated[
     typer.Option(
         help="Comma-separated columns of a CSV to learn from (the target, the sensitive and "
         "the weight columns are kept too); the others are left out, as with --drop.",
+    ),
+]
+MaxAntecedentsOpt = Annotated[
+    Optional[int],
+    typer.Option(
+        min=0,
+        help="Raw columns: the binarizer's antecedent budget, the most informative about the "
+        "label kept (omit: 300 for a CSV, every antecedent for a built-in data set; 0: every "
+        "antecedent). A certified list is optimal over the kept antecedents.",
     ),
 ]
 CutsOpt = Annotated[

@@ -15,6 +15,7 @@ from ..errors import FairlistError
 from ..solvers.base import DEFAULT_LAM, DEFAULT_MAX_NODES, DEFAULT_TIME_LIMIT
 from ..table import read_table
 from .options import (
+    ColumnsOpt,
     CutsOpt,
     DataArg,
     DropOpt,
@@ -24,7 +25,9 @@ from .options import (
     GroupsName,
     GroupsOpt,
     JsonOpt,
+    KeepIdOpt,
     LamOpt,
+    MaxAntecedentsOpt,
     MaxLengthOpt,
     MemoryLimitOpt,
     MetricName,
@@ -70,6 +73,9 @@ def rashomon(
     ] = None,
     handle_missing: MissingOpt = None,
     cuts: CutsOpt = None,
+    columns: ColumnsOpt = None,
+    keep_id_columns: KeepIdOpt = False,
+    max_antecedents: MaxAntecedentsOpt = None,
     as_json: JsonOpt = False,
 ) -> None:
     """Every fair rule list within --delta of the optimum (the Rashomon set), certified.
@@ -100,6 +106,9 @@ def rashomon(
             groups=groups.value,
             handle_missing=handle_missing and handle_missing.value,
             cuts=cuts and cuts.value,
+            columns=columns,
+            max_antecedents=max_antecedents,
+            keep_id_columns=keep_id_columns,
         )
         found = rashomon_set(
             table.X,

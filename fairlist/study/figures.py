@@ -97,7 +97,7 @@ def figure_policies(grid: StudyGrid, points: pd.DataFrame, dataset: str):
 
 def figure_comparison(grid: StudyGrid, points: pd.DataFrame, dataset: str, metric: str):
     """Figures 3-4: fairlist's pooled front beside the baselines', with reference points."""
-    from ..plotting import _new_axes, plot_fronts
+    from ..plotting import new_axes, place_legend, plot_fronts
 
     mine = points[(points["dataset"] == dataset) & (points["metric"] == metric)]
     pooled = f"{len(grid.pooled)} policies pooled" if len(grid.pooled) > 1 else grid.pooled[0]
@@ -112,7 +112,7 @@ def figure_comparison(grid: StudyGrid, points: pd.DataFrame, dataset: str, metri
     if len(free):
         best = free.loc[[free["test_error"].idxmin()]]
         fronts["rule list, unconstrained"] = _front_frame(best)
-    ax = _new_axes((5.6, 5.0))
+    ax = new_axes((5.6, 5.0))
     plot_fronts(
         fronts,
         ax,
@@ -124,9 +124,7 @@ def figure_comparison(grid: StudyGrid, points: pd.DataFrame, dataset: str, metri
     accuracy, cap = PAPER_EXAMPLES.get((dataset, metric), (None, None))
     if cap is not None:
         ax.plot([cap], [1 - accuracy], "k*", markersize=11, label="the paper's example")
-        from ..plotting import _legend
-
-        _legend(ax, "below")
+        place_legend(ax, "below")
     return ax.figure
 
 
