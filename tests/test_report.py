@@ -299,6 +299,8 @@ def test_the_command_reads_the_roles_from_the_model(tmp_path):
     assert 'id="rates-test"' in text and "(100 rows)" in text
     bad = runner.invoke(app, [*args, "-o", str(tmp_path / "no" / "r.html")])
     assert bad.exit_code == 1 and "does not exist" in bad.output
+    doc = json.loads(runner.invoke(app, [*args, "-o", str(out), "--json"]).stdout)
+    assert doc == {"report": str(out), "bytes": out.stat().st_size, "status": "optimal"}
 
 
 def test_the_estimator_writes_its_report(tmp_path):

@@ -15,13 +15,14 @@ from .options import (
     DropOpt,
     GroupsName,
     GroupsOpt,
+    JsonOpt,
     ProtectedOpt,
     SensitiveOpt,
     TargetOpt,
     WeightOpt,
     check_output,
 )
-from .program import user_errors
+from .program import emit_json, user_errors
 
 ModelArg = Annotated[
     Path, typer.Argument(metavar="MODEL", help="A model written by `fairlist fit --output`.")
@@ -100,6 +101,7 @@ def report(
     level: LevelOpt = 0.95,
     title: TitleOpt = None,
     time_limit: SearchTimeOpt = 60.0,
+    as_json: JsonOpt = False,
 ) -> None:
     """Write a saved model's audit as one self-contained HTML page (no network needed).
 
@@ -114,7 +116,7 @@ def report(
     from ..estimator import FairRuleListClassifier
     from ..report import write_report
 
-    with user_errors():
+    with user_errors(as_json):
         check_output(output, "--output")
         clf = FairRuleListClassifier.load(model)
         target, sensitive, protected = _roles(clf, target, sensitive, protected)
@@ -159,4 +161,7 @@ def report(
             **options,
         )
     size = path.stat().st_size
-    typer.echo(f"report written to {path} ({size / 1024:,.0f} KiB): status {clf.status_}")
+    if as_json:
+        emit_json({"report": str(path), "bytes": size, "status": str(clf.status_)})
+    else:
+        typer.echo(f"report written to {path} ({size / 1024:,.0f} KiB): status {clf.status_}")
