@@ -160,6 +160,11 @@ class Page(HTMLParser):
         return [a for t, a in self.tags if t == tag]
 
 
+def words(page_text):
+    """The page's text as a reader sees it, on one line (tags out, entities read)."""
+    return " ".join(html.unescape("".join(Page(page_text).text)).split())
+
+
 def check_accessible_and_self_contained(page_text):
     page = Page(page_text)
     assert page.all("html")[0].get("lang") == "en"
@@ -341,3 +346,104 @@ def test_the_compas_report(shared_data, tmp_path):
             for rate in g.rates.values():
                 assert rate.text() in body
     assert json.loads(json.dumps(clf.group_names_)) == ["African-American", "Caucasian"]
+
+
+# --------------------------------------------------------------------------- more certificates
+def raw_table(n=400, seed=5):
+    rng = np.random.default_rng(seed)
+    frame = pd.DataFrame(
+        {
+            "age": rng.integers(18, 70, n),
+            "score": rng.normal(size=n).round(2),
+            "city": rng.choice(list("abcdefgh"), n),
+            "sex": rng.choice(["f", "m"], n),
+        }
+    )
+    y = ((frame["age"] < 30) ^ (rng.random(n) < 0.2)).astype(int)
+    return frame, y
+
+
+def test_the_budget_and_an_uncertified_search_are_said():
+    from fairlist.binarize import Binarizer
+
+    frame, y = raw_table()
+    clf = FairRuleListClassifier(
+        lam=0.001, epsilon=0.02, max_nodes=3, binarizer=Binarizer(max_antecedents=10)
+    )
+    with pytest.warns(Warning):
+        clf.fit(frame, y, sensitive_features="sex")
+    b = clf.binarizer_
+    assert b.n_antecedents_kept_ < b.n_antecedents_made_  # the budget dropped some
+    text = words(render_report(clf, frame, y, "sex"))
+    assert (
+        f"made {b.n_antecedents_made_:,} antecedents from 3 raw columns and kept the "
+        f"{b.n_antecedents_kept_:,} most informative" in text
+    )
+    # a search a limit stopped, as a loaded model of one reads: its bound, gap and lengths
+    import dataclasses
+
+    from fairlist.solvers import Status, StopReason
+
+    clf.result_ = dataclasses.replace(
+        clf.result_, status=Status.FEASIBLE, stop_reason=StopReason.NODE_LIMIT
+    )
+    clf.status_, clf.lower_bound_, clf.certified_length_ = Status.FEASIBLE, 0.1234567, 2
+    clf.gap_ = clf.objective_ - clf.lower_bound_
+    text = words(render_report(clf, frame, y, "sex"))
+    assert "Status: feasible — Not certified: the search stopped (node limit) first." in text
+    assert f"objective below 0.123457, so this one ({clf.objective_:.6f})" in text
+    assert "No list of at most 2 rules is better than this one." in text
+
+
+def test_the_delta_section_reads_a_raw_table_through_the_models_binarizer(monkeypatch):
+    frame, y = raw_table(n=200)
+    clf = FairRuleListClassifier(lam=0.01, epsilon=0.1, max_length=2)
+    clf.fit(frame, y, sensitive_features="sex")
+    seen = {}
+
+    class Set:  # the Rashomon set as the "lda" branch gives it: counted in classifiers
+        n_classifiers, complete = 7, True
+
+        def __len__(self):
+            return 11
+
+        def multiplicity(self):
+            return pd.DataFrame({"rows": [90, 110, 200], "ambiguity": [0.25, 0.5, 0.4]},
+                                index=["f", "m", "all"])  # fmt: skip
+
+    def rashomon_set(X, y, groups, **kw):
+        seen.update(columns=list(X.columns), groups=list(groups), **kw)
+        return Set()
+
+    monkeypatch.setattr(fairlist, "rashomon_set", rashomon_set)
+    monkeypatch.delattr(fairlist, "fairest_within", raising=False)
+    page = render_report(clf, frame, y, "sex", delta=0.02)
+    text = words(page)
+    # the model's antecedents, the sensitive column out; its problem and the delta
+    assert seen["columns"] == list(clf.rule_list_.feature_names)
+    assert seen["groups"] == frame["sex"].tolist()
+    assert seen["delta"] == 0.02 and seen["epsilon"] == 0.1 and seen["binarizer"] is None
+    assert "11 rule list(s), 7 distinct classifier(s)" in text
+    assert '<th scope="row">m</th><td class="num">110</td><td class="num">0.500</td>' in page
+
+
+def test_the_command_places_the_model_on_a_front(tmp_path):
+    from fairlist.pareto import training_front
+
+    X, y, s = small(seed=2)
+    s = (s == 0).astype(int)
+    frame = pd.DataFrame(X, columns=list("abcde"))
+    frame["grp"], frame["label"] = s, y
+    frame.to_csv(tmp_path / "d.csv", index=False)
+    training_front(X, y, s, metric="SP", lam=0.01, max_length=2).to_csv(tmp_path / "f.csv")
+    model = tmp_path / "m.json"
+    fit = ["fit", str(tmp_path / "d.csv"), "--target", "label", "--sensitive", "grp"]
+    fit += ["--lam", "0.01", "--max-length", "2", "--epsilon", "0.05", "--output", str(model)]
+    assert runner.invoke(app, fit).exit_code == 0
+    out = tmp_path / "r.html"
+    args = ["report", str(model), "--data", str(tmp_path / "d.csv"), "-o", str(out)]
+    result = runner.invoke(app, [*args, "--front", str(tmp_path / "f.csv")])
+    assert result.exit_code == 0, result.output
+    assert "Position on the Pareto front" in out.read_text(encoding="utf-8")
+    bad = runner.invoke(app, [*args, "--front", str(tmp_path / "d.csv")])
+    assert bad.exit_code == 1 and "fairlist pareto" in bad.output
