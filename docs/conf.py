@@ -74,6 +74,7 @@ PUBLIC_MODULES = [
     "fairlist.study",
     "fairlist.synthetic",
     "fairlist.dual",
+    "fairlist.report",
 ]
 API_DIR = HERE / "api"  # generated at each build; in .gitignore
 

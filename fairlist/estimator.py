@@ -811,6 +811,30 @@ class FairRuleListClassifier(ClassifierMixin, BaseEstimator):
             }
         )
 
+    def report(
+        self,
+        X: Any,
+        y: Any,
+        sensitive_features: Any = None,
+        protected: Any = None,
+        *,
+        path: str | Path | None = None,
+        **options: Any,
+    ) -> str:
+        """The audit of the fitted list as one self-contained HTML page (returned, and written
+        to ``path`` when given): the list, what was certified, each group's rates with
+        confidence intervals on ``X`` (the training data, as ``fit`` took it) and on held-out
+        data (``X_test=``, ``y_test=``, ``sensitive_features_test=``), whether the cap holds
+        on it, and with ``front=`` / ``delta=`` the place on a Pareto front and the
+        alternatives within delta. See :func:`fairlist.report.render_report` (its options);
+        needs Jinja2 (``pip install 'fairlist[report]'``)."""
+        from .report import render_report
+
+        html = render_report(self, X, y, sensitive_features, protected, **options)
+        if path is not None:
+            write_text(path, html)
+        return html
+
     def __str__(self) -> str:
         if not hasattr(self, "rule_list_"):
             return repr(self)

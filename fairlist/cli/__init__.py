@@ -1,7 +1,7 @@
 """The ``fairlist`` command line.
 
-Commands: ``fit``, ``predict``, ``pareto``, ``verify``, ``rashomon``, ``datasets``, ``show``,
-``export``. ``DATA`` is a CSV
+Commands: ``fit``, ``predict``, ``pareto``, ``verify``, ``rashomon``, ``report``, ``datasets``,
+``show``, ``export``. ``DATA`` is a CSV
 file or a built-in data set name (``compas``, ``adult``; see ``fairlist datasets``). A CSV whose
 columns (other than the target and the sensitive one) are all 0/1 is used as antecedents as is;
 otherwise the columns go through :class:`fairlist.binarize.Binarizer`.
@@ -35,14 +35,15 @@ exit codes, errors, signals, :func:`main`), :mod:`~fairlist.cli.options` (the op
 commands take, declared once), :mod:`~fairlist.cli.progress` (the progress displays), and one
 module per command group, whose commands are plain functions: :mod:`~fairlist.cli.fit`
 (``fit``, ``predict``), :mod:`~fairlist.cli.fronts` (``pareto``, ``verify``),
-:mod:`~fairlist.cli.rashomon` (``rashomon``), :mod:`~fairlist.cli.data` (``datasets``,
+:mod:`~fairlist.cli.rashomon` (``rashomon``), :mod:`~fairlist.cli.report` (``report``),
+:mod:`~fairlist.cli.data` (``datasets``,
 ``show``, ``export``). :data:`COMMANDS` registers them on the application, in the order
 ``fairlist --help`` lists them.
 """
 
 from __future__ import annotations
 
-from . import data, fit, fronts, rashomon
+from . import data, fit, fronts, rashomon, report
 from .program import (
     EXIT_DISAGREE,
     EXIT_ERROR,
@@ -64,6 +65,7 @@ COMMANDS = (
     fronts.pareto,
     fronts.verify,
     rashomon.rashomon,
+    report.report,
     data.datasets,
     data.show,
     data.export,
