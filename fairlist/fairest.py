@@ -64,6 +64,11 @@ __all__ = ["fairest_within", "search_fairest", "FairestResult"]
 #: under the caps tried stay larger than ``max_lists``.
 RESOLUTION = 1e-6
 
+#: The most lists one step enumerates by default: about 40 MB of arrays (the set's lists, 4 bytes
+#: a rule and 21 a list, handed over), so that a set of this size is searched once, as the
+#: enumeration would; a larger one is bisected.
+MAX_LISTS = 1_000_000
+
 #: The most steps one search takes (a bisection over a float interval ends long before: each
 #: refutation halves it; a cap is never tried twice).
 MAX_STEPS = 64
@@ -166,7 +171,7 @@ def fairest_within(
     max_length: int | None = None,
     delta: float,
     engine: str = "bnb",
-    max_lists: int = 20_000,
+    max_lists: int = MAX_LISTS,
     protected: Any = None,
     sample_weight: Any = None,
     binarizer: Any = "auto",
@@ -249,7 +254,7 @@ def search_fairest(
     problem: Problem,
     delta: float,
     *,
-    max_lists: int = 20_000,
+    max_lists: int = MAX_LISTS,
     engine: str = "bnb",
     start: float | None = None,
 ) -> FairestResult:
@@ -328,9 +333,11 @@ class _Search:
         the set is complete up to the threshold (step 3: the answer is exact)."""
         if len(rs):
             within = int(np.searchsorted(rs.objectives, threshold, side="right"))
-            if within:
+            if within:  # every list scored in one pass (no grouping needed for this)
                 head = rs.head(within)
-                self._offer(rs[head.fairest()], threshold)
+                metric = self.problem.metric.short_name
+                frame = head.to_frame(columns=["objective", metric])
+                self._offer(rs[head.fairest(frame=frame)], threshold)
         return rs.complete_below > threshold
 
     # ------------------------------------------------------------------ the search
