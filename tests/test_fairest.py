@@ -83,6 +83,7 @@ def test_every_metric_equals_brute_force_both_routes(metric):
     assert bisected  # the bisection ran
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("weights", [None, "integer", "decimal"])
 def test_groups_and_weights_equal_brute_force(weights):
     rng = np.random.default_rng(710)
@@ -94,6 +95,21 @@ def test_groups_and_weights_equal_brute_force(weights):
         assert_fairest(problem, 3, 0.08, max_lists=_bisecting_cap(problem, 3, 0.08))
 
 
+def test_three_groups_and_weights_fast():
+    rng = np.random.default_rng(711)
+    problem = random_group_problem(
+        rng,
+        n=24,
+        m=4,
+        k=3,
+        weights="decimal",
+        metric=Metric.EQUALIZED_ODDS,
+        epsilon=0.5,
+        lam=0.01,
+    )
+    assert_fairest(problem, 2, 0.08, max_lists=_bisecting_cap(problem, 2, 0.08))
+
+
 def test_no_cap_and_delta_zero():
     rng = np.random.default_rng(720)
     problem = random_problem(rng, n=30, m=5, epsilon=None, lam=0.01)
@@ -102,6 +118,7 @@ def test_no_cap_and_delta_zero():
     assert_fairest(problem, 3, 0.0, max_lists=_bisecting_cap(problem, 3, 0.0))
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("metric", METRICS, ids=lambda m: m.name)
 def test_sets_too_large_for_max_lists_never_claim_too_much(metric):
     # one list a step: the sets stay cut; the answer is a witness with a proved bound
@@ -190,4 +207,6 @@ def test_public_function_routes_tables_and_checks_its_arguments():
     with pytest.raises(InvalidParameterError, match="lam"):
         fairest_within(*args, delta=0.1, lam=-1)
     with pytest.raises(DataError, match="sample_weight"):
-        fairest_within(*args, delta=0.1, sample_weight=rng.uniform(0.1, 2.0, size=40))
+        fairest_within(
+            *args, delta=0.1, lam=0.01, max_length=2, sample_weight=rng.uniform(0.1, 2, size=40)
+        )

@@ -62,7 +62,7 @@ def rashomon(
         int,
         typer.Option(min=0, help="Keep the lists of least objective, at most this many (0: all)."),
     ] = 100_000,
-    rows: Annotated[int, typer.Option(min=0, help="Lists shown in the table.")] = 20,
+    rows: Annotated[int, typer.Option(min=0, help="Classifiers shown in the table.")] = 20,
     time_limit: FitTimeLimitOpt = DEFAULT_TIME_LIMIT,
     max_nodes: FitMaxNodesOpt = DEFAULT_MAX_NODES,
     memory_limit: MemoryLimitOpt = None,
