@@ -29,10 +29,11 @@ lists of unfairness at most ``c`` (the engine's cap: ``<= c`` up to
 
 The search: first the Rashomon set under the problem's own cap, at most ``max_lists`` lists
 (it certifies ``opt`` and, when the set is small, is step 3 at once: the same work as
-enumerating it). Otherwise it bisects between the largest refuted cap and the least witness
-unfairness with optimum-only solves (steps 1 and 2), and after each witness tries step 3 under
-that cap with the narrow width ``T - opt(c)``; a set that ``max_lists`` cuts gives witnesses
-only, and the bisection goes on. Each step is a certified search of the chosen engine, so the
+enumerating it). Otherwise it tries the least witness unfairness as the cap (an optimum-only
+solve for ``opt(c)``, then step 3 with the narrow width ``T - opt(c)``), and when that set is
+cut by ``max_lists`` too (it gives witnesses only), bisects between the largest refuted cap and
+the least witness unfairness with optimum-only solves (steps 1 and 2), each new witness tried as
+a cap in the same way. Each step is a certified search of the chosen engine, so the
 answer is as exact as the engines (the tests compare it with the brute force, the Rashomon
 enumeration and CP-SAT). Limits: the time limit covers every step; one that stops a step ends
 the search with status ``feasible`` (the best witness, and the largest refuted cap below which
@@ -359,9 +360,8 @@ class _Search:
         self._record("rashomon", self.problem.epsilon, "exact" if exact else "cut", len(rs), t0)
         if exact:
             return self._result("optimal", optimum)
-        last = "cut"
         for _ in range(MAX_STEPS):
-            cap = self._next_cap(last)
+            cap = self._next_cap()
             if cap is None:
                 break
             self.tried.add(cap)
@@ -373,7 +373,6 @@ class _Search:
             if res.status is Status.INFEASIBLE or res.lower_bound > threshold:  # step 1
                 self.refuted = cap if self.refuted is None else max(self.refuted, cap)
                 self._record("optimum", cap, "refuted", 0, t0)
-                last = "refuted"
                 continue
             if res.rule_list is None or res.objective > threshold:  # not certified either way
                 self._record("optimum", cap, "stopped", 0, t0)
@@ -399,18 +398,17 @@ class _Search:
                 return self._result("optimal", optimum)
             if not certified:
                 break
-            last = "cut"
         # no list is less unfair than 0: a witness of unfairness 0 is certified as such (the
         # least objective among such lists only when a set reached step 3)
         return self._result("optimal" if self.best_unfairness <= 0 else "feasible", optimum)
 
-    def _next_cap(self, last: str) -> float | None:
-        """The next cap: after a refutation the best witness's own unfairness (its step 3
+    def _next_cap(self) -> float | None:
+        """The next cap: the best witness's own unfairness when not tried yet (its step 3
         settles the search when that set is small), else the middle of the interval left
         between the largest refuted cap and the best witness; None when nothing is left."""
         hi = self.best_unfairness
         low = 0.0 if self.refuted is None else self.refuted
-        if last == "refuted" and hi not in self.tried:
+        if hi not in self.tried:
             return hi
         if hi - low <= RESOLUTION:  # the bisection ends: status feasible with this gap
             return None
