@@ -328,7 +328,24 @@ class RashomonSet:
         spellings: ``list`` (the index in the set of that spelling), ``spellings`` (the lists
         of the set that predict alike) and :meth:`to_frame`'s columns of that spelling.
         ``start``, ``stop``: those classifiers only; ``columns``: only these of
-        :meth:`to_frame`'s columns."""
+        :meth:`to_frame`'s columns.
+
+        >>> import numpy as np
+        >>> from fairlist import rashomon_set
+        >>> X = np.array([[1, 0], [1, 1], [0, 1], [0, 0]], dtype=np.uint8)
+        >>> rs = rashomon_set(X, [1, 1, 0, 0], [1, 0, 1, 0], lam=0.01, delta=0.3)
+        >>> rs.n_lists, rs.n_classifiers
+        (6, 4)
+        >>> rs.classifiers(columns=["objective", "antecedents", "consequents", "default"])
+           list  spellings  objective antecedents consequents default
+        0     0          2       0.01       (x0,)        (1,)       0
+        1     2          1       0.27    (x0, x1)      (1, 0)       1
+        2     3          2       0.27    (x0, x1)      (1, 1)       0
+        3     4          1       0.27    (x1, x0)      (0, 1)       0
+
+        Classifier 0's second spelling, list 1, adds ``x1 -> 0`` before a default of 0: the
+        same predictions, one rule longer.
+        """
         reps = self.representatives
         stop = len(reps) if stop is None else max(start, min(stop, len(reps)))
         start = max(0, min(start, stop))
@@ -642,7 +659,8 @@ class RashomonSet:
                 f"{'s' if spellings[best] != 1 else ''})\n{self._rule_list(int(reps[best]))}"
             )
             usage = sub.head(len(reps)).antecedent_usage(by="lists").head(10)
-            lines.append("classifiers using each antecedent:\n" + usage.to_string(name=False))
+            used = usage.to_string(name=False) if len(usage) else "none (no rule)"
+            lines.append("classifiers using each antecedent:\n" + used)
             lines.append("predictive multiplicity by group (over the classifiers):")
             table = _multiplicity(self.problem, votes)
             lines.append(table.to_string(float_format=lambda v: f"{v:.4f}"))

@@ -824,6 +824,9 @@ def test_classifier_views():
     # a prefix: the grouping of the whole set restricted (head drops the cached grouping)
     head = rs.head(len(rs) // 2)
     np.testing.assert_array_equal(head.classifier_of, rs.classifier_of[: len(head)])
+    empty = rs.head(0)
+    assert empty.n_classifiers == 0 and len(empty.classifiers()) == 0
+    assert empty.multiplicity().loc["all", "ambiguity"] == 0
     # the summary: classifiers, then the twin columns once after the table
     text = rs.summary(rows=3)
     assert f"{rs.n_classifiers} classifiers among the {len(rs)} lists" in text
