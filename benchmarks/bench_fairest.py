@@ -54,7 +54,8 @@ def _run(args: tuple) -> dict:
             "unfairness": found.unfairness,
             "objective": found.objective,
             "steps": [
-                f"{s['kind']}@{s['cap']:.4g}:{s['outcome']}({s['lists']})" for s in found.steps
+                f"{s['kind']}@{s['cap']:.4g}:{s['outcome']}({s['lists']}, {s['seconds']:.1f} s)"
+                for s in found.steps
             ],
             "certificate": found.certificate,
         }

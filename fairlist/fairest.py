@@ -200,8 +200,9 @@ def fairest_within(
         The engine of every step (``cpsat``: small problems, a cross-check; it needs
         ``max_length``).
     max_lists : int
-        The most lists one step enumerates (the first step's: the set itself when it is that
-        small); a set cut by it gives witnesses only and the bisection goes on.
+        The most lists one step enumerates (1,000,000 by default, about 40 MB; the first
+        step's is the set itself when it is that small); a set cut by it gives witnesses only
+        and the search goes on under lower caps.
     max_nodes, time_limit, memory_limit_mb
         Limits: ``time_limit`` (60 s by default) covers every step; ``max_nodes`` and
         ``memory_limit_mb`` bound each. A limit returns status ``feasible`` with its gap.
