@@ -90,6 +90,8 @@ _LAZY = {
     "select": "model_selection",
     "rashomon_set": "rashomon",
     "RashomonSet": "rashomon",
+    "fairest_within": "fairest",
+    "FairestResult": "fairest",
 }
 
 __all__ = [

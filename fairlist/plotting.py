@@ -398,16 +398,18 @@ def plot_rashomon_unfairness(
 
 
 def plot_antecedent_usage(rashomon: Any, top: int = 15, *, ax: Any = None):
-    """A bar chart of how many members of a Rashomon set use each antecedent (the ``top``
-    most used): feature reliance across the set.
+    """A bar chart of how many classifiers of a Rashomon set use each antecedent in their
+    shortest spelling (the ``top`` most used): feature reliance across the set.
 
     Returns
     -------
     Axes
     """
-    usage = rashomon.antecedent_usage().head(top)[::-1]
+    usage = rashomon.antecedent_usage()  # classifiers (their shortest spellings)
+    total = rashomon.n_classifiers if usage.name == "classifiers" else len(rashomon)
+    usage = usage.head(top)[::-1]
     if ax is None:
         ax = new_axes((5.2, 1.2 + 0.28 * max(len(usage), 1)))
     ax.barh([str(i) for i in usage.index], usage.to_numpy(), color="#4c72b0")
-    ax.set_xlabel(f"rule lists using it (of {len(rashomon)})")
+    ax.set_xlabel(f"{usage.name} using it (of {total})")
     return ax

@@ -38,6 +38,7 @@ cross-check); the set it returns and its views are :mod:`fairlist.rashomon_resul
 
 from __future__ import annotations
 
+import dataclasses
 import math
 import numbers
 import time
@@ -149,26 +150,53 @@ def rashomon_set(
         PARAMETER_CONSTRAINTS,
         {"delta": delta, "max_lists": max_lists, "engine": engine, "policy": policy},
     )
-    from .estimator import FairRuleListClassifier
-
-    est = FairRuleListClassifier(
+    problem = prepare_problem(
+        "rashomon_set",
+        X,
+        y,
+        sensitive_features,
+        protected=protected,
+        sample_weight=sample_weight,
+        binarizer=binarizer,
         metric=metric,
         epsilon=epsilon,
         lam=lam,
         max_length=max_length,
-        binarizer=binarizer,
         max_nodes=max_nodes,
         time_limit=time_limit,
         memory_limit_mb=memory_limit_mb,
+        start=start,
     )
-    from .estimator import PARAMETER_CONSTRAINTS as ESTIMATOR_CONSTRAINTS
-
-    validate_params("rashomon_set", ESTIMATOR_CONSTRAINTS, est.get_params(deep=False))
-    problem = est.prepare(X, y, sensitive_features, protected, sample_weight, start=start)
-    problem = problem.with_limits(problem.limits.minus(time.perf_counter() - start))
     if engine == "cpsat":
         return cpsat_rashomon(problem, float(delta), max_lists)
     return search_rashomon(problem, float(delta), max_lists, policy=policy)
+
+
+def prepare_problem(
+    caller: str,
+    X: Any,
+    y: Any,
+    sensitive_features: Any,
+    *,
+    protected: Any,
+    sample_weight: Any,
+    binarizer: Any,
+    start: float,
+    **parameters: Any,
+) -> Problem:
+    """The :class:`~fairlist.solvers.Problem` that ``fit`` would search, by the estimator's
+    one route (:meth:`FairRuleListClassifier.prepare
+    <fairlist.FairRuleListClassifier.prepare>`: a raw table through the binarizer, or 0/1
+    antecedents), its parameters (``metric``, ``epsilon``, ``lam``, ``max_length`` and the
+    limits) checked against the estimator's table in the name of ``caller``; the time limit
+    lowered by the time spent since ``start``."""
+    from .estimator import PARAMETER_CONSTRAINTS as ESTIMATOR_CONSTRAINTS
+    from .estimator import FairRuleListClassifier
+
+    est = FairRuleListClassifier(binarizer=binarizer, **parameters)
+    validate_params(caller, ESTIMATOR_CONSTRAINTS, est.get_params(deep=False))
+    problem = est.prepare(X, y, sensitive_features, protected, sample_weight, start=start)
+    return problem.with_limits(problem.limits.minus(time.perf_counter() - start))
 
 
 def search_rashomon(
@@ -193,8 +221,20 @@ def search_rashomon(
             "sample_weight: the Rashomon set needs weights the engine reads exactly (decimals, "
             "simple fractions, integers, totalling at most 2**31 units); these are rounded"
         )
-    raw, kept, representative = solver.solve_rashomon(problem, delta, max_lists, weights)
+    # One list more than asked: the core's max_lists cut is read from the lists themselves.
+    # Why: with more than two groups (the terminal solver off) the core can report a set cut
+    # at exactly max_lists lists as complete (tests/test_rashomon.py,
+    # test_core_max_lists_cut_reported_complete_with_three_groups); a set that holds
+    # max_lists + 1 lists is cut whatever it says, below the objective of its last list (the
+    # lists are the max_lists + 1 of least objective), and one that holds fewer never reached
+    # the cap.
+    ask = None if max_lists is None else max_lists + 1
+    raw, kept, representative = solver.solve_rashomon(problem, delta, ask, weights)
     found = _make_set(problem, raw, kept, representative, delta)
+    if max_lists is not None and len(found) > max_lists:
+        found = found.head(max_lists)  # complete below that list's objective
+        if found.stop_reason is StopReason.COMPLETED:
+            found = dataclasses.replace(found, stop_reason=StopReason.MAX_LISTS)
     if delta != requested:
         found.stats["delta_requested"] = requested
     return found

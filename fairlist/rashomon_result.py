@@ -6,6 +6,16 @@ Python object per list); its views (:meth:`~RashomonSet.to_frame`, :meth:`~Rasho
 :meth:`~RashomonSet.antecedent_usage`, :meth:`~RashomonSet.summary`, the JSON document) work on
 them a chunk of :data:`CHUNK_BYTES` at a time, the predictions as bits. The search that makes the
 set is in :mod:`fairlist.rashomon`.
+
+**Classifiers, not spellings.** Two lists that predict the same label for every training row are
+one classifier written two ways (a rule and its negation with the predictions swapped; rules that
+capture disjoint rows, in another order). The set groups its lists by their prediction vectors
+(:attr:`~RashomonSet.n_classifiers`, :meth:`~RashomonSet.classifiers`): each vector is hashed
+from its packed bits with numpy, and every list is compared bit for bit with the first list of its
+hash before it joins it (a collision only costs an exact regrouping of the lists concerned), so
+the grouping is exact and builds no Python object per list. A classifier is shown by its first
+list in the set's order, which is its shortest spelling (equal predictions, equal errors: the
+objective orders the spellings by length), then the canonical one.
 """
 
 from __future__ import annotations
@@ -28,7 +38,11 @@ from .metric_table import METRICS, RATES, Metric
 from .rulelist import Rule, RuleList
 from .solvers.base import Problem, StopReason
 
-__all__ = ["RashomonSet", "CHUNK_BYTES"]
+__all__ = ["RashomonSet", "CHUNK_BYTES", "BY"]
+
+#: What the views count: each classifier once (its lists predict alike on the training rows),
+#: or each list (every spelling of a classifier).
+BY = ("classifiers", "lists")
 
 #: The bytes the views over the set (predictions, to_frame, fairest, multiplicity, JSON) work
 #: on at a time: they go through the lists in chunks of about this size, never one Python
@@ -223,12 +237,13 @@ class RashomonSet:
     ) -> pd.DataFrame:
         """One row per member: objective, accuracy, every metric's unfairness (columns named by
         the metrics' short names), each group's positive rate (``positive_rate[group]``),
-        length, the antecedents used and the list itself (its text).
+        length, the antecedents used, the rules' predictions (``consequents``, as class
+        labels), the default prediction, and the list itself (its text).
 
         ``start``, ``stop``: the members ``start .. stop`` only (the index holds their
         positions in the set); ``columns``: only these columns. The numbers are computed with
-        numpy over the set's arrays, chunk by chunk; the last two columns hold one Python
-        object per member, so ask for them on the rows needed (a summary's first rows).
+        numpy over the set's arrays, chunk by chunk; the antecedents, consequents and text
+        hold one Python object per member, so ask for them on the rows needed.
         """
         p = self.problem
         all_columns = _frame_columns(p)
@@ -262,50 +277,221 @@ class RashomonSet:
                     self.starts[start:stop], self.starts[start + 1 : stop + 1], strict=True
                 )
             ]
+        if "consequents" in chosen:
+            labels = p.labels
+            data["consequents"] = [
+                tuple(labels[code & 1] for code in self.rules[a:b].tolist())
+                for a, b in zip(
+                    self.starts[start:stop], self.starts[start + 1 : stop + 1], strict=True
+                )
+            ]
+        if "default" in chosen:
+            data["default"] = np.asarray(p.labels, dtype=object)[self.defaults[start:stop]]
         if "rule_list" in chosen:
             data["rule_list"] = [str(self._rule_list(k)) for k in range(start, stop)]
         index = pd.RangeIndex(start, stop)
         return pd.DataFrame({c: data[c] for c in chosen}, index=index, columns=chosen)
 
+    # ------------------------------------------------------------------ classifiers
+    @property
+    def n_lists(self) -> int:
+        """The number of lists (spellings) in the set: ``len(rs)``."""
+        return len(self)
+
+    @property
+    def n_classifiers(self) -> int:
+        """The number of classifiers in the set: of distinct prediction vectors on the
+        training rows (one pass over the set, then cached)."""
+        return len(self._classes().representatives)
+
+    @property
+    def classifier_of(self) -> np.ndarray:
+        """Each list's classifier (int64): classifiers are numbered in the order of their
+        first list in the set, so classifier 0 holds the optimum."""
+        return self._classes().classifier_of
+
+    @property
+    def representatives(self) -> np.ndarray:
+        """Each classifier's first list in the set (its shortest spelling, then the canonical
+        one): an index into the set."""
+        return self._classes().representatives
+
+    @property
+    def spellings(self) -> np.ndarray:
+        """Each classifier's number of lists in the set."""
+        return np.bincount(self.classifier_of, minlength=self.n_classifiers)
+
+    def classifiers(
+        self, start: int = 0, stop: int | None = None, *, columns: Sequence[str] | None = None
+    ) -> pd.DataFrame:
+        """One row per classifier (index: its number), in the set's order of their shortest
+        spellings: ``list`` (the index in the set of that spelling), ``spellings`` (the lists
+        of the set that predict alike) and :meth:`to_frame`'s columns of that spelling.
+        ``start``, ``stop``: those classifiers only; ``columns``: only these of
+        :meth:`to_frame`'s columns.
+
+        >>> import numpy as np
+        >>> from fairlist import rashomon_set
+        >>> X = np.array([[1, 0], [1, 1], [0, 1], [0, 0]], dtype=np.uint8)
+        >>> rs = rashomon_set(X, [1, 1, 0, 0], [1, 0, 1, 0], lam=0.01, delta=0.3)
+        >>> rs.n_lists, rs.n_classifiers
+        (6, 4)
+        >>> rs.classifiers(columns=["objective", "antecedents", "consequents", "default"])
+           list  spellings  objective antecedents consequents default
+        0     0          2       0.01       (x0,)        (1,)       0
+        1     2          1       0.27    (x0, x1)      (1, 0)       1
+        2     3          2       0.27    (x0, x1)      (1, 1)       0
+        3     4          1       0.27    (x1, x0)      (0, 1)       0
+
+        Classifier 0's second spelling, list 1, adds ``x1 -> 0`` before a default of 0: the
+        same predictions, one rule longer.
+        """
+        reps = self.representatives
+        stop = len(reps) if stop is None else max(start, min(stop, len(reps)))
+        start = max(0, min(start, stop))
+        chosen = reps[start:stop]
+        frame = self._subset(chosen).to_frame(columns=columns)
+        frame.index = pd.RangeIndex(start, stop)
+        frame.insert(0, "spellings", self.spellings[start:stop])
+        frame.insert(0, "list", chosen)
+        return frame
+
+    def _classes(self, deadline: float | None = None) -> _Classes:
+        """The grouping of the lists by prediction vector (cached when it covers the set):
+        the lists hashed chunk by chunk, each list compared bit for bit with the first list
+        of its hash, the rare mismatches (hash collisions) regrouped exactly. ``deadline``
+        (a ``time.perf_counter()`` time): the grouping of the first lists covered by then
+        (a prefix of the set is grouped as the whole set would group it: a classifier's
+        first list is the same)."""
+        cached = self._cache.get("classes")
+        if cached is not None:
+            return cached
+        n = len(self)
+        hashes = np.empty(n, dtype=np.uint64)
+        done = 0
+        for i0, i1, pred in self._chunks(deadline=deadline):
+            hashes[i0:i1] = _hash_rows(pred)
+            done = i1
+        hashes = hashes[:done]
+        _, first, inverse = np.unique(hashes, return_index=True, return_inverse=True)
+        first_of = first[inverse.ravel()].astype(np.int64)  # the first list of each hash
+        todo = np.flatnonzero(first_of != np.arange(done))
+        bits = self._bits() if done else None
+        step = max(1, CHUNK_BYTES // (bits.words * 8 * 8)) if bits is not None else 1
+        collided = []
+        for a in range(0, len(todo), step):
+            if deadline is not None and time.perf_counter() >= deadline:
+                done = int(todo[a])  # every list before it is grouped
+                break
+            lists = todo[a : a + step]
+            mine, theirs = self._predict(lists), self._predict(first_of[lists])
+            collided.append(lists[np.any(mine != theirs, axis=1)])
+        first_of = first_of[:done]
+        collided = np.concatenate(collided) if collided else np.zeros(0, dtype=np.int64)
+        collided = collided[collided < done]
+        if len(collided):  # a hash shared by different vectors: group those lists exactly
+            seen: dict[bytes, int] = {}
+            for a in range(0, len(collided), step):
+                lists = collided[a : a + step]
+                for k, row in zip(lists.tolist(), self._predict(lists), strict=True):
+                    first_of[k] = seen.setdefault(row.tobytes(), k)
+        representatives = np.flatnonzero(first_of == np.arange(done))
+        classes = _Classes(
+            np.searchsorted(representatives, first_of).astype(np.int64), representatives, done
+        )
+        if done == n:
+            self._cache["classes"] = classes
+        return classes
+
+    def _gather(self, lists: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """The rules and starts of the lists ``lists`` (indices into the set), concatenated."""
+        lists = np.asarray(lists, dtype=np.int64)
+        lengths = self.starts[lists + 1] - self.starts[lists]
+        starts = np.zeros(len(lists) + 1, dtype=np.int64)
+        np.cumsum(lengths, out=starts[1:])
+        where = np.repeat(self.starts[lists] - starts[:-1], lengths) + np.arange(starts[-1])
+        return self.rules[where], starts
+
+    def _predict(self, lists: np.ndarray) -> np.ndarray:
+        """The predictions (bits, one row a list) of the lists ``lists``."""
+        rules, starts = self._gather(lists)
+        return self._bits().predict(rules, starts, self.defaults[lists])
+
+    def _subset(self, lists: np.ndarray) -> RashomonSet:
+        """The lists ``lists`` (indices into the set) as a set of their own (for the views:
+        its certificate is not this set's), sharing this set's bits of the columns."""
+        lists = np.asarray(lists, dtype=np.int64)
+        rules, starts = self._gather(lists)
+        sub = dataclasses.replace(
+            self,
+            rules=rules,
+            starts=starts,
+            defaults=self.defaults[lists],
+            objectives=self.objectives[lists],
+        )
+        if "bits" in self._cache:
+            sub._cache["bits"] = self._cache["bits"]
+        return sub
+
     # ------------------------------------------------------------------ views
     def fairest(self, metric: Any = None, frame: pd.DataFrame | None = None) -> int:
         """Index of the member of least unfairness under ``metric`` (default: the problem's),
         the lowest objective among ties: the less discriminatory alternative within delta
-        (``frame``: :meth:`to_frame`, if already computed)."""
+        (``frame``: :meth:`to_frame`, if already computed).
+
+        It is the shortest (then canonical) spelling of the fairest classifier: of the lists
+        of least unfairness and, among them, least objective, the first in the set's order
+        is the first list of its classifier (that classifier's first list has the same
+        unfairness, an objective no larger, and comes no later). So only each classifier's
+        first list is scored (unless ``frame`` is given); :func:`fairlist.fairest_within`
+        answers the same question without the set, with a certificate."""
         name = _short_name(self.problem.metric if metric is None else metric)
         if not len(self):
             raise ValueError("the Rashomon set is empty: no list meets the cap")
         if frame is None:
-            frame = self.to_frame(columns=["objective", name])
+            reps = self.representatives
+            frame = self._subset(reps).to_frame(columns=["objective", name])
+            frame.index = pd.Index(reps)
         order = np.lexsort((frame["objective"].to_numpy(), frame[name].to_numpy()))
         return int(frame.index[order[0]])
 
-    def antecedent_usage(self) -> pd.Series:
-        """How many members use each antecedent (feature reliance across the set), most used
-        first (ties: the one met first in the set's order); antecedents no member uses are
-        left out."""
-        counts, first = self._column_use()
+    def antecedent_usage(self, by: str = "classifiers") -> pd.Series:
+        """How many classifiers use each antecedent in their shortest spelling (``by=
+        "lists"``: how many lists use it, every spelling counted), most used first (ties:
+        the one met first in the set's order); antecedents none uses are left out."""
+        source = self._subset(self.representatives) if _by(by) == "classifiers" else self
+        counts, first = source._column_use()
         used = np.flatnonzero(counts)
         counts, first = counts[used], first[used]
         order = np.lexsort((first, -counts))
         names = [self.problem.feature_names[j] for j in used[order]]
-        return pd.Series(counts[order], index=names, dtype=np.int64, name="lists")
+        return pd.Series(counts[order], index=names, dtype=np.int64, name=_by(by))
 
-    def multiplicity(self) -> pd.DataFrame:
-        """Predictive multiplicity by group: the share of each group's rows (by weight) whose
-        prediction differs between two members of the set (``ambiguity``), and its rows.
-        One row per group plus ``all``."""
-        return _multiplicity(self.problem, *self._spread(self._chunks()))
+    def multiplicity(self, by: str = "classifiers") -> pd.DataFrame:
+        """Predictive multiplicity by group, one row per group plus ``all``, over the
+        set's classifiers (``by="lists"``: every spelling counted as one more model):
 
-    def _spread(self, chunks: Iterator[tuple[int, int, np.ndarray]]) -> tuple[Any, Any]:
-        """The rows some member predicts positive, and those every member does (as bits),
-        over the chunks given; (None, None) for none."""
-        any_pos = all_pos = None
-        for _, _, pred in chunks:
-            some, every = np.bitwise_or.reduce(pred, 0), np.bitwise_and.reduce(pred, 0)
-            any_pos = some if any_pos is None else any_pos | some
-            all_pos = every if all_pos is None else all_pos & every
-        return any_pos, all_pos
+        - ``rows``: the group's rows;
+        - ``ambiguity``: the share of its rows (by weight) whose prediction differs between
+          two classifiers of the set (the same either way);
+        - ``discrepancy``: the largest share of its rows (by weight) on which one classifier
+          of the set disagrees with the optimal one (the set's first list; the same either way);
+        - ``disagreement``: the mean over its rows (by weight) of the chance that two models
+          drawn at random from the set (independently, each classifier, or each list, alike
+          likely) predict the row differently, ``2 p (1 - p)`` with ``p`` the share of them
+          that predict it positive: this one counts the models.
+        """
+        source = self._subset(self.representatives) if _by(by) == "classifiers" else self
+        return _multiplicity(self.problem, source._votes(source._chunks()))
+
+    def _votes(self, chunks: Iterator[tuple[int, int, np.ndarray]]) -> _Votes | None:
+        """The multiplicity's sums over the lists of ``chunks`` (None: none)."""
+        votes = None
+        for i0, _, pred in chunks:
+            if votes is None:
+                votes = _Votes(self._bits(), pred[0] if i0 == 0 else self._predict([0])[0])
+            votes.add(pred)
+        return votes
 
     # ------------------------------------------------------------------ reports
     def to_dict(self, frame: pd.DataFrame | None = None) -> dict[str, Any]:
@@ -361,10 +547,11 @@ class RashomonSet:
     def _list_docs(
         self, start: int, stop: int, frame: pd.DataFrame | None = None
     ) -> Iterator[dict[str, Any]]:
+        columns = [c for c in _frame_columns(self.problem) if c not in _NOT_IN_JSON]
         if frame is None:  # the list's text is not needed: its document replaces it
-            frame = self.to_frame(start, stop, columns=_frame_columns(self.problem)[:-1])
+            frame = self.to_frame(start, stop, columns=columns)
         else:
-            frame = frame.iloc[start:stop]
+            frame = frame.iloc[start:stop][columns]
         for k, row in zip(range(start, stop), frame.to_dict("records"), strict=True):
             row["antecedents"] = list(row["antecedents"])
             doc = self._rule_list(k).to_dict()
@@ -388,19 +575,21 @@ class RashomonSet:
             complete_below=min(self.complete_below, float(self.objectives[k])),
         )
         # the columns' bits and the rules hold for a subset (not the counts of the columns)
-        first._cache.update({k: v for k, v in self._cache.items() if k != "column_use"})
+        kept = {k: v for k, v in self._cache.items() if k not in ("column_use", "classes")}
+        first._cache.update(kept)
         return first
 
     def summary(
         self, rows: int = 20, frame: pd.DataFrame | None = None, *, deadline: float | None = None
     ) -> str:
-        """A text report: the certificate, the first ``rows`` lists (objective, accuracy,
-        the problem's unfairness, length, antecedents), the fairest member, the antecedents
-        most used, and the predictive multiplicity by group.
+        """A text report: the certificate, the number of classifiers, the first ``rows``
+        classifiers (each by its shortest spelling, with the number of its spellings), the
+        fairest classifier, the antecedents most used, the predictive multiplicity by group,
+        and the identical columns merged.
 
-        ``frame``: :meth:`to_frame`, if already computed. ``deadline`` (a
-        ``time.perf_counter()`` time): the fairest member and the multiplicity, which read
-        every list, cover the lists done by then, and the report says so.
+        ``frame``: :meth:`to_frame`, if already computed (its rows of the shown lists are
+        reused). ``deadline`` (a ``time.perf_counter()`` time): the grouping and the views,
+        which read every list, cover the lists done by then, and the report says so.
         """
         return self._summary(rows, frame, deadline)[0]
 
@@ -420,79 +609,181 @@ class RashomonSet:
                 f"delta {self.stats['delta_requested']:g} lowered to {self.delta:.6g}: no two "
                 "rule lists differ by more, so the set is every fair list"
             )
-        for kept, twins in self.merged.items():
-            lines.append(f"{kept} stands for the identical columns {', '.join(twins)}")
         if not len(self):
-            return "\n".join([*lines, "no rule list meets the cap"]), 0
-        shown_columns = ["objective", "accuracy", metric, "length", "antecedents"]
-        if frame is None:
-            shown = self.to_frame(0, rows, columns=shown_columns)
-        else:
-            shown = frame[shown_columns].head(rows)
-        lines.append(shown.to_string(float_format=lambda v: f"{v:.4f}"))
-        if len(self) > rows:
-            lines.append(f"... {len(self) - rows} more")
-        # one pass over the set for the fairest member and the multiplicity
-        unfairness, objectives, done = [], [], 0
-        bits = self._bits()
+            return "\n".join([*lines, "no rule list meets the cap", *self._merged_lines()]), 0
+        classes = self._classes(deadline)
+        reps = classes.representatives
+        # one pass over the classifiers for the fairest one and the multiplicity
+        sub = self._subset(reps)
+        unfairness: list[np.ndarray] = []
 
         def scored() -> Iterator[tuple[int, int, np.ndarray]]:
-            nonlocal done
-            for i0, i1, pred in self._chunks(deadline=deadline):
-                unfairness.append(bits.scores(pred, self.problem, [metric])[metric])
-                objectives.append(self.objectives[i0:i1])
-                done = i1
+            for i0, i1, pred in sub._chunks(deadline=deadline):
+                unfairness.append(sub._bits().scores(pred, self.problem, [metric])[metric])
                 yield i0, i1, pred
 
-        any_pos, all_pos = self._spread(scored())
+        votes = sub._votes(scored())
+        scored_reps = sum(len(u) for u in unfairness)
+        done = classes.covered
+        if scored_reps < len(reps):  # the lists before the first classifier left out
+            done = int(reps[scored_reps])
+        reps = reps[:scored_reps]
         if done < len(self):
             lines.append(
                 f"the time limit cut the views below: they cover the first {done} of "
                 f"{len(self)} lists"
             )
         if done:
-            values = np.concatenate(unfairness)
-            best = int(np.lexsort((np.concatenate(objectives), values))[0])
+            spellings = np.bincount(classes.classifier_of[:done], minlength=len(reps))
             lines.append(
-                f"fairest member: #{best} ({metric} {values[best]:.4f}, objective "
-                f"{self.objectives[best]:.4f})\n{self._rule_list(best)}"
+                f"{len(reps)} classifiers among the {done} lists (lists that predict alike on "
+                "the training rows are one classifier, shown by its shortest spelling)"
             )
-        usage = self.antecedent_usage().head(10)
-        lines.append("lists using each antecedent:\n" + usage.to_string())
-        if done:
-            lines.append("predictive multiplicity (share of rows whose prediction changes):")
-            table = _multiplicity(self.problem, any_pos, all_pos)
+            shown_columns = ["objective", "accuracy", metric, "length"]
+            chosen = reps[:rows]
+            if frame is None:
+                shown = self._subset(chosen).to_frame(columns=shown_columns)
+            else:
+                shown = frame[shown_columns].iloc[chosen].reset_index(drop=True)
+            shown["spellings"] = spellings[: len(chosen)]
+            shown["rules"] = [self._compact(k) for k in chosen.tolist()]
+            shown.index = pd.RangeIndex(len(chosen))
+            lines.append(shown.to_string(float_format=lambda v: f"{v:.4f}"))
+            if len(reps) > rows:
+                lines.append(f"... {len(reps) - rows} more classifiers")
+            values = np.concatenate(unfairness)
+            best = int(np.lexsort((self.objectives[reps], values))[0])
+            lines.append(
+                f"fairest classifier: #{best}, list #{reps[best]} ({metric} {values[best]:.4f}, "
+                f"objective {self.objectives[reps[best]]:.4f}, {spellings[best]} spelling"
+                f"{'s' if spellings[best] != 1 else ''})\n{self._rule_list(int(reps[best]))}"
+            )
+            usage = sub.head(len(reps)).antecedent_usage(by="lists").head(10)
+            used = usage.to_string(name=False) if len(usage) else "none (no rule)"
+            lines.append("classifiers using each antecedent:\n" + used)
+            lines.append("predictive multiplicity by group (over the classifiers):")
+            table = _multiplicity(self.problem, votes)
             lines.append(table.to_string(float_format=lambda v: f"{v:.4f}"))
+        lines.extend(self._merged_lines())
         return "\n".join(lines), done
+
+    def _merged_lines(self) -> list[str]:
+        """The identical columns merged before the search, once (after the tables)."""
+        if not self.merged:
+            return []
+        pairs = [f"{kept} = {', '.join(twins)}" for kept, twins in self.merged.items()]
+        return [
+            f"identical columns merged ({len(pairs)}; the first name stands for the others in "
+            "every list): " + "; ".join(pairs)
+        ]
+
+    def _compact(self, k: int) -> str:
+        """List ``k`` on one line, its consequents shown: ``a -> 1; b -> 0; else 0``."""
+        names, labels = self.problem.feature_names, self.problem.labels
+        rules = [
+            f"{names[code >> 1]} -> {labels[code & 1]}"
+            for code in self.rules[self.starts[k] : self.starts[k + 1]].tolist()
+        ]
+        return "; ".join([*rules, f"else {labels[int(self.defaults[k])]}"])
 
 
 #: The columns of RashomonSet.to_frame that need no predictions.
-_STORED_COLUMNS = ("objective", "length", "antecedents", "rule_list")
+_STORED_COLUMNS = ("objective", "length", "antecedents", "consequents", "default", "rule_list")
+
+#: The columns of RashomonSet.to_frame that the JSON lists leave out (their rule-list document
+#: holds them).
+_NOT_IN_JSON = ("consequents", "default", "rule_list")
 
 
 def _frame_columns(p: Problem) -> list[str]:
     columns = ["objective", "accuracy", *(i.short_name for i in METRICS.values())]
     columns += [f"positive_rate[{g}]" for g in p.group_names]
-    return [*columns, "length", "antecedents", "rule_list"]
+    return [*columns, "length", "antecedents", "consequents", "default", "rule_list"]
 
 
-def _multiplicity(p: Problem, any_pos: Any, all_pos: Any) -> pd.DataFrame:
-    """:meth:`RashomonSet.multiplicity` from the bits of the rows some member predicts
-    positive and of those every member does (None: an empty set)."""
-    if any_pos is None:
-        changes = np.zeros(p.n_samples, dtype=bool)
+@dataclass(frozen=True)
+class _Classes:
+    """The set's lists grouped by prediction vector (:meth:`RashomonSet._classes`)."""
+
+    classifier_of: np.ndarray  # each grouped list's classifier (int64)
+    representatives: np.ndarray  # each classifier's first list (int64, increasing)
+    covered: int  # the lists grouped: the first ``covered`` of the set
+
+
+def _by(by: str) -> str:
+    if by not in BY:
+        raise InvalidParameterError(f"by: {by!r} is not one of {BY}")
+    return by
+
+
+#: The hash's per-word keys (fixed: a deterministic grouping), drawn once for any width.
+_HASH_KEYS = np.random.default_rng(0x5EED).integers(0, 2**63, size=1 << 16, dtype=np.uint64) | 1
+
+
+def _hash_rows(words: np.ndarray) -> np.ndarray:
+    """A 64-bit hash of each row of words (r, w): each word mixed with a key of its position
+    (splitmix64's finaliser, a bijection of 64-bit words), the mixed words added modulo 2**64.
+    Equal rows hash alike; unequal rows almost never do, and the grouping checks them bit by
+    bit anyway (:meth:`RashomonSet._classes`)."""
+    r, w = words.shape
+    keys = np.resize(_HASH_KEYS, w) * np.arange(1, w + 1, dtype=np.uint64)  # no period
+    with np.errstate(over="ignore"):
+        x = words ^ keys[None, :]
+        x = (x ^ (x >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
+        x = (x ^ (x >> np.uint64(27))) * np.uint64(0x94D049BB133111EB)
+        x ^= x >> np.uint64(31)
+        return x.sum(axis=1, dtype=np.uint64)
+
+
+class _Votes:
+    """The sums the multiplicity reads, over the models (lists) added: per row the models
+    that predict it positive, and per model the weight of each group's rows (and of all) on
+    which it disagrees with ``base`` (the optimal model's bits), the largest so far."""
+
+    def __init__(self, bits: _Bits, base: np.ndarray) -> None:
+        self.bits, self.base = bits, base
+        self.positive = np.zeros(bits.n, dtype=np.int64)
+        self.models = 0
+        self.differ = np.zeros(len(bits.group_bits) + 1)
+
+    def add(self, pred: np.ndarray) -> None:
+        bits = self.bits
+        self.positive += _unpack(pred, bits.n).sum(axis=0, dtype=np.int64)
+        self.models += len(pred)
+        flips = pred ^ self.base[None, :]
+        if bits.weighted:
+            every = _unpack(flips, bits.n)
+            pairs = zip(bits.group_rows, bits.group_w, strict=True)
+            per_group = [every[:, r] @ w for r, w in pairs]
+            per_group.append(every @ bits.weights)
+        else:
+            per_group = [_popcount(flips & g[None, :]) for g in bits.group_bits]
+            per_group.append(_popcount(flips))
+        most = np.stack(per_group, axis=1).max(axis=0)
+        np.maximum(self.differ, most, out=self.differ)
+
+
+def _multiplicity(p: Problem, votes: _Votes | None) -> pd.DataFrame:
+    """:meth:`RashomonSet.multiplicity` from its sums over the models (None: an empty set)."""
+    n = p.n_samples
+    if votes is None or votes.models == 0:
+        positive, models, differ = np.zeros(n), 1, np.zeros(p.n_groups + 1)
     else:
-        changes = _unpack((any_pos & ~all_pos)[None], p.n_samples)[0].astype(bool)
+        positive, models, differ = votes.positive, votes.models, votes.differ
+    changes = (positive > 0) & (positive < models)
+    share = positive / models
+    disagree = 2.0 * share * (1.0 - share)
     w = p.weights
     rows = {}
-    for g, name in enumerate(p.group_names):
-        mine = p.groups == g
+    masks = [p.groups == g for g in range(p.n_groups)] + [np.ones(n, dtype=bool)]
+    for k, (name, mine) in enumerate(zip([*p.group_names, "all"], masks, strict=True)):
         total = float(w[mine].sum())
         rows[name] = {
             "rows": int(mine.sum()),
             "ambiguity": float(w[mine & changes].sum()) / total if total else 0.0,
+            "discrepancy": float(differ[k]) / total if total else 0.0,
+            "disagreement": float(w[mine] @ disagree[mine]) / total if total else 0.0,
         }
-    rows["all"] = {"rows": p.n_samples, "ambiguity": float(w[changes].sum()) / p.total_weight}
     return pd.DataFrame.from_dict(rows, orient="index")
 
 
@@ -545,6 +836,11 @@ class _Bits:
         self.cell_bits = _pack(np.array(cells, dtype=bool).reshape(len(cells), n), self.words)
         self.cell_rows = [np.flatnonzero(c) for c in cells]
         self.cell_weights = [w[r] for r in self.cell_rows] if self.weighted else None
+        mine = [p.groups == g for g in range(p.n_groups)]
+        self.group_bits = _pack(np.array(mine, dtype=bool).reshape(len(mine), n), self.words)
+        self.group_rows = [np.flatnonzero(m) for m in mine]
+        self.group_w = [w[r] for r in self.group_rows]
+        self.weights = w
 
     def predict(self, rules: np.ndarray, starts: np.ndarray, defaults: np.ndarray) -> np.ndarray:
         """The predictions (as bits, one row a list) of the lists whose rules are

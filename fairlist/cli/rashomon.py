@@ -1,6 +1,8 @@
 """``rashomon``: every fair rule list within ``--delta`` of the optimum, certified, with its
-views (the lists by objective, the fairest member, the antecedents most used, where the members
-disagree), as text or JSON, and a histogram of their unfairness."""
+views (the classifiers by objective, each by its shortest spelling with the count of its
+spellings; the fairest classifier; the antecedents most used; where the classifiers disagree;
+the identical columns merged, once, after the tables), as text or JSON, and a histogram of
+their unfairness."""
 
 from __future__ import annotations
 
@@ -63,7 +65,7 @@ def rashomon(
         int,
         typer.Option(min=0, help="Keep the lists of least objective, at most this many (0: all)."),
     ] = 100_000,
-    rows: Annotated[int, typer.Option(min=0, help="Lists shown in the table.")] = 20,
+    rows: Annotated[int, typer.Option(min=0, help="Classifiers shown in the table.")] = 20,
     time_limit: FitTimeLimitOpt = DEFAULT_TIME_LIMIT,
     max_nodes: FitMaxNodesOpt = DEFAULT_MAX_NODES,
     memory_limit: MemoryLimitOpt = None,
@@ -80,12 +82,15 @@ def rashomon(
 ) -> None:
     """Every fair rule list within --delta of the optimum (the Rashomon set), certified.
 
-    Prints the lists by objective, the fairest member (the less discriminatory alternative),
-    the antecedents most used and where the members disagree, by group. --max-lists keeps the
+    Lists that predict alike on the training rows are one classifier: prints the number of
+    classifiers, the first --rows of them by objective (each by its shortest spelling, its rules'
+    predictions shown, and the number of its spellings), the fairest classifier (the less
+    discriminatory alternative), the antecedents most used and where the classifiers disagree,
+    by group; then the identical columns merged before the search. --max-lists keeps the
     lists of least objective; a limit or Ctrl-C returns the partial set. Either is marked
     incomplete, with the objective below which it is complete. --time-limit covers the whole
-    command: what reads every list (the fairest member, the multiplicity, the JSON lists, the
-    plot) covers the lists it reached in time, and says so. No fair list: exit 3.
+    command: what reads every list (the grouping, the fairest classifier, the multiplicity, the
+    JSON lists, the plot) covers the lists it reached in time, and says so. No fair list: exit 3.
     """
     import time
 
