@@ -13,7 +13,6 @@ import re
 import sys
 import time
 from html.parser import HTMLParser
-from types import SimpleNamespace
 
 import numpy as np
 import pandas as pd
@@ -249,37 +248,24 @@ def test_the_position_sentences():
 
 
 # --------------------------------------------------------------------------- --delta
-def test_the_delta_section_without_fairest_within_says_so(monkeypatch):
-    monkeypatch.delattr(fairlist, "fairest_within", raising=False)
+def test_the_delta_section_shows_the_alternative_and_its_certificate():
+    """The section runs fairest_within and the Rashomon set over the model's antecedents: the
+    page shows the alternative, its certificate sentence and the set counted in classifiers,
+    the same figures the functions give when called directly."""
+    from fairlist.report.alternatives import alternatives, antecedents_of
+
     clf, X, y, s = fitted()
     text = render_report(clf, X, y, s, delta=0.01)
-    assert "fairest_within) is not in this fairlist" in text
-    assert 'id="multiplicity"' in text  # the Rashomon set's part stands
+    assert 'id="lda"' in text and 'id="multiplicity"' in text
+    direct = fairlist.fairest_within(
+        antecedents_of(clf, X), np.asarray(y), np.asarray(s), metric=clf.metric_,
+        epsilon=clf.epsilon, lam=clf.lam_, max_length=clf.max_length, delta=0.01, binarizer=None,
+    )  # fmt: skip
+    assert html.escape(direct.certificate) in text
+    section = alternatives(clf, X, y, s, delta=0.01)
+    assert section.fairest["unfairness"] == pytest.approx(direct.unfairness)
+    assert 1 <= section.n_classifiers <= section.n_lists
     check_accessible_and_self_contained(text)
-
-
-def test_the_delta_section_shows_the_alternative_and_its_certificate(monkeypatch):
-    clf, X, y, s = fitted()
-    calls = []
-
-    def fairest_within(X, y, sensitive_features, *, metric, epsilon, lam, max_length, delta):
-        calls.append(dict(metric=metric, epsilon=epsilon, lam=lam, delta=delta, shape=X.shape))
-        return SimpleNamespace(
-            rule_list=clf.rule_list_,
-            unfairness=0.0123,
-            objective=clf.objective_ + 0.004,
-            status="optimal",
-            certificate="no rule list of at most 2 rules within 0.01 of the optimum has "
-            "unfairness below 0.0123",
-        )
-
-    monkeypatch.setattr(fairlist, "fairest_within", fairest_within, raising=False)
-    text = render_report(clf, X, y, s, delta=0.01)
-    assert calls == [
-        dict(metric=clf.metric_, epsilon=0.1, lam=0.01, delta=0.01, shape=X.shape)
-    ]  # the keywords it takes, over the model's antecedents
-    assert "has unfairness below 0.0123" in text and "0.0123" in text
-    assert 'id="lda"' in text
 
 
 # --------------------------------------------------------------------------- the command
@@ -395,36 +381,22 @@ def test_the_budget_and_an_uncertified_search_are_said():
     assert "No list of at most 2 rules is better than this one." in text
 
 
-def test_the_delta_section_reads_a_raw_table_through_the_models_binarizer(monkeypatch):
+def test_the_delta_section_reads_a_raw_table_through_the_models_binarizer():
+    """A raw table goes through the model's fitted binarizer (the sensitive column out), so the
+    set the page counts is the one over the model's own antecedents."""
+    from fairlist.report.alternatives import antecedents_of
+
     frame, y = raw_table(n=200)
     clf = FairRuleListClassifier(lam=0.01, epsilon=0.1, max_length=2)
     clf.fit(frame, y, sensitive_features="sex")
-    seen = {}
-
-    class Set:  # the Rashomon set as the "lda" branch gives it: counted in classifiers
-        n_classifiers, complete = 7, True
-
-        def __len__(self):
-            return 11
-
-        def multiplicity(self):
-            return pd.DataFrame({"rows": [90, 110, 200], "ambiguity": [0.25, 0.5, 0.4]},
-                                index=["f", "m", "all"])  # fmt: skip
-
-    def rashomon_set(X, y, groups, **kw):
-        seen.update(columns=list(X.columns), groups=list(groups), **kw)
-        return Set()
-
-    monkeypatch.setattr(fairlist, "rashomon_set", rashomon_set)
-    monkeypatch.delattr(fairlist, "fairest_within", raising=False)
-    page = render_report(clf, frame, y, "sex", delta=0.02)
-    text = words(page)
-    # the model's antecedents, the sensitive column out; its problem and the delta
-    assert seen["columns"] == list(clf.rule_list_.feature_names)
-    assert seen["groups"] == frame["sex"].tolist()
-    assert seen["delta"] == 0.02 and seen["epsilon"] == 0.1 and seen["binarizer"] is None
-    assert "11 rule list(s), 7 distinct classifier(s)" in text
-    assert '<th scope="row">m</th><td class="num">110</td><td class="num">0.500</td>' in page
+    Xa = antecedents_of(clf, frame)
+    assert list(Xa.columns) == list(clf.rule_list_.feature_names)
+    rs = fairlist.rashomon_set(
+        Xa, np.asarray(y), frame["sex"].to_numpy(), metric=clf.metric_, epsilon=0.1,
+        lam=clf.lam_, max_length=2, delta=0.02, binarizer=None,
+    )  # fmt: skip
+    text = words(render_report(clf, frame, y, "sex", delta=0.02))
+    assert f"{len(rs)} rule list(s), {rs.n_classifiers} distinct classifier(s)" in text
 
 
 def test_the_command_places_the_model_on_a_front(tmp_path):
