@@ -123,18 +123,6 @@ void Expander::prepare_prefix() {
     }
 }
 
-void Expander::expand(std::uint32_t index) {
-    load(index);
-    expand_loaded();
-    if (!poll_.stopped()) mark_done();  // cut short: the search keeps its bound
-}
-
-void Expander::finish_by_counting(std::uint32_t index) {
-    load(index);
-    finish_loaded();
-    if (!poll_.stopped()) mark_done();  // cut short: the search keeps its bound
-}
-
 void Expander::expand_loaded() {
     prepare_prefix();
     if (terminal_ != nullptr) terminal_->begin_expansion();  // its counts are taken afresh

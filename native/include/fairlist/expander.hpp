@@ -39,25 +39,20 @@ class Expander {
     bool finishes_by_counting(std::size_t depth) const {
         return terminal_ != nullptr && depth + 2 == ctx_.max_length();
     }
-    // Expands trie node `index`, or finishes it by counting; either can be cut short by a poll
-    // (stop_check().stopped()).  The serial search's steps.
-    void expand(std::uint32_t index);
-    void finish_by_counting(std::uint32_t index);
-
-    // The parallel search's steps: shares the frontier under lock (null: serial), and
-    // wakes idle workers when it queues a prefix.
+    // The parallel search: shares the frontier under lock (null: serial), holds the children
+    // it keeps until mark_done, and wakes idle workers when it queues a prefix.
     void set_shared(FrontierLock* lock) { shared_ = lock; }
     // Forgets its trie slots (a new phase's trie: Frontier::reset).
     void clear_slots() { slots_.clear(); }
-    // Loads node `index` for expansion or counting: its rules and bound (the frontier's lock
-    // held).
+    // The steps of the node loop (Search::node_loop) on a popped node.  Loads node `index` for
+    // expansion or counting: its rules and bound (the frontier's lock held, if shared).
     void load(std::uint32_t index);
     // Expands the loaded node, or finishes it by counting (the lock not held: each access to
-    // the frontier takes it).
+    // the frontier takes it); either can be cut short by a poll (stop_check().stopped()).
     void expand_loaded();
     void finish_loaded();
-    // Queues the children held (parallel search), marks the loaded node expanded, and the
-    // children it finished by counting (the lock held).
+    // Unless a poll cut it short: queues the children held (parallel search), marks the loaded
+    // node expanded, and the children it finished by counting (the lock held, if shared).
     void mark_done();
     // Whether a popped node of this depth may still hold a list beating the incumbent (or, with
     // canonical ties, tying it and coming first); walks its path on a tie only.
