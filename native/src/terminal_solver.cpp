@@ -12,6 +12,14 @@
 
 namespace fairlist {
 
+namespace {
+
+// The map key of the first-rule children it bounds (fairness_bounds reads none: they are never
+// in the trie or the map).
+const MapKey kNoKey{};
+
+}  // namespace
+
 TerminalSolver::TerminalSolver(const SearchContext& ctx, Incumbent& incumbent, StopCheck& poll,
                                Stats& stats)
     : ctx_(ctx),
@@ -35,11 +43,10 @@ void TerminalSolver::finish_prefix(const Walk& prefix, std::int64_t floor, std::
     enumerate(p, path);
 }
 
-void TerminalSolver::finish_child(std::uint32_t j, int q, const Fixed& f, std::int64_t errors,
-                                  const SplitCounts& u, std::int64_t forced_free,
-                                  std::int64_t lb_errors, std::size_t k,
-                                  const word_t* parent_classes,
+void TerminalSolver::finish_child(const ChildRecord& child, const word_t* parent_classes,
                                   std::vector<std::uint32_t>* path) {
+    const std::uint32_t j = child.rule >> 1;
+    const auto q = static_cast<int>(child.rule & 1U);
     // The child's classes: the expanded prefix's minus those j captures.
     const std::size_t cw = ctx_.data().n_class_words();
     const word_t* r = ctx_.data().class_rule(j);
@@ -67,9 +74,9 @@ void TerminalSolver::finish_child(std::uint32_t j, int q, const Fixed& f, std::i
         begin_expansion();
         return;
     }
-    path->push_back(j << 1 | static_cast<std::uint32_t>(q));
-    const Finish p{f, errors, u, forced_free, lb_errors, k, classes_.data(),
-                   j << 1 | static_cast<std::uint32_t>(q)};
+    path->push_back(child.rule);
+    const Finish p{*child.fixed, child.errors, *child.free, child.forced_free,
+                   child.lb_errors, child.k, classes_.data(), child.rule};
     enumerate(p, path);
     path->pop_back();
     if (!poll_.stopped()) finished_in_[q][j] = expansion_;
@@ -235,8 +242,10 @@ bool TerminalSolver::first_rules(const Finish& p, std::vector<std::uint32_t>* pa
                 ++stats_.pruned_by_bound;
                 continue;
             }
+            const ChildRecord child{Trie::kNone, rule, k1, e1, 0, kNoKey, nullptr, *path,
+                                    &f1, &rest1, forced_rest};
             first.second[q1] =
-                bound_child(f1, *path, rule, rest1, forced_rest, p.classes, &b) &&
+                bound_child(child, p.classes, &b) &&
                 !prunes(ctx_, incumbent_, ctx_.objective(b.errors(), k2), k2, *path, rule);
         }
         if (!first.second[0] && !first.second[1]) continue;
@@ -318,12 +327,9 @@ SecondRuleScreen TerminalSolver::make_screen(const First& first, int q2,
     return screen;
 }
 
-bool TerminalSolver::bound_child(const Fixed& f, const std::vector<std::uint32_t>& path,
-                                 std::uint32_t rule, const SplitCounts& u,
-                                 std::int64_t forced_free, const word_t* classes,
+bool TerminalSolver::bound_child(const ChildRecord& child, const word_t* classes,
                                  ErrorBound* b) {
-    return fairness_bounds(ctx_, incumbent_, &bound_, classes, positive_, f, path, rule, u,
-                           forced_free, b, &stats_);
+    return fairness_bounds(ctx_, incumbent_, {&bound_, classes, positive_}, child, b, &stats_);
 }
 
 std::int64_t TerminalSolver::max_errors(std::size_t length) const {

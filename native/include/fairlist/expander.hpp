@@ -134,13 +134,15 @@ class Expander {
     // uncaptured.
     void evaluate_child(std::uint32_t j, int q, const SplitCounts& captured,
                         std::int64_t forced_free);
-    // The child's node in the frontier (Frontier::add_child), and its terminal counting.
-    void add_child(std::uint32_t j, int q, const Fixed& f, std::int64_t errors,
-                   const SplitCounts& u, std::int64_t forced_free, std::int64_t lb_errors,
-                   std::int64_t leaf_errors, const MapKey& key);
+    // The child's node in the frontier (Frontier::add_child), and its terminal counting;
+    // leaf_errors: the fewest errors of its lists "child + default" (the queue's order).
+    void add_child(const ChildRecord& child, std::int64_t leaf_errors);
     // Holds a child to queue (parallel search), with its classes (scratch_.child_classes).
-    void hold_child(std::uint32_t rule, std::int64_t errors, std::int64_t lb_errors,
-                    double priority, double bound, const MapKey& key);
+    void hold_child(const ChildRecord& child, double priority, double bound);
+    // The class bound as prepared for the loaded prefix's children (prepare_prefix).
+    PreparedClassBound prepared_class_bound() {
+        return {&class_bound_, scratch_.class_free.data(), scratch_.class_positive};
+    }
     // Judges the held children against the shared permutation map, outside the frontier's
     // lock (Frontier::map_child), keeping those the map does not drop.
     void map_held();

@@ -14,6 +14,7 @@
 #include "fairlist/class_bound.hpp"
 #include "fairlist/context.hpp"
 #include "fairlist/counts.hpp"
+#include "fairlist/frontier.hpp"
 #include "fairlist/incumbent.hpp"
 #include "fairlist/pair_counts.hpp"
 #include "fairlist/rashomon.hpp"
@@ -58,12 +59,10 @@ class TerminalSolver {
     // instead of expanding it.  The stop check says whether a poll cut it short.
     void finish_prefix(const Walk& prefix, std::int64_t floor, std::size_t depth,
                        const word_t* classes, std::vector<std::uint32_t>* path);
-    // The same for child (j, q) (counts f, errors, u, forced_free, bound lb_errors, k rules) of
-    // the prefix being expanded (uncaptured classes parent_classes, rules *path), as soon as it
-    // is created: it is never queued.
-    void finish_child(std::uint32_t j, int q, const Fixed& f, std::int64_t errors,
-                      const SplitCounts& u, std::int64_t forced_free, std::int64_t lb_errors,
-                      std::size_t k, const word_t* parent_classes,
+    // The same for a child of the prefix being expanded (its rule, k, counts, errors and bound
+    // lb_errors; the prefix's uncaptured classes parent_classes), as soon as it is created: it is
+    // never queued.  path: the child's parent_path, extended while it counts, then restored.
+    void finish_child(const ChildRecord& child, const word_t* parent_classes,
                       std::vector<std::uint32_t>* path);
     // Bytes of its count tables (PairCounts: fixed once constructed; one per worker).
     std::size_t bytes() const { return counts_.bytes(); }
@@ -137,10 +136,9 @@ class TerminalSolver {
     void same_label_lists(const First& first, std::size_t k2, std::vector<std::uint32_t>* path);
     // The screen of the second rules (q2) after `first`, given the most errors e_max.
     SecondRuleScreen make_screen(const First& first, int q2, std::int64_t e_max) const;
-    // The bounds of evaluate_child on the child path + rule (out of line).
-    bool bound_child(const Fixed& f, const std::vector<std::uint32_t>& path, std::uint32_t rule,
-                     const SplitCounts& u, std::int64_t forced_free, const word_t* classes,
-                     ErrorBound* b);
+    // The bounds of evaluate_child (fairness_bounds) on a first-rule child of the prefix whose
+    // uncaptured classes are `classes` (out of line).
+    bool bound_child(const ChildRecord& child, const word_t* classes, ErrorBound* b);
     // The most errors a list of this length can make and still beat the incumbent (-1: none;
     // with canonical ties, or tie it).
     std::int64_t max_errors(std::size_t length) const;
