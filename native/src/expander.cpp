@@ -28,7 +28,8 @@ Expander::Expander(const SearchContext& ctx, Frontier& frontier, Incumbent& incu
       incumbent_(incumbent),
       scratch_(ctx.data()),
       poll_(stop_flag, ctx.config().time_limit),
-      class_bound_(ctx.data(), ctx.problem().metric, ctx.problem().epsilon) {
+      class_bound_(ctx.data(), ctx.problem().metric, ctx.problem().epsilon),
+      sink_(ctx, incumbent, stats_) {
     stats_.n_rows = static_cast<std::int64_t>(ctx.data().n_rows());
     stats_.n_classes = static_cast<std::int64_t>(ctx.data().n_classes());
     if (ctx.config().use_terminal_solver && TerminalSolver::applies(ctx.data())) {
@@ -68,23 +69,6 @@ std::size_t Expander::bytes() const {
     const std::size_t words = 2 * scratch_.free.size() + 5 * scratch_.class_free.size();
     return (terminal_ != nullptr ? terminal_->bytes() : 0) + words * sizeof(word_t) +
            scratch_.in_prefix.size();
-}
-
-void Expander::offer(std::int64_t errors, std::size_t length, const Fixed& counts,
-                     std::uint32_t last_rule, int d) {
-    const std::vector<std::uint32_t>& path = scratch_.path;
-    bool improved = false;
-    const double objective = ctx_.objective(errors, length);
-    const std::uint32_t last = length > path.size() ? last_rule : Incumbent::kNoRule;
-    incumbent_.offer(objective, errors, path.data(), path.size(), last, d,
-                     [&] { return ctx_.fair(counts); }, &improved);
-    if (improved) ++stats_.incumbent_updates;
-    // The Rashomon mode keeps every fair list within the cutoff (of the incumbent as updated
-    // by this very list, when it improved it).
-    if (rashomon_ != nullptr && objective <= ctx_.cutoff(incumbent_.objective()) &&
-        ctx_.fair(counts)) {
-        rashomon_->add(path.data(), path.size(), last, d, errors, objective);
-    }
 }
 
 void Expander::load(std::uint32_t index) {

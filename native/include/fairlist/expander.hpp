@@ -15,6 +15,7 @@
 #include "fairlist/context.hpp"
 #include "fairlist/frontier.hpp"
 #include "fairlist/incumbent.hpp"
+#include "fairlist/list_sink.hpp"
 #include "fairlist/rashomon.hpp"
 #include "fairlist/result.hpp"
 #include "fairlist/scratch.hpp"
@@ -58,14 +59,16 @@ class Expander {
     // canonical ties, tying it and coming first); walks its path on a tie only.
     bool worth_expanding(std::uint32_t index, std::size_t depth);
     // Offers the list scratch().path (+ last_rule when length says so) + default d, of these
-    // errors and counts, as incumbent.
+    // errors and counts (ListSink::offer).
     void offer(std::int64_t errors, std::size_t length, const Fixed& counts,
-               std::uint32_t last_rule, int d);
+               std::uint32_t last_rule, int d) {
+        sink_.offer(errors, length, counts, scratch_.path, last_rule, d);
+    }
 
     // The Rashomon mode's store (null: off): offer() records there every fair list within
     // the cutoff (SearchContext::cutoff).
     void set_rashomon(RashomonStore* store) {
-        rashomon_ = store;
+        sink_.set_rashomon(store);
         if (terminal_ != nullptr) terminal_->set_rashomon(store);
     }
 
@@ -86,9 +89,9 @@ class Expander {
     Stats stats_;
     StopCheck poll_;
     ClassFairnessBound class_bound_;
+    ListSink sink_;                             // where its lists "child + default" go
     std::unique_ptr<TerminalSolver> terminal_;  // null when it is off or does not apply
     FrontierLock* shared_ = nullptr;            // the parallel search's lock (null: serial)
-    RashomonStore* rashomon_ = nullptr;         // the Rashomon mode's store (null: off)
     // The node being expanded: its index, walk, length and bound on the errors.
     std::uint32_t index_ = 0;
     Walk prefix_;

@@ -16,6 +16,7 @@
 #include "fairlist/counts.hpp"
 #include "fairlist/frontier.hpp"
 #include "fairlist/incumbent.hpp"
+#include "fairlist/list_sink.hpp"
 #include "fairlist/pair_counts.hpp"
 #include "fairlist/rashomon.hpp"
 #include "fairlist/result.hpp"
@@ -46,7 +47,10 @@ class TerminalSolver {
     TerminalSolver(const SearchContext& ctx, Incumbent& incumbent, StopCheck& poll, Stats& stats);
 
     // The Rashomon mode's store (null: off): every fair list within the cutoff is recorded.
-    void set_rashomon(RashomonStore* store) { rashomon_ = store; }
+    void set_rashomon(RashomonStore* store) {
+        rashomon_ = store;
+        sink_.set_rashomon(store);
+    }
 
     // A new expanded prefix: its classes are counted afresh by the next finish_child.
     void begin_expansion() {
@@ -114,6 +118,7 @@ class TerminalSolver {
     std::vector<word_t> classes_;             // the classes of the child being finished
     std::vector<word_t> removed_;             // the classes its last rule captures
     RashomonStore* rashomon_ = nullptr;       // the Rashomon mode's store (null: off)
+    ListSink sink_;                           // where the lists it counts go (ListSink::offer)
     bool base_ = false;                       // the expanded prefix's classes are counted
     // Per label q and antecedent j: the expansion (expansion_) in which child (j, q) was last
     // finished by finish_child, completely (first_rules' sibling symmetry).
@@ -142,8 +147,6 @@ class TerminalSolver {
     // The most errors a list of this length can make and still beat the incumbent (-1: none;
     // with canonical ties, or tie it).
     std::int64_t max_errors(std::size_t length) const;
-    void offer(std::int64_t errors, std::size_t length, const Fixed& counts,
-               const std::vector<std::uint32_t>& path, std::uint32_t last_rule, int d);
 };
 
 }  // namespace fairlist
