@@ -290,8 +290,8 @@ void Expander::add_child(const ChildRecord& child, std::int64_t leaf_errors) {
                    ctx_.queued_bound(lb_errors, k));
         return;
     }
-    const Incumbent* cut =
-        at_cap && ctx_.canonical_ties() && ctx_.config().finished_tie_cut ? &incumbent_ : nullptr;
+    const bool tie_cut = at_cap && ctx_.canonical_ties() && ctx_.diagnostics().finished_tie_cut;
+    const Incumbent* cut = tie_cut ? &incumbent_ : nullptr;
     Finished done{Trie::kNone, Trie::kNone};
     if (frontier_.map_shared()) {  // parallel, finished: judged like a held child, linked later
         if (!frontier_.map_child(slots_.back(), child, map_scratch(), &stats_, &done.superseded,

@@ -27,12 +27,12 @@
 //
 // Exactness and the answer.  Every bound, cut and dominance argument of the serial search holds
 // whatever the order of the nodes, so a completed parallel search certifies the optimum.  With
-// several workers ties are decided canonically (Config::canonical_ties): a tie is pruned only
-// when none of its lists can come first, the map keeps the first of two tying prefixes, and the
-// incumbent keeps the first of the optimal lists, so the certified list is the canonical first
-// of all optimal lists: the same for every n_jobs > 1 and for the serial search with
-// canonical_ties.  A search stopped by a limit returns the best list it met, which depends on
-// the timing.
+// several workers ties are decided canonically (SearchContext::canonical_ties): a tie is pruned
+// only when none of its lists can come first, the map keeps the first of two tying prefixes, and
+// the incumbent keeps the first of the optimal lists, so the certified list is the canonical
+// first of all optimal lists: the same for every n_jobs > 1 and for the serial search with
+// Diagnostics::canonical_ties.  A search stopped by a limit returns the best list it met, which
+// depends on the timing.
 #include <algorithm>
 #include <mutex>
 #include <thread>

@@ -27,9 +27,11 @@ constexpr double kHandoverSeconds = 1.5e-6;
 
 Search::Search(const word_t* rules, const word_t* labels, const std::int32_t* groups,
                const std::int64_t* weights, std::size_t n_samples, std::size_t n_antecedents,
-               int n_groups, const ProblemSpec& problem, const Config& config)
+               int n_groups, const ProblemSpec& problem, const Config& config,
+               const Diagnostics& diagnostics)
     : ctx_(std::make_unique<SearchContext>(rules, labels, groups, weights, n_samples,
-                                           n_antecedents, n_groups, problem, config)),
+                                           n_antecedents, n_groups, problem, config,
+                                           diagnostics)),
       incumbent_(std::make_unique<Incumbent>()),
       frontier_(std::make_unique<Frontier>(*ctx_)),
       worker_(std::make_unique<Expander>(*ctx_, *frontier_, *incumbent_, &stop_)),

@@ -151,7 +151,7 @@ class Frontier {
     // canonical ties.  finished_cut
     // (null: off): for a child two rules short of the cap with canonical ties, the incumbent
     // against which a tying equivalent of a finished prefix may be dropped
-    // (Config::finished_tie_cut, cut_after_finished).
+    // (Diagnostics::finished_tie_cut, cut_after_finished).
     std::uint32_t add_child(const ChildRecord& child, double priority, double bound,
                             MapScratch scratch, bool enqueue, Stats* stats,
                             const Incumbent* finished_cut = nullptr);

@@ -56,8 +56,8 @@
 
 namespace fairlist {
 
-// ProblemSpec and Config (config.hpp); SearchStatus, Stats, Progress and SearchResult
-// (result.hpp).
+// ProblemSpec, Config and Diagnostics (config.hpp); SearchStatus, Stats, Progress and
+// SearchResult (result.hpp).
 
 class SearchContext;
 class Incumbent;
@@ -70,11 +70,12 @@ class Search {
  public:
     // rules: n_antecedents x words_for(n_samples) words; labels: words_for(n_samples) words;
     // groups: n_samples codes in [0, n_groups) (two groups: 0 protected); weights: n_samples
-    // integer weights >= 0 adding up to at most 2^31, or nullptr for unit weights.  Everything
-    // is copied.
+    // integer weights >= 0 adding up to at most 2^31, or nullptr for unit weights;
+    // diagnostics: the test switches (config.hpp).  Everything is copied.
     Search(const word_t* rules, const word_t* labels, const std::int32_t* groups,
            const std::int64_t* weights, std::size_t n_samples, std::size_t n_antecedents,
-           int n_groups, const ProblemSpec& problem, const Config& config);
+           int n_groups, const ProblemSpec& problem, const Config& config,
+           const Diagnostics& diagnostics = Diagnostics());
     Search(const Search&) = delete;
     Search& operator=(const Search&) = delete;
     ~Search();
