@@ -69,6 +69,9 @@ def capture_counts(
 ) -> list[int]: ...
 def avx512_popcount() -> bool: ...
 
+# The test switches of fairlist::Diagnostics, which BranchAndBound's config dict may add.
+DIAGNOSTICS: tuple[str, ...]
+
 class BranchAndBound:
     """One branch-and-bound search (the C++ ``fairlist::Search``)."""
 

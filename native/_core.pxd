@@ -157,15 +157,18 @@ cdef extern from "fairlist/search.hpp" namespace "fairlist" nogil:
         double time_limit            # seconds; <= 0: none
         double memory_limit_mb       # MiB of search structures; <= 0: none
         uint64_t seed                # 0: insertion-order ties
-        bint wide_map_counts         # 32-bit permutation-map counts on any size (tests)
         int64_t beam_width           # beam search for a first incumbent; 0: none
         int64_t deepen_length        # length deepening: certify 1..this many rules first
         double gap_tolerance         # stop once objective - global lower bound <= this; <= 0: none
         int64_t n_jobs               # worker threads; < 0: hardware threads + 1 + n_jobs; 0 refused
-        bint canonical_ties          # ties decided canonically (always with n_jobs != 1)
-        bint finished_tie_cut        # canonical ties: drop a tying equivalent of a finished prefix
         double rashomon_delta        # Rashomon mode: keep every list within this of the best; < 0: off
         int64_t max_lists            # Rashomon mode: keep the max_lists of least objective; 0: all
+
+    # The test and diagnostic switches (config.hpp), apart from Config.
+    cdef struct Diagnostics:
+        bint wide_map_counts         # 32-bit permutation-map counts on any size
+        bint canonical_ties          # ties decided canonically with one worker too
+        bint finished_tie_cut        # canonical ties: drop a tying equivalent of a finished prefix
 
     cdef struct Stats:
         int64_t nodes_expanded
@@ -234,7 +237,8 @@ cdef extern from "fairlist/search.hpp" namespace "fairlist" nogil:
         # [0, n_groups); weights: n integer weights (total <= 2^31) or NULL for unit weights
         Search(const word_t* rules, const word_t* labels, const int32_t* groups,
                const int64_t* weights, size_t n_samples, size_t n_antecedents, int n_groups,
-               const ProblemSpec& problem, const Config& config) except +
+               const ProblemSpec& problem, const Config& config,
+               const Diagnostics& diagnostics) except +
         bint set_initial(const vector[uint32_t]& antecedents, const vector[uint8_t]& predictions,
                          int default_prediction) except +
         SearchResult run() except +

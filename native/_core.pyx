@@ -154,6 +154,18 @@ def _add_stats(dict a, dict b):
     return add_stats(x, y)
 
 
+def _diagnostics_defaults():
+    """``fairlist::Diagnostics`` (``config.hpp``) as constructed, as a dict: the defaults of the
+    test and diagnostic switches."""
+    cdef Diagnostics d = Diagnostics()
+    return d
+
+
+#: The fields of ``fairlist::Diagnostics``: test switches that ``BranchAndBound`` takes in its
+#: config dict besides ``fairlist::Config``'s.
+DIAGNOSTICS = tuple(_diagnostics_defaults())
+
+
 cdef class BranchAndBound:
     """One branch-and-bound search (the C++ ``fairlist::Search``).
 
@@ -178,7 +190,9 @@ cdef class BranchAndBound:
         its value), constrained, epsilon, lam.
     config : dict
         Every field of ``fairlist::Config`` (``_core.pxd``); policy a :class:`Policy` or its
-        value. A missing field raises ``ValueError`` naming it.
+        value. A missing field raises ``ValueError`` naming it. Tests and benchmarks may add
+        the fields of ``fairlist::Diagnostics`` (``DIAGNOSTICS``: wide_map_counts,
+        canonical_ties, finished_tie_cut), which are split off; an absent one keeps its default.
     """
 
     cdef Search* search
@@ -194,8 +208,12 @@ cdef class BranchAndBound:
             raise ValueError(f"groups and weights must have {n_samples} entries")
         if rules.shape[0] and rules.shape[1] != nw:
             raise ValueError(f"rules must have {nw} words per antecedent, got {rules.shape[1]}")
-        # Dicts to structs: every field is required (a missing one raises ValueError naming it).
+        # Dicts to structs: every field is required (a missing one raises ValueError naming it),
+        # but the test switches, which keep their C++ defaults unless given.
         cdef ProblemSpec spec = problem
+        config = dict(config)
+        cdef Diagnostics diagnostics = {**_diagnostics_defaults(),
+                                        **{k: config.pop(k) for k in DIAGNOSTICS if k in config}}
         cdef Config c = config
         cdef const uint64_t* rules_ptr = NULL
         cdef const int64_t* weights_ptr = NULL
@@ -204,7 +222,7 @@ cdef class BranchAndBound:
         if weights is not None:
             weights_ptr = &weights[0]
         self.search = new Search(rules_ptr, &labels[0], &groups[0], weights_ptr, n_samples,
-                                 rules.shape[0], n_groups, spec, c)
+                                 rules.shape[0], n_groups, spec, c, diagnostics)
         self.started = False
 
     def __dealloc__(self):

@@ -26,6 +26,7 @@ HEADERS = {
     "FairnessBound": "fairness_bound.hpp",
     "ProblemSpec": "config.hpp",
     "Config": "config.hpp",
+    "Diagnostics": "config.hpp",
     "Stats": "result.hpp",
     "Progress": "result.hpp",
     "SearchResult": "result.hpp",
@@ -97,12 +98,28 @@ def small_search_args():
     return _core.pack_matrix(X), _core.pack_bits(y), groups, weights, 40, 3, problem
 
 
-@pytest.mark.parametrize("field", ["beam_width", "policy", "seed", "wide_map_counts"])
+@pytest.mark.parametrize("field", ["beam_width", "policy", "seed", "n_jobs"])
 def test_a_missing_config_field_is_named(field):
     config = BnBSolver()._config(Limits(), None)
     del config[field]
     with pytest.raises(ValueError, match=f"'{field}'"):
         _core.BranchAndBound(*small_search_args(), config)
+
+
+def test_the_test_switches_are_apart_from_the_config_and_reach_the_core(sources):
+    """fairlist::Diagnostics: not among the fields BnBSolver hands over; given in the config
+    dict they reach the search (32-bit map counts hold more bytes, the answer unchanged)."""
+    assert _core.DIAGNOSTICS == tuple(cpp_fields("config.hpp", "Diagnostics"))
+    config = BnBSolver()._config(Limits(), None)
+    assert not set(config) & set(_core.DIAGNOSTICS)
+    results = [
+        _core.BranchAndBound(*small_search_args(), {**config, "wide_map_counts": wide}).run()
+        for wide in (False, True)
+    ]
+    assert results[0]["objective"] == results[1]["objective"]
+    assert results[0]["stats"]["nodes_expanded"] == results[1]["stats"]["nodes_expanded"]
+    narrow, wide = (r["stats"]["peak_memory_bytes"] for r in results)
+    assert wide > narrow
 
 
 def test_a_missing_problem_field_is_named():

@@ -477,7 +477,8 @@ use_terminal_solver, use_two_rule_lookahead, use_terminal_symmetry, use_class_pa
         validate_params(type(self).__name__, self.PARAMETER_CONSTRAINTS, vars(self))
 
     def _config(self, limits: Limits, max_length: int | None) -> dict[str, Any]:
-        """Every field of ``fairlist::Config`` (the binding requires them all)."""
+        """Every field of ``fairlist::Config`` (the binding requires them all; its test
+        switches, ``fairlist::Diagnostics``, keep their defaults unless a test adds them)."""
         config: dict[str, Any] = {name: bool(getattr(self, name)) for name in _BOUND_SWITCHES}
         config.update(
             policy=POLICIES[self.policy],
@@ -491,13 +492,10 @@ use_terminal_solver, use_two_rule_lookahead, use_terminal_symmetry, use_class_pa
                 else limits.memory_limit_mb
             ),
             seed=int(self.seed or 0),
-            wide_map_counts=False,  # 32-bit map counts on small data: a test-only switch
             beam_width=int(self.beam_width),
             deepen_length=int(self.deepen_length),
             gap_tolerance=gap_tolerance(self.gap_tolerance, limits.gap_tolerance),
             n_jobs=int(self.n_jobs),
-            canonical_ties=False,  # the core decides ties canonically whenever n_jobs != 1
-            finished_tie_cut=True,  # test switch: re-search instead (Frontier::add_child)
             rashomon_delta=-1.0,  # the Rashomon mode: fairlist.rashomon
             max_lists=0,
         )

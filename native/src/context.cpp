@@ -11,10 +11,12 @@ namespace fairlist {
 SearchContext::SearchContext(const word_t* rules, const word_t* labels,
                              const std::int32_t* groups, const std::int64_t* weights,
                              std::size_t n_samples, std::size_t n_antecedents, int n_groups,
-                             const ProblemSpec& problem, const Config& config)
+                             const ProblemSpec& problem, const Config& config,
+                             const Diagnostics& diagnostics)
     : data_(rules, labels, groups, weights, n_samples, n_antecedents, n_groups),
       problem_(problem),
       config_(config),
+      diagnostics_(diagnostics),
       n_(static_cast<double>(data_.total_weight())),
       use_class_bound_(problem.constrained && config.use_class_bound &&
                        is_metric(static_cast<int>(problem.metric)) && is_linear(problem.metric)),
@@ -48,7 +50,7 @@ SearchContext::SearchContext(const word_t* rules, const word_t* labels,
         const std::int64_t hardware = std::max<std::int64_t>(1, threads);
         n_jobs_ = static_cast<std::size_t>(std::max<std::int64_t>(1, hardware + 1 + config.n_jobs));
     }
-    canonical_ties_ = config.canonical_ties || n_jobs_ > 1;
+    canonical_ties_ = diagnostics.canonical_ties || n_jobs_ > 1;
     if (config.rashomon_delta >= 0.0) set_rashomon();
     // A list never has more rules than antecedents.
     max_length_ = n_antecedents;
@@ -121,7 +123,7 @@ PermutationMap SearchContext::new_map() const {
     // Counts (and errors) reach the total weight; the errors are stored unless the key holds
     // the true and false positives of every group.
     const bool wide =
-        config_.wide_map_counts || data_.total_weight() >= (std::int64_t{1} << 16);
+        diagnostics_.wide_map_counts || data_.total_weight() >= (std::int64_t{1} << 16);
     return PermutationMap(key_size(), wide, key_size() < 2 * data_.n_groups());
 }
 

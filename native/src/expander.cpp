@@ -28,7 +28,8 @@ Expander::Expander(const SearchContext& ctx, Frontier& frontier, Incumbent& incu
       incumbent_(incumbent),
       scratch_(ctx.data()),
       poll_(stop_flag, ctx.config().time_limit),
-      class_bound_(ctx.data(), ctx.problem().metric, ctx.problem().epsilon) {
+      class_bound_(ctx.data(), ctx.problem().metric, ctx.problem().epsilon),
+      sink_(ctx, incumbent, stats_) {
     stats_.n_rows = static_cast<std::int64_t>(ctx.data().n_rows());
     stats_.n_classes = static_cast<std::int64_t>(ctx.data().n_classes());
     if (ctx.config().use_terminal_solver && TerminalSolver::applies(ctx.data())) {
@@ -70,23 +71,6 @@ std::size_t Expander::bytes() const {
            scratch_.in_prefix.size();
 }
 
-void Expander::offer(std::int64_t errors, std::size_t length, const Fixed& counts,
-                     std::uint32_t last_rule, int d) {
-    const std::vector<std::uint32_t>& path = scratch_.path;
-    bool improved = false;
-    const double objective = ctx_.objective(errors, length);
-    const std::uint32_t last = length > path.size() ? last_rule : Incumbent::kNoRule;
-    incumbent_.offer(objective, errors, path.data(), path.size(), last, d,
-                     [&] { return ctx_.fair(counts); }, &improved);
-    if (improved) ++stats_.incumbent_updates;
-    // The Rashomon mode keeps every fair list within the cutoff (of the incumbent as updated
-    // by this very list, when it improved it).
-    if (rashomon_ != nullptr && objective <= ctx_.cutoff(incumbent_.objective()) &&
-        ctx_.fair(counts)) {
-        rashomon_->add(path.data(), path.size(), last, d, errors, objective);
-    }
-}
-
 void Expander::load(std::uint32_t index) {
     if (frontier_.map_shared()) {  // a trie slot for each child it may keep (map_held)
         const std::size_t most = 2 * ctx_.data().n_antecedents();
@@ -123,18 +107,6 @@ void Expander::prepare_prefix() {
     }
 }
 
-void Expander::expand(std::uint32_t index) {
-    load(index);
-    expand_loaded();
-    if (!poll_.stopped()) mark_done();  // cut short: the search keeps its bound
-}
-
-void Expander::finish_by_counting(std::uint32_t index) {
-    load(index);
-    finish_loaded();
-    if (!poll_.stopped()) mark_done();  // cut short: the search keeps its bound
-}
-
 void Expander::expand_loaded() {
     prepare_prefix();
     if (terminal_ != nullptr) terminal_->begin_expansion();  // its counts are taken afresh
@@ -164,10 +136,9 @@ void Expander::finish_loaded() {
                              &scratch_.path);
 }
 
-void Expander::hold_child(std::uint32_t rule, std::int64_t errors, std::int64_t lb_errors,
-                          double priority, double bound, const MapKey& key) {
-    held_.push_back(Held{rule, errors, lb_errors, priority, bound, key, held_classes_.size(),
-                         Trie::kNone, Trie::kNone});
+void Expander::hold_child(const ChildRecord& child, double priority, double bound) {
+    held_.push_back(Held{child.rule, child.errors, child.lb_errors, priority, bound, child.key,
+                         held_classes_.size(), Trie::kNone, Trie::kNone});
     const std::vector<word_t>& classes = scratch_.child_classes;
     held_classes_.insert(held_classes_.end(), classes.begin(), classes.end());
 }
@@ -295,20 +266,18 @@ void Expander::evaluate_child(std::uint32_t j, int q, const SplitCounts& capture
     MapKey key;
     const int n_counts = ctx_.key_counts(f, key.counts);
     if (config.use_permutation_map) key.hash = map_hash(j, key.counts, n_counts);
-    if (!fairness_bounds(ctx_, incumbent_, &class_bound_, scratch_.class_free.data(),
-                         scratch_.class_positive, f, scratch_.path, rule, u, forced_free, &b,
-                         &stats_)) {
-        return;
-    }
-    add_child(j, q, f, errors, u, forced_free, b.errors(), leaf_errors, key);
+    ChildRecord child{index_, rule, k, errors, 0, key, scratch_.child_classes.data(),
+                      scratch_.path, &f, &u, forced_free};
+    if (!fairness_bounds(ctx_, incumbent_, prepared_class_bound(), child, &b, &stats_)) return;
+    child.lb_errors = b.errors();
+    add_child(child, leaf_errors);
 }
 
-void Expander::add_child(std::uint32_t j, int q, const Fixed& f, std::int64_t errors,
-                         const SplitCounts& u, std::int64_t forced_free, std::int64_t lb_errors,
-                         std::int64_t leaf_errors, const MapKey& key) {
-    const std::size_t k = depth_ + 1;
-    const std::uint32_t rule = j << 1 | static_cast<std::uint32_t>(q);
-    const std::int64_t n_captured = ctx_.data().total_weight() - u.total();
+void Expander::add_child(const ChildRecord& child, std::int64_t leaf_errors) {
+    const std::size_t k = child.k;
+    const std::uint32_t rule = child.rule;
+    const std::int64_t lb_errors = child.lb_errors;
+    const std::int64_t n_captured = ctx_.data().total_weight() - child.free->total();
     // The hook of the terminal solver: a child two rules short of the length cap is finished
     // by counting at once, never queued; so is one whose lists of three or more further rules
     // cannot beat the incumbent (the two-rule lookahead, short_completions.hpp).
@@ -317,41 +286,38 @@ void Expander::add_child(std::uint32_t j, int q, const Fixed& f, std::int64_t er
         at_cap || (terminal_ != nullptr &&
                    finishes_short(ctx_, incumbent_, lb_errors, k, scratch_.path, rule));
     if (shared_ != nullptr && !finish) {  // queued with the others at the end (mark_done)
-        hold_child(rule, errors, lb_errors, ctx_.priority(lb_errors, leaf_errors, k, n_captured),
-                   ctx_.queued_bound(lb_errors, k), key);
+        hold_child(child, ctx_.priority(lb_errors, leaf_errors, k, n_captured),
+                   ctx_.queued_bound(lb_errors, k));
         return;
     }
-    const Incumbent* cut =
-        at_cap && ctx_.canonical_ties() && ctx_.config().finished_tie_cut ? &incumbent_ : nullptr;
-    Finished child{Trie::kNone, Trie::kNone};
-    const ChildRecord record{index_, rule, k, errors, lb_errors, key, scratch_.child_classes.data(),
-                             scratch_.path};
+    const bool tie_cut = at_cap && ctx_.canonical_ties() && ctx_.diagnostics().finished_tie_cut;
+    const Incumbent* cut = tie_cut ? &incumbent_ : nullptr;
+    Finished done{Trie::kNone, Trie::kNone};
     if (frontier_.map_shared()) {  // parallel, finished: judged like a held child, linked later
-        if (!frontier_.map_child(slots_.back(), record, map_scratch(), &stats_, &child.superseded,
+        if (!frontier_.map_child(slots_.back(), child, map_scratch(), &stats_, &done.superseded,
                                  cut, shared_)) {
             return;
         }
-        child.node = slots_.back();
+        done.node = slots_.back();
         slots_.pop_back();
     } else {
         std::optional<FrontierHold> lock;
         if (shared_ != nullptr) lock.emplace(*shared_, &stats_);
-        child.node = frontier_.add_child(
-            record, ctx_.priority(lb_errors, leaf_errors, k, n_captured),
+        done.node = frontier_.add_child(
+            child, ctx_.priority(lb_errors, leaf_errors, k, n_captured),
             ctx_.queued_bound(lb_errors, k), map_scratch(), !finish, &stats_, cut);
-        if (shared_ != nullptr && !finish && child.node != Trie::kNone && shared_->waiting > 0) {
+        if (shared_ != nullptr && !finish && done.node != Trie::kNone && shared_->waiting > 0) {
             shared_->wake.notify_one();
         }
     }
-    if (!finish || child.node == Trie::kNone) return;
+    if (!finish || done.node == Trie::kNone) return;
     if (!at_cap) ++stats_.lookahead_prefixes;
-    terminal_->finish_child(j, q, f, errors, u, forced_free, lb_errors, k,
-                            scratch_.class_free.data(), &scratch_.path);
+    terminal_->finish_child(child, scratch_.class_free.data(), &scratch_.path);
     if (poll_.stopped()) return;  // cut short: the search keeps the expanded node's bound
     // Marked done with the expanded node (mark_done), under one lock for all of them: until
     // then it is a live, unexpanded node, which only a permutation-map tie can flag superseded
     // (harmless: it is never queued) while the expanded node's bound stays tracked.
-    finished_.push_back(child);
+    finished_.push_back(done);
     ++stats_.nodes_expanded;
 }
 

@@ -89,7 +89,7 @@ bool Frontier::comes_first(const std::vector<std::uint32_t>& parent_path, std::u
 //    P S: the test of equivalent_may_precede, which is necessary; when it fails no list below
 //    Q can become the incumbent, and none is better than Z (P S would be), so dropping Q changes
 //    neither the answer nor the lower bound.
-// Config::finished_tie_cut.  Measured in docs/performance.md.
+// Diagnostics::finished_tie_cut.  Measured in docs/performance.md.
 bool Frontier::cut_after_finished(const std::vector<std::uint32_t>& parent_path,
                                   std::uint32_t rule, std::uint32_t other,
                                   const std::vector<std::uint32_t>& other_path,

@@ -1,6 +1,8 @@
 // The parallel search (Config::n_jobs > 1; docs/design.md §8): several workers, each an Expander
 // with its own scratch, class bound, terminal solver, statistics and stop check, share one
-// frontier and one incumbent.
+// frontier and one incumbent.  Each worker runs the serial search's node loop
+// (Search::node_loop<true>, search.cpp, which lists what the lock changes in it); this file
+// starts the workers and joins them.
 //
 // Sharing.  The frontier (trie, queue, queued bounds) is one structure under one mutex
 // (FrontierLock): a worker holds it to pop a node and load its path, and to mark a node done,
@@ -25,12 +27,12 @@
 //
 // Exactness and the answer.  Every bound, cut and dominance argument of the serial search holds
 // whatever the order of the nodes, so a completed parallel search certifies the optimum.  With
-// several workers ties are decided canonically (Config::canonical_ties): a tie is pruned only
-// when none of its lists can come first, the map keeps the first of two tying prefixes, and the
-// incumbent keeps the first of the optimal lists, so the certified list is the canonical first
-// of all optimal lists: the same for every n_jobs > 1 and for the serial search with
-// canonical_ties.  A search stopped by a limit returns the best list it met, which depends on
-// the timing.
+// several workers ties are decided canonically (SearchContext::canonical_ties): a tie is pruned
+// only when none of its lists can come first, the map keeps the first of two tying prefixes, and
+// the incumbent keeps the first of the optimal lists, so the certified list is the canonical
+// first of all optimal lists: the same for every n_jobs > 1 and for the serial search with
+// Diagnostics::canonical_ties.  A search stopped by a limit returns the best list it met, which
+// depends on the timing.
 #include <algorithm>
 #include <mutex>
 #include <thread>
@@ -58,85 +60,16 @@ void Search::start_workers() {
     }
 }
 
-void Search::halt(StopReason reason) {
-    if (halt_reason_ == StopReason::COMPLETED) halt_reason_ = reason;
-    halt_.store(true, std::memory_order_relaxed);
-    lock_->wake.notify_all();
-}
-
-StopReason Search::search_tree_parallel() {
-    push_root();
-    halt_reason_ = StopReason::COMPLETED;
-    busy_ = 0;
-    pops_ = 0;
+void Search::run_workers() {
     std::vector<std::thread> threads;
     threads.reserve(helpers_.size());
     for (auto& helper : helpers_) {
         Expander* w = helper.get();
-        threads.emplace_back([this, w] { worker_loop(*w); });
+        threads.emplace_back([this, w] { node_loop<true>(*w); });
     }
-    worker_loop(*worker_);
+    node_loop<true>(*worker_);
     for (std::thread& t : threads) t.join();
     incumbent_->reclaim();  // the workers have joined: the replaced lists have no reader
-    publish_progress(0, shared_expanded_, shared_children_);
-    end_phase();
-    return halt_reason_;
-}
-
-void Search::worker_loop(Expander& w) {
-    Stats& stats = w.stats();
-    w.clear_slots();  // this phase's trie is new
-    FrontierHold lock(*lock_, &stats);
-    std::int64_t children_seen = stats.children_evaluated;
-    for (;;) {
-        while (frontier_->empty() && busy_ > 0 && halt_reason_ == StopReason::COMPLETED) {
-            lock.wait();
-        }
-        if (halt_reason_ != StopReason::COMPLETED) break;
-        if (frontier_->empty()) break;  // and no worker busy: done
-        const StopReason limit = limit_reached(++pops_);
-        if (limit != StopReason::COMPLETED) {
-            halt(limit);
-            break;
-        }
-        const std::uint32_t index = frontier_->pop();
-        const Node& node = frontier_->node(index);
-        const std::size_t depth = frontier_->depth(index);
-        const double bound = ctx_->queued_bound(node.lb_errors, depth);
-        if ((node.flags & Node::kSuperseded) || !w.worth_expanding(index, depth)) {
-            ++stats.pruned_on_pop;
-            frontier_->untrack(bound);
-            frontier_->retire(index);
-            continue;
-        }
-        // Its bound stays tracked while it is expanded: the node's lists are not all evaluated.
-        const bool count = w.finishes_by_counting(depth);
-        w.load(index);
-        ++busy_;
-        lock.release();
-        if (count) {
-            w.finish_loaded();
-        } else {
-            w.expand_loaded();
-        }
-        lock.acquire();
-        --busy_;
-        frontier_->untrack(bound);
-        shared_children_ += stats.children_evaluated - children_seen;
-        children_seen = stats.children_evaluated;
-        if (w.stop_check().stopped()) {  // cut short: its bound stays in the lower bound
-            cut_bound_ = std::min(cut_bound_, bound);
-            halt(w.stop_check().reason());
-            break;
-        }
-        w.mark_done();
-        ++stats.nodes_expanded;
-        if ((++shared_expanded_ & 15) == 0) {
-            publish_progress(depth, shared_expanded_, shared_children_);
-        }
-        if (frontier_->empty() && busy_ == 0) lock_->wake.notify_all();  // done
-    }
-    lock_->wake.notify_all();
 }
 
 }  // namespace fairlist

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <limits>
+#include <optional>
 #include <stdexcept>
 
 #include "fairlist/beam.hpp"
@@ -26,9 +27,11 @@ constexpr double kHandoverSeconds = 1.5e-6;
 
 Search::Search(const word_t* rules, const word_t* labels, const std::int32_t* groups,
                const std::int64_t* weights, std::size_t n_samples, std::size_t n_antecedents,
-               int n_groups, const ProblemSpec& problem, const Config& config)
+               int n_groups, const ProblemSpec& problem, const Config& config,
+               const Diagnostics& diagnostics)
     : ctx_(std::make_unique<SearchContext>(rules, labels, groups, weights, n_samples,
-                                           n_antecedents, n_groups, problem, config)),
+                                           n_antecedents, n_groups, problem, config,
+                                           diagnostics)),
       incumbent_(std::make_unique<Incumbent>()),
       frontier_(std::make_unique<Frontier>(*ctx_)),
       worker_(std::make_unique<Expander>(*ctx_, *frontier_, *incumbent_, &stop_)),
@@ -177,62 +180,140 @@ StopReason Search::limit_reached(std::size_t iterations) {
 }
 
 StopReason Search::search_tree() {
-    if (ctx_->n_jobs() > 1) return search_tree_parallel();
     push_root();
-    StopReason reason = StopReason::COMPLETED;
-    std::size_t iterations = 0;
-    Stats& stats = worker_->stats();
-    while (!frontier_->empty()) {
-        // The Rashomon mode's store: its budget (what the memory limit leaves the other
-        // structures), compacted, and its cap (max_lists) tightens the cutoff.
-        if (rashomon_ != nullptr) {
-            const double limit = ctx_->config().memory_limit_mb * 1024.0 * 1024.0;
-            rashomon_->set_budget(
-                limit > 0 ? limit - static_cast<double>(frontier_->memory_bytes() + worker_bytes_)
-                          : kInf);
-            // As many lists as the time left can sort and hand over (one node can add millions).
-            const double left = ctx_->config().time_limit - elapsed();
-            if (ctx_->config().time_limit > 0) {
-                rashomon_->set_list_limit(
-                    static_cast<std::size_t>(std::max(left, 0.0) / kHandoverSeconds));
+    halt_reason_ = StopReason::COMPLETED;
+    busy_ = 0;
+    pops_ = 0;
+    if (ctx_->n_jobs() > 1) {
+        run_workers();
+    } else {
+        node_loop<false>(*worker_);
+    }
+    publish_progress(0, progress_expanded_, progress_children_);
+    end_phase();
+    return halt_reason_;
+}
+
+void Search::fit_rashomon_store() {
+    // Its budget: what the memory limit leaves the other structures (it compacts to fit).
+    const double limit = ctx_->config().memory_limit_mb * 1024.0 * 1024.0;
+    rashomon_->set_budget(
+        limit > 0 ? limit - static_cast<double>(frontier_->memory_bytes() + worker_bytes_) : kInf);
+    // As many lists as the time left can sort and hand over (one node can add millions).
+    const double left = ctx_->config().time_limit - elapsed();
+    if (ctx_->config().time_limit > 0) {
+        rashomon_->set_list_limit(static_cast<std::size_t>(std::max(left, 0.0) / kHandoverSeconds));
+    }
+    // Its cap (max_lists) tightens the cutoff.
+    ctx_->set_list_cap(rashomon_->trim(ctx_->cutoff(incumbent_->objective())));
+}
+
+void Search::halt(StopReason reason) {
+    if (halt_reason_ == StopReason::COMPLETED) halt_reason_ = reason;
+    halt_.store(true, std::memory_order_relaxed);
+    if (lock_ != nullptr) lock_->wake.notify_all();
+}
+
+bool Search::tally(const Stats& stats, std::int64_t* seen_expanded, std::int64_t* seen_children) {
+    progress_expanded_ += stats.nodes_expanded - *seen_expanded;
+    progress_children_ += stats.children_evaluated - *seen_children;
+    *seen_expanded = stats.nodes_expanded;
+    *seen_children = stats.children_evaluated;
+    return (progress_expanded_ & 15) == 0;
+}
+
+// The node loop, one for the serial search (kShared false: worker 0, no lock) and for each
+// worker of the parallel search (kShared true: the frontier's lock held except while the node
+// is expanded or counted; docs/design.md §8.4).  Each turn: wait for a node (parallel), check
+// the limits, pop a node, prune it again, expand it or finish it by counting, then, unless a
+// poll cut it short, mark it done, count it and publish progress.  What differs with kShared:
+//  * the lock: taken here (FrontierHold), released around the node's work (load takes the
+//    trie slots and path under it; busy_ counts the workers holding a node), and idle workers
+//    wait on FrontierLock::wake while the queue is empty and another worker may still queue
+//    children (the phase ends when the queue is empty and no worker is busy);
+//  * the popped node's bound: the serial loop untracks it at once (nothing reads the tracked
+//    bounds until the node is done; the BoundTracker's bin then drops the stale least bound
+//    sooner), the parallel loop only once the node is done, because other workers read the
+//    global lower bound (gap limit, progress) meanwhile;
+//  * the children: the serial Expander adds each to the frontier as it goes, a parallel one
+//    holds them and links them in mark_done (Expander::set_shared);
+//  * the incumbent's replaced lists are reclaimed every 64 pops serially (limit_reached), after
+//    the join in parallel (run_workers);
+//  * the Rashomon mode's store is fitted before each pop (serial only: the mode refuses
+//    n_jobs != 1).
+// The progress totals add up every worker's counts (tally), so the serial ones are its stats'.
+template <bool kShared>
+void Search::node_loop(Expander& w) {
+    Stats& stats = w.stats();
+    std::optional<FrontierHold> lock;
+    if constexpr (kShared) {
+        w.clear_slots();  // this phase's trie is new
+        lock.emplace(*lock_, &stats);
+    }
+    std::int64_t seen_expanded = stats.nodes_expanded, seen_children = stats.children_evaluated;
+    for (;;) {
+        if constexpr (kShared) {
+            while (frontier_->empty() && busy_ > 0 && halt_reason_ == StopReason::COMPLETED) {
+                lock->wait();
             }
-            ctx_->set_list_cap(rashomon_->trim(ctx_->cutoff(incumbent_->objective())));
         }
-        reason = limit_reached(++iterations);
-        if (reason != StopReason::COMPLETED) break;
+        if (halt_reason_ != StopReason::COMPLETED || frontier_->empty()) break;
+        if (rashomon_ != nullptr) fit_rashomon_store();
+        const StopReason limit = limit_reached(++pops_);
+        if (limit != StopReason::COMPLETED) {
+            halt(limit);
+            break;
+        }
         const std::uint32_t index = frontier_->pop();
         const Node& node = frontier_->node(index);
         const std::size_t depth = frontier_->depth(index);
         const double bound = ctx_->queued_bound(node.lb_errors, depth);
-        frontier_->untrack(bound);
-        if ((node.flags & Node::kSuperseded) || !worker_->worth_expanding(index, depth)) {
+        if constexpr (!kShared) frontier_->untrack(bound);
+        if ((node.flags & Node::kSuperseded) || !w.worth_expanding(index, depth)) {
             ++stats.pruned_on_pop;
+            if constexpr (kShared) frontier_->untrack(bound);
             frontier_->retire(index);
             continue;
         }
         // The hook of the terminal solver (terminal_solver.hpp): a prefix two rules short of
         // the length cap is finished by counting instead of expanded.
-        if (worker_->finishes_by_counting(depth)) {
-            worker_->finish_by_counting(index);
+        const bool count = w.finishes_by_counting(depth);
+        w.load(index);
+        if constexpr (kShared) {
+            ++busy_;
+            lock->release();
+        }
+        if (count) {
+            w.finish_loaded();
         } else {
-            worker_->expand(index);
+            w.expand_loaded();
+        }
+        if constexpr (kShared) {
+            lock->acquire();
+            --busy_;
+            frontier_->untrack(bound);
         }
         // A poll inside the node stopped it: the node's lists are not all evaluated, so its
         // bound stays in the lower bound (its children already queued keep theirs).
-        if (worker_->stop_check().stopped()) {
-            reason = worker_->stop_check().reason();
+        if (w.stop_check().stopped()) {
             cut_bound_ = std::min(cut_bound_, bound);
+            halt(w.stop_check().reason());
             break;
         }
+        w.mark_done();
         ++stats.nodes_expanded;
-        if ((stats.nodes_expanded & 15) == 0) {
-            publish_progress(depth, stats.nodes_expanded, stats.children_evaluated);
+        if (tally(stats, &seen_expanded, &seen_children)) {
+            publish_progress(depth, progress_expanded_, progress_children_);
+        }
+        if constexpr (kShared) {
+            if (frontier_->empty() && busy_ == 0) lock_->wake.notify_all();  // done
         }
     }
-    publish_progress(0, stats.nodes_expanded, stats.children_evaluated);
-    end_phase();
-    return reason;
+    tally(stats, &seen_expanded, &seen_children);  // a node cut short: what it counted
+    if constexpr (kShared) lock_->wake.notify_all();
 }
+
+template void Search::node_loop<true>(Expander& w);
 
 void Search::end_phase() {
     peak_memory_ = std::max(peak_memory_, memory_bytes());

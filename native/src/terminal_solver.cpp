@@ -12,6 +12,14 @@
 
 namespace fairlist {
 
+namespace {
+
+// The map key of the first-rule children it bounds (fairness_bounds reads none: they are never
+// in the trie or the map).
+const MapKey kNoKey{};
+
+}  // namespace
+
 TerminalSolver::TerminalSolver(const SearchContext& ctx, Incumbent& incumbent, StopCheck& poll,
                                Stats& stats)
     : ctx_(ctx),
@@ -21,7 +29,8 @@ TerminalSolver::TerminalSolver(const SearchContext& ctx, Incumbent& incumbent, S
       counts_(ctx.data(), &poll, ctx.config().use_class_pair_counts),
       bound_(ctx.data(), ctx.problem().metric, ctx.problem().epsilon),
       classes_(ctx.data().n_class_words()),
-      removed_(ctx.data().n_class_words()) {
+      removed_(ctx.data().n_class_words()),
+      sink_(ctx, incumbent, stats) {
     for (auto& f : finished_in_) f.assign(ctx.data().n_antecedents(), 0);
     if (ctx.problem().constrained) screen_gaps_ = static_cast<int>(bound_.n_gaps());
 }
@@ -35,11 +44,10 @@ void TerminalSolver::finish_prefix(const Walk& prefix, std::int64_t floor, std::
     enumerate(p, path);
 }
 
-void TerminalSolver::finish_child(std::uint32_t j, int q, const Fixed& f, std::int64_t errors,
-                                  const SplitCounts& u, std::int64_t forced_free,
-                                  std::int64_t lb_errors, std::size_t k,
-                                  const word_t* parent_classes,
+void TerminalSolver::finish_child(const ChildRecord& child, const word_t* parent_classes,
                                   std::vector<std::uint32_t>* path) {
+    const std::uint32_t j = child.rule >> 1;
+    const auto q = static_cast<int>(child.rule & 1U);
     // The child's classes: the expanded prefix's minus those j captures.
     const std::size_t cw = ctx_.data().n_class_words();
     const word_t* r = ctx_.data().class_rule(j);
@@ -67,9 +75,9 @@ void TerminalSolver::finish_child(std::uint32_t j, int q, const Fixed& f, std::i
         begin_expansion();
         return;
     }
-    path->push_back(j << 1 | static_cast<std::uint32_t>(q));
-    const Finish p{f, errors, u, forced_free, lb_errors, k, classes_.data(),
-                   j << 1 | static_cast<std::uint32_t>(q)};
+    path->push_back(child.rule);
+    const Finish p{*child.fixed, child.errors, *child.free, child.forced_free,
+                   child.lb_errors, child.k, classes_.data(), child.rule};
     enumerate(p, path);
     path->pop_back();
     if (!poll_.stopped()) finished_in_[q][j] = expansion_;
@@ -108,7 +116,7 @@ void TerminalSolver::finish_child(std::uint32_t j, int q, const Fixed& f, std::i
 //    so a list with some |gap| above epsilon + kFeasibilityTol is unfair.  The screen's cap adds
 //    kScreenMargin (1e-7), far above the rounding of these sums of products (about 1e-14), so
 //    it skips no list that fair() would accept.  Switched off with the terminal solver.
-// Every list left is checked exactly: offer() compares its objective and calls fair().
+// Every list left is checked exactly: ListSink::offer compares its objective and calls fair().
 // First rules that a finished sibling already covered are skipped (the terminal symmetry,
 // first_rules).
 // In the Rashomon mode "the incumbent" reads "the cutoff" throughout (SearchContext::cutoff),
@@ -223,7 +231,7 @@ bool TerminalSolver::first_rules(const Finish& p, std::vector<std::uint32_t>* pa
                 if (ctx_.objective(e, k1) > ctx_.cutoff(incumbent_.objective())) continue;
                 Fixed full = f1;
                 add_predicted(full, rest1, d);
-                offer(e, k1, full, *path, rule, d);
+                sink_.offer(e, k1, full, *path, rule, d);
             }
             if (rest1.total() == 0) continue;
             // Whether a second rule can still beat the incumbent.
@@ -235,8 +243,10 @@ bool TerminalSolver::first_rules(const Finish& p, std::vector<std::uint32_t>* pa
                 ++stats_.pruned_by_bound;
                 continue;
             }
+            const ChildRecord child{Trie::kNone, rule, k1, e1, 0, kNoKey, nullptr, *path,
+                                    &f1, &rest1, forced_rest};
             first.second[q1] =
-                bound_child(f1, *path, rule, rest1, forced_rest, p.classes, &b) &&
+                bound_child(child, p.classes, &b) &&
                 !prunes(ctx_, incumbent_, ctx_.objective(b.errors(), k2), k2, *path, rule);
         }
         if (!first.second[0] && !first.second[1]) continue;
@@ -274,7 +284,7 @@ void TerminalSolver::second_rules(const First& first, std::size_t k2,
                 add_predicted(full, b, q2);
                 add_predicted(full, rest, d);
                 path->push_back(i << 1 | static_cast<std::uint32_t>(q1));
-                offer(e, k2, full, *path, j << 1 | static_cast<std::uint32_t>(q2), d);
+                sink_.offer(e, k2, full, *path, j << 1 | static_cast<std::uint32_t>(q2), d);
                 path->pop_back();
             }
         }
@@ -318,12 +328,9 @@ SecondRuleScreen TerminalSolver::make_screen(const First& first, int q2,
     return screen;
 }
 
-bool TerminalSolver::bound_child(const Fixed& f, const std::vector<std::uint32_t>& path,
-                                 std::uint32_t rule, const SplitCounts& u,
-                                 std::int64_t forced_free, const word_t* classes,
+bool TerminalSolver::bound_child(const ChildRecord& child, const word_t* classes,
                                  ErrorBound* b) {
-    return fairness_bounds(ctx_, incumbent_, &bound_, classes, positive_, f, path, rule, u,
-                           forced_free, b, &stats_);
+    return fairness_bounds(ctx_, incumbent_, {&bound_, classes, positive_}, child, b, &stats_);
 }
 
 std::int64_t TerminalSolver::max_errors(std::size_t length) const {
@@ -352,22 +359,6 @@ std::int64_t TerminalSolver::max_errors(std::size_t length) const {
     return e;
 }
 
-void TerminalSolver::offer(std::int64_t errors, std::size_t length, const Fixed& counts,
-                           const std::vector<std::uint32_t>& path, std::uint32_t last_rule,
-                           int d) {
-    bool improved = false;
-    const double objective = ctx_.objective(errors, length);
-    const std::uint32_t last = length > path.size() ? last_rule : Incumbent::kNoRule;
-    incumbent_.offer(objective, errors, path.data(), path.size(), last, d,
-                     [&] { return ctx_.fair(counts); }, &improved);
-    if (improved) ++stats_.incumbent_updates;
-    // The Rashomon mode keeps every fair list within the cutoff (Expander::offer).
-    if (rashomon_ != nullptr && objective <= ctx_.cutoff(incumbent_.objective()) &&
-        ctx_.fair(counts)) {
-        rashomon_->add(path.data(), path.size(), last, d, errors, objective);
-    }
-}
-
 // The Rashomon mode's two-rule lists that enumerate() skips: P + (i, q1) + (j, q2) + default
 // q2 predicts as P + (i, q1) + default q2, so every such list with j capturing something after
 // i has that list's errors and counts and one more rule.  They are set members when within the
@@ -388,7 +379,7 @@ void TerminalSolver::same_label_lists(const First& first, std::size_t k2,
             for (const std::uint32_t j : counts_.active()) {
                 if (j == i || minus(counts_.single(j), counts_.pair(j)).total() == 0) continue;
                 ++stats_.terminal_lists;
-                offer(e, k2, full, *path, j << 1 | static_cast<std::uint32_t>(q2), q2);
+                sink_.offer(e, k2, full, *path, j << 1 | static_cast<std::uint32_t>(q2), q2);
             }
             path->pop_back();
         }

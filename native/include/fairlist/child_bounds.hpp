@@ -12,6 +12,7 @@
 #include "fairlist/class_bound.hpp"
 #include "fairlist/context.hpp"
 #include "fairlist/counts.hpp"
+#include "fairlist/frontier.hpp"
 #include "fairlist/incumbent.hpp"
 #include "fairlist/result.hpp"
 
@@ -41,23 +42,31 @@ inline bool prunes(const SearchContext& ctx, const Incumbent& incumbent, double 
     return !incumbent.tie_may_precede(bound, path.data(), path.size(), last, length);
 }
 
+// The class bound prepared for the uncaptured classes of the prefix whose children are bounded
+// (ClassFairnessBound::prepare(classes)), with their majority_positive.
+struct PreparedClassBound {
+    ClassFairnessBound* bound;
+    const word_t* classes;
+    const SplitCounts& positive;
+};
+
 // The class bound (class_bound.hpp), then the per-sample fairness bound (fairness_bound.hpp),
-// on child path + rule (rule: antecedent j << 1 | prediction) of a prefix whose uncaptured
-// classes are `classes` (the class bound `cb` prepared for them, `positive` its
-// majority_positive): each relaxes the completions of the child; when none is fair the child
-// goes, otherwise the fewest errors a fair one makes on the uncaptured samples bound those of
-// every completion.  False when one prunes the child (prunes() against the incumbent), else
-// raises b->rest.
+// on a child (its rule, parent_path, counts and equivalent-points errors) of the prefix whose
+// uncaptured classes `prefix` was prepared for: each relaxes the completions of the child; when
+// none is fair the child goes, otherwise the fewest errors a fair one makes on the uncaptured
+// samples bound those of every completion.  False when one prunes the child (prunes() against
+// the incumbent), else raises b->rest.
 inline bool fairness_bounds(const SearchContext& ctx, const Incumbent& incumbent,
-                            ClassFairnessBound* cb, const word_t* classes,
-                            const SplitCounts& positive, const Fixed& f,
-                            const std::vector<std::uint32_t>& path, std::uint32_t rule,
-                            const SplitCounts& u, std::int64_t forced_free, ErrorBound* b,
-                            Stats* stats) {
+                            const PreparedClassBound& prefix, const ChildRecord& child,
+                            ErrorBound* b, Stats* stats) {
+    const std::vector<std::uint32_t>& path = child.parent_path;
+    const std::uint32_t rule = child.rule;
+    const Fixed& f = *child.fixed;
     const std::uint32_t j = rule >> 1;
     if (ctx.use_class_bound()) {
         std::int64_t e;
-        if (!cb->bound(f, classes, ctx.data().class_rule(j), positive, forced_free, &e)) {
+        if (!prefix.bound->bound(f, prefix.classes, ctx.data().class_rule(j), prefix.positive,
+                                 child.forced_free, &e)) {
             ++stats->pruned_infeasible;
             ++stats->pruned_class_bound;
             return false;
@@ -72,7 +81,7 @@ inline bool fairness_bounds(const SearchContext& ctx, const Incumbent& incumbent
     }
     if (ctx.use_sample_bound()) {
         ++stats->fairness_bound_calls;
-        const FairnessBound fb = ctx.sample_bound(f, u, kSearchWorkBudget);
+        const FairnessBound fb = ctx.sample_bound(f, *child.free, kSearchWorkBudget);
         if (!fb.feasible) {
             ++stats->pruned_infeasible;
             return false;

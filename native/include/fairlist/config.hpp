@@ -1,6 +1,6 @@
-// The problem and the options of one search (fairlist::Search, search.hpp): what every
-// component reads (SearchContext keeps them, context.hpp), declared apart from the facade so
-// that the components include this header, not search.hpp.
+// The problem and the options of one search (fairlist::Search, search.hpp), and its test and
+// diagnostic switches: what every component reads (SearchContext keeps them, context.hpp),
+// declared apart from the facade so that the components include this header, not search.hpp.
 #pragma once
 
 #include <cstdint>
@@ -52,9 +52,6 @@ struct Config {
     double time_limit = 0.0;            // seconds; <= 0: none
     double memory_limit_mb = 0.0;       // MiB held by the search structures; <= 0: none
     std::uint64_t seed = 0;             // 0: ties broken by insertion order; else seeded hash
-    // The permutation map keeps its counts in 16 bits below 65,536 samples; true keeps them in
-    // 32 bits whatever the size (the layout used above it), so tests can run it on small data.
-    bool wide_map_counts = false;
     // Width of the beam search run before the branch-and-bound for a first incumbent (beam.cpp);
     // 0: none.  It changes what a limited search returns, never a certificate.
     std::int64_t beam_width = 0;
@@ -70,22 +67,8 @@ struct Config {
     double gap_tolerance = 0.0;
     // Worker threads of the search (parallel.cpp): 1 is the serial search; < 0 counts back
     // from the machine's hardware threads (-1: all of them); 0 is refused.  A certified
-    // answer is the same for every value above 1 and for 1 with canonical_ties (below).
+    // answer is the same for every value above 1 and for 1 with Diagnostics::canonical_ties.
     std::int64_t n_jobs = 1;
-    // Ties decided canonically (incumbent.hpp): a prefix whose bound equals the incumbent's
-    // objective is pruned only when none of its lists can come before the incumbent in the
-    // canonical order, and the permutation map keeps the canonically first of two tying
-    // prefixes (or drops it when none of its lists can matter: finished_tie_cut), so that a
-    // certified list is the canonical first among all optimal lists of the space, whatever the
-    // order of the search.  Always on with n_jobs != 1; off, the serial search prunes every tie
-    // (fewer nodes) and returns the canonical first of the optimal lists it evaluated.
-    bool canonical_ties = false;
-    // With canonical ties: a prefix Q that ties an equivalent prefix P (permutation map) already
-    // finished by the terminal solver, and comes first canonically, is dropped instead of
-    // searched when none of its lists can come before the incumbent given that none of P's
-    // does (Incumbent::equivalent_may_precede; the argument is at
-    // Frontier::cut_after_finished).  Off: Q's subtree is searched, as before.
-    bool finished_tie_cut = true;
     // The Rashomon mode (rashomon.hpp; >= 0: on): the search keeps every fair list of the space
     // whose objective is at most the optimum + rashomon_delta (+ kRashomonSlack), not only the
     // best one, and prunes a subtree only when its bound exceeds the incumbent's objective +
@@ -97,6 +80,33 @@ struct Config {
     // prunes above the max_lists-th it holds (rashomon.hpp); a set it cut has stop reason
     // StopReason::MAX_LISTS and a finite rashomon_complete_below.  0: no cap.
     std::int64_t max_lists = 0;
+};
+
+// Switches for tests, benchmarks and diagnostics only, apart from Config: no user-facing option
+// sets them (fairlist.solvers.bnb hands over Config alone), and their defaults are what every
+// search runs with.  Each makes a code path reachable on small data, or turns a shortcut off or
+// a behaviour on to check an argument against brute force.  Tests and benchmarks pass them in
+// the same dict as the Config fields; the binding (native/_core.pyx) splits them off, each one
+// absent keeping its default.
+struct Diagnostics {
+    // The permutation map keeps its counts in 16 bits below 65,536 samples; true keeps them in
+    // 32 bits whatever the size (the layout used above it), so tests can run it on small data.
+    bool wide_map_counts = false;
+    // Ties decided canonically (incumbent.hpp) with one worker, as always with n_jobs != 1: a
+    // prefix whose bound equals the incumbent's objective is pruned only when none of its lists
+    // can come before the incumbent in the canonical order, and the permutation map keeps the
+    // canonically first of two tying prefixes (or drops it when none of its lists can matter:
+    // finished_tie_cut), so that a certified list is the canonical first among all optimal
+    // lists of the space, whatever the order of the search.  Off (the serial default), the
+    // serial search prunes every tie (fewer nodes) and returns the canonical first of the
+    // optimal lists it evaluated.  Tests compare the serial and parallel certificates with it.
+    bool canonical_ties = false;
+    // With canonical ties: a prefix Q that ties an equivalent prefix P (permutation map) already
+    // finished by the terminal solver, and comes first canonically, is dropped instead of
+    // searched when none of its lists can come before the incumbent given that none of P's
+    // does (Incumbent::equivalent_may_precede; the argument is at
+    // Frontier::cut_after_finished).  Off: Q's subtree is searched, as before the cut.
+    bool finished_tie_cut = true;
 };
 
 }  // namespace fairlist

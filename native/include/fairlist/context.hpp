@@ -37,11 +37,13 @@ class SearchContext {
     // The arguments of Search's constructor; validates them (std::invalid_argument).
     SearchContext(const word_t* rules, const word_t* labels, const std::int32_t* groups,
                   const std::int64_t* weights, std::size_t n_samples, std::size_t n_antecedents,
-                  int n_groups, const ProblemSpec& problem, const Config& config);
+                  int n_groups, const ProblemSpec& problem, const Config& config,
+                  const Diagnostics& diagnostics = Diagnostics());
 
     const RuleData& data() const { return data_; }
     const ProblemSpec& problem() const { return problem_; }
     const Config& config() const { return config_; }
+    const Diagnostics& diagnostics() const { return diagnostics_; }
     double n() const { return n_; }  // total weight (the number of samples without weights)
 
     // The class bound: constrained, switched on, and the metric is linear (class_bound.hpp).
@@ -58,7 +60,7 @@ class SearchContext {
     bool majority_labels() const { return majority_labels_; }
     // Worker threads (Config::n_jobs resolved: at least 1).
     std::size_t n_jobs() const { return n_jobs_; }
-    // Ties decided canonically (Config::canonical_ties, or more than one worker).
+    // Ties decided canonically (Diagnostics::canonical_ties, or more than one worker).
     bool canonical_ties() const { return canonical_ties_; }
 
     // The threshold of the search, in one place: every pruning comparison against the
@@ -155,6 +157,7 @@ class SearchContext {
     RuleData data_;
     ProblemSpec problem_;
     Config config_;
+    Diagnostics diagnostics_;
     double n_;
     bool use_class_bound_;
     bool use_sample_bound_;

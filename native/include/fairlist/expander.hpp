@@ -15,6 +15,7 @@
 #include "fairlist/context.hpp"
 #include "fairlist/frontier.hpp"
 #include "fairlist/incumbent.hpp"
+#include "fairlist/list_sink.hpp"
 #include "fairlist/rashomon.hpp"
 #include "fairlist/result.hpp"
 #include "fairlist/scratch.hpp"
@@ -39,38 +40,35 @@ class Expander {
     bool finishes_by_counting(std::size_t depth) const {
         return terminal_ != nullptr && depth + 2 == ctx_.max_length();
     }
-    // Expands trie node `index`, or finishes it by counting; either can be cut short by a poll
-    // (stop_check().stopped()).  The serial search's steps.
-    void expand(std::uint32_t index);
-    void finish_by_counting(std::uint32_t index);
-
-    // The parallel search's steps: shares the frontier under lock (null: serial), and
-    // wakes idle workers when it queues a prefix.
+    // The parallel search: shares the frontier under lock (null: serial), holds the children
+    // it keeps until mark_done, and wakes idle workers when it queues a prefix.
     void set_shared(FrontierLock* lock) { shared_ = lock; }
     // Forgets its trie slots (a new phase's trie: Frontier::reset).
     void clear_slots() { slots_.clear(); }
-    // Loads node `index` for expansion or counting: its rules and bound (the frontier's lock
-    // held).
+    // The steps of the node loop (Search::node_loop) on a popped node.  Loads node `index` for
+    // expansion or counting: its rules and bound (the frontier's lock held, if shared).
     void load(std::uint32_t index);
     // Expands the loaded node, or finishes it by counting (the lock not held: each access to
-    // the frontier takes it).
+    // the frontier takes it); either can be cut short by a poll (stop_check().stopped()).
     void expand_loaded();
     void finish_loaded();
-    // Queues the children held (parallel search), marks the loaded node expanded, and the
-    // children it finished by counting (the lock held).
+    // Unless a poll cut it short: queues the children held (parallel search), marks the loaded
+    // node expanded, and the children it finished by counting (the lock held, if shared).
     void mark_done();
     // Whether a popped node of this depth may still hold a list beating the incumbent (or, with
     // canonical ties, tying it and coming first); walks its path on a tie only.
     bool worth_expanding(std::uint32_t index, std::size_t depth);
     // Offers the list scratch().path (+ last_rule when length says so) + default d, of these
-    // errors and counts, as incumbent.
+    // errors and counts (ListSink::offer).
     void offer(std::int64_t errors, std::size_t length, const Fixed& counts,
-               std::uint32_t last_rule, int d);
+               std::uint32_t last_rule, int d) {
+        sink_.offer(errors, length, counts, scratch_.path, last_rule, d);
+    }
 
     // The Rashomon mode's store (null: off): offer() records there every fair list within
     // the cutoff (SearchContext::cutoff).
     void set_rashomon(RashomonStore* store) {
-        rashomon_ = store;
+        sink_.set_rashomon(store);
         if (terminal_ != nullptr) terminal_->set_rashomon(store);
     }
 
@@ -91,9 +89,9 @@ class Expander {
     Stats stats_;
     StopCheck poll_;
     ClassFairnessBound class_bound_;
+    ListSink sink_;                             // where its lists "child + default" go
     std::unique_ptr<TerminalSolver> terminal_;  // null when it is off or does not apply
     FrontierLock* shared_ = nullptr;            // the parallel search's lock (null: serial)
-    RashomonStore* rashomon_ = nullptr;         // the Rashomon mode's store (null: off)
     // The node being expanded: its index, walk, length and bound on the errors.
     std::uint32_t index_ = 0;
     Walk prefix_;
@@ -139,13 +137,15 @@ class Expander {
     // uncaptured.
     void evaluate_child(std::uint32_t j, int q, const SplitCounts& captured,
                         std::int64_t forced_free);
-    // The child's node in the frontier (Frontier::add_child), and its terminal counting.
-    void add_child(std::uint32_t j, int q, const Fixed& f, std::int64_t errors,
-                   const SplitCounts& u, std::int64_t forced_free, std::int64_t lb_errors,
-                   std::int64_t leaf_errors, const MapKey& key);
+    // The child's node in the frontier (Frontier::add_child), and its terminal counting;
+    // leaf_errors: the fewest errors of its lists "child + default" (the queue's order).
+    void add_child(const ChildRecord& child, std::int64_t leaf_errors);
     // Holds a child to queue (parallel search), with its classes (scratch_.child_classes).
-    void hold_child(std::uint32_t rule, std::int64_t errors, std::int64_t lb_errors,
-                    double priority, double bound, const MapKey& key);
+    void hold_child(const ChildRecord& child, double priority, double bound);
+    // The class bound as prepared for the loaded prefix's children (prepare_prefix).
+    PreparedClassBound prepared_class_bound() {
+        return {&class_bound_, scratch_.class_free.data(), scratch_.class_positive};
+    }
     // Judges the held children against the shared permutation map, outside the frontier's
     // lock (Frontier::map_child), keeping those the map does not drop.
     void map_held();

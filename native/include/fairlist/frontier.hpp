@@ -35,7 +35,11 @@ struct MapKey {
 // parent_path + rule (rule: antecedent << 1 | prediction) of length k, child of trie node
 // `parent`; its errors on the captured samples, its bound on the errors, its map key and its
 // uncaptured classes (n_class_words words).  Built by the expander from its Held record or the
-// child it evaluates; it refers to them and lives for one call.
+// child it evaluates; it refers to them and lives for one call.  The same record carries a child
+// through its bounds (fairness_bounds, child_bounds.hpp) and its counting
+// (TerminalSolver::finish_child), which read its counts too: the captured samples' confusion
+// counts, the uncaptured samples by (group, label) and their equivalent-points errors (null and
+// 0 on a held child: the frontier reads none of them).
 struct ChildRecord {
     std::uint32_t parent, rule;
     std::size_t k;
@@ -43,6 +47,9 @@ struct ChildRecord {
     const MapKey& key;
     const word_t* classes;
     const std::vector<std::uint32_t>& parent_path;
+    const Fixed* fixed = nullptr;
+    const SplitCounts* free = nullptr;
+    std::int64_t forced_free = 0;
 };
 
 // A worker's scratch for the map's comparisons (any contents): an equivalent prefix's classes
@@ -144,7 +151,7 @@ class Frontier {
     // canonical ties.  finished_cut
     // (null: off): for a child two rules short of the cap with canonical ties, the incumbent
     // against which a tying equivalent of a finished prefix may be dropped
-    // (Config::finished_tie_cut, cut_after_finished).
+    // (Diagnostics::finished_tie_cut, cut_after_finished).
     std::uint32_t add_child(const ChildRecord& child, double priority, double bound,
                             MapScratch scratch, bool enqueue, Stats* stats,
                             const Incumbent* finished_cut = nullptr);

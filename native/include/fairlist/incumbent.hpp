@@ -65,7 +65,7 @@ class Incumbent {
         return true;
     }
 
-    // Canonical ties (Config::canonical_ties): whether a subtree whose lists have objectives of
+    // Canonical ties (context.hpp): whether a subtree whose lists have objectives of
     // at least `bound`, at least min_length rules, and start with the rules prefix[0 .. n)
     // (+ last, unless kNoRule) may hold a list that becomes the incumbent: bound below the
     // incumbent's objective, or equal to it and one of its lists able to come first in the

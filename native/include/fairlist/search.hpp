@@ -56,8 +56,8 @@
 
 namespace fairlist {
 
-// ProblemSpec and Config (config.hpp); SearchStatus, Stats, Progress and SearchResult
-// (result.hpp).
+// ProblemSpec, Config and Diagnostics (config.hpp); SearchStatus, Stats, Progress and
+// SearchResult (result.hpp).
 
 class SearchContext;
 class Incumbent;
@@ -70,11 +70,12 @@ class Search {
  public:
     // rules: n_antecedents x words_for(n_samples) words; labels: words_for(n_samples) words;
     // groups: n_samples codes in [0, n_groups) (two groups: 0 protected); weights: n_samples
-    // integer weights >= 0 adding up to at most 2^31, or nullptr for unit weights.  Everything
-    // is copied.
+    // integer weights >= 0 adding up to at most 2^31, or nullptr for unit weights;
+    // diagnostics: the test switches (config.hpp).  Everything is copied.
     Search(const word_t* rules, const word_t* labels, const std::int32_t* groups,
            const std::int64_t* weights, std::size_t n_samples, std::size_t n_antecedents,
-           int n_groups, const ProblemSpec& problem, const Config& config);
+           int n_groups, const ProblemSpec& problem, const Config& config,
+           const Diagnostics& diagnostics = Diagnostics());
     Search(const Search&) = delete;
     Search& operator=(const Search&) = delete;
     ~Search();
@@ -102,15 +103,17 @@ class Search {
     // and start_ only when it is true.
     std::atomic<bool> ran_{false};
 
-    // The parallel search (parallel.cpp; n_jobs > 1): workers 1 .. n_jobs - 1 (worker_ is 0),
-    // the lock of the shared frontier, and the state of the node loop (under the lock).
+    // The parallel search (parallel.cpp; n_jobs > 1): workers 1 .. n_jobs - 1 (worker_ is 0)
+    // and the lock of the shared frontier (null: serial).
     std::vector<std::unique_ptr<Expander>> helpers_;
     std::unique_ptr<FrontierLock> lock_;
     std::atomic<bool> halt_{false};  // one worker stops them all (StopCheck::set_halt)
-    StopReason halt_reason_ = StopReason::COMPLETED;  // the first worker's reason
-    int busy_ = 0;                    // workers expanding a node
+    // The state of the node loop (node_loop; with workers, under the frontier's lock).
+    StopReason halt_reason_ = StopReason::COMPLETED;  // why this phase stopped (the first reason)
+    int busy_ = 0;                    // workers expanding a node (parallel)
     std::size_t pops_ = 0;            // nodes popped in this phase
-    std::int64_t shared_expanded_ = 0, shared_children_ = 0;  // for progress()
+    // What progress() reports: the workers' nodes_expanded and children_evaluated, added up.
+    std::int64_t progress_expanded_ = 0, progress_children_ = 0;
 
     std::chrono::steady_clock::time_point start_;
     std::atomic<bool> stop_{false};
@@ -131,14 +134,25 @@ class Search {
     void start_workers();
     // The constant lists, then the beam search: the first incumbents.
     void first_incumbents();
-    // Grows the trie from the root until the queue is empty or a limit stops it (in parallel
-    // with n_jobs > 1).
+    // Grows the trie from the root until the queue is empty or a limit stops it: one node loop,
+    // or one on each of n_jobs workers (run_workers).
     StopReason search_tree();
-    StopReason search_tree_parallel();
-    // One worker's node loop (parallel.cpp).
-    void worker_loop(Expander& worker);
-    // Stops every worker of the parallel search with this reason (lock held).
+    // The node loop (search.cpp), serial or one worker's of the parallel search (kShared: the
+    // frontier under lock_); the differences are listed where it is defined.
+    template <bool kShared>
+    void node_loop(Expander& worker);
+    // Runs node_loop<true> on every worker, each in a thread (worker 0 in this one), and joins
+    // them (parallel.cpp).
+    void run_workers();
+    // Stops the phase (every worker) with this reason, the first one kept (the lock held).
     void halt(StopReason reason);
+    // Adds what a worker's statistics counted since *seen_expanded / *seen_children to the
+    // progress totals (and moves those on); true when the expanded total is a multiple of 16
+    // (a report about every 16th node).
+    bool tally(const Stats& stats, std::int64_t* seen_expanded, std::int64_t* seen_children);
+    // The Rashomon mode's store before each pop: its budget and list limit, and the cap it sets
+    // on the cutoff (serial only).
+    void fit_rashomon_store();
     // After a phase's node loop: the last progress, the peaks.
     void end_phase();
     // The root node: its bound (the fairness bounds of the empty prefix); false when no fair

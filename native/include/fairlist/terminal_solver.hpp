@@ -14,7 +14,9 @@
 #include "fairlist/class_bound.hpp"
 #include "fairlist/context.hpp"
 #include "fairlist/counts.hpp"
+#include "fairlist/frontier.hpp"
 #include "fairlist/incumbent.hpp"
+#include "fairlist/list_sink.hpp"
 #include "fairlist/pair_counts.hpp"
 #include "fairlist/rashomon.hpp"
 #include "fairlist/result.hpp"
@@ -45,7 +47,10 @@ class TerminalSolver {
     TerminalSolver(const SearchContext& ctx, Incumbent& incumbent, StopCheck& poll, Stats& stats);
 
     // The Rashomon mode's store (null: off): every fair list within the cutoff is recorded.
-    void set_rashomon(RashomonStore* store) { rashomon_ = store; }
+    void set_rashomon(RashomonStore* store) {
+        rashomon_ = store;
+        sink_.set_rashomon(store);
+    }
 
     // A new expanded prefix: its classes are counted afresh by the next finish_child.
     void begin_expansion() {
@@ -58,12 +63,10 @@ class TerminalSolver {
     // instead of expanding it.  The stop check says whether a poll cut it short.
     void finish_prefix(const Walk& prefix, std::int64_t floor, std::size_t depth,
                        const word_t* classes, std::vector<std::uint32_t>* path);
-    // The same for child (j, q) (counts f, errors, u, forced_free, bound lb_errors, k rules) of
-    // the prefix being expanded (uncaptured classes parent_classes, rules *path), as soon as it
-    // is created: it is never queued.
-    void finish_child(std::uint32_t j, int q, const Fixed& f, std::int64_t errors,
-                      const SplitCounts& u, std::int64_t forced_free, std::int64_t lb_errors,
-                      std::size_t k, const word_t* parent_classes,
+    // The same for a child of the prefix being expanded (its rule, k, counts, errors and bound
+    // lb_errors; the prefix's uncaptured classes parent_classes), as soon as it is created: it is
+    // never queued.  path: the child's parent_path, extended while it counts, then restored.
+    void finish_child(const ChildRecord& child, const word_t* parent_classes,
                       std::vector<std::uint32_t>* path);
     // Bytes of its count tables (PairCounts: fixed once constructed; one per worker).
     std::size_t bytes() const { return counts_.bytes(); }
@@ -115,6 +118,7 @@ class TerminalSolver {
     std::vector<word_t> classes_;             // the classes of the child being finished
     std::vector<word_t> removed_;             // the classes its last rule captures
     RashomonStore* rashomon_ = nullptr;       // the Rashomon mode's store (null: off)
+    ListSink sink_;                           // where the lists it counts go (ListSink::offer)
     bool base_ = false;                       // the expanded prefix's classes are counted
     // Per label q and antecedent j: the expansion (expansion_) in which child (j, q) was last
     // finished by finish_child, completely (first_rules' sibling symmetry).
@@ -137,15 +141,12 @@ class TerminalSolver {
     void same_label_lists(const First& first, std::size_t k2, std::vector<std::uint32_t>* path);
     // The screen of the second rules (q2) after `first`, given the most errors e_max.
     SecondRuleScreen make_screen(const First& first, int q2, std::int64_t e_max) const;
-    // The bounds of evaluate_child on the child path + rule (out of line).
-    bool bound_child(const Fixed& f, const std::vector<std::uint32_t>& path, std::uint32_t rule,
-                     const SplitCounts& u, std::int64_t forced_free, const word_t* classes,
-                     ErrorBound* b);
+    // The bounds of evaluate_child (fairness_bounds) on a first-rule child of the prefix whose
+    // uncaptured classes are `classes` (out of line).
+    bool bound_child(const ChildRecord& child, const word_t* classes, ErrorBound* b);
     // The most errors a list of this length can make and still beat the incumbent (-1: none;
     // with canonical ties, or tie it).
     std::int64_t max_errors(std::size_t length) const;
-    void offer(std::int64_t errors, std::size_t length, const Fixed& counts,
-               const std::vector<std::uint32_t>& path, std::uint32_t last_rule, int d);
 };
 
 }  // namespace fairlist
