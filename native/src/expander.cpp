@@ -3,7 +3,6 @@
 #include <algorithm>
 #include <limits>
 #include <mutex>
-#include <optional>
 #include <stdexcept>
 
 #include "fairlist/bounds.hpp"
@@ -334,8 +333,7 @@ void Expander::add_child(std::uint32_t j, int q, const Fixed& f, std::int64_t er
         child.node = slots_.back();
         slots_.pop_back();
     } else {
-        std::optional<FrontierHold> lock;
-        if (shared_ != nullptr) lock.emplace(*shared_, &stats_);
+        const FrontierHold lock(shared_, &stats_);  // serial (null): takes nothing
         child.node = frontier_.add_child(
             record, ctx_.priority(lb_errors, leaf_errors, k, n_captured),
             ctx_.queued_bound(lb_errors, k), map_scratch(), !finish, &stats_, cut);

@@ -65,6 +65,7 @@ void Search::halt(StopReason reason) {
 }
 
 StopReason Search::search_tree_parallel() {
+    assert_no_workers();  // before the workers start and after they join; they lock (worker_loop)
     push_root();
     halt_reason_ = StopReason::COMPLETED;
     busy_ = 0;

@@ -178,6 +178,7 @@ StopReason Search::limit_reached(std::size_t iterations) {
 
 StopReason Search::search_tree() {
     if (ctx_->n_jobs() > 1) return search_tree_parallel();
+    assert_no_workers();  // the serial search: one thread owns the frontier
     push_root();
     StopReason reason = StopReason::COMPLETED;
     std::size_t iterations = 0;
@@ -322,6 +323,7 @@ SearchResult Search::run() {
     first_incumbents();
     worker_bytes_ = worker_->bytes();
     for (const auto& helper : helpers_) worker_bytes_ += helper->bytes();
+    assert_no_workers();  // the workers run only inside a phase's node loop
     peak_memory_ = memory_bytes();
     const StopReason reason = run_phases();
     SearchResult result = make_result(reason);

@@ -53,6 +53,7 @@
 #include "fairlist/config.hpp"
 #include "fairlist/result.hpp"
 #include "fairlist/stop.hpp"
+#include "fairlist/thread_annotations.hpp"
 
 namespace fairlist {
 
@@ -103,14 +104,17 @@ class Search {
     std::atomic<bool> ran_{false};
 
     // The parallel search (parallel.cpp; n_jobs > 1): workers 1 .. n_jobs - 1 (worker_ is 0),
-    // the lock of the shared frontier, and the state of the node loop (under the lock).
+    // the lock of the shared frontier, and the state of the node loop (under the lock: the role
+    // frontier_lock, docs/design.md §8.3).
     std::vector<std::unique_ptr<Expander>> helpers_;
     std::unique_ptr<FrontierLock> lock_;
     std::atomic<bool> halt_{false};  // one worker stops them all (StopCheck::set_halt)
-    StopReason halt_reason_ = StopReason::COMPLETED;  // the first worker's reason
-    int busy_ = 0;                    // workers expanding a node
-    std::size_t pops_ = 0;            // nodes popped in this phase
-    std::int64_t shared_expanded_ = 0, shared_children_ = 0;  // for progress()
+    StopReason halt_reason_ GUARDED_BY(frontier_lock) = StopReason::COMPLETED;  // the first's
+    int busy_ GUARDED_BY(frontier_lock) = 0;          // workers expanding a node
+    std::size_t pops_ GUARDED_BY(frontier_lock) = 0;  // nodes popped in this phase
+    // For progress().
+    std::int64_t shared_expanded_ GUARDED_BY(frontier_lock) = 0;
+    std::int64_t shared_children_ GUARDED_BY(frontier_lock) = 0;
 
     std::chrono::steady_clock::time_point start_;
     std::atomic<bool> stop_{false};
@@ -120,10 +124,10 @@ class Search {
 
     // The bound of the node whose expansion or counting a poll cut short (+inf: none): its lists
     // were not all evaluated, so the lower bound at the stop counts it as if it were queued.
-    double cut_bound_;
+    double cut_bound_ GUARDED_BY(frontier_lock);
     // The root's bound on the errors (of the last phase run).
     std::int64_t root_errors_ = 0;
-    std::size_t peak_memory_ = 0;
+    std::size_t peak_memory_ GUARDED_BY(frontier_lock) = 0;
     std::size_t worker_bytes_ = 0;  // the workers' own tables (Expander::bytes), all together
     Stats stats_;  // the search's own (certified_length, peaks, seconds); the worker's added
 
@@ -138,27 +142,28 @@ class Search {
     // One worker's node loop (parallel.cpp).
     void worker_loop(Expander& worker);
     // Stops every worker of the parallel search with this reason (lock held).
-    void halt(StopReason reason);
+    void halt(StopReason reason) REQUIRES(frontier_lock);
     // After a phase's node loop: the last progress, the peaks.
-    void end_phase();
+    void end_phase() REQUIRES(frontier_lock);
     // The root node: its bound (the fairness bounds of the empty prefix); false when no fair
     // list exists.
-    bool push_root();
+    bool push_root() REQUIRES(frontier_lock);
     // The reason to stop before popping the next node (COMPLETED: none).
-    StopReason limit_reached(std::size_t iterations);
+    StopReason limit_reached(std::size_t iterations) REQUIRES(frontier_lock);
     // The phases of length deepening, then the full search.
     StopReason run_phases();
-    SearchResult make_result(StopReason reason);
+    SearchResult make_result(StopReason reason) REQUIRES(frontier_lock);
     // The global lower bound as the search runs (Progress::lower_bound).
-    double global_lower_bound();
+    double global_lower_bound() REQUIRES(frontier_lock);
     // At a stop: the least bound of the queued prefixes and the cut node (and, in a deepening
     // phase, of the lists beyond its cap).
-    double lower_bound_at_stop() const;
+    double lower_bound_at_stop() const REQUIRES(frontier_lock);
     double elapsed() const;
     // What the memory limit counts: the frontier's structures, the workers' own tables and
     // the Rashomon mode's store.
-    std::size_t memory_bytes() const;
-    void publish_progress(std::size_t depth, std::int64_t expanded, std::int64_t children);
+    std::size_t memory_bytes() const REQUIRES(frontier_lock);
+    void publish_progress(std::size_t depth, std::int64_t expanded, std::int64_t children)
+        REQUIRES(frontier_lock);
 };
 
 }  // namespace fairlist
