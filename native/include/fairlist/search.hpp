@@ -117,6 +117,8 @@ class Search {
     std::int64_t shared_children_ GUARDED_BY(frontier_lock) = 0;
 
     std::chrono::steady_clock::time_point start_;
+    // Atomics, relaxed, no lock: the stop flag (any thread sets it) and the progress figures
+    // (progress() reads them from any thread; docs/design.md §8.6).
     std::atomic<bool> stop_{false};
     std::atomic<std::int64_t> p_expanded_{0}, p_children_{0}, p_trie_{0}, p_queue_{0}, p_depth_{0},
         p_certified_{0};
