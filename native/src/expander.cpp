@@ -3,7 +3,6 @@
 #include <algorithm>
 #include <limits>
 #include <mutex>
-#include <optional>
 #include <stdexcept>
 
 #include "fairlist/bounds.hpp"
@@ -301,8 +300,7 @@ void Expander::add_child(const ChildRecord& child, std::int64_t leaf_errors) {
         done.node = slots_.back();
         slots_.pop_back();
     } else {
-        std::optional<FrontierHold> lock;
-        if (shared_ != nullptr) lock.emplace(*shared_, &stats_);
+        const FrontierHold lock(shared_, &stats_);  // serial (null): takes nothing
         done.node = frontier_.add_child(
             child, ctx_.priority(lb_errors, leaf_errors, k, n_captured),
             ctx_.queued_bound(lb_errors, k), map_scratch(), !finish, &stats_, cut);

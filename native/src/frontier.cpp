@@ -14,6 +14,7 @@ Frontier::Frontier(const SearchContext& ctx)
       pmap_(ctx.new_map()) {}
 
 void Frontier::reset() {
+    assert_no_workers();  // between phases
     const Config& config = ctx_.config();
     trie_ = Trie(!config.use_permutation_map);
     queue_ = NodeQueue(ctx_.queue_order(), config.policy == Policy::DFS, config.seed);
@@ -36,9 +37,10 @@ double Frontier::queued_lower_bound(const SearchContext& ctx, double best) const
     // Every unexplored rule list within the running phase's cap extends a queued prefix, hence
     // has one more rule (and at least min_length).
     double lb = best;
+    const Trie& trie = held_trie();  // for the lambda, which the analysis checks apart
     queue_.for_each([&](std::uint32_t index) {
-        const Node& node = trie_[index];
-        const std::size_t depth = trie_.depth(index);
+        const Node& node = trie[index];
+        const std::size_t depth = trie.depth(index);
         if ((node.flags & Node::kSuperseded) || depth >= ctx.max_length()) return;
         lb = std::min(lb, ctx.queued_bound(node.lb_errors, depth));
     });
@@ -47,8 +49,9 @@ double Frontier::queued_lower_bound(const SearchContext& ctx, double best) const
 
 void Frontier::path(std::uint32_t index, std::vector<std::uint32_t>* out) const {
     out->clear();
-    for (std::uint32_t i = index; trie_[i].parent != Trie::kNone; i = trie_[i].parent) {
-        out->push_back(trie_[i].rule);
+    const Trie& trie = published();
+    for (std::uint32_t i = index; trie[i].parent != Trie::kNone; i = trie[i].parent) {
+        out->push_back(trie[i].rule);
     }
     std::reverse(out->begin(), out->end());
 }
@@ -106,25 +109,17 @@ std::size_t Frontier::stored_classes(std::uint32_t index, word_t* out) const {
     const std::size_t cw = data.n_class_words();
     std::copy(data.class_all(), data.class_all() + cw, out);
     std::size_t length = 0;
-    for (std::uint32_t i = index; trie_[i].parent != Trie::kNone; i = trie_[i].parent) {
-        const word_t* r = data.class_rule(trie_[i].antecedent());
+    const Trie& trie = published();
+    for (std::uint32_t i = index; trie[i].parent != Trie::kNone; i = trie[i].parent) {
+        const word_t* r = data.class_rule(trie[i].antecedent());
         for (std::size_t w = 0; w < cw; ++w) out[w] &= ~r[w];
         ++length;
     }
     return length;
 }
 
-void Frontier::share_map() {
-    if (map_locks_ == nullptr) map_locks_ = std::make_unique<std::mutex[]>(PermutationMap::kShards);
-}
-
-std::unique_lock<std::mutex> Frontier::lock_shard(std::uint64_t hash) const {
-    if (map_locks_ == nullptr) return {};
-    return std::unique_lock<std::mutex>(map_locks_[PermutationMap::shard_of(hash)]);
-}
-
 void Frontier::prefetch(std::uint64_t hash) const {
-    const std::unique_lock<std::mutex> shard = lock_shard(hash);
+    const ShardHold shard(map_locks_, hash);
     pmap_.prefetch(hash);
 }
 
@@ -159,10 +154,9 @@ Frontier::Verdict Frontier::judge(const ChildRecord& child, MapScratch scratch,
                                              scratch.other_path);
     if (other_errors <= captured_errors && other_length <= k) {
         if (!new_first) return Verdict::DROP;
-        std::unique_lock<std::mutex> flags;  // cut_after_finished reads the stored node's flags
-        if (lock != nullptr && finished_cut != nullptr) {
-            flags = std::unique_lock<std::mutex>(lock->mutex);
-        }
+        // cut_after_finished reads the stored node's flags: under the frontier lock, inside the
+        // shard's (the lock order); lock null: add_child's, whose caller owns the frontier.
+        const FrontierHold flags(finished_cut != nullptr ? lock : nullptr, nullptr);
         if (cut_after_finished(child.parent_path, child.rule, pmap_.node(*hit),
                                *scratch.other_path, finished_cut)) {
             return Verdict::DROP;
@@ -190,7 +184,7 @@ void Frontier::supersede(std::uint32_t node) {
 std::uint32_t Frontier::add_child(const ChildRecord& child, double priority, double bound,
                                   MapScratch scratch, bool enqueue, Stats* stats,
                                   const Incumbent* finished_cut) {
-    auto insert = [&] {
+    auto insert = [&]() REQUIRES(frontier_lock) {
         const std::uint32_t node =
             trie_.add(child.parent, child.rule, static_cast<std::int32_t>(child.lb_errors));
         ++stats->nodes_created;
@@ -202,6 +196,7 @@ std::uint32_t Frontier::add_child(const ChildRecord& child, double priority, dou
     };
     if (!ctx_.config().use_permutation_map) return insert();
     PermutationMap::Slot hit;  // the map is not shared (map_child when it is)
+    map_locks_.assert_unshared();  // the caller owns the map too
     const Verdict verdict = judge(child, scratch, finished_cut, nullptr, &hit);
     if (verdict == Verdict::DROP) {
         ++stats->permutation_hits;
@@ -223,8 +218,8 @@ std::uint32_t Frontier::add_child(const ChildRecord& child, double priority, dou
 bool Frontier::map_child(std::uint32_t slot, const ChildRecord& child, MapScratch scratch,
                          Stats* stats, std::uint32_t* superseded, const Incumbent* finished_cut,
                          FrontierLock* lock) {
-    trie_.init(slot, child.parent, child.rule, static_cast<std::int32_t>(child.lb_errors));
-    const std::unique_lock<std::mutex> shard = lock_shard(child.key.hash);
+    init_slot(slot, child);
+    const ShardHold shard(map_locks_, child.key.hash);
     PermutationMap::Slot hit;
     const Verdict verdict = judge(child, scratch, finished_cut, lock, &hit);
     if (verdict == Verdict::DROP) {

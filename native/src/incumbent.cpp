@@ -4,7 +4,7 @@
 
 namespace fairlist {
 
-Incumbent::Incumbent() : published_(nullptr) {
+Incumbent::Incumbent() : published_(nullptr) {  // no other thread sees it yet
     lists_.push_back(std::make_unique<const List>());  // no list: objective +inf
     published_.store(lists_.back().get(), std::memory_order_release);
 }
@@ -16,12 +16,12 @@ void Incumbent::publish(std::unique_ptr<List> list) {
 }
 
 void Incumbent::reclaim() {
-    std::lock_guard<std::mutex> lock(mutex_);
+    MutexLock lock(mutex_);
     if (lists_.size() > 1) lists_.erase(lists_.begin(), lists_.end() - 1);
 }
 
 Incumbent::List Incumbent::get() const {
-    std::lock_guard<std::mutex> lock(mutex_);
+    MutexLock lock(mutex_);
     return *published();
 }
 

@@ -4,7 +4,6 @@
 
 #include <algorithm>
 #include <limits>
-#include <optional>
 #include <stdexcept>
 
 #include "fairlist/beam.hpp"
@@ -180,6 +179,7 @@ StopReason Search::limit_reached(std::size_t iterations) {
 }
 
 StopReason Search::search_tree() {
+    assert_no_workers();  // before the workers start and after they join; they lock (node_loop)
     push_root();
     halt_reason_ = StopReason::COMPLETED;
     busy_ = 0;
@@ -245,16 +245,13 @@ bool Search::tally(const Stats& stats, std::int64_t* seen_expanded, std::int64_t
 template <bool kShared>
 void Search::node_loop(Expander& w) {
     Stats& stats = w.stats();
-    std::optional<FrontierHold> lock;
-    if constexpr (kShared) {
-        w.clear_slots();  // this phase's trie is new
-        lock.emplace(*lock_, &stats);
-    }
+    if constexpr (kShared) w.clear_slots();  // this phase's trie is new
+    FrontierHold lock(kShared ? lock_.get() : nullptr, &stats);  // serial: takes nothing
     std::int64_t seen_expanded = stats.nodes_expanded, seen_children = stats.children_evaluated;
     for (;;) {
         if constexpr (kShared) {
             while (frontier_->empty() && busy_ > 0 && halt_reason_ == StopReason::COMPLETED) {
-                lock->wait();
+                lock.wait();
             }
         }
         if (halt_reason_ != StopReason::COMPLETED || frontier_->empty()) break;
@@ -281,7 +278,7 @@ void Search::node_loop(Expander& w) {
         w.load(index);
         if constexpr (kShared) {
             ++busy_;
-            lock->release();
+            lock.release();
         }
         if (count) {
             w.finish_loaded();
@@ -289,7 +286,7 @@ void Search::node_loop(Expander& w) {
             w.expand_loaded();
         }
         if constexpr (kShared) {
-            lock->acquire();
+            lock.acquire();
             --busy_;
             frontier_->untrack(bound);
         }
@@ -403,6 +400,7 @@ SearchResult Search::run() {
     first_incumbents();
     worker_bytes_ = worker_->bytes();
     for (const auto& helper : helpers_) worker_bytes_ += helper->bytes();
+    assert_no_workers();  // the workers run only inside a phase's node loop
     peak_memory_ = memory_bytes();
     const StopReason reason = run_phases();
     SearchResult result = make_result(reason);

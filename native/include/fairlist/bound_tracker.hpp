@@ -9,6 +9,8 @@
 // into it since it was last empty, which is at most the least bound it holds: the answer is a
 // valid lower bound, exact whenever that least prefix is still queued, and at worst one bin
 // width (the range over 2^16) below the true least bound.  O(1) amortised per push and pop.
+// Not thread-safe: the parallel search keeps it under the frontier lock (Frontier::tracked_,
+// GUARDED_BY(frontier_lock); docs/design.md §8.3).
 #pragma once
 
 #include <algorithm>

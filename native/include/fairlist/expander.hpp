@@ -47,17 +47,17 @@ class Expander {
     void clear_slots() { slots_.clear(); }
     // The steps of the node loop (Search::node_loop) on a popped node.  Loads node `index` for
     // expansion or counting: its rules and bound (the frontier's lock held, if shared).
-    void load(std::uint32_t index);
+    void load(std::uint32_t index) REQUIRES(frontier_lock);
     // Expands the loaded node, or finishes it by counting (the lock not held: each access to
     // the frontier takes it); either can be cut short by a poll (stop_check().stopped()).
     void expand_loaded();
     void finish_loaded();
     // Unless a poll cut it short: queues the children held (parallel search), marks the loaded
     // node expanded, and the children it finished by counting (the lock held, if shared).
-    void mark_done();
+    void mark_done() REQUIRES(frontier_lock);
     // Whether a popped node of this depth may still hold a list beating the incumbent (or, with
     // canonical ties, tying it and coming first); walks its path on a tie only.
-    bool worth_expanding(std::uint32_t index, std::size_t depth);
+    bool worth_expanding(std::uint32_t index, std::size_t depth) REQUIRES(frontier_lock);
     // Offers the list scratch().path (+ last_rule when length says so) + default d, of these
     // errors and counts (ListSink::offer).
     void offer(std::int64_t errors, std::size_t length, const Fixed& counts,
@@ -150,7 +150,7 @@ class Expander {
     // lock (Frontier::map_child), keeping those the map does not drop.
     void map_held();
     // Queues the held children (the lock held).
-    void queue_held();
+    void queue_held() REQUIRES(frontier_lock);
     // Offers the fair lists "child + default" as incumbents; returns their fewest errors.
     std::int64_t offer_leaves(const Fixed& f, std::int64_t errors, const SplitCounts& u,
                               std::size_t k, std::uint32_t rule);

@@ -23,8 +23,9 @@
 #include <cstdint>
 #include <limits>
 #include <memory>
-#include <mutex>
 #include <vector>
+
+#include "fairlist/thread_annotations.hpp"
 
 namespace fairlist {
 
@@ -45,10 +46,11 @@ class Incumbent {
     static constexpr std::uint32_t kNoRule = 0xffffffffU;
     template <class Fair>
     bool offer(double objective, std::int64_t errors, const std::uint32_t* prefix, std::size_t n,
-               std::uint32_t last, int default_prediction, Fair&& fair, bool* improved) {
+               std::uint32_t last, int default_prediction, Fair&& fair, bool* improved)
+        EXCLUDES(mutex_) {
         if (objective > this->objective()) return false;
         if (!may_take(objective, prefix, n, last, default_prediction, *published())) return false;
-        std::lock_guard<std::mutex> lock(mutex_);
+        MutexLock lock(mutex_);
         const List& now = *published();
         if (!may_take(objective, prefix, n, last, default_prediction, now)) return false;
         if (!fair()) return false;
@@ -92,23 +94,27 @@ class Incumbent {
         std::int64_t errors = 0;
         double objective = std::numeric_limits<double>::infinity();
     };
-    List get() const;
+    List get() const EXCLUDES(mutex_);
 
     // Frees the lists replaced so far (call when no thread reads the incumbent: between the
     // phases of a search, after its workers have joined).
-    void reclaim();
+    void reclaim() EXCLUDES(mutex_);
 
  private:
     // The list is published as an immutable List behind an atomic pointer (release on store,
     // acquire on load), so readers (ties, the pre-check of offer) need no mutex.  A replaced
     // list stays allocated until reclaim(): a reader may still hold it.  Writers hold mutex_.
-    mutable std::mutex mutex_;
+    // docs/design.md §8.5.  mutex_ is a leaf: nothing else is locked while it is held.
+    mutable Mutex mutex_;
+    // Atomics, no guard: objective_ relaxed (stored under mutex_ after the publish; a stale,
+    // larger value prunes less), published_ release / acquire (the List it points to is
+    // immutable).
     std::atomic<double> objective_{std::numeric_limits<double>::infinity()};
     std::atomic<const List*> published_;
-    std::vector<std::unique_ptr<const List>> lists_;  // the published one last (mutex_)
+    std::vector<std::unique_ptr<const List>> lists_ GUARDED_BY(mutex_);  // the published one last
 
     const List* published() const { return published_.load(std::memory_order_acquire); }
-    void publish(std::unique_ptr<List> list);
+    void publish(std::unique_ptr<List> list) REQUIRES(mutex_);
     // Whether a list of this objective may replace `now`: better, or as good and first in the
     // canonical order.
     static bool may_take(double objective, const std::uint32_t* prefix, std::size_t n,

@@ -9,7 +9,9 @@
 // more than its parent's, so a first-in-first-out (or last-in-first-out) sequence of node
 // indices pops in exactly the heap's order.  They use a std::deque of 4-byte indices (blocks, no
 // reallocation copies) instead of the 16-byte heap entries; with the trie holding millions of
-// queued leaves, that is a quarter of the search's memory.
+// queued leaves, that is a quarter of the search's memory.  Not thread-safe: the parallel
+// search keeps it under the frontier lock (Frontier::queue_, GUARDED_BY(frontier_lock);
+// docs/design.md §8.3).
 #pragma once
 
 #include <algorithm>

@@ -53,6 +53,7 @@
 #include "fairlist/config.hpp"
 #include "fairlist/result.hpp"
 #include "fairlist/stop.hpp"
+#include "fairlist/thread_annotations.hpp"
 
 namespace fairlist {
 
@@ -109,11 +110,12 @@ class Search {
     std::unique_ptr<FrontierLock> lock_;
     std::atomic<bool> halt_{false};  // one worker stops them all (StopCheck::set_halt)
     // The state of the node loop (node_loop; with workers, under the frontier's lock).
-    StopReason halt_reason_ = StopReason::COMPLETED;  // why this phase stopped (the first reason)
-    int busy_ = 0;                    // workers expanding a node (parallel)
-    std::size_t pops_ = 0;            // nodes popped in this phase
+    StopReason halt_reason_ GUARDED_BY(frontier_lock) = StopReason::COMPLETED;  // why this phase stopped (the first reason)
+    int busy_ GUARDED_BY(frontier_lock) = 0;                    // workers expanding a node (parallel)
+    std::size_t pops_ GUARDED_BY(frontier_lock) = 0;            // nodes popped in this phase
     // What progress() reports: the workers' nodes_expanded and children_evaluated, added up.
-    std::int64_t progress_expanded_ = 0, progress_children_ = 0;
+    std::int64_t progress_expanded_ GUARDED_BY(frontier_lock) = 0;
+    std::int64_t progress_children_ GUARDED_BY(frontier_lock) = 0;
 
     std::chrono::steady_clock::time_point start_;
     std::atomic<bool> stop_{false};
@@ -123,10 +125,10 @@ class Search {
 
     // The bound of the node whose expansion or counting a poll cut short (+inf: none): its lists
     // were not all evaluated, so the lower bound at the stop counts it as if it were queued.
-    double cut_bound_;
+    double cut_bound_ GUARDED_BY(frontier_lock);
     // The root's bound on the errors (of the last phase run).
     std::int64_t root_errors_ = 0;
-    std::size_t peak_memory_ = 0;
+    std::size_t peak_memory_ GUARDED_BY(frontier_lock) = 0;
     std::size_t worker_bytes_ = 0;  // the workers' own tables (Expander::bytes), all together
     Stats stats_;  // the search's own (certified_length, peaks, seconds); the worker's added
 
@@ -145,34 +147,36 @@ class Search {
     // them (parallel.cpp).
     void run_workers();
     // Stops the phase (every worker) with this reason, the first one kept (the lock held).
-    void halt(StopReason reason);
+    void halt(StopReason reason) REQUIRES(frontier_lock);
     // Adds what a worker's statistics counted since *seen_expanded / *seen_children to the
     // progress totals (and moves those on); true when the expanded total is a multiple of 16
     // (a report about every 16th node).
-    bool tally(const Stats& stats, std::int64_t* seen_expanded, std::int64_t* seen_children);
+    bool tally(const Stats& stats, std::int64_t* seen_expanded, std::int64_t* seen_children)
+        REQUIRES(frontier_lock);
     // The Rashomon mode's store before each pop: its budget and list limit, and the cap it sets
     // on the cutoff (serial only).
-    void fit_rashomon_store();
+    void fit_rashomon_store() REQUIRES(frontier_lock);
     // After a phase's node loop: the last progress, the peaks.
-    void end_phase();
+    void end_phase() REQUIRES(frontier_lock);
     // The root node: its bound (the fairness bounds of the empty prefix); false when no fair
     // list exists.
-    bool push_root();
+    bool push_root() REQUIRES(frontier_lock);
     // The reason to stop before popping the next node (COMPLETED: none).
-    StopReason limit_reached(std::size_t iterations);
+    StopReason limit_reached(std::size_t iterations) REQUIRES(frontier_lock);
     // The phases of length deepening, then the full search.
     StopReason run_phases();
-    SearchResult make_result(StopReason reason);
+    SearchResult make_result(StopReason reason) REQUIRES(frontier_lock);
     // The global lower bound as the search runs (Progress::lower_bound).
-    double global_lower_bound();
+    double global_lower_bound() REQUIRES(frontier_lock);
     // At a stop: the least bound of the queued prefixes and the cut node (and, in a deepening
     // phase, of the lists beyond its cap).
-    double lower_bound_at_stop() const;
+    double lower_bound_at_stop() const REQUIRES(frontier_lock);
     double elapsed() const;
     // What the memory limit counts: the frontier's structures, the workers' own tables and
     // the Rashomon mode's store.
-    std::size_t memory_bytes() const;
-    void publish_progress(std::size_t depth, std::int64_t expanded, std::int64_t children);
+    std::size_t memory_bytes() const REQUIRES(frontier_lock);
+    void publish_progress(std::size_t depth, std::int64_t expanded, std::int64_t children)
+        REQUIRES(frontier_lock);
 };
 
 }  // namespace fairlist

@@ -68,6 +68,8 @@ class StopCheck {
     StopReason reason() const { return reason_; }
 
  private:
+    // Atomics, relaxed, no lock (docs/design.md §8.3): Search::stop_ and Search::halt_ publish
+    // no data, and a late read delays the stop by one poll.  The rest is this worker's own.
     const std::atomic<bool>* flag_;
     const std::atomic<bool>* halt_ = nullptr;
     double time_limit_;
