@@ -37,7 +37,17 @@ from sklearn.utils.multiclass import check_classification_targets, type_of_targe
 from sklearn.utils.validation import check_is_fitted
 
 from ._json import dumps, write_text
-from ._params import BOOLEAN, N_JOBS, InstanceOf, Interval, Options, Satisfies, validate_params
+from ._params import (
+    BOOLEAN,
+    N_JOBS,
+    WARM_START_ENGINE,
+    WARM_START_SECONDS,
+    InstanceOf,
+    Interval,
+    Options,
+    Satisfies,
+    validate_params,
+)
 from ._validation import (
     as_binary,
     as_table,
@@ -57,7 +67,14 @@ from .length_penalty import check_length_penalty
 from .metrics import Metric, check_sample_weight
 from .metrics import protected_mask as sensitive_mask
 from .model_file import MODEL_FORMAT, check_model, read_document
-from .progress import ProgressLog, phase_text, progress_text, result_info, say
+from .progress import (
+    ProgressLog,
+    phase_text,
+    progress_text,
+    result_info,
+    say,
+    warm_start_text,
+)
 from .rulelist import RuleList
 from .sensitive import split_sensitive
 from .solvers import (
@@ -69,11 +86,13 @@ from .solvers import (
     Solver,
     Status,
     get_solver,
+    require_capability,
 )
 from .solvers.base import (
     DEFAULT_LAM,
     DEFAULT_MAX_NODES,
     DEFAULT_TIME_LIMIT,
+    DEFAULT_WARM_START_SECONDS,
     EPSILON,
     LAM,
     MAX_LENGTH,
@@ -119,6 +138,8 @@ PARAMETER_CONSTRAINTS: dict[str, list] = {
     "memory_limit_mb": Limits.PARAMETER_CONSTRAINTS["memory_limit_mb"],
     "random_state": [None, Interval(numbers.Integral, None, None)],
     "engine_options": [None, InstanceOf(Mapping, "a dict")],
+    "warm_start_engine": WARM_START_ENGINE,
+    "warm_start_seconds": WARM_START_SECONDS,
     "binarizer": [None, Options(("auto",)), InstanceOf(Binarizer, "a Binarizer")],
     "handle_missing": [None, *BINARIZER_CONSTRAINTS["handle_missing"]],
     "handle_unknown": [None, *BINARIZER_CONSTRAINTS["handle_unknown"]],
@@ -204,6 +225,20 @@ class FairRuleListClassifier(ClassifierMixin, BaseEstimator):
     engine_options : dict or None, default=None
         Further keyword options for the engine's constructor (e.g. ``{"majority_only": True}``
         for the branch-and-bound, ``{"num_workers": 2}`` for CP-SAT).
+    warm_start_engine : {None, "cpsat"}, default=None
+        Which engine finds the branch-and-bound's first incumbent. None: its own beam search.
+        ``"cpsat"``: a CP-SAT run of ``warm_start_seconds`` first, whose best fair list the
+        search starts from (:mod:`fairlist.solvers.warmstart`; ``engine="bnb"`` only). Not
+        scikit-learn's boolean ``warm_start`` (reuse the previous fit's solution, which this
+        estimator does not do: every fit starts afresh), hence the name. The certified
+        objective is the same either way; ``stats_["warm_start_cpsat"]`` holds the list
+        handed over (``objective``, ``length``, ``status``, ``seconds``) and what the search
+        did with it (``outcome``: ``kept``, ``improved``, ``beaten`` by the beam search,
+        ``ignored``, or ``none`` when CP-SAT found no list in its time or failed, in which
+        case the search runs as without it). Off by default (docs/performance.md).
+    warm_start_seconds : float, default=5.0
+        CP-SAT's seconds, out of ``time_limit``: the run gets at most half of the time left
+        when the search starts, and the branch-and-bound the rest.
     binarizer : "auto", Binarizer or None, default="auto"
         How ``X`` becomes antecedents. ``"auto"``: a table whose columns are all 0/1 (or bool)
         is used as is, any other (raw numeric, categorical, boolean columns) goes through a
@@ -318,6 +353,15 @@ class FairRuleListClassifier(ClassifierMixin, BaseEstimator):
     >>> clf = FairRuleListClassifier(metric="SP", epsilon=0.5, lam=0.01)
     >>> clf.fit(X, y, sensitive_features=[1, 1, 1, 0, 0, 0]).predict(X[:2])
     array(['yes', 'yes'], dtype='<U3')
+
+    With a CP-SAT warm start (the same certificate; ``stats_`` says what it handed over and
+    what the search did with it):
+
+    >>> warm = FairRuleListClassifier(metric="SP", epsilon=0.5, lam=0.01, warm_start_engine="cpsat",
+    ...                               warm_start_seconds=1.0)
+    >>> handed = warm.fit(X, y, sensitive_features=[1, 1, 1, 0, 0, 0]).stats_["warm_start_cpsat"]
+    >>> handed["status"], handed["outcome"], warm.objective_ == clf.objective_
+    ('optimal', 'kept', True)
     """
 
     def __init__(
@@ -336,6 +380,8 @@ class FairRuleListClassifier(ClassifierMixin, BaseEstimator):
         memory_limit_mb: float | None = None,
         random_state: int | None = None,
         engine_options: dict[str, Any] | None = None,
+        warm_start_engine: str | None = None,
+        warm_start_seconds: float = DEFAULT_WARM_START_SECONDS,
         binarizer: str | Binarizer | None = "auto",
         handle_missing: str | None = None,
         handle_unknown: str | None = None,
@@ -357,6 +403,8 @@ class FairRuleListClassifier(ClassifierMixin, BaseEstimator):
         self.memory_limit_mb = memory_limit_mb
         self.random_state = random_state
         self.engine_options = engine_options
+        self.warm_start_engine = warm_start_engine
+        self.warm_start_seconds = warm_start_seconds
         self.binarizer = binarizer
         self.handle_missing = handle_missing
         self.handle_unknown = handle_unknown
@@ -382,11 +430,12 @@ class FairRuleListClassifier(ClassifierMixin, BaseEstimator):
                 or self.random_state is not None
                 or self.verbose
                 or self.n_jobs != 1
+                or self.warm_start_engine is not None
             ):
                 raise InvalidParameterError(
-                    "policy, n_jobs, random_state and verbose apply to the named engines only; "
-                    "configure a Solver instance passed as engine= directly (its progress= "
-                    "callback reports the search)"
+                    "policy, n_jobs, random_state, warm_start_engine and verbose apply to the "
+                    "named engines only; configure a Solver instance passed as engine= directly "
+                    "(its progress= callback reports the search)"
                 )
             return self.engine
         spec = ENGINES[self.engine]
@@ -409,6 +458,12 @@ class FairRuleListClassifier(ClassifierMixin, BaseEstimator):
             options.setdefault(spec.threads, threads)
         if self.random_state is not None and spec.seed is not None:
             options.setdefault(spec.seed, int(self.random_state))
+        if self.warm_start_engine is not None:
+            require_capability(
+                self.engine, "accepts_warm_start", f"warm_start_engine={self.warm_start_engine!r}"
+            )
+            options.setdefault("warm_start_engine", self.warm_start_engine)
+            options.setdefault("warm_start_seconds", float(self.warm_start_seconds))
         if self.verbose and "progress" in spec.options():
             options["progress"] = ProgressLog(options.get("progress"))
         return get_solver(self.engine, **options)
@@ -580,6 +635,8 @@ class FairRuleListClassifier(ClassifierMixin, BaseEstimator):
         self._report_phase("building", start, **building)
         result = self._solver().solve(problem)
         if self.verbose:
+            if "warm_start_cpsat" in result.stats:  # what the search made of the handed list
+                say(f"fit: {warm_start_text(result.stats['warm_start_cpsat'])}")
             say(
                 f"fit: {progress_text(result.stats | result_info(result))}, "
                 f"status {result.status} ({result.stop_reason})"
