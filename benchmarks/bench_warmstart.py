@@ -13,7 +13,7 @@ one worker):
 
 The ratios ``warm / cold`` are printed beside each pair (below 1: the warm start helped). The
 instances: the paper's binarized COMPAS (5,273 rows, 163 antecedents; the ``../shared/data``
-file of ``tests/conftest.py``) under SP and EOdds caps, and the synthetic census-like table
+file of ``tests/conftest.py``) under SP, EOdds and EOpp caps, and the synthetic census-like table
 (``fairlist.synthetic.make_wide_table``, ID-like columns left out, binarized to 300
 antecedents with ``column:missing`` ones, 6 % positives, ``lam="auto"``).
 
@@ -80,6 +80,8 @@ INSTANCES = {
     "compas-sp4": lambda a: compas(metric="SP", epsilon=0.05, lam=0.005, max_length=4),
     "compas-eodds4": lambda a: compas(metric="EOdds", epsilon=0.05, lam=0.005, max_length=4),
     "compas-sp5": lambda a: compas(metric="SP", epsilon=0.02, lam=0.005, max_length=5),
+    "compas-open": lambda a: compas(metric="SP", epsilon=0.05, lam=0.001),
+    "compas-tight": lambda a: compas(metric="EOpp", epsilon=0.005, lam=0.001, max_length=4),
     "wide-sp3": lambda a: wide(a.rows, metric="SP", epsilon=0.02, max_length=3),
     "wide-sp4": lambda a: wide(a.rows, metric="SP", epsilon=0.02, max_length=4),
 }
@@ -109,6 +111,10 @@ def solve(problem: Problem, time_limit: float | None, seconds: float | None) -> 
         "cpsat_s": handed.get("seconds", 0.0),
         "beam": result.stats.get("beam_objective"),
     }
+
+
+def _objective(value: float | None) -> str:
+    return "nothing" if value is None else f"{value:.6f}"
 
 
 def ratio(warm: float, cold: float) -> str:
@@ -148,7 +154,8 @@ def main() -> None:
             print(
                 f"      warm: {warm['status']:<8} {warm['wall']:7.1f} s wall {warm['cpu']:7.1f} "
                 f"s CPU {warm['nodes']:>11,} nodes  objective {warm['objective']:.6f} "
-                f"(CP-SAT {warm['cpsat_s']:.1f} s handed {warm['handed']}, {warm['outcome']})"
+                f"(CP-SAT {warm['cpsat_s']:.1f} s handed {_objective(warm['handed'])}, "
+                f"{warm['outcome']})"
             )
             print(
                 f"      warm/cold: wall {ratio(warm['wall'], cold['wall'])}  CPU "
