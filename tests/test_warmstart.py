@@ -293,3 +293,27 @@ def test_fit_and_verify_take_the_warm_start(tmp_path):
     assert report["agree"] and report["bnb"]["warm_start"]["outcome"] != "none"
     bad = runner.invoke(app, ["fit", *common, "--warm-start", "gurobi"])
     assert bad.exit_code == 2
+
+
+def test_a_real_cpsat_timeout_hands_nothing_over(compas):
+    """On COMPAS (5,273 rows, 163 antecedents) CP-SAT cannot build its model in 10 ms: nothing
+    is handed over, and the search certifies as it does without it."""
+    problem = compas.replace(max_length=2)
+    result = BnBSolver(warm_start_engine="cpsat", warm_start_seconds=0.01).solve(problem)
+    plain = BnBSolver().solve(problem)
+    handed = result.stats["warm_start_cpsat"]
+    assert handed["objective"] is None and handed["outcome"] == "none"
+    assert result.status is Status.OPTIMAL and abs(result.objective - plain.objective) <= 1e-12
+
+
+def test_the_live_line_shows_the_warm_start():
+    from fairlist.cli.progress import _phase_done, _progress_line
+
+    start = {"phase": "warm_start", "engine": "cpsat", "budget_seconds": 2.5}
+    assert _progress_line(start) == "CP-SAT warm start: up to 2.5 s…"
+    done = {**start, "done": True, "status": "feasible", "objective": 0.25, "length": 2}
+    done["seconds"] = 2.5
+    kept = _phase_done("warm_start", done, {"nodes_expanded": 0}, 2.5)
+    assert kept == "CP-SAT warm start: objective 0.250000, 2 rules (feasible, 2.5 s)"
+    failed = {**start, "status": "error", "objective": None, "seconds": 0.1, "message": "boom"}
+    assert _progress_line(failed).startswith("CP-SAT warm start: no list (error, 0.1 s): boom")
