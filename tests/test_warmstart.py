@@ -293,6 +293,10 @@ def test_fit_and_verify_take_the_warm_start(tmp_path):
     assert report["agree"] and report["bnb"]["warm_start"]["outcome"] != "none"
     bad = runner.invoke(app, ["fit", *common, "--warm-start", "gurobi"])
     assert bad.exit_code == 2
+    zero = runner.invoke(
+        app, ["fit", *common, "--warm-start", "cpsat", "--warm-start-seconds", "0"]
+    )
+    assert zero.exit_code == 1 and "'warm_start_seconds' parameter" in zero.output
 
 
 def test_a_real_cpsat_timeout_hands_nothing_over(compas):

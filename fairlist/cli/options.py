@@ -222,8 +222,8 @@ WarmStartOpt = Annotated[
 WarmStartSecondsOpt = Annotated[
     float,
     typer.Option(
-        min=0.001,
-        help="Seconds of the warm start, out of --time-limit (at most half of it).",
+        help="Seconds of the warm start, out of --time-limit (at most half of it; the "
+        "library's warm_start_seconds checks the range).",
     ),
 ]
 ModelFileArg = Annotated[
