@@ -351,7 +351,7 @@ def warm_started(
     interrupted = handover.stop_reason == str(StopReason.INTERRUPTED)
     limits = problem.limits.minus(time.perf_counter() - start)
     if interrupted:  # take the list, search nothing: the user asked to stop
-        limits = dataclasses.replace(limits, time_limit=MIN_TIME_LEFT)
+        limits = dataclasses.replace(limits, time_limit=MIN_TIME_LEFT, max_nodes=1)
     searcher = copy.copy(solver)
     searcher.initial, searcher.warm_start_engine = handover.rule_list, None
     result = solve(searcher, problem.with_limits(limits))
