@@ -60,6 +60,9 @@ def progress_text(info: Mapping[str, Any]) -> str:
             parts.append(f"bound {lower:.6f}, gap {max(0.0, best - lower):.6f}")
     else:
         parts.append("no fair list yet")
+    warm = info.get("warm_start_cpsat")  # a result's stats: what the search did with it
+    if isinstance(warm, Mapping) and warm.get("outcome"):
+        parts.append(f"CP-SAT warm start {warm['outcome']}")
     return ", ".join(parts)
 
 

@@ -237,6 +237,7 @@ def test_estimator_reports_and_saves_the_handover(tmp_path, capsys):
     err = capsys.readouterr().err
     assert "fit: CP-SAT warm start: up to" in err
     assert f"CP-SAT warm start: objective {handed['objective']:.6f}" in err
+    assert f"CP-SAT warm start {handed['outcome']}, status optimal" in err  # the last line
     clf.save(tmp_path / "m.json")
     loaded = FairRuleListClassifier.load(tmp_path / "m.json")
     assert loaded.get_params()["warm_start_engine"] == "cpsat"
