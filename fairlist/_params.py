@@ -30,6 +30,8 @@ __all__ = [
     "InstanceOf",
     "Satisfies",
     "BOOLEAN",
+    "WARM_START_ENGINE",
+    "WARM_START_SECONDS",
     "INT32_MAX",
     "INT64_MAX",
     "validate_params",
@@ -161,6 +163,16 @@ BOOLEAN = InstanceOf((bool, np.bool_), "True or False")
 #: sweep's workers (``cross_validated_front(n_jobs=)``) and the Rashomon set (through the
 #: estimator's table) refer to this list.
 N_JOBS = [Interval(numbers.Integral, -1024, -1), Interval(numbers.Integral, 1, 1024)]
+
+#: Which engine finds the branch-and-bound's first incumbent: None (its own beam search only)
+#: or ``"cpsat"`` (a short CP-SAT run, :mod:`fairlist.solvers.warmstart`). Declared once: the
+#: estimator's ``warm_start_engine`` and :class:`~fairlist.solvers.bnb.BnBSolver`'s refer to
+#: this list.
+WARM_START_ENGINE = [None, Options(("cpsat",))]
+
+#: Seconds the warm start may take (taken out of the solve's time limit; finite: a warm start
+#: that never ends would never start the certificate). Declared once, as ``WARM_START_ENGINE``.
+WARM_START_SECONDS = [Interval(numbers.Real, 0, 1e7, closed="right")]
 
 
 def _describe(constraint: Constraint | None) -> str:

@@ -37,7 +37,17 @@ from sklearn.utils.multiclass import check_classification_targets, type_of_targe
 from sklearn.utils.validation import check_is_fitted
 
 from ._json import dumps, write_text
-from ._params import BOOLEAN, N_JOBS, InstanceOf, Interval, Options, Satisfies, validate_params
+from ._params import (
+    BOOLEAN,
+    N_JOBS,
+    WARM_START_ENGINE,
+    WARM_START_SECONDS,
+    InstanceOf,
+    Interval,
+    Options,
+    Satisfies,
+    validate_params,
+)
 from ._validation import (
     as_binary,
     as_table,
@@ -69,11 +79,13 @@ from .solvers import (
     Solver,
     Status,
     get_solver,
+    require_capability,
 )
 from .solvers.base import (
     DEFAULT_LAM,
     DEFAULT_MAX_NODES,
     DEFAULT_TIME_LIMIT,
+    DEFAULT_WARM_START_SECONDS,
     EPSILON,
     LAM,
     MAX_LENGTH,
@@ -119,6 +131,8 @@ PARAMETER_CONSTRAINTS: dict[str, list] = {
     "memory_limit_mb": Limits.PARAMETER_CONSTRAINTS["memory_limit_mb"],
     "random_state": [None, Interval(numbers.Integral, None, None)],
     "engine_options": [None, InstanceOf(Mapping, "a dict")],
+    "warm_start_engine": WARM_START_ENGINE,
+    "warm_start_seconds": WARM_START_SECONDS,
     "binarizer": [None, Options(("auto",)), InstanceOf(Binarizer, "a Binarizer")],
     "handle_missing": [None, *BINARIZER_CONSTRAINTS["handle_missing"]],
     "handle_unknown": [None, *BINARIZER_CONSTRAINTS["handle_unknown"]],
@@ -204,6 +218,16 @@ class FairRuleListClassifier(ClassifierMixin, BaseEstimator):
     engine_options : dict or None, default=None
         Further keyword options for the engine's constructor (e.g. ``{"majority_only": True}``
         for the branch-and-bound, ``{"num_workers": 2}`` for CP-SAT).
+    warm_start_engine : {None, "cpsat"}, default=None
+        ``"cpsat"``: a CP-SAT run of ``warm_start_seconds`` hands the branch-and-bound its first
+        incumbent (None: the search's own beam search; ``engine="bnb"`` only; not
+        scikit-learn's boolean ``warm_start``, hence the name: every fit starts afresh). The
+        certificate is the same either way; ``stats_["warm_start_cpsat"]`` holds the list
+        handed over and what the search did with it (``outcome``: ``kept``, ``improved``,
+        ``beaten`` by the beam search, ``ignored``, ``none``). Off by default: see
+        :mod:`fairlist.solvers.warmstart` and docs/performance.md.
+    warm_start_seconds : float, default=5.0
+        CP-SAT's seconds, out of ``time_limit`` (at most half of the time left).
     binarizer : "auto", Binarizer or None, default="auto"
         How ``X`` becomes antecedents. ``"auto"``: a table whose columns are all 0/1 (or bool)
         is used as is, any other (raw numeric, categorical, boolean columns) goes through a
@@ -318,6 +342,9 @@ class FairRuleListClassifier(ClassifierMixin, BaseEstimator):
     >>> clf = FairRuleListClassifier(metric="SP", epsilon=0.5, lam=0.01)
     >>> clf.fit(X, y, sensitive_features=[1, 1, 1, 0, 0, 0]).predict(X[:2])
     array(['yes', 'yes'], dtype='<U3')
+    >>> warm = clone(clf).set_params(warm_start_engine="cpsat", warm_start_seconds=1.0)
+    >>> warm.fit(X, y, sensitive_features=[1, 1, 1, 0, 0, 0]).stats_["warm_start_cpsat"]["outcome"]
+    'kept'
     """
 
     def __init__(
@@ -336,6 +363,8 @@ class FairRuleListClassifier(ClassifierMixin, BaseEstimator):
         memory_limit_mb: float | None = None,
         random_state: int | None = None,
         engine_options: dict[str, Any] | None = None,
+        warm_start_engine: str | None = None,
+        warm_start_seconds: float = DEFAULT_WARM_START_SECONDS,
         binarizer: str | Binarizer | None = "auto",
         handle_missing: str | None = None,
         handle_unknown: str | None = None,
@@ -357,6 +386,8 @@ class FairRuleListClassifier(ClassifierMixin, BaseEstimator):
         self.memory_limit_mb = memory_limit_mb
         self.random_state = random_state
         self.engine_options = engine_options
+        self.warm_start_engine = warm_start_engine
+        self.warm_start_seconds = warm_start_seconds
         self.binarizer = binarizer
         self.handle_missing = handle_missing
         self.handle_unknown = handle_unknown
@@ -382,11 +413,12 @@ class FairRuleListClassifier(ClassifierMixin, BaseEstimator):
                 or self.random_state is not None
                 or self.verbose
                 or self.n_jobs != 1
+                or self.warm_start_engine is not None
             ):
                 raise InvalidParameterError(
-                    "policy, n_jobs, random_state and verbose apply to the named engines only; "
-                    "configure a Solver instance passed as engine= directly (its progress= "
-                    "callback reports the search)"
+                    "policy, n_jobs, random_state, warm_start_engine and verbose apply to the "
+                    "named engines only; configure a Solver instance passed as engine= directly "
+                    "(its progress= callback reports the search)"
                 )
             return self.engine
         spec = ENGINES[self.engine]
@@ -409,6 +441,12 @@ class FairRuleListClassifier(ClassifierMixin, BaseEstimator):
             options.setdefault(spec.threads, threads)
         if self.random_state is not None and spec.seed is not None:
             options.setdefault(spec.seed, int(self.random_state))
+        if self.warm_start_engine is not None:
+            require_capability(
+                self.engine, "accepts_warm_start", f"warm_start_engine={self.warm_start_engine!r}"
+            )
+            options.setdefault("warm_start_engine", self.warm_start_engine)
+            options.setdefault("warm_start_seconds", float(self.warm_start_seconds))
         if self.verbose and "progress" in spec.options():
             options["progress"] = ProgressLog(options.get("progress"))
         return get_solver(self.engine, **options)

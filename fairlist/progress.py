@@ -22,7 +22,15 @@ from typing import Any
 
 from .solvers import Result
 
-__all__ = ["VERBOSE_INTERVAL", "ProgressLog", "phase_text", "progress_text", "result_info", "say"]
+__all__ = [
+    "VERBOSE_INTERVAL",
+    "ProgressLog",
+    "phase_text",
+    "progress_text",
+    "result_info",
+    "say",
+    "warm_start_text",
+]
 
 
 #: Seconds between two progress lines of ``verbose`` (the engines call back more often).
@@ -52,12 +60,51 @@ def progress_text(info: Mapping[str, Any]) -> str:
             parts.append(f"bound {lower:.6f}, gap {max(0.0, best - lower):.6f}")
     else:
         parts.append("no fair list yet")
+    warm = info.get("warm_start_cpsat")  # a result's stats: what the search did with it
+    if isinstance(warm, Mapping) and warm.get("outcome"):
+        parts.append(f"CP-SAT warm start {warm['outcome']}")
     return ", ".join(parts)
+
+
+def warm_start_text(info: Mapping[str, Any]) -> str:
+    """A CP-SAT warm start's dict (the ``warm_start`` phase, or ``stats["warm_start_cpsat"]``;
+    see :func:`fairlist.solvers.warmstart.warm_started`) as one line.
+
+    >>> warm_start_text({"phase": "warm_start", "budget_seconds": 5.0})
+    'CP-SAT warm start: up to 5.0 s'
+    >>> warm_start_text({"objective": 0.31, "length": 2, "status": "feasible", "seconds": 5.0,
+    ...                  "outcome": "improved"})
+    'CP-SAT warm start: objective 0.310000, 2 rules (feasible, 5.0 s); the search improved on it'
+    """
+    if "status" not in info:
+        return f"CP-SAT warm start: up to {float(info.get('budget_seconds', 0.0)):.1f} s"
+    took = f"{info.get('status')}, {float(info.get('seconds', 0.0)):.1f} s"
+    objective = info.get("objective")
+    if objective is None:
+        text = f"CP-SAT warm start: no list ({took})"
+        if info.get("message"):
+            text += f": {info['message']}"
+    else:
+        text = (
+            f"CP-SAT warm start: objective {float(objective):.6f}, {info.get('length')} rules "
+            f"({took})"
+        )
+    said = {
+        "kept": "the search kept it",
+        "improved": "the search improved on it",
+        "beaten": "the beam search started from a better list",
+        "ignored": "the search ignored it",
+    }
+    if info.get("outcome") in said:
+        text += f"; {said[info['outcome']]}"
+    return text
 
 
 def phase_text(info: Mapping[str, Any]) -> str:
     """A phase dict of ``fit`` (see ``FairRuleListClassifier._report_phase``) as one line."""
     phase, seconds = info.get("phase"), float(info.get("seconds", 0.0))
+    if phase == "warm_start":
+        return warm_start_text(info)
     if phase == "binarizing":
         what = f"binarizing {info.get('rows', 0):,} rows x {info.get('columns', 0):,} columns"
     elif phase == "building":
@@ -83,6 +130,9 @@ class ProgressLog:
     def __call__(self, info: dict[str, Any]) -> None:
         if self.chained is not None:
             self.chained(info)
+        if "phase" in info:  # the engine's own phases (the CP-SAT warm start): each one said
+            say(f"fit: {phase_text(info)}")
+            return
         now = time.monotonic()
         if now - self.last >= VERBOSE_INTERVAL:
             self.last = now

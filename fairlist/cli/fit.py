@@ -14,7 +14,12 @@ import typer
 from .._json import jsonable
 from ..errors import MissingColumnError
 from ..metrics import METRIC_RATES
-from ..solvers.base import DEFAULT_LAM, DEFAULT_MAX_NODES, DEFAULT_TIME_LIMIT
+from ..solvers.base import (
+    DEFAULT_LAM,
+    DEFAULT_MAX_NODES,
+    DEFAULT_TIME_LIMIT,
+    DEFAULT_WARM_START_SECONDS,
+)
 from ..table import read_rows, read_table
 from .options import (
     ColumnsOpt,
@@ -43,6 +48,8 @@ from .options import (
     TargetOpt,
     ThreadsOpt,
     UnknownOpt,
+    WarmStartOpt,
+    WarmStartSecondsOpt,
     WeightOpt,
     as_limit,
     check_output,
@@ -93,6 +100,8 @@ def fit(
     memory_limit: MemoryLimitOpt = None,
     gap_tolerance: GapToleranceOpt = 0.0,
     deepen_length: DeepenLengthOpt = 0,
+    warm_start: WarmStartOpt = None,
+    warm_start_seconds: WarmStartSecondsOpt = DEFAULT_WARM_START_SECONDS,
     min_support: MinSupportOpt = None,
     require_optimal: RequireOptimalOpt = False,
     output: ModelOutputOpt = None,
@@ -109,7 +118,9 @@ def fit(
     The search stops at the first of: the certificate (status optimal), --max-nodes (4,000,000
     by default, about 10 s on COMPAS), --time-limit (60 s by default), --gap-tolerance (off by
     default), or Ctrl-C; it then reports the best list found (status feasible) with the proved
-    lower bound and the gap.
+    lower bound and the gap. --warm-start cpsat runs CP-SAT first (--warm-start-seconds, at
+    most half of --time-limit, which covers it) and hands its list to the search as its first
+    incumbent; the output says what the search did with it.
     """
     with user_errors(as_json), progress_printer(not as_json, data) as callback:
         check_output(output, "--output")
@@ -145,6 +156,8 @@ def fit(
             gap_tolerance=as_limit(gap_tolerance),
             memory_limit_mb=memory_limit,
             deepen_length=deepen_length,
+            warm_start_engine=warm_start and warm_start.value,
+            warm_start_seconds=warm_start_seconds,
             handle_unknown=handle_unknown and handle_unknown.value,
             keep_id_columns=keep_id_columns or None,
         )
@@ -238,6 +251,7 @@ def _fit_summary(clf: Any, epsilon: float | None, output: Path | None) -> dict[s
         "n_samples": int(clf.get_rules()["n_samples"].sum()),
         "n_antecedents": len(clf.rule_list_.feature_names or ()),
         "seconds": clf.stats_.get("seconds"),
+        "warm_start": clf.stats_.get("warm_start_cpsat"),  # None: no warm start asked for
         "rule_list": clf.rule_list_.to_dict(),
         "model": str(output) if output else None,
     }
@@ -271,6 +285,10 @@ def _print_fit(clf: Any, epsilon: float | None, output: Path | None) -> None:
         f"status: {clf.status_} ({clf.result_.stop_reason}); objective {clf.objective_:.6f}"
         f"{auto}, lower bound {clf.lower_bound_:.6f}, gap {clf.gap_:.6f}"
     )
+    if "warm_start_cpsat" in clf.stats_:
+        from ..progress import warm_start_text
+
+        typer.echo(warm_start_text(clf.stats_["warm_start_cpsat"]))
     if str(clf.result_.stop_reason) == "gap_limit":
         typer.echo(f"within the gap tolerance: no list is better by more than {clf.gap_:.6f}")
     elif str(clf.status_) != "optimal":

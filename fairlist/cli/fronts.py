@@ -13,7 +13,7 @@ import typer
 
 from ..errors import InvalidParameterError
 from ..pareto import SWEEP_MAX_NODES, SWEEP_N_EPSILONS, SWEEP_POLICIES, SWEEP_TIME_LIMIT
-from ..solvers.base import DEFAULT_LAM
+from ..solvers.base import DEFAULT_LAM, DEFAULT_WARM_START_SECONDS
 from ..solvers.bnb import PAPER_POLICIES, POLICIES
 from ..table import read_table
 from .options import (
@@ -41,6 +41,8 @@ from .options import (
     TargetOpt,
     TimeLimitOpt,
     VerifyThreadsOpt,
+    WarmStartOpt,
+    WarmStartSecondsOpt,
     WeightOpt,
     WorkersOpt,
     as_limit,
@@ -339,6 +341,8 @@ def verify(
     memory_limit: MemoryLimitOpt = None,
     majority_only: Annotated[bool, typer.Option(help="Search CORELS' majority space.")] = False,
     n_jobs: VerifyThreadsOpt = 1,
+    warm_start: WarmStartOpt = None,
+    warm_start_seconds: WarmStartSecondsOpt = DEFAULT_WARM_START_SECONDS,
     handle_missing: MissingOpt = None,
     cuts: CutsOpt = None,
     columns: ColumnsOpt = None,
@@ -347,6 +351,10 @@ def verify(
     as_json: JsonOpt = False,
 ) -> None:
     """Solve with both exact engines and check that they agree (exit 4 if not).
+
+    --warm-start cpsat starts bnb from a short CP-SAT run's list (out of --time-limit): the two
+    engines then no longer run independently until bnb's search, but bnb still certifies its
+    optimum on its own.
 
     One Ctrl-C (or SIGTERM) stops the verification: the engine running reports its best so
     far, one not yet started reads "not run", and the exit status is 130 (143).
@@ -386,6 +394,11 @@ def verify(
             time_limit=as_limit(time_limit),
             majority_only=majority_only,
             n_jobs=n_jobs,
+            **(
+                {"warm_start_engine": warm_start.value, "warm_start_seconds": warm_start_seconds}
+                if warm_start is not None
+                else {}
+            ),
         )
     if as_json:
         emit_json(
@@ -401,6 +414,10 @@ def verify(
         )
     else:
         typer.echo(report.summary())
+        if report.bnb is not None and "warm_start_cpsat" in report.bnb.stats:
+            from ..progress import warm_start_text
+
+            typer.echo(f"bnb's {warm_start_text(report.bnb.stats['warm_start_cpsat'])}")
     if report.interrupted:
         raise typer.Exit(interrupted_code())
     if not report.agree:
@@ -423,4 +440,9 @@ def _result_doc(result) -> dict[str, Any]:
         "lower_bound": result.lower_bound,
         "unfairness": result.unfairness,
         "rule_list": result.rule_list.to_dict() if result.rule_list is not None else None,
+        **(
+            {"warm_start": result.stats["warm_start_cpsat"]}
+            if "warm_start_cpsat" in result.stats
+            else {}
+        ),
     }

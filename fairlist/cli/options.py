@@ -20,7 +20,7 @@ from typing import Annotated, Optional
 
 import typer
 
-from .._params import N_JOBS
+from .._params import N_JOBS, WARM_START_ENGINE
 from ..binarize import PARAMETER_CONSTRAINTS as BINARIZER
 from ..datasets import GROUPS
 from ..errors import InvalidParameterError
@@ -209,6 +209,22 @@ FitTimeLimitOpt = Annotated[
 FitMaxNodesOpt = Annotated[
     int,
     typer.Option(help="bnb trie size limit, the paper's budget (0: none)."),
+]
+# the CP-SAT warm start of fit and verify (the library's warm_start_engine, warm_start_seconds)
+WarmStartName = enum.Enum("WarmStartName", {n: n for n in WARM_START_ENGINE[1].values}, type=str)
+WarmStartOpt = Annotated[
+    Optional[WarmStartName],
+    typer.Option(
+        help="bnb: let this engine find the first incumbent (cpsat: a short CP-SAT run; omit: "
+        "bnb's own beam search). The certificate is the same either way."
+    ),
+]
+WarmStartSecondsOpt = Annotated[
+    float,
+    typer.Option(
+        help="Seconds of the warm start, out of --time-limit (at most half of it; the "
+        "library's warm_start_seconds checks the range).",
+    ),
 ]
 ModelFileArg = Annotated[
     Path, typer.Argument(metavar="MODEL", help="A rule list or a model saved as JSON.")

@@ -104,6 +104,10 @@ def _phase_done(phase: str, info: dict[str, Any], following: dict[str, Any], sec
             f"built the search: {info.get('rows', 0):,} rows, "
             f"{info.get('antecedents', 0):,} antecedents {took}"
         )
+    if phase == "warm_start":
+        from ..progress import warm_start_text
+
+        return warm_start_text(info)
     return None
 
 
@@ -120,6 +124,10 @@ def _progress_line(info: dict[str, Any]) -> str:
             f"building the search: {info.get('rows', 0):,} rows, "
             f"{info.get('antecedents', 0):,} antecedents…"
         )
+    if phase == "warm_start":
+        from ..progress import warm_start_text
+
+        return f"{warm_start_text(info)}…"
     parts = [f"searching… {info.get('seconds', 0.0):.1f} s"]
     if "nodes_expanded" in info:
         parts.append(f"{info['nodes_expanded']:,} nodes, trie {info.get('trie_size', 0):,}")

@@ -65,6 +65,10 @@ CAPABILITIES: dict[str, str] = {
         "with memory_limit_mb=None it caps its own memory (the class's "
         "default_memory_limit_mb(), in MiB), which a parallel sweep divides among its workers"
     ),
+    "accepts_warm_start": (
+        "takes warm_start_engine='cpsat' and warm_start_seconds: a CP-SAT run hands it its first "
+        "incumbent (fairlist.solvers.warmstart)"
+    ),
 }
 
 

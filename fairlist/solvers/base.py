@@ -85,6 +85,10 @@ class Limits:
 DEFAULT_MAX_NODES = 4_000_000
 DEFAULT_TIME_LIMIT = 60.0
 
+#: The CP-SAT warm start's seconds by default (``BnBSolver``'s and the estimator's
+#: ``warm_start_seconds``, ``fit --warm-start-seconds``; fairlist.solvers.warmstart).
+DEFAULT_WARM_START_SECONDS = 5.0
+
 #: The one default length penalty per rule (the estimator, ``fit``, ``verify``, ``pareto``,
 #: ``rashomon`` and :class:`Problem`): ``"auto"``, which :class:`Problem` resolves on its data to
 #: the number :func:`auto_lam` gives (the problem then holds that number: "optimal" is optimal for

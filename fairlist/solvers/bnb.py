@@ -78,6 +78,8 @@ from .._params import (
     BOOLEAN,
     INT64_MAX,
     N_JOBS,
+    WARM_START_ENGINE,
+    WARM_START_SECONDS,
     InstanceOf,
     Interval,
     Options,
@@ -88,6 +90,7 @@ from ..errors import DataError
 from ..metrics import METRIC_RATES
 from ..rulelist import RuleList
 from .base import (
+    DEFAULT_WARM_START_SECONDS,
     PROGRESS_INTERVAL,
     Limits,
     Problem,
@@ -369,6 +372,15 @@ use_terminal_solver, use_two_rule_lookahead, use_terminal_symmetry, use_class_pa
     initial : RuleList or None
         A warm start (for example from the CP-SAT engine). It is ignored with a warning when it
         is unfair on the problem, longer than ``max_length``, or outside the searched space.
+    warm_start_engine : {None, "cpsat"}
+        ``"cpsat"``: before the search, a CP-SAT run of ``warm_start_seconds`` finds a fair list
+        and hands it over as ``initial`` (:mod:`fairlist.solvers.warmstart`; not with
+        ``initial``). The certificate is the same either way; ``stats["warm_start_cpsat"]``
+        says what was handed over and what the search did with it (``outcome``: kept,
+        improved, beaten by the beam search, ignored, or none when CP-SAT found nothing).
+    warm_start_seconds : float
+        CP-SAT's seconds, taken out of the time limit: at most half of the time left when the
+        solve starts (``warmstart.WARM_START_SHARE``).
     progress : callable or None
         Called about every ``progress_interval`` seconds during the search with a dict
         (nodes_expanded, children_evaluated, trie_size, queue_size, depth, best_objective,
@@ -404,6 +416,7 @@ use_terminal_solver, use_two_rule_lookahead, use_terminal_symmetry, use_class_pa
     supports_policies = True
     canonical_threads = True
     default_memory_cap = True
+    accepts_warm_start = True
     default_memory_limit_mb = staticmethod(default_memory_limit_mb)
 
     def __init__(
@@ -425,6 +438,8 @@ use_terminal_solver, use_two_rule_lookahead, use_terminal_symmetry, use_class_pa
         use_class_pair_counts: bool = True,
         seed: int | None = None,
         initial: RuleList | None = None,
+        warm_start_engine: str | None = None,
+        warm_start_seconds: float = DEFAULT_WARM_START_SECONDS,
         beam_width: int = 1024,
         deepen_length: int = 0,
         progress: Callable[[dict[str, Any]], None] | None = None,
@@ -450,6 +465,8 @@ use_terminal_solver, use_two_rule_lookahead, use_terminal_symmetry, use_class_pa
         self.use_class_pair_counts = use_class_pair_counts
         self.seed = seed
         self.initial = initial
+        self.warm_start_engine = warm_start_engine
+        self.warm_start_seconds = warm_start_seconds
         self.beam_width = beam_width
         self.deepen_length = deepen_length
         self.gap_tolerance = gap_tolerance
@@ -464,6 +481,8 @@ use_terminal_solver, use_two_rule_lookahead, use_terminal_symmetry, use_class_pa
         **dict.fromkeys(_BOUND_SWITCHES, [BOOLEAN]),
         "seed": [None, Interval(numbers.Integral, 0, 2**64, closed="left")],
         "initial": [None, InstanceOf(RuleList)],
+        "warm_start_engine": WARM_START_ENGINE,
+        "warm_start_seconds": WARM_START_SECONDS,
         "beam_width": [Interval(numbers.Integral, 0, INT64_MAX)],  # int64_t in fairlist::Config
         "deepen_length": [Interval(numbers.Integral, 0, INT64_MAX)],
         "gap_tolerance": [None, Interval(numbers.Real, 0, None, closed="left")],
@@ -503,8 +522,19 @@ use_terminal_solver, use_two_rule_lookahead, use_terminal_symmetry, use_class_pa
 
     # ------------------------------------------------------------------ solving
     def solve(self, problem: Problem) -> Result:
-        """Search ``problem`` and return the best fair rule list with its certificate."""
+        """Search ``problem`` and return the best fair rule list with its certificate (after
+        the CP-SAT warm start, when ``warm_start_engine`` asks for it)."""
         start = time.perf_counter()
+        if self.warm_start_engine is not None:
+            from .warmstart import warm_started  # (CP-SAT loads only when asked for)
+
+            self._validate()
+            return warm_started(self, problem, start, BnBSolver._solve_from)
+        return self._solve_from(problem, start)
+
+    def _solve_from(self, problem: Problem, start: float | None = None) -> Result:
+        """:meth:`solve` without the warm start; ``start``: when the solve began (now)."""
+        start = time.perf_counter() if start is None else start
         result = self._solve(problem)
         # rounded weights under a cap: a second search with the cap raised by the margin bounds
         # the true optimum from below (fairlist.solvers.weights.bound_from_above)
