@@ -7,11 +7,13 @@ the metrics, the rule list and the command line report the same mistake the same
 
 from __future__ import annotations
 
+import numbers
 from collections.abc import Mapping, Sequence
 from typing import Any
 
 import numpy as np
 import pandas as pd
+from sklearn.utils.multiclass import check_classification_targets, type_of_target
 
 from .errors import DataError
 
@@ -25,6 +27,8 @@ __all__ = [
     "stray_binary_cell",
     "check_labels",
     "encode_labels",
+    "check_is_table",
+    "check_target",
 ]
 
 
@@ -259,3 +263,32 @@ def encode_labels(
             "classes"
         )
     return classes, np.asarray(codes, dtype=np.uint8).reshape(-1)
+
+
+def check_is_table(X: Any) -> None:
+    """A :class:`DataError` naming X when it is None or a scalar (scikit-learn's message for it
+    is about reshaping an array)."""
+    not_a_mapping("X", X)  # a dict of columns: say so, not "y has 4 rows, X has 1"
+    scalar = isinstance(X, (str, bytes, numbers.Number, np.generic))
+    if X is None or scalar or (isinstance(X, np.ndarray) and X.ndim == 0):
+        got = "None" if X is None else f"{type(X).__name__} {X!r}"
+        raise DataError(
+            "X must be a table of samples (a DataFrame, or an array of shape (n_samples, "
+            f"n_columns)); got {got}"
+        )
+
+
+def check_target(y: Any, n_rows: int, name: str = "y") -> None:
+    """A binary classification target of ``n_rows`` labels, as scikit-learn words its errors."""
+    check_classification_targets(y)
+    y_type = type_of_target(y, input_name="y")
+    if y_type != "binary":
+        try:  # which values (scikit-learn's words first: its checks match them)
+            encode_labels(y, name=name, n_rows=n_rows)
+            detail = ""
+        except DataError as exc:
+            detail = f": {exc}"
+        raise DataError(
+            f"Only binary classification is supported. The type of the target is {y_type}{detail}"
+        )
+    encode_labels(y, name=name, n_rows=n_rows)

@@ -33,7 +33,6 @@ import pandas as pd
 from scipy import sparse
 from sklearn.base import BaseEstimator, ClassifierMixin, clone
 from sklearn.exceptions import ConvergenceWarning
-from sklearn.utils.multiclass import check_classification_targets, type_of_target
 from sklearn.utils.validation import check_is_fitted
 
 from ._json import dumps, write_text
@@ -52,11 +51,11 @@ from ._validation import (
     as_binary,
     as_table,
     check_fit_rows,
+    check_is_table,
     check_labels,
-    encode_labels,
+    check_target,
     is_binary_table,
     named,
-    not_a_mapping,
 )
 from .binarize import PARAMETER_CONSTRAINTS as BINARIZER_CONSTRAINTS
 from .binarize import Binarizer
@@ -503,7 +502,7 @@ class FairRuleListClassifier(ClassifierMixin, BaseEstimator):
             if hasattr(self, attr):  # a refit must not inherit the previous data's names
                 delattr(self, attr)
         self._report_phase("preparing", start)
-        _check_is_table(X)
+        check_is_table(X)
         if not hasattr(X, "shape") and hasattr(X, "__array__") and not hasattr(X, "__len__"):
             X = np.asarray(X)  # an array-like known only by its __array__
         check_fit_rows("X", X)  # 0 or 1 row: said so, before errors about constant columns
@@ -525,7 +524,7 @@ class FairRuleListClassifier(ClassifierMixin, BaseEstimator):
         self.binarizer_ = None
         if self._binarizes(X):
             X, y = _validate_data(self, X, y, skip_check_array=True)  # names and counts only
-            _check_target(y, len(X), label)  # before the binarizer learns from it
+            check_target(y, len(X), label)  # before the binarizer learns from it
             binarizer = self._new_binarizer()
             if self.sensitive_columns_:
                 binarizer.set_params(sensitive=None)  # those columns are already out of X
@@ -541,7 +540,7 @@ class FairRuleListClassifier(ClassifierMixin, BaseEstimator):
                 if hasattr(self, "feature_names_in_")
                 else None
             )
-            _check_target(y, len(X), label)  # (binarized: checked above, before the binarizer)
+            check_target(y, len(X), label)  # (binarized: checked above, before the binarizer)
         problem = Problem.from_data(
             X,
             y,
@@ -693,7 +692,7 @@ class FairRuleListClassifier(ClassifierMixin, BaseEstimator):
         self.lower_bound_ = result.lower_bound
         self.gap_ = result.gap
         self.certified_tolerance_ = result.certified_tolerance
-        self.certified_length_ = _certified_length(problem, result)
+        self.certified_length_ = result.certified_length(problem)
         if self.certified_length_ is not None or "certified_length" in result.stats:
             result.stats["certified_length"] = self.certified_length_  # one value, stats_ too
         self.accuracy_ = evaluation.accuracy
@@ -707,7 +706,7 @@ class FairRuleListClassifier(ClassifierMixin, BaseEstimator):
         evaluates only the antecedents the rules use: a DataFrame of those, by name; the
         sensitive columns are ignored)."""
         check_is_fitted(self, "rule_list_")
-        _check_is_table(X)
+        check_is_table(X)
         if isinstance(X, pd.DataFrame) and self.sensitive_columns_:
             X = X.drop(columns=[c for c in self.sensitive_columns_ if c in X.columns])
         if isinstance(X, pd.DataFrame) and hasattr(self, "feature_names_in_"):
@@ -849,30 +848,6 @@ class FairRuleListClassifier(ClassifierMixin, BaseEstimator):
             }
         )
 
-    def report(
-        self,
-        X: Any,
-        y: Any,
-        sensitive_features: Any = None,
-        protected: Any = None,
-        *,
-        path: str | Path | None = None,
-        **options: Any,
-    ) -> str:
-        """The audit of the fitted list as one self-contained HTML page (returned, and written
-        to ``path`` when given): the list, what was certified, each group's rates with
-        confidence intervals on ``X`` (the training data, as ``fit`` took it) and on held-out
-        data (``X_test=``, ``y_test=``, ``sensitive_features_test=``), whether the cap holds
-        on it, and with ``front=`` / ``delta=`` the place on a Pareto front and the
-        alternatives within delta. See :func:`fairlist.report.render_report` (its options);
-        needs Jinja2 (``pip install 'fairlist[report]'``)."""
-        from .report import render_report
-
-        html = render_report(self, X, y, sensitive_features, protected, **options)
-        if path is not None:
-            write_text(path, html)
-        return html
-
     def __str__(self) -> str:
         if not hasattr(self, "rule_list_"):
             return repr(self)
@@ -919,43 +894,3 @@ class FairRuleListClassifier(ClassifierMixin, BaseEstimator):
         """Read a model written by :meth:`save` (checked as :meth:`from_dict` does; the
         messages name ``path``)."""
         return cls.from_dict(read_document(path), source=path)
-
-
-def _check_is_table(X: Any) -> None:
-    """A :class:`DataError` naming X when it is None or a scalar (scikit-learn's message for it
-    is about reshaping an array)."""
-    not_a_mapping("X", X)  # a dict of columns: say so, not "y has 4 rows, X has 1"
-    scalar = isinstance(X, (str, bytes, numbers.Number, np.generic))
-    if X is None or scalar or (isinstance(X, np.ndarray) and X.ndim == 0):
-        got = "None" if X is None else f"{type(X).__name__} {X!r}"
-        raise DataError(
-            "X must be a table of samples (a DataFrame, or an array of shape (n_samples, "
-            f"n_columns)); got {got}"
-        )
-
-
-def _check_target(y: Any, n_rows: int, name: str = "y") -> None:
-    """A binary classification target of ``n_rows`` labels, as scikit-learn words its errors."""
-    check_classification_targets(y)
-    y_type = type_of_target(y, input_name="y")
-    if y_type != "binary":
-        try:  # which values (scikit-learn's words first: its checks match them)
-            encode_labels(y, name=name, n_rows=n_rows)
-            detail = ""
-        except DataError as exc:
-            detail = f": {exc}"
-        raise DataError(
-            f"Only binary classification is supported. The type of the target is {y_type}{detail}"
-        )
-    encode_labels(y, name=name, n_rows=n_rows)
-
-
-def _certified_length(problem: Problem, result: Result) -> int | None:
-    """No list of at most this many rules beats the result (None: no length is certified).
-
-    An optimal result certifies every list of the searched space: at most ``max_length`` rules,
-    or as many as there are antecedents (no antecedent appears twice).
-    """
-    if result.status is Status.OPTIMAL:
-        return problem.n_antecedents if problem.max_length is None else problem.max_length
-    return int(result.stats["certified_length"]) if result.stats.get("certified_length") else None

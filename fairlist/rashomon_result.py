@@ -33,6 +33,7 @@ import numpy as np
 import pandas as pd
 
 from ._json import dumps
+from .bits import hash_rows, pack_rows, popcount_rows, unpack_rows
 from .errors import InvalidParameterError
 from .metric_table import METRICS, RATES, Metric
 from .rulelist import Rule, RuleList
@@ -230,7 +231,7 @@ class RashomonSet:
         """Each member's 0/1 predictions (uint8) on the training rows, in the set's order."""
         n = self.problem.n_samples
         for _, _, pred in self._chunks():
-            yield from _unpack(pred, n)
+            yield from unpack_rows(pred, n)
 
     def to_frame(
         self, start: int = 0, stop: int | None = None, *, columns: Sequence[str] | None = None
@@ -370,7 +371,7 @@ class RashomonSet:
         hashes = np.empty(n, dtype=np.uint64)
         done = 0
         for i0, i1, pred in self._chunks(deadline=deadline):
-            hashes[i0:i1] = _hash_rows(pred)
+            hashes[i0:i1] = hash_rows(pred)
             done = i1
         hashes = hashes[:done]
         _, first, inverse = np.unique(hashes, return_index=True, return_inverse=True)
@@ -716,25 +717,6 @@ def _by(by: str) -> str:
     return by
 
 
-#: The hash's per-word keys (fixed: a deterministic grouping), drawn once for any width.
-_HASH_KEYS = np.random.default_rng(0x5EED).integers(0, 2**63, size=1 << 16, dtype=np.uint64) | 1
-
-
-def _hash_rows(words: np.ndarray) -> np.ndarray:
-    """A 64-bit hash of each row of words (r, w): each word mixed with a key of its position
-    (splitmix64's finaliser, a bijection of 64-bit words), the mixed words added modulo 2**64.
-    Equal rows hash alike; unequal rows almost never do, and the grouping checks them bit by
-    bit anyway (:meth:`RashomonSet._classes`)."""
-    r, w = words.shape
-    keys = np.resize(_HASH_KEYS, w) * np.arange(1, w + 1, dtype=np.uint64)  # no period
-    with np.errstate(over="ignore"):
-        x = words ^ keys[None, :]
-        x = (x ^ (x >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
-        x = (x ^ (x >> np.uint64(27))) * np.uint64(0x94D049BB133111EB)
-        x ^= x >> np.uint64(31)
-        return x.sum(axis=1, dtype=np.uint64)
-
-
 class _Votes:
     """The sums the multiplicity reads, over the models (lists) added: per row the models
     that predict it positive, and per model the weight of each group's rows (and of all) on
@@ -748,17 +730,17 @@ class _Votes:
 
     def add(self, pred: np.ndarray) -> None:
         bits = self.bits
-        self.positive += _unpack(pred, bits.n).sum(axis=0, dtype=np.int64)
+        self.positive += unpack_rows(pred, bits.n).sum(axis=0, dtype=np.int64)
         self.models += len(pred)
         flips = pred ^ self.base[None, :]
         if bits.weighted:
-            every = _unpack(flips, bits.n)
+            every = unpack_rows(flips, bits.n)
             pairs = zip(bits.group_rows, bits.group_w, strict=True)
             per_group = [every[:, r] @ w for r, w in pairs]
             per_group.append(every @ bits.weights)
         else:
-            per_group = [_popcount(flips & g[None, :]) for g in bits.group_bits]
-            per_group.append(_popcount(flips))
+            per_group = [popcount_rows(flips & g[None, :]) for g in bits.group_bits]
+            per_group.append(popcount_rows(flips))
         most = np.stack(per_group, axis=1).max(axis=0)
         np.maximum(self.differ, most, out=self.differ)
 
@@ -787,32 +769,6 @@ def _multiplicity(p: Problem, votes: _Votes | None) -> pd.DataFrame:
     return pd.DataFrame.from_dict(rows, orient="index")
 
 
-def _pack(rows: np.ndarray, words: int) -> np.ndarray:
-    """Boolean rows (r, n) as bits: (r, words) little-endian 64-bit words, bit i of a row's
-    word i // 64 is column i."""
-    packed = np.packbits(rows, axis=1, bitorder="little")
-    out = np.zeros((rows.shape[0], words * 8), dtype=np.uint8)
-    out[:, : packed.shape[1]] = packed
-    return out.view(np.dtype("<u8"))
-
-
-def _unpack(bits: np.ndarray, n: int) -> np.ndarray:
-    """:func:`_pack`'s inverse: (r, words) words as (r, n) 0/1 uint8."""
-    raw = np.ascontiguousarray(bits, dtype=np.dtype("<u8")).view(np.uint8)
-    return np.unpackbits(raw, axis=1, count=n, bitorder="little")
-
-
-_POPCOUNT8 = np.array([bin(i).count("1") for i in range(256)], dtype=np.uint8)
-
-
-def _popcount(words: np.ndarray) -> np.ndarray:
-    """The number of set bits of each row of words (r, w) -> (r,)."""
-    if hasattr(np, "bitwise_count"):  # numpy >= 2.0
-        return np.bitwise_count(words).sum(axis=1, dtype=np.int64)
-    raw = np.ascontiguousarray(words).view(np.uint8)
-    return _POPCOUNT8[raw].sum(axis=1, dtype=np.int64)
-
-
 class _Bits:
     """The problem as bits for the views: the columns the set uses (one row of words each, and
     a last row of zeros that stands for "no rule"), and the rows of each (group, label) cell."""
@@ -826,18 +782,18 @@ class _Bits:
         step = max(1, CHUNK_BYTES // max(n, 1))
         for a in range(0, len(used), step):  # the columns packed a block at a time
             block = np.asarray(p.X[:, used[a : a + step]], dtype=bool).T
-            self.columns[a : a + len(block)] = _pack(block, self.words)
-        self.all = _pack(np.ones((1, n), dtype=bool), self.words)[0]
+            self.columns[a : a + len(block)] = pack_rows(block, self.words)
+        self.all = pack_rows(np.ones((1, n), dtype=bool), self.words)[0]
         y = p.y.astype(bool)
         cells = [(p.groups == g) & (y == label) for g in range(p.n_groups) for label in (0, 1)]
         self.weighted = p.sample_weight is not None
         w = p.weights
         self.cell_total = np.array([w[c].sum() if self.weighted else c.sum() for c in cells])
-        self.cell_bits = _pack(np.array(cells, dtype=bool).reshape(len(cells), n), self.words)
+        self.cell_bits = pack_rows(np.array(cells, dtype=bool).reshape(len(cells), n), self.words)
         self.cell_rows = [np.flatnonzero(c) for c in cells]
         self.cell_weights = [w[r] for r in self.cell_rows] if self.weighted else None
         mine = [p.groups == g for g in range(p.n_groups)]
-        self.group_bits = _pack(np.array(mine, dtype=bool).reshape(len(mine), n), self.words)
+        self.group_bits = pack_rows(np.array(mine, dtype=bool).reshape(len(mine), n), self.words)
         self.group_rows = [np.flatnonzero(m) for m in mine]
         self.group_w = [w[r] for r in self.group_rows]
         self.weights = w
@@ -862,13 +818,13 @@ class _Bits:
     def counts(self, pred: np.ndarray) -> np.ndarray:
         """Confusion counts (C, groups, 4): tn, fp, fn, tp of each list of ``pred``."""
         if self.weighted:
-            every = _unpack(pred, self.n)
+            every = unpack_rows(pred, self.n)
             positive = np.stack(
                 [every[:, r] @ w for r, w in zip(self.cell_rows, self.cell_weights, strict=True)],
                 axis=1,
             )
         else:
-            positive = np.stack([_popcount(pred & c[None, :]) for c in self.cell_bits], axis=1)
+            positive = np.stack([popcount_rows(pred & c[None, :]) for c in self.cell_bits], axis=1)
         positive = positive.reshape(len(pred), -1, 2)  # (list, group, label)
         total = self.cell_total.reshape(1, -1, 2)
         fp, tp = positive[:, :, 0], positive[:, :, 1]

@@ -777,7 +777,7 @@ def test_grouping_is_exact_when_every_hash_collides(monkeypatch):
     classes = expected.classifier_of.copy()
     assert expected.n_lists > expected.n_classifiers > 5
     # a hash of four values: most lists collide with a list of another classifier
-    monkeypatch.setattr(module, "_hash_rows", lambda words: words[:, 0] & np.uint64(3))
+    monkeypatch.setattr(module, "hash_rows", lambda words: words[:, 0] & np.uint64(3))
     monkeypatch.setattr(module, "CHUNK_BYTES", 500)  # and several chunks
     rs = search_rashomon(problem, 0.1, None)
     np.testing.assert_array_equal(rs.classifier_of, classes)

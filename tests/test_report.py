@@ -294,10 +294,12 @@ def test_the_command_reads_the_roles_from_the_model(tmp_path):
     assert doc == {"report": str(out), "bytes": out.stat().st_size, "status": "optimal"}
 
 
-def test_the_estimator_writes_its_report(tmp_path):
+def test_write_report_writes_the_rendered_page(tmp_path):
+    from fairlist.report import write_report
+
     clf, X, y, s = fitted()
-    text = clf.report(X, y, s, path=tmp_path / "r.html")
-    assert (tmp_path / "r.html").read_text(encoding="utf-8") == text
+    assert write_report(tmp_path / "r.html", clf, X, y, s) == tmp_path / "r.html"
+    assert (tmp_path / "r.html").read_text(encoding="utf-8") == render_report(clf, X, y, s)
 
 
 # --------------------------------------------------------------------------- COMPAS

@@ -7,19 +7,10 @@ import warnings
 
 import numpy as np
 
+from ..bits import popcount_rows
 from .columns import Column, single_index, single_matrix
 from .deadline import check_deadline
 from .messages import AntecedentCapWarning
-
-_POPCOUNT8 = np.array([bin(v).count("1") for v in range(256)], dtype=np.uint8)
-
-
-def _popcount_sum(words: np.ndarray) -> np.ndarray:
-    """Number of set bits of each row of a 2-D uint64 array."""
-    if hasattr(np, "bitwise_count"):  # numpy >= 2.0
-        return np.bitwise_count(words).sum(axis=-1, dtype=np.int64)
-    as_bytes = words.view(np.uint8)
-    return _POPCOUNT8[as_bytes].sum(axis=-1, dtype=np.int64)
 
 
 def pair_counts(matrix: np.ndarray, deadline: float | None = None) -> np.ndarray:
@@ -45,7 +36,7 @@ def pair_counts(matrix: np.ndarray, deadline: float | None = None) -> np.ndarray
     counts = np.empty((r, r), dtype=np.int64)
     for a in range(r):
         check_deadline(deadline, a, r, "antecedents paired into conjunctions")
-        counts[a, a:] = _popcount_sum(words[a] & words[a:])
+        counts[a, a:] = popcount_rows(words[a] & words[a:])
         counts[a:, a] = counts[a, a:]
     return counts
 

@@ -1,7 +1,6 @@
 """An audit report of a fitted rule list: one self-contained HTML file a reviewer can read.
 
-:func:`render_report` (and :meth:`FairRuleListClassifier.report
-<fairlist.FairRuleListClassifier.report>`, ``fairlist report MODEL --data TRAIN``) says in
+:func:`render_report` (and :func:`write_report`, ``fairlist report MODEL --data TRAIN``) says in
 plain words:
 
 * the rule list, rule by rule, with the training rows each rule decides;

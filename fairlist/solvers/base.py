@@ -577,6 +577,17 @@ class Result:
             return math.inf
         return max(0.0, self.objective - self.lower_bound)
 
+    def certified_length(self, problem: Problem) -> int | None:
+        """No list of at most this many rules beats this result (None: no length is certified).
+
+        An optimal result certifies every list of the searched space: at most ``max_length``
+        rules, or as many as there are antecedents (no antecedent appears twice).
+        """
+        if self.status is Status.OPTIMAL:
+            return problem.n_antecedents if problem.max_length is None else problem.max_length
+        done = self.stats.get("certified_length")
+        return int(done) if done else None
+
     def summary(self) -> str:
         lines = [
             f"status: {self.status} ({self.stop_reason}; engine {self.engine}, "
