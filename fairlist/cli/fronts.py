@@ -46,7 +46,13 @@ from .options import (
     as_limit,
     check_output,
 )
-from .program import EXIT_DISAGREE, emit_json, interrupted_code, user_errors
+from .program import (
+    EXIT_DISAGREE,
+    EXIT_INCONCLUSIVE,
+    emit_json,
+    interrupted_code,
+    user_errors,
+)
 from .progress import progress_bar
 
 # pareto's own options
@@ -346,7 +352,8 @@ def verify(
     max_antecedents: MaxAntecedentsOpt = None,
     as_json: JsonOpt = False,
 ) -> None:
-    """Solve with both exact engines and check that they agree (exit 4 if not).
+    """Solve with both exact engines and check that they agree (exit 4 if they disagree, 6 if
+    a limit stopped an engine before either showed: inconclusive).
 
     One Ctrl-C (or SIGTERM) stops the verification: the engine running reports its best so
     far, one not yet started reads "not run", and the exit status is 130 (143).
@@ -392,6 +399,7 @@ def verify(
             {
                 "agree": report.agree,
                 "conclusive": report.conclusive,
+                "disagree": report.disagree,
                 "max_length": report.max_length,
                 "message": report.message,
                 "interrupted": report.interrupted,
@@ -403,8 +411,10 @@ def verify(
         typer.echo(report.summary())
     if report.interrupted:
         raise typer.Exit(interrupted_code())
-    if not report.agree:
+    if report.disagree:
         raise typer.Exit(EXIT_DISAGREE)
+    if not report.agree:
+        raise typer.Exit(EXIT_INCONCLUSIVE)
 
 
 def _result_doc(result) -> dict[str, Any]:
