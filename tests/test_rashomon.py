@@ -306,10 +306,19 @@ def test_plots_draw_the_set():
 
     rng = np.random.default_rng(17)
     problem = random_problem(rng, n=40, m=5, epsilon=0.3, lam=0.01, max_length=2)
-    rs = search_rashomon(problem, 0.05, None)
+    rs = search_rashomon(problem, 0.1, None)  # 12 lists, 6 classifiers
     ax = plot_rashomon_unfairness(rs, "eodds")
     frame = rs.to_frame()
     assert ax.lines[0].get_xdata()[0] == frame["EOdds"].min()  # the fairest member marked
+    # over classifiers by default (each once), over lists with by="lists"
+    assert rs.n_classifiers < len(rs)
+    assert sum(p.get_height() for p in ax.patches) == rs.n_classifiers
+    assert ax.get_ylabel() == "classifiers"
+    ax = plot_rashomon_unfairness(rs, "eodds", by="lists")
+    assert sum(p.get_height() for p in ax.patches) == len(rs)
+    assert ax.lines[0].get_xdata()[0] == frame["EOdds"].min()
+    with pytest.raises(InvalidParameterError, match="by"):
+        plot_rashomon_unfairness(rs, by="spellings")
     ax = plot_antecedent_usage(rs)
     assert len(ax.patches) == len(rs.antecedent_usage())
 
@@ -598,10 +607,23 @@ def test_json_is_streamed_as_to_dict_and_cut_by_a_deadline(monkeypatch):
     assert doc["listed"] == doc["size"] == len(rs)
     assert doc["feature_names"] == list(problem.feature_names)
     assert "feature_names" not in doc["lists"][0]["rule_list"]
+    # the classifiers: their count, each list's number
+    assert doc["n_classifiers"] == rs.n_classifiers < len(rs)
+    assert [d["classifier"] for d in doc["lists"]] == rs.classifier_of.tolist()
     out = io.StringIO()
-    assert rs.write_json(out, deadline=time.perf_counter() - 1) == 0
+    assert rs.write_json(out, deadline=time.perf_counter() - 1) == 0  # grouped: cached
+    assert json.loads(out.getvalue())["n_classifiers"] == rs.n_classifiers
+    out = io.StringIO()
+    fresh = search_rashomon(problem.replace(max_length=2), 0.08, None)
+    assert fresh.write_json(out, deadline=time.perf_counter() - 1) == 0
     cut = json.loads(out.getvalue())
     assert cut["lists"] == [] and cut["listed"] == 0 and cut["size"] == len(rs)
+    assert cut["n_classifiers"] is None  # the grouping did not cover the set
+    # a prefix keeps the whole set's grouping, restricted
+    head = rs.head(len(rs) - 1)
+    assert "classes" in head._cache
+    np.testing.assert_array_equal(head.classifier_of, rs.classifier_of[:-1])
+    assert head.n_classifiers == len(np.unique(rs.classifier_of[:-1]))
     text = rs.summary(rows=3, deadline=time.perf_counter() - 1)
     assert f"cover the first 0 of {len(rs)} lists" in text and "fairest classifier" not in text
     empty = rs.head(0)
@@ -692,10 +714,10 @@ def test_cli_a_signal_while_writing_exits_130_with_valid_json(tmp_path, monkeypa
     monkeypatch.setattr(module, "JSON_LISTS", 1)
     original = RashomonSet._list_docs
 
-    def interrupted(self, start, stop, frame=None):
+    def interrupted(self, start, stop, *args):
         if start == 1:  # Ctrl-C while the second list is written
             raise KeyboardInterrupt
-        return original(self, start, stop, frame)
+        return original(self, start, stop, *args)
 
     monkeypatch.setattr(RashomonSet, "_list_docs", interrupted)
     path, columns = _cli_csv(tmp_path)
@@ -704,7 +726,19 @@ def test_cli_a_signal_while_writing_exits_130_with_valid_json(tmp_path, monkeypa
     assert out.exit_code == 130, out.output
     doc = json.loads(out.stdout)
     assert doc["listed"] == 1 == len(doc["lists"]) < doc["size"]
+    assert doc["n_classifiers"] >= 1 and doc["lists"][0]["classifier"] == 0
     assert "interrupted while writing the set" in out.stderr
+    # Ctrl-C while the lists are grouped into classifiers, before any list: valid too
+    monkeypatch.setattr(RashomonSet, "_classes", lambda self, deadline=None: ctrl_c())
+    out = CliRunner().invoke(app, args)
+    assert out.exit_code == 130, out.output
+    doc = json.loads(out.stdout)
+    assert doc["listed"] == 0 == len(doc["lists"]) < doc["size"]
+    assert doc["n_classifiers"] is None
+
+
+def ctrl_c():
+    raise KeyboardInterrupt
 
 
 # ---------------------------------------------------------------------- issue 35: classifiers
