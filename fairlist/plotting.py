@@ -366,24 +366,45 @@ def save_figure(ax: Any, path: str | Path, dpi: int = 150) -> Path:
 
 
 def plot_rashomon_unfairness(
-    rashomon: Any, metric: Metric | str | None = None, *, ax: Any = None, bins: int = 30
+    rashomon: Any,
+    metric: Metric | str | None = None,
+    *,
+    ax: Any = None,
+    bins: int = 30,
+    by: str = "classifiers",
 ):
-    """A histogram of the unfairness of the members of a Rashomon set
+    """A histogram of the unfairness of the classifiers of a Rashomon set
     (:func:`fairlist.rashomon_set`) under ``metric`` (default: the set's), with the fairest
-    member marked: the less discriminatory alternative within delta of the optimum.
+    marked: the less discriminatory alternative within delta of the optimum. Each classifier
+    (the lists that predict alike, all of one unfairness) counts once, by its shortest
+    spelling; ``by="lists"``: every list counted (a classifier spelled many ways weighs more).
+
+    >>> import numpy as np
+    >>> from fairlist import rashomon_set
+    >>> X = np.array([[1, 0], [1, 1], [0, 1], [0, 0]], dtype=np.uint8)
+    >>> rs = rashomon_set(X, [1, 1, 0, 0], [1, 0, 1, 0], lam=0.01, delta=0.3)
+    >>> plot_rashomon_unfairness(rs).get_title()
+    '4 classifiers within 0.3 of the optimum'
+    >>> plot_rashomon_unfairness(rs, by="lists").get_title()
+    '6 rule lists within 0.3 of the optimum'
 
     Returns
     -------
     Axes
     """
+    from .rashomon_result import BY
+
+    if by not in BY:
+        raise InvalidParameterError(f"by: {by!r} is not one of {BY}")
     m = rashomon.problem.metric if metric is None else Metric.parse(metric)
     name = METRICS[m].short_name
-    frame = rashomon.to_frame(columns=["objective", name])  # numbers only: no text per list
+    source = rashomon._subset(rashomon.representatives) if by == "classifiers" else rashomon
+    frame = source.to_frame(columns=["objective", name])  # numbers only: no text per list
     if ax is None:
         ax = new_axes((5.2, 3.6))
     ax.hist(frame[name], bins=bins, color="#4c72b0")
     if len(frame):
-        best = rashomon.fairest(m, frame=frame)
+        best = source.fairest(m, frame=frame)
         ax.axvline(
             frame[name][best],
             color="#c44e52",
@@ -391,9 +412,10 @@ def plot_rashomon_unfairness(
             label=f"fairest: {frame[name][best]:.4f} (objective {frame['objective'][best]:.4f})",
         )
         ax.legend(loc="upper right")
+    what = "classifiers" if by == "classifiers" else "rule lists"
     ax.set_xlabel(f"{name} unfairness (training)")
-    ax.set_ylabel("rule lists")
-    ax.set_title(f"{len(frame)} rule lists within {rashomon.delta:g} of the optimum")
+    ax.set_ylabel(what)
+    ax.set_title(f"{len(frame)} {what} within {rashomon.delta:g} of the optimum")
     return ax
 
 

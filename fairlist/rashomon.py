@@ -38,7 +38,6 @@ cross-check); the set it returns and its views are :mod:`fairlist.rashomon_resul
 
 from __future__ import annotations
 
-import dataclasses
 import math
 import numbers
 import time
@@ -221,20 +220,8 @@ def search_rashomon(
             "sample_weight: the Rashomon set needs weights the engine reads exactly (decimals, "
             "simple fractions, integers, totalling at most 2**31 units); these are rounded"
         )
-    # One list more than asked: the core's max_lists cut is read from the lists themselves.
-    # Why: with more than two groups (the terminal solver off) the core can report a set cut
-    # at exactly max_lists lists as complete (tests/test_rashomon.py,
-    # test_core_max_lists_cut_reported_complete_with_three_groups); a set that holds
-    # max_lists + 1 lists is cut whatever it says, below the objective of its last list (the
-    # lists are the max_lists + 1 of least objective), and one that holds fewer never reached
-    # the cap.
-    ask = None if max_lists is None else max_lists + 1
-    raw, kept, representative = solver.solve_rashomon(problem, delta, ask, weights)
+    raw, kept, representative = solver.solve_rashomon(problem, delta, max_lists, weights)
     found = _make_set(problem, raw, kept, representative, delta)
-    if max_lists is not None and len(found) > max_lists:
-        found = found.head(max_lists)  # complete below that list's objective
-        if found.stop_reason is StopReason.COMPLETED:
-            found = dataclasses.replace(found, stop_reason=StopReason.MAX_LISTS)
     if delta != requested:
         found.stats["delta_requested"] = requested
     return found

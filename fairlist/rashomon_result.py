@@ -497,12 +497,22 @@ class RashomonSet:
     # ------------------------------------------------------------------ reports
     def to_dict(self, frame: pd.DataFrame | None = None) -> dict[str, Any]:
         """The set as plain data (``fairlist rashomon --json``): its certificate, the feature
-        names once, and, per list, the rows of :meth:`to_frame` with the list as a rule-list
-        document (without the feature names); ``frame``: that frame, if already computed.
-        ``listed``: the number of lists given (``size`` unless the command line's output was
-        cut by its time limit)."""
-        head = self._head_doc()
-        head["lists"] = list(self._list_docs(0, len(self), frame))
+        names once, ``n_classifiers`` (:attr:`n_classifiers`: ``size`` counts the lists), and,
+        per list, the rows of :meth:`to_frame` with its ``classifier`` (:attr:`classifier_of`)
+        and the list as a rule-list document (without the feature names); ``frame``: that
+        frame, if already computed. ``listed``: the number of lists given (``size`` unless the
+        command line's output was cut by its time limit).
+
+        >>> import numpy as np
+        >>> from fairlist import rashomon_set
+        >>> X = np.array([[1, 0], [1, 1], [0, 1], [0, 0]], dtype=np.uint8)
+        >>> doc = rashomon_set(X, [1, 1, 0, 0], [1, 0, 1, 0], lam=0.01, delta=0.3).to_dict()
+        >>> doc["size"], doc["n_classifiers"], [d["classifier"] for d in doc["lists"]]
+        (6, 4, [0, 0, 1, 2, 3, 2])
+        """
+        classes = self._classes()
+        head = self._head_doc(classes)
+        head["lists"] = list(self._list_docs(0, len(self), frame, classes.classifier_of))
         head["listed"] = len(head["lists"])
         return head
 
@@ -510,9 +520,18 @@ class RashomonSet:
         """Writes :meth:`to_dict`'s document to ``out`` (the same text as ``dumps``), the lists
         chunk by chunk (never all at once), and stops listing them once ``deadline`` (a
         ``time.perf_counter()`` time) has passed: the document stays valid, ``listed`` says how
-        many lists it holds. Returns that number."""
-        head = self._head_doc()
-        if not len(self):
+        many lists it holds. Returns that number. The lists are grouped into classifiers first,
+        under the same deadline: the lists the grouping did not reach are not listed, and
+        ``n_classifiers`` is null unless it covered the set. A Ctrl-C while they are grouped
+        writes the document without lists (``n_classifiers`` null), then goes on up."""
+        try:
+            classes = self._classes(deadline)
+        except KeyboardInterrupt:
+            out.write(dumps(self._head_doc(None) | {"lists": [], "listed": 0}) + "\n")
+            raise
+        head = self._head_doc(classes)
+        n = min(len(self), classes.covered)
+        if not n:
             out.write(dumps(head | {"lists": [], "listed": 0}) + "\n")
             return 0
         text = dumps(head)  # ends with "\n}"
@@ -520,10 +539,10 @@ class RashomonSet:
         listed = 0
         step = JSON_LISTS
         try:  # closed whatever happens (Ctrl-C included): the document stays valid
-            for i0 in range(0, len(self), step):
+            for i0 in range(0, n, step):
                 if deadline is not None and time.perf_counter() >= deadline:
                     break
-                docs = self._list_docs(i0, min(i0 + step, len(self)))
+                docs = self._list_docs(i0, min(i0 + step, n), None, classes.classifier_of)
                 items = [textwrap.indent(dumps(doc), "    ") for doc in docs]
                 out.write(("\n" if listed == 0 else ",\n") + ",\n".join(items))
                 listed += len(items)
@@ -531,9 +550,13 @@ class RashomonSet:
             out.write(("\n  ]" if listed else "]") + f',\n  "listed": {listed}\n}}\n')
         return listed
 
-    def _head_doc(self) -> dict[str, Any]:
+    def _head_doc(self, classes: _Classes | None) -> dict[str, Any]:
+        """The document's fields before the lists; ``classes``: the grouping (None: not
+        done), ``n_classifiers`` null unless it covers the set."""
+        whole = classes is not None and classes.covered == len(self)
         return {
             "size": len(self),
+            "n_classifiers": len(classes.representatives) if whole else None,
             "optimum": self.optimum,
             "optimum_lower_bound": self.optimum_lower_bound,
             "delta": self.delta,
@@ -546,8 +569,10 @@ class RashomonSet:
         }
 
     def _list_docs(
-        self, start: int, stop: int, frame: pd.DataFrame | None = None
+        self, start: int, stop: int, frame: pd.DataFrame | None, classifier_of: np.ndarray
     ) -> Iterator[dict[str, Any]]:
+        """Lists start .. stop as documents; ``classifier_of``: their classifiers (a grouping
+        that covers them at least)."""
         columns = [c for c in _frame_columns(self.problem) if c not in _NOT_IN_JSON]
         if frame is None:  # the list's text is not needed: its document replaces it
             frame = self.to_frame(start, stop, columns=columns)
@@ -555,6 +580,7 @@ class RashomonSet:
             frame = frame.iloc[start:stop][columns]
         for k, row in zip(range(start, stop), frame.to_dict("records"), strict=True):
             row["antecedents"] = list(row["antecedents"])
+            row["classifier"] = int(classifier_of[k])
             doc = self._rule_list(k).to_dict()
             doc.pop("feature_names", None)  # once, at the top
             row["rule_list"] = doc
@@ -578,6 +604,10 @@ class RashomonSet:
         # the columns' bits and the rules hold for a subset (not the counts of the columns)
         kept = {k: v for k, v in self._cache.items() if k not in ("column_use", "classes")}
         first._cache.update(kept)
+        classes = self._cache.get("classes")
+        if classes is not None:  # restricted: a prefix's classifiers are numbered alike
+            reps = classes.representatives
+            first._cache["classes"] = _Classes(classes.classifier_of[:k], reps[reps < k], k)
         return first
 
     def summary(

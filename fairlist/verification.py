@@ -55,6 +55,12 @@ class VerifyReport:
     conclusive : bool
         Both engines finished (statuses optimal or infeasible); when False, ``agree`` is False
         and ``message`` says which engine stopped on a limit.
+    disagree : bool
+        The engines contradict each other: both finished with different answers, or one
+        engine's proof (its optimum, or infeasibility) is beaten by a fair list the other found
+        before a limit stopped it. Not ``agree`` and not ``disagree`` (and not ``interrupted``):
+        inconclusive, a limit stopped an engine before either was shown (``fairlist verify``
+        exits 6 then, 4 on a disagreement).
     bnb, cpsat : Result or None
         Each engine's result, with its rule list; None for an engine that Ctrl-C kept from
         running (or stopped before it had a result).
@@ -75,6 +81,7 @@ class VerifyReport:
     max_length: int
     message: str
     interrupted: bool = False
+    disagree: bool = False
 
     def summary(self) -> str:
         """A multi-line report: the verdict, then each engine's result."""
@@ -108,7 +115,8 @@ def _split_options(options: dict[str, Any]) -> tuple[dict[str, Any], dict[str, A
     return bnb_opts, cpsat_opts
 
 
-def _verdict(bnb: Result, cpsat: Result) -> tuple[bool, bool, str]:
+def _verdict(bnb: Result, cpsat: Result) -> tuple[bool, bool, bool, str]:
+    """(agree, conclusive, disagree, message): see :class:`VerifyReport`."""
     done = (Status.OPTIMAL, Status.INFEASIBLE)
     if bnb.status not in done or cpsat.status not in done:
         waiting = [r.engine for r in (bnb, cpsat) if r.status not in done]
@@ -119,6 +127,7 @@ def _verdict(bnb: Result, cpsat: Result) -> tuple[bool, bool, str]:
                     return (
                         False,
                         False,
+                        True,
                         (
                             f"DISAGREE: {other.engine} found objective {other.objective!r} below "
                             f"{opt.engine}'s 'optimal' {opt.objective!r}"
@@ -128,6 +137,7 @@ def _verdict(bnb: Result, cpsat: Result) -> tuple[bool, bool, str]:
                 return (
                     False,
                     False,
+                    True,
                     (
                         f"DISAGREE: {opt.engine} proved infeasibility but {other.engine} found a "
                         f"fair rule list"
@@ -136,20 +146,23 @@ def _verdict(bnb: Result, cpsat: Result) -> tuple[bool, bool, str]:
         return (
             False,
             False,
+            False,
             (
                 f"inconclusive: {' and '.join(waiting)} stopped before finishing "
                 f"({', '.join(f'{r.engine} {r.status}, {r.stop_reason}' for r in (bnb, cpsat))})"
             ),
         )
     if bnb.status is Status.INFEASIBLE and cpsat.status is Status.INFEASIBLE:
-        return True, True, "agree: both engines prove that no rule list meets epsilon"
+        return True, True, False, "agree: both engines prove that no rule list meets epsilon"
     if bnb.status is not cpsat.status:
-        return False, True, f"DISAGREE: bnb is {bnb.status}, cpsat is {cpsat.status}"
+        return False, True, True, f"DISAGREE: bnb is {bnb.status}, cpsat is {cpsat.status}"
     diff = abs(bnb.objective - cpsat.objective)
     if diff <= OBJECTIVE_TOL:
-        return True, True, f"agree: both engines prove the optimal objective {bnb.objective!r}"
+        message = f"agree: both engines prove the optimal objective {bnb.objective!r}"
+        return True, True, False, message
     return (
         False,
+        True,
         True,
         (
             f"DISAGREE: optimal objectives differ by {diff:.3g} "
@@ -220,7 +233,7 @@ def verify(
             for name, r in (("bnb", bnb), ("cpsat", cpsat))
         )
         return VerifyReport(False, False, bnb, cpsat, K, f"interrupted: {had}", True)
-    agree, conclusive, message = _verdict(bnb, cpsat)
+    agree, conclusive, disagree, message = _verdict(bnb, cpsat)
     if not math.isfinite(bnb.objective) and not math.isfinite(cpsat.objective) and not agree:
         message += " (neither engine found a fair rule list)"
     return VerifyReport(
@@ -231,4 +244,5 @@ def verify(
         max_length=K,
         message=message,
         interrupted=interrupted,
+        disagree=disagree,
     )

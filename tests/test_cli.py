@@ -14,6 +14,7 @@ from typer.testing import CliRunner
 from fairlist import estimator as est_module
 from fairlist.cli import (
     EXIT_DISAGREE,
+    EXIT_INCONCLUSIVE,
     EXIT_INFEASIBLE,
     EXIT_INTERRUPTED,
     EXIT_NOT_CERTIFIED,
@@ -554,6 +555,68 @@ def test_verify_reports_agreement(tmp_path):
     assert result.exit_code == (0 if doc["agree"] else EXIT_DISAGREE)
     assert doc["agree"] and doc["max_length"] == 2
     assert abs(doc["bnb"]["objective"] - doc["cpsat"]["objective"]) <= 1e-9
+
+
+def verify_with_cpsat_as(tmp_path, monkeypatch, change):
+    """``fairlist verify --json`` on a small table, CP-SAT's result passed through ``change``."""
+    import dataclasses
+
+    from fairlist.solvers.cpsat import CPSatSolver
+
+    solve = CPSatSolver.solve
+    monkeypatch.setattr(
+        CPSatSolver,
+        "solve",
+        lambda self, problem: dataclasses.replace(solve(self, problem), **change),
+    )
+    data = tmp_path / "d.csv"
+    binary_csv(data)
+    args = ["verify", str(data), *FIT[1:], "--epsilon", "0.1", "--max-length", "2", "--json"]
+    result = runner.invoke(app, args)
+    return result, json.loads(result.stdout)
+
+
+STOPPED = {"status": "feasible", "stop_reason": "time_limit"}
+
+
+@pytest.mark.parametrize(
+    ("change", "code", "conclusive"),
+    [
+        # CP-SAT hit its time limit: inconclusive, its own code
+        (STOPPED, EXIT_INCONCLUSIVE, False),
+        # a contradiction found before the limit is still a disagreement: CP-SAT's list beats
+        # bnb's "optimal" objective
+        (STOPPED | {"objective": -1.0}, EXIT_DISAGREE, False),
+        # both finished, different optima
+        ({"objective": 7.0}, EXIT_DISAGREE, True),
+    ],
+    ids=["inconclusive", "beaten-proof", "different-optima"],
+)
+def test_verify_exits_6_when_inconclusive_and_4_on_a_disagreement(
+    tmp_path, monkeypatch, change, code, conclusive
+):
+    from fairlist.solvers.base import Status, StopReason
+
+    change = dict(change)
+    if "status" in change:
+        change["status"] = Status(change["status"])
+        change["stop_reason"] = StopReason(change["stop_reason"])
+    result, doc = verify_with_cpsat_as(tmp_path, monkeypatch, change)
+    assert result.exit_code == code, result.output
+    assert not doc["agree"] and doc["conclusive"] is conclusive
+    assert doc["disagree"] is (code == EXIT_DISAGREE)
+    assert doc["message"].startswith("inconclusive" if code == EXIT_INCONCLUSIVE else "DISAGREE")
+
+
+def test_docs_list_exactly_the_declared_exit_codes():
+    # docs/cli.md holds the one table of the exit codes; program.py declares them
+    from fairlist.cli import program
+
+    declared = {v for k, v in vars(program).items() if k.startswith("EXIT_")}
+    text = (Path(__file__).parents[1] / "docs" / "cli.md").read_text()
+    table = text[text.index("Exit codes:") :].split("\n\n")[1]
+    listed = {int(line.split("|")[1]) for line in table.splitlines()[2:]}
+    assert listed == declared and len(declared) == 9
 
 
 def test_datasets_lists_the_built_in_sets(shared_data, monkeypatch):

@@ -6,23 +6,9 @@ file or a built-in data set name (``compas``, ``adult``; see ``fairlist datasets
 columns (other than the target and the sensitive one) are all 0/1 is used as antecedents as is;
 otherwise the columns go through :class:`fairlist.binarize.Binarizer`.
 
-Exit codes:
-
-====  =====================================================================
-0     success
-1     error (bad data, bad value, missing file; one readable line on stderr)
-2     usage error (unknown option, missing argument; printed by Typer, a JSON object under
-      ``--json``)
-3     no fair rule list: infeasible (proved) or none found before a limit
-4     ``verify``: the two engines disagree or did not both finish
-5     ``fit --require-optimal``: a limit stopped the search before a certificate
-130   interrupted by Ctrl-C (SIGINT): the best result so far is printed and written
-      (``fit``'s model, stop reason ``interrupted``; ``pareto``'s points, partial;
-      ``verify``'s engines, one not yet started reads ``not run``), or the one line
-      ``error: interrupted before any result`` when the interrupt came before any
-      result (at any moment of start-up too: ``fairlist.interrupts.exit_on_signals``)
-143   terminated by SIGTERM (a scheduler, a container, ``timeout``): as 130
-====  =====================================================================
+Exit codes: the table in ``docs/cli.md`` (0 success, 1 error, 2 usage, 3 no fair rule list,
+4 ``verify``'s engines disagree, 5 ``fit --require-optimal`` uncertified, 6 ``verify``
+inconclusive, 130 Ctrl-C, 143 SIGTERM), declared in :mod:`fairlist.cli.program`.
 
 SIGTERM is handled as Ctrl-C (:class:`fairlist.interrupts.InterruptSignals`, installed for the
 length of a command): one signal stops the whole command, worker processes included.
@@ -47,6 +33,7 @@ from . import data, fit, fronts, rashomon, report
 from .program import (
     EXIT_DISAGREE,
     EXIT_ERROR,
+    EXIT_INCONCLUSIVE,
     EXIT_INFEASIBLE,
     EXIT_INTERRUPTED,
     EXIT_NOT_CERTIFIED,
@@ -77,6 +64,7 @@ __all__ = [
     "COMMANDS",
     "EXIT_DISAGREE",
     "EXIT_ERROR",
+    "EXIT_INCONCLUSIVE",
     "EXIT_INFEASIBLE",
     "EXIT_INTERRUPTED",
     "EXIT_NOT_CERTIFIED",

@@ -48,7 +48,13 @@ from .options import (
     as_limit,
     check_output,
 )
-from .program import EXIT_DISAGREE, emit_json, interrupted_code, user_errors
+from .program import (
+    EXIT_DISAGREE,
+    EXIT_INCONCLUSIVE,
+    emit_json,
+    interrupted_code,
+    user_errors,
+)
 from .progress import progress_bar
 
 # pareto's own options
@@ -350,7 +356,8 @@ def verify(
     max_antecedents: MaxAntecedentsOpt = None,
     as_json: JsonOpt = False,
 ) -> None:
-    """Solve with both exact engines and check that they agree (exit 4 if not).
+    """Solve with both exact engines and check that they agree (exit 4 if they disagree, 6 if
+    a limit stopped an engine before either showed: inconclusive).
 
     --warm-start cpsat starts bnb from a short CP-SAT run's list (out of --time-limit): the two
     engines then no longer run independently until bnb's search, but bnb still certifies its
@@ -405,6 +412,7 @@ def verify(
             {
                 "agree": report.agree,
                 "conclusive": report.conclusive,
+                "disagree": report.disagree,
                 "max_length": report.max_length,
                 "message": report.message,
                 "interrupted": report.interrupted,
@@ -420,8 +428,10 @@ def verify(
             typer.echo(f"bnb's {warm_start_text(report.bnb.stats['warm_start_cpsat'])}")
     if report.interrupted:
         raise typer.Exit(interrupted_code())
-    if not report.agree:
+    if report.disagree:
         raise typer.Exit(EXIT_DISAGREE)
+    if not report.agree:
+        raise typer.Exit(EXIT_INCONCLUSIVE)
 
 
 def _result_doc(result) -> dict[str, Any]:

@@ -79,8 +79,11 @@ app = typer.Typer(
     rich_markup_mode=None,  # plain help: wrapped, never truncated, readable in any terminal
 )
 
+# The exit codes, declared once here; their one table is docs/cli.md's (tests/test_cli.py
+# checks that it lists exactly these).
 EXIT_OK, EXIT_ERROR, EXIT_USAGE, EXIT_INFEASIBLE, EXIT_DISAGREE = 0, 1, 2, 3, 4
 EXIT_NOT_CERTIFIED = 5  # fit --require-optimal: a limit stopped the search before a certificate
+EXIT_INCONCLUSIVE = 6  # verify: a limit stopped an engine before agreement or disagreement showed
 EXIT_INTERRUPTED = 130  # 128 + SIGINT (Ctrl-C)
 EXIT_TERMINATED = 143  # 128 + SIGTERM
 

@@ -379,6 +379,13 @@ SearchResult Search::make_result(StopReason reason) {
             reason == StopReason::COMPLETED
                 ? kInf
                 : std::min(frontier_->queued_lower_bound(*ctx_, kInf), cut_bound_);
+        // finish() gets the set's own threshold, the cutoff without the store's cap: the capped
+        // cutoff is never above the cap, so against it a cap that cut the set (cap below the
+        // threshold, members above it pruned) went unseen when the store held exactly max_lists
+        // lists at the end, and the cut set was reported complete (tests/test_rashomon.py,
+        // test_core_max_lists_cut_at_exactly_max_lists_is_reported_cut).  The store holds no list
+        // above its cap.
+        ctx_->set_list_cap(kInf);
         rashomon_->finish(ctx_->cutoff(best.objective), evaluated_below, &result);
         // A complete search whose set memory or max_lists cut (its optimum stays certified).
         if (reason == StopReason::COMPLETED && rashomon_->memory_cut() < kInf) {

@@ -69,7 +69,8 @@ class RashomonStore {
     // The store's footprint with the room for its hand-over (see above).
     std::size_t bytes() const { return footprint(rules_.capacity(), objectives_.capacity()); }
 
-    // Fills r's Rashomon fields with the lists of objective at most `cutoff`, sorted by
+    // Fills r's Rashomon fields with the lists of objective at most `cutoff` (the set's
+    // threshold, without the cap: cap() below it means the cap cut the set), sorted by
     // objective and, among equal objectives, canonically (fewer rules, then antecedent ids,
     // then predictions, then the default: Incumbent's order), keeping the first max_lists.
     // complete_below: every list of the set with a smaller objective was evaluated (the
