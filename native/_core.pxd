@@ -166,6 +166,8 @@ cdef extern from "fairlist/search.hpp" namespace "fairlist" nogil:
         bint finished_tie_cut        # canonical ties: drop a tying equivalent of a finished prefix
         double rashomon_delta        # Rashomon mode: keep every list within this of the best; < 0: off
         int64_t max_lists            # Rashomon mode: keep the max_lists of least objective; 0: all
+        bint rashomon_keep_map       # Rashomon mode for a certificate: map and symmetry stay on
+        double rashomon_ceiling      # Rashomon mode: no list above this objective; +inf: none
 
     cdef struct Stats:
         int64_t nodes_expanded

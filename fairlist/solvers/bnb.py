@@ -500,6 +500,8 @@ use_terminal_solver, use_two_rule_lookahead, use_terminal_symmetry, use_class_pa
             finished_tie_cut=True,  # test switch: re-search instead (Frontier::add_child)
             rashomon_delta=-1.0,  # the Rashomon mode: fairlist.rashomon
             max_lists=0,
+            rashomon_keep_map=False,  # a certificate's enumeration: fairlist.dual
+            rashomon_ceiling=math.inf,
         )
         return config
 
@@ -564,6 +566,9 @@ use_terminal_solver, use_two_rule_lookahead, use_terminal_symmetry, use_class_pa
         delta: float,
         max_lists: int | None,
         weights: EngineWeights | None = None,
+        *,
+        keep_map: bool = False,
+        ceiling: float = math.inf,
     ) -> tuple[dict[str, Any], np.ndarray, np.ndarray]:
         """The core's Rashomon mode on ``problem``: every fair list whose objective is within
         ``delta`` of the optimum (the ``max_lists`` least, ties canonical; 0 or None: all),
@@ -571,10 +576,13 @@ use_terminal_solver, use_two_rule_lookahead, use_terminal_symmetry, use_class_pa
         (the lists, ``stats``, ``stop_reason``), the kept antecedent columns and each column's
         representative (identical columns merged, :func:`new_search`);
         :func:`fairlist.rashomon.rashomon_set` makes a :class:`~fairlist.rashomon.RashomonSet`
-        of them. ``weights``: :func:`engine_weights` of the problem (computed when None)."""
+        of them. ``weights``: :func:`engine_weights` of the problem (computed when None).
+        ``keep_map`` and ``ceiling``: a certificate's enumeration (:mod:`fairlist.dual`; the
+        core's ``rashomon_keep_map`` and ``rashomon_ceiling``)."""
         weights = engine_weights(problem) if weights is None else weights
         config = self._config(problem.limits, problem.max_length)
         config.update(rashomon_delta=float(delta), max_lists=int(max_lists or 0))
+        config.update(rashomon_keep_map=bool(keep_map), rashomon_ceiling=float(ceiling))
         epsilon = 0.0 if problem.epsilon is None else float(problem.epsilon)
         search, kept, representative = new_search(problem, weights, epsilon, config)
         deadline = None
