@@ -48,6 +48,7 @@ refused (issue 36 keeps today's search for them).
 
 from __future__ import annotations
 
+import dataclasses
 import math
 import numbers
 import time
@@ -59,7 +60,7 @@ import numpy as np
 
 from .errors import InvalidParameterError
 from .metrics import FEASIBILITY_TOL, METRIC_RATES
-from .solvers import Problem, Result, Status, solve
+from .solvers import Problem, Result, Status, StopReason, solve
 from .solvers.base import check_problem
 
 __all__ = [
@@ -72,6 +73,9 @@ __all__ = [
     "CostedProblem",
     "costed_problem",
     "FLOAT_SLACK",
+    "DUAL_MODES",
+    "dual_path_refusal",
+    "solve_by_dual",
 ]
 
 #: Relative allowance for the float arithmetic that builds the relabelled problem and reads its
@@ -610,9 +614,8 @@ def certify_by_dual(
     >>> c.certified, abs(c.objective - solve(p).objective) < 1e-12
     (True, True)
     """
-    from .rashomon import _make_set
     from .rulelist import RuleList
-    from .solvers.bnb import BnBSolver
+    from .solvers import get_solver
 
     problem = check_problem(problem)
     _check_metric(problem)
@@ -664,26 +667,210 @@ def certify_by_dual(
     solver_options = {"n_jobs": 1, **options}
     if costed.keyed:  # the cap is vacuous: its bounds cannot prune
         solver_options.update(use_fairness_bound=False, use_class_bound=False)
-    solver = BnBSolver(**solver_options)
-    raw, kept, representative = solver.solve_rashomon(
+    solver = get_solver("bnb", **solver_options)
+    raw, kept, _ = solver.solve_rashomon(
         relaxed, ceiling + 1.0, max_lists, keep_map=costed.keyed, ceiling=ceiling
     )
-    found = _make_set(relaxed, raw, kept, representative, ceiling + 1.0)
-    if not found.complete:
-        return answer(False, stats=dict(found.stats))
-    for rule_list in found:
+    stats = dict(raw["stats"])
+    complete = raw["stop_reason"].name == "COMPLETED" and math.isinf(
+        float(raw["rashomon_complete_below"])
+    )
+    if not complete:
+        return answer(False, stats=stats)
+    for rule_list in _lists(problem, raw, kept):
         checked += 1
         ev = problem.evaluate(rule_list)
         if ev.fair and ev.objective < best_objective:
             best, best_objective = rule_list, ev.objective
     optimum = math.inf
-    if len(found):
-        optimum = costed.constant + costed.scale * float(found.objectives[0]) - costed.error
+    objectives = raw["rashomon_objectives"]
+    if len(objectives):
+        optimum = costed.constant + costed.scale * float(min(objectives)) - costed.error
         optimum -= costed.slack
-    return answer(True, optimum, dict(found.stats))
+    return answer(True, optimum, stats)
+
+
+def _lists(problem: Problem, raw: dict, kept: np.ndarray):
+    """The rule lists of the core's Rashomon result ``raw`` (rules coded ``antecedent << 1 |
+    prediction`` over the ``kept`` columns), as lists of ``problem``."""
+    rules = np.asarray(raw["rashomon_rules"], dtype=np.int64)
+    starts = np.asarray(raw["rashomon_starts"]).view(np.int64)
+    defaults = raw["rashomon_defaults"]
+    for i in range(len(defaults)):
+        codes = rules[starts[i] : starts[i + 1]]
+        antecedents = [int(kept[c >> 1]) for c in codes]
+        yield problem.rule_list(antecedents, [int(c & 1) for c in codes], int(defaults[i]))
 
 
 def _threshold(objective: float, penalty: float, costed: CostedProblem) -> float:
     """The rounded relaxed value under which every fair list better than ``objective`` lies
     (see :func:`certify_by_dual`): a test replaces it by a lower one to show the suite fails."""
     return objective + penalty + costed.error + costed.slack
+
+
+# --------------------------------------------------------------------- the engine's dual path
+
+#: ``BnBSolver(dual=...)``: "off" (the plain search), "on" (always through the dual certificate
+#: where it applies: the plain search only finds a first incumbent), "auto" (the plain search
+#: with a share of the budget first, the dual certificate when that did not certify).
+DUAL_MODES = ("off", "on", "auto")
+#: "auto": the share of the time limit the first plain search may use, and its node budget
+#: (without a time limit the node budget alone bounds it).
+FIRST_SHARE = 0.25
+FIRST_NODES = 1_000_000
+#: The multiplier is searched on the problem capped at this many rules (its inner solves take
+#: well under a second on COMPAS); any multiplier is valid, a poor one enumerates more lists.
+NU_LENGTH = 3
+#: The enumeration's cap on the lists under the threshold; past it the search falls back.
+DUAL_MAX_LISTS = 2_000_000
+
+
+def dual_path_refusal(problem: Problem, mode: str, *, majority_only: bool = False) -> str | None:
+    """Why the dual certificate does not apply to ``problem`` in ``mode`` (None: it applies).
+
+    "auto" takes SP, PE and EOpp with two groups (one multiplier, searched) under a length cap;
+    "on" every metric with linear rates (EOdds and more groups with multipliers 0: still exact,
+    the threshold then the incumbent's objective) and no length cap too. PP and CUAE compare
+    ratios whose denominators depend on the list: their search stays the plain one.
+    """
+    if mode == "off":
+        return "dual='off'"
+    if not problem.constrained:
+        return "no cap (epsilon None): nothing to relax"
+    if any(r not in _CELL for r in METRIC_RATES[problem.metric]):
+        return f"metric {problem.metric.name}: ratio rates, no Lagrangian bound (plain search)"
+    if majority_only:
+        return "majority_only: the enumeration covers the full space"
+    if mode == "auto":
+        if len(METRIC_RATES[problem.metric]) != 1 or problem.n_groups != 2:
+            return "auto: one multiplier (SP, PE or EOpp, two groups) only"
+        if problem.max_length is None:
+            return "auto: the relaxed problem without a length cap is as hard (no cap set)"
+    return None
+
+
+def _multiplier(problem: Problem, limits) -> tuple[Any, float]:
+    """A multiplier for ``problem`` (and the CPU seconds it took): the best of
+    :func:`dual_bound` on the problem capped at :data:`NU_LENGTH` rules for one multiplier,
+    else 0 (valid: any multiplier is)."""
+    rates = METRIC_RATES[problem.metric]
+    if len(rates) != 1 or problem.n_groups != 2:
+        return np.zeros((len(rates), problem.n_groups)), 0.0
+    short = problem.max_length if problem.max_length is not None else NU_LENGTH
+    short = min(short, NU_LENGTH)
+    cpu = time.process_time()
+    d = dual_bound(problem.replace(max_length=short).with_limits(limits), max_evaluations=8)
+    return d.nu, time.process_time() - cpu
+
+
+def solve_by_dual(solver: Any, problem: Problem) -> Result:
+    """``solver.solve(problem)`` through the dual certificate (``BnBSolver(dual="on"|"auto")``;
+    see :data:`DUAL_MODES`): a plain search for a first incumbent (a share of the budget;
+    certified there, its result is returned), a multiplier (:func:`_multiplier`), then
+    :func:`certify_by_dual` from the best fair list known (the plain search's, or the constant
+    list predicting 0, fair for these metrics: every rate 0). A complete enumeration proves the
+    best fair list met optimal: the result has status ``optimal`` and ``stats["dual"]`` says
+    how. Otherwise (the set over :data:`DUAL_MAX_LISTS`, or the time limit), the plain search
+    runs with the time left, warm-started from that list (``stats["dual"]["fallback"]``).
+    Where the dual path does not apply (:func:`dual_path_refusal`) the plain search runs and
+    ``stats["dual"]`` gives the reason.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from fairlist import Problem
+    >>> from fairlist.solvers.bnb import BnBSolver
+    >>> rng = np.random.default_rng(3)
+    >>> X = rng.integers(0, 2, size=(60, 4)).astype(np.uint8)
+    >>> groups = rng.integers(0, 2, size=60) == 1
+    >>> y = (X[:, 0] | groups).astype(np.uint8)
+    >>> p = Problem(X, y, groups, metric="SP", epsilon=0.1, lam=0.01, max_length=2)
+    >>> r = BnBSolver(dual="on").solve(p)
+    >>> r.status.value, r.stats["dual"]["certified"], r.objective == BnBSolver().solve(p).objective
+    ('optimal', True, True)
+    """
+    import copy
+
+    from .solvers.base import Limits
+
+    plain = copy.copy(solver)
+    plain.dual = "off"
+    mode = solver.dual
+    refusal = dual_path_refusal(problem, mode, majority_only=solver.majority_only)
+    if refusal is not None:
+        result = plain.solve(problem)
+        result.stats["dual"] = {"applied": False, "reason": refusal}
+        return result
+    wall = time.perf_counter()
+    cpu = time.process_time()
+    limits = problem.limits
+    total = limits.time_limit
+
+    def left() -> float | None:
+        return None if total is None else max(total - (time.perf_counter() - wall), 1e-3)
+
+    info: dict[str, Any] = {"applied": True, "mode": mode}
+    # 1. a first incumbent (and, for "auto", maybe the certificate itself)
+    if mode == "on":
+        first_limits = dataclasses.replace(limits, max_nodes=1)
+    else:
+        nodes = FIRST_NODES if limits.max_nodes is None else min(limits.max_nodes, FIRST_NODES)
+        first_limits = dataclasses.replace(
+            limits, max_nodes=nodes, time_limit=None if total is None else FIRST_SHARE * total
+        )
+    first = plain.solve(problem.with_limits(first_limits))
+    info["first_status"] = first.status.value
+    info["first_objective"] = first.objective
+    if first.status in (Status.OPTIMAL, Status.INFEASIBLE) and mode == "auto":
+        info["certified"] = False
+        info["reason"] = "the plain search certified within its share"
+        first.stats["dual"] = info
+        return first
+    incumbent = first.rule_list if first.rule_list is not None else problem.rule_list([], [], 0)
+    if not problem.evaluate(incumbent).fair:  # (rounded weights' lists are checked, but safe)
+        incumbent = problem.rule_list([], [], 0)
+    # 2. the multiplier
+    short_limits = Limits(time_limit=left(), memory_limit_mb=limits.memory_limit_mb)
+    nu, nu_cpu = _multiplier(problem, short_limits)
+    info["nu"] = np.asarray(nu, dtype=float).tolist()
+    info["nu_cpu_seconds"] = nu_cpu
+    # 3. the enumeration
+    enum_limits = Limits(time_limit=left(), memory_limit_mb=limits.memory_limit_mb)
+    cert = certify_by_dual(
+        problem.with_limits(enum_limits), incumbent, nu, max_lists=DUAL_MAX_LISTS
+    )
+    info.update(
+        certified=cert.certified,
+        n_checked=cert.n_checked,
+        threshold=cert.threshold,
+        one_spelling=cert.one_spelling,
+        enumeration_cpu_seconds=cert.cpu_seconds,
+        enumeration_nodes=cert.stats.get("nodes_expanded"),
+    )
+    if cert.certified:
+        ev = problem.evaluate(cert.rule_list)
+        info["cpu_seconds"] = time.process_time() - cpu
+        stats = {"dual": info, "seconds": time.perf_counter() - wall}
+        return Result(
+            status=Status.OPTIMAL,
+            rule_list=cert.rule_list,
+            objective=ev.objective,
+            accuracy=ev.accuracy,
+            unfairness=ev.unfairness,
+            lower_bound=ev.objective,
+            stop_reason=StopReason.COMPLETED,
+            engine=solver.name,
+            search_space="full",
+            stats=stats,
+        )
+    # 4. the fallback: the plain search with the time left, from the best list known
+    info["fallback"] = True
+    best = cert.rule_list
+    known = first.rule_list
+    if known is not None and problem.evaluate(known).objective <= cert.objective:
+        best = known
+    plain.initial = best
+    result = plain.solve(problem.with_limits(dataclasses.replace(limits, time_limit=left())))
+    info["cpu_seconds"] = time.process_time() - cpu
+    result.stats["dual"] = info
+    return result

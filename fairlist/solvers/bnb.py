@@ -388,6 +388,16 @@ use_terminal_solver, use_two_rule_lookahead, use_terminal_symmetry, use_class_pa
         canonically: a certified list is the first of all optimal lists by (length, antecedent
         indices, predictions), the same for every ``n_jobs`` above 1. A search that a limit
         stops returns the best list it met, which then depends on the timing.
+    dual : {"off", "on", "auto"}
+        Certify through the Lagrangian dual (:func:`fairlist.dual.solve_by_dual`, issue 36):
+        relax the cap with a multiplier and enumerate the relaxed problem's lists under the
+        incumbent's objective plus the penalty, each checked against the cap. "auto" runs the
+        plain search with a quarter of the time limit first and the dual path only when that
+        did not certify (SP, PE and EOpp with two groups under a length cap); "on" always goes
+        through it where the metric's rates are linear (a test and ablation switch); "off"
+        (the default) is the plain search. PP and CUAE keep the plain search. An incomplete
+        enumeration falls back to the plain search with the time left. ``stats["dual"]`` says
+        what ran (docs/certificates.md).
 
     Examples
     --------
@@ -431,6 +441,7 @@ use_terminal_solver, use_two_rule_lookahead, use_terminal_symmetry, use_class_pa
         progress_interval: float = 0.5,
         gap_tolerance: float | None = None,
         n_jobs: int = 1,
+        dual: str = "off",
     ) -> None:
         if gap_tolerance is not None:  # one owner per setting: Limits
             deprecated_option("BnBSolver", "gap_tolerance", "Limits(gap_tolerance=...)")
@@ -456,6 +467,7 @@ use_terminal_solver, use_two_rule_lookahead, use_terminal_symmetry, use_class_pa
         self.progress = progress
         self.progress_interval = progress_interval
         self.n_jobs = n_jobs
+        self.dual = dual
 
     # ------------------------------------------------------------------ validation
     PARAMETER_CONSTRAINTS: ClassVar[dict[str, list]] = {
@@ -471,6 +483,7 @@ use_terminal_solver, use_two_rule_lookahead, use_terminal_symmetry, use_class_pa
         "progress_interval": [PROGRESS_INTERVAL],
         # int64_t in fairlist::Config; 0 is no number of workers
         "n_jobs": N_JOBS,
+        "dual": [Options(("off", "on", "auto"))],  # fairlist.dual.DUAL_MODES
     }
 
     def _validate(self) -> None:
@@ -508,6 +521,11 @@ use_terminal_solver, use_two_rule_lookahead, use_terminal_symmetry, use_class_pa
     # ------------------------------------------------------------------ solving
     def solve(self, problem: Problem) -> Result:
         """Search ``problem`` and return the best fair rule list with its certificate."""
+        if self.dual != "off":  # the Lagrangian certificate (fairlist.dual, issue 36)
+            self._validate()
+            from ..dual import solve_by_dual
+
+            return solve_by_dual(self, problem)
         start = time.perf_counter()
         result = self._solve(problem)
         # rounded weights under a cap: a second search with the cap raised by the margin bounds
