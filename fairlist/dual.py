@@ -723,6 +723,9 @@ FIRST_NODES = 1_000_000
 NU_LENGTH = 3
 #: The enumeration's cap on the lists under the threshold; past it the search falls back.
 DUAL_MAX_LISTS = 2_000_000
+#: "auto" without a time limit: the enumeration may take this many times the first search's
+#: seconds (at least 10 s) before the plain search takes over.
+ENUMERATION_FACTOR = 3.0
 
 
 def dual_path_refusal(problem: Problem, mode: str, *, majority_only: bool = False) -> str | None:
@@ -773,7 +776,10 @@ def solve_by_dual(solver: Any, problem: Problem) -> Result:
     how. Otherwise (the set over :data:`DUAL_MAX_LISTS`, or the time limit), the plain search
     runs with the time left, warm-started from that list (``stats["dual"]["fallback"]``).
     Where the dual path does not apply (:func:`dual_path_refusal`) the plain search runs and
-    ``stats["dual"]`` gives the reason.
+    ``stats["dual"]`` gives the reason. "auto" bounds the enumeration (half the time left;
+    without a time limit :data:`ENUMERATION_FACTOR` times the first search's seconds) so that
+    the fallback keeps a share; it is still slower than "off" where the enumeration does not
+    finish (the fallback starts afresh, warm-started only by the list).
 
     Examples
     --------
@@ -819,6 +825,7 @@ def solve_by_dual(solver: Any, problem: Problem) -> Result:
             limits, max_nodes=nodes, time_limit=None if total is None else FIRST_SHARE * total
         )
     first = plain.solve(problem.with_limits(first_limits))
+    first_seconds = time.perf_counter() - wall
     info["first_status"] = first.status.value
     info["first_objective"] = first.objective
     if first.status in (Status.OPTIMAL, Status.INFEASIBLE) and mode == "auto":
@@ -834,8 +841,14 @@ def solve_by_dual(solver: Any, problem: Problem) -> Result:
     nu, nu_cpu = _multiplier(problem, short_limits)
     info["nu"] = np.asarray(nu, dtype=float).tolist()
     info["nu_cpu_seconds"] = nu_cpu
-    # 3. the enumeration
-    enum_limits = Limits(time_limit=left(), memory_limit_mb=limits.memory_limit_mb)
+    # 3. the enumeration ("auto": at most half the time left, or without a time limit
+    # ENUMERATION_FACTOR times the first search's, so that the fallback keeps its share)
+    enum_time = left()
+    if mode == "auto":
+        enum_time = (
+            enum_time / 2 if total is not None else max(10.0, ENUMERATION_FACTOR * first_seconds)
+        )
+    enum_limits = Limits(time_limit=enum_time, memory_limit_mb=limits.memory_limit_mb)
     cert = certify_by_dual(
         problem.with_limits(enum_limits), incumbent, nu, max_lists=DUAL_MAX_LISTS
     )
