@@ -864,6 +864,10 @@ def solve_by_dual(solver: Any, problem: Problem) -> Result:
         ev = problem.evaluate(cert.rule_list)
         info["cpu_seconds"] = time.process_time() - cpu
         stats = {"dual": info, "seconds": time.perf_counter() - wall}
+        for key in ("nodes_expanded", "children_evaluated", "nodes_created"):
+            stats[key] = int(first.stats.get(key, 0)) + int(cert.stats.get(key, 0))
+        for key in ("peak_trie_size", "peak_memory_bytes"):
+            stats[key] = max(int(first.stats.get(key, 0)), int(cert.stats.get(key, 0)))
         return Result(
             status=Status.OPTIMAL,
             rule_list=cert.rule_list,

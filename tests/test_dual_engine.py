@@ -119,3 +119,20 @@ def test_dual_on_agrees_with_cpsat(metric):
     r = BnBSolver(dual="on").solve(p)
     assert r.status is Status.OPTIMAL and cp.status is Status.OPTIMAL
     assert r.objective == pytest.approx(cp.objective, abs=1e-9)
+
+
+def test_estimator_reaches_the_dual_path():
+    """The estimator passes engine_options={"dual": ...} to the bnb engine."""
+    from fairlist import FairRuleListClassifier
+
+    rng = np.random.default_rng(2)
+    p = random_group_problem(rng, n=40, m=4, k=2, metric="SP", epsilon=0.05, lam=0.01)
+    clf = FairRuleListClassifier(
+        metric="SP", epsilon=0.05, lam=0.01, max_length=2, engine_options={"dual": "on"}
+    )
+    clf.fit(p.X, p.y, sensitive_features=p.groups)
+    info = clf.result_.stats["dual"]
+    assert info["applied"] and info["certified"]
+    assert clf.result_.status is Status.OPTIMAL
+    ref = reference_solve(p.replace(max_length=2), 2)
+    assert clf.result_.objective == pytest.approx(ref.objective, abs=1e-9)
