@@ -433,9 +433,10 @@ class CostedProblem:
     ``problem`` is the relabelled problem (labels ``y'``, integer weights ``v_i``, length
     penalty ``lam / scale``); a list's relaxed value, with the rounded costs, is ``constant +
     scale * problem's objective``, within ``error`` (+ ``slack``, the float arithmetic) of the
-    true relaxed value. ``keyed``: the problem carries the true groups and a cap no list breaks
-    (metric EOdds on ``y'``, epsilon 2), so that the permutation map's key counts on it are the
-    original problem's confusion counts (see :func:`costed_problem`)."""
+    true relaxed value. The problem carries the true groups and a cap no list breaks (metric
+    EOdds on ``y'``, epsilon 2); ``keyed``: its permutation map's key counts are then the
+    original problem's counts of predicted 1 per (group, label) cell, and one list per key
+    class may be enumerated (see :func:`costed_problem`)."""
 
     problem: Problem
     constant: float
@@ -483,8 +484,8 @@ def costed_problem(problem: Problem, nu: Any, *, one_spelling: bool = True) -> C
     ``problem`` (the same fairness and errors) and the same relaxed value up to their lengths.
     Keeping the shorter (the map's rule) keeps a list at least as good on every count: enough
     for a certificate, which needs one list per such class (``Config::rashomon_keep_map``).
-    Otherwise (``one_spelling=False``, or weights varying within a cell) the problem is the
-    plain relabelled one, every spelling enumerated.
+    Otherwise (``one_spelling=False``, or weights varying within a cell) every spelling is
+    enumerated (the same problem, the map off).
 
     The rounding moves a list's relaxed value by at most ``error = sum_i |v_i / S - |d_i||``
     (moved costs included; a cost of 0 becomes 1 unit, so that its cell counts in the key).
@@ -529,18 +530,11 @@ def costed_problem(problem: Problem, nu: Any, *, one_spelling: bool = True) -> C
         limits=problem.limits,
         sample_weight=values.astype(float),
     )
-    if keyed:
-        relaxed = Problem(
-            problem.X,
-            label,
-            problem.groups,
-            metric="EOdds",
-            epsilon=_VACUOUS_EPSILON,
-            **common,
-        )
-    else:
-        first = np.arange(problem.n_samples) == int(np.argmax(values))
-        relaxed = Problem(problem.X, label, first, epsilon=None, **common)
+    # the same form keyed or not (the vacuous cap costs nothing with its bounds off, and takes
+    # relabelled problems of one class, which the unconstrained Rashomon mode refuses)
+    relaxed = Problem(
+        problem.X, label, problem.groups, metric="EOdds", epsilon=_VACUOUS_EPSILON, **common
+    )
     return CostedProblem(relaxed, constant, scale, error, slack, keyed)
 
 
@@ -654,10 +648,6 @@ def certify_by_dual(
         )
 
     relaxed = costed.problem
-    if not costed.keyed and len(np.unique(relaxed.y[relaxed.weights > 0])) < 2:
-        # one cheaper label for every sample: the plain relabelled problem has one class,
-        # which its Rashomon mode does not take (nothing certified)
-        return answer(False)
     # a list's rounded relaxed objective is (g~ - constant) / D~: the ceiling, a little above
     # (more lists, each checked)
     ceiling = costed.relaxed_objective(threshold)
@@ -665,8 +655,8 @@ def certify_by_dual(
     if ceiling < 0:
         return answer(True)  # no list (objective >= 0) lies under the threshold
     solver_options = {"n_jobs": 1, **options}
-    if costed.keyed:  # the cap is vacuous: its bounds cannot prune
-        solver_options.update(use_fairness_bound=False, use_class_bound=False)
+    # the cap is vacuous: its bounds cannot prune
+    solver_options.update(use_fairness_bound=False, use_class_bound=False)
     solver = get_solver("bnb", **solver_options)
     raw, kept, _ = solver.solve_rashomon(
         relaxed, ceiling + 1.0, max_lists, keep_map=costed.keyed, ceiling=ceiling
@@ -732,9 +722,9 @@ def dual_path_refusal(problem: Problem, mode: str, *, majority_only: bool = Fals
     """Why the dual certificate does not apply to ``problem`` in ``mode`` (None: it applies).
 
     "auto" takes SP, PE and EOpp with two groups (one multiplier, searched) under a length cap;
-    "on" every metric with linear rates (EOdds and more groups with multipliers 0: still exact,
-    the threshold then the incumbent's objective) and no length cap too. PP and CUAE compare
-    ratios whose denominators depend on the list: their search stays the plain one.
+    "on" every metric with linear rates (EOdds and more groups: multipliers by a short
+    supergradient ascent, :func:`_subgradient_multipliers`) and no length cap too. PP and
+    CUAE compare ratios whose denominators depend on the list: their search stays the plain one.
     """
     if mode == "off":
         return "dual='off'"
@@ -753,17 +743,43 @@ def dual_path_refusal(problem: Problem, mode: str, *, majority_only: bool = Fals
 
 
 def _multiplier(problem: Problem, limits) -> tuple[Any, float]:
-    """A multiplier for ``problem`` (and the CPU seconds it took): the best of
-    :func:`dual_bound` on the problem capped at :data:`NU_LENGTH` rules for one multiplier,
-    else 0 (valid: any multiplier is)."""
-    rates = METRIC_RATES[problem.metric]
-    if len(rates) != 1 or problem.n_groups != 2:
-        return np.zeros((len(rates), problem.n_groups)), 0.0
+    """A multiplier for ``problem`` (and the CPU seconds it took), searched on the problem
+    capped at :data:`NU_LENGTH` rules: :func:`dual_bound` for one multiplier, else
+    :func:`_subgradient_multipliers` (EOdds, more groups). Any multiplier is valid."""
     short = problem.max_length if problem.max_length is not None else NU_LENGTH
-    short = min(short, NU_LENGTH)
+    short_problem = problem.replace(max_length=min(short, NU_LENGTH)).with_limits(limits)
     cpu = time.process_time()
-    d = dual_bound(problem.replace(max_length=short).with_limits(limits), max_evaluations=8)
-    return d.nu, time.process_time() - cpu
+    if len(METRIC_RATES[problem.metric]) == 1 and problem.n_groups == 2:
+        nu = dual_bound(short_problem, max_evaluations=8).nu
+    else:
+        nu = _subgradient_multipliers(short_problem)
+    return nu, time.process_time() - cpu
+
+
+def _subgradient_multipliers(problem: Problem, steps: int = 8) -> np.ndarray:
+    """The best ``nu`` (rates, groups) met by a projected supergradient ascent of ``L`` from 0:
+    at ``nu`` the relaxed optimum's rates less their mean over the groups (a supergradient of
+    the concave inner minimum, projected on the multipliers summing to 0), less the penalty's,
+    with steps 0.5 / (1 + i) of its largest entry's scale."""
+    rates = METRIC_RATES[problem.metric]
+    nu = np.zeros((len(rates), problem.n_groups))
+    eps = float(problem.epsilon) + FEASIBILITY_TOL
+    best, best_value = nu.copy(), -math.inf
+    for i in range(steps):
+        b = lagrangian_bound(problem, nu)
+        if b.bound > best_value:
+            best, best_value = nu.copy(), b.bound
+        if b.rates is None:
+            break
+        grad = b.rates - b.rates.mean(axis=1, keepdims=True)
+        top = int(np.argmax(np.abs(nu).sum(axis=1)))
+        grad[top] -= np.sign(nu[top]) / 2 * eps  # the penalty c(nu) eps's supergradient
+        grad -= grad.mean(axis=1, keepdims=True)
+        size = float(np.abs(grad).max())
+        if size < 1e-12:
+            break  # the relaxed optimum's rates are equal: L(nu) is the fair optimum here
+        nu = nu + 0.5 / (1 + i) * grad / size
+    return best
 
 
 def solve_by_dual(solver: Any, problem: Problem) -> Result:

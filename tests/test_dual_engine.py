@@ -5,6 +5,8 @@ the fallback when the enumeration is cut."""
 
 from __future__ import annotations
 
+import zlib
+
 import numpy as np
 import pytest
 from reference import assert_certifies, random_group_problem, reference_solve
@@ -20,7 +22,7 @@ METRICS = ("SP", "PE", "EOpp", "EOdds")
 @pytest.mark.parametrize("weights", [None, "integer", "real"])
 @pytest.mark.parametrize("n_jobs", [1, 2])
 def test_dual_on_matches_brute_force(metric, weights, n_jobs):
-    rng = np.random.default_rng(hash((metric, weights, n_jobs)) % 2**32)
+    rng = np.random.default_rng(zlib.crc32(repr((metric, weights, n_jobs)).encode()))
     for k, length, epsilon in ((2, 2, 0.05), (2, 3, 0.02), (3, 2, 0.1)):
         p = random_group_problem(
             rng,
@@ -136,3 +138,20 @@ def test_estimator_reaches_the_dual_path():
     assert clf.result_.status is Status.OPTIMAL
     ref = reference_solve(p.replace(max_length=2), 2)
     assert clf.result_.objective == pytest.approx(ref.objective, abs=1e-9)
+
+
+@pytest.mark.parametrize("metric,k", [("EOdds", 2), ("SP", 3), ("EOdds", 3)])
+def test_subgradient_multipliers(metric, k):
+    """Several multipliers (EOdds, more groups): the ascent keeps the best L it met, never
+    below L(0) and never above the brute-force optimum."""
+    from fairlist.dual import _subgradient_multipliers, lagrangian_bound
+
+    rng = np.random.default_rng(60 + k)
+    p = random_group_problem(
+        rng, n=40, m=4, k=k, metric=metric, epsilon=0.03, lam=0.01, max_length=2
+    )
+    nu = _subgradient_multipliers(p)
+    assert np.allclose(nu.sum(axis=1), 0)
+    L = lagrangian_bound(p, nu).bound
+    assert lagrangian_bound(p, np.zeros_like(nu)).bound <= L + 1e-12
+    assert L <= reference_solve(p, 2).objective + 1e-12
