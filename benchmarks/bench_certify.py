@@ -4,7 +4,11 @@ two-rule lookahead (``use_two_rule_lookahead``, issue 23; off by default in the 
 then on, the terminal solver on in both; ``--compare terminal`` sets the terminal solver
 (``use_terminal_solver``, issue 16) off then on, the lookahead off in both; ``--compare deepen``
 runs the cases without a cap plainly, then with length deepening to ``--deepen-length`` rules
-(default 6 there; the lookahead off and the terminal solver on in both).
+(default 6 there; the lookahead off and the terminal solver on in both); ``--compare dual``
+runs the plain search (``BnBSolver(dual="off")``) then the Lagrangian certificate
+(``--dual-mode``, default "on": a first incumbent from the beam, the multiplier, the
+enumeration under the threshold, the plain search as fallback; issue 36) and prints, for the
+second, the multiplier, the lists checked and the enumeration's CPU seconds.
 
 Each case runs twice, off then on, each in its own process pinned to one core, under the same
 budget: a trie of at most ``--max-nodes`` nodes and ``--time-limit`` seconds (the terminal
@@ -21,6 +25,9 @@ The cases (issue 16's targets; ``--cases`` picks by name):
 
     sp_L4      SP <= 0.05, lambda 0.005, at most 4 rules, best-first by lower bound
     sp_L5      the same, at most 5 rules
+    sp_L6      the same, at most 6 rules (issue 36: certified in at most 60 s)
+    sp01_L6, eopp_L6, eodds_L6   SP <= 0.01, EOpp <= 0.05, EOdds <= 0.05, at most 6 rules
+               (issue 36: at most 120 s each)
     sp_01      SP <= 0.05, lambda 0.01, no cap, best-first by lower bound
     t01_*      the benchmark table's constrained cases at lambda 0.01 (SP, EOpp, EOdds at
                0.05 and 0.01), breadth-first as benchmarks/bench_bnb.py
@@ -46,6 +53,7 @@ trie 19,783); issue 16 reports 850 s and 60.5 M expansions without it, on an old
     python benchmarks/bench_certify.py --compare deepen --cases sp_01 --time-limit 60
     python benchmarks/bench_certify.py --compare deepen --policy lower_bound --time-limit 400 \
         --cases t005_SP_05 t005_SP_01 t005_EOpp_05 t005_EOdds_05
+    python benchmarks/bench_certify.py --compare dual --cases sp_L5 sp_L6 --time-limit 100
 """
 
 from __future__ import annotations
@@ -65,6 +73,11 @@ DATA = ROOT.parent / "shared" / "data" / "faircorels" / "compas_rules_full.csv"
 CASES: dict[str, tuple[str, float | None, float, int | None, str]] = {
     "sp_L4": ("SP", 0.05, 0.005, 4, "lower_bound"),
     "sp_L5": ("SP", 0.05, 0.005, 5, "lower_bound"),
+    # issue 36's targets (--compare dual): at most 6 rules, lambda 0.005
+    "sp_L6": ("SP", 0.05, 0.005, 6, "lower_bound"),
+    "sp01_L6": ("SP", 0.01, 0.005, 6, "lower_bound"),
+    "eopp_L6": ("EOpp", 0.05, 0.005, 6, "lower_bound"),
+    "eodds_L6": ("EOdds", 0.05, 0.005, 6, "lower_bound"),
     "sp_01": ("SP", 0.05, 0.01, None, "lower_bound"),
     **{
         f"t{tag}_{m}_{str(e)[2:]}": (m, e, lam, None, "bfs")
@@ -77,6 +90,7 @@ CASES: dict[str, tuple[str, float | None, float, int | None, str]] = {
 # Cases given a multiple of --time-limit: the 4-rule certificate without the terminal solver
 # takes about a minute, and the searches without a cap get longer than the table's cases.
 TIME_SCALE = {"sp_L4": 6.0, "sp_L5": 3.0, "sp_01": 1.5, "none_001": 1.5}
+TIME_SCALE.update(dict.fromkeys(("sp_L6", "sp01_L6", "eopp_L6", "eodds_L6"), 3.0))
 
 
 def run_one(args: argparse.Namespace) -> None:
@@ -116,6 +130,7 @@ def run_one(args: argparse.Namespace) -> None:
         "terminal": {"use_terminal_solver": args.terminal == "on", "use_two_rule_lookahead": False},
         "lookahead": {"use_two_rule_lookahead": args.terminal == "on"},
         "deepen": {"use_two_rule_lookahead": False},
+        "dual": {"dual": args.dual_mode if args.terminal == "on" else "off"},
     }[args.compare]
     solver = BnBSolver(policy=policy, **switch, **options)
     result = solver.solve(problem)
@@ -128,8 +143,9 @@ def run_one(args: argparse.Namespace) -> None:
             "objective": result.objective,
             "lower_bound": result.lower_bound,
             "user_seconds": after.ru_utime - before.ru_utime,
+            "dual": s.get("dual"),
             **{
-                k: s[k]
+                k: s.get(k, 0)
                 for k in (
                     "nodes_expanded",
                     "peak_trie_size",
@@ -162,6 +178,8 @@ def run(args: argparse.Namespace, case: str, terminal: str) -> dict:
         str(args.deepen_length),
         "--compare",
         args.compare,
+        "--dual-mode",
+        args.dual_mode,
         *(["--policy", args.policy] if args.policy else []),
     ]
     return json.loads(subprocess.run(cmd, check=True, capture_output=True, text=True).stdout)
@@ -202,11 +220,15 @@ def main() -> None:
     )
     ap.add_argument(
         "--compare",
-        choices=("lookahead", "terminal", "deepen"),
+        choices=("lookahead", "terminal", "deepen", "dual"),
         default="lookahead",
         help="the switch set off then on: the two-rule lookahead (issue 23; the terminal solver "
         "on in both runs), the terminal solver (issue 16; the lookahead off in both runs) or "
-        "length deepening to --deepen-length rules in the cases without a cap (default 6)",
+        "length deepening to --deepen-length rules in the cases without a cap (default 6), "
+        "or the Lagrangian certificate (issue 36: BnBSolver(dual=--dual-mode))",
+    )
+    ap.add_argument(
+        "--dual-mode", choices=("on", "auto"), default="on", help="--compare dual's second run"
     )
     ap.add_argument(
         "--policy",
@@ -263,6 +285,11 @@ def main() -> None:
             f"terminal prefixes {on['terminal_prefixes']:,}",
             flush=True,
         )
+        if on.get("dual"):
+            d = on["dual"]
+            keys = ("mode", "certified", "nu", "n_checked", "one_spelling")
+            keys += ("enumeration_cpu_seconds", "enumeration_nodes", "fallback", "reason")
+            print(f"{'':<11} dual: " + ", ".join(f"{k} {d[k]}" for k in keys if k in d))
 
 
 if __name__ == "__main__":

@@ -163,6 +163,8 @@ cdef extern from "fairlist/search.hpp" namespace "fairlist" nogil:
         int64_t n_jobs               # worker threads; < 0: hardware threads + 1 + n_jobs; 0 refused
         double rashomon_delta        # Rashomon mode: keep every list within this of the best; < 0: off
         int64_t max_lists            # Rashomon mode: keep the max_lists of least objective; 0: all
+        bint rashomon_keep_map       # Rashomon mode for a certificate: map and symmetry stay on
+        double rashomon_ceiling      # Rashomon mode: no list above this objective; +inf: none
 
     # The test and diagnostic switches (config.hpp), apart from Config.
     cdef struct Diagnostics:

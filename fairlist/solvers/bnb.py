@@ -86,7 +86,7 @@ from .._params import (
     Satisfies,
     validate_params,
 )
-from ..errors import DataError
+from ..errors import DataError, InvalidParameterError
 from ..metrics import METRIC_RATES
 from ..rulelist import RuleList
 from .base import (
@@ -400,6 +400,16 @@ use_terminal_solver, use_two_rule_lookahead, use_terminal_symmetry, use_class_pa
         canonically: a certified list is the first of all optimal lists by (length, antecedent
         indices, predictions), the same for every ``n_jobs`` above 1. A search that a limit
         stops returns the best list it met, which then depends on the timing.
+    dual : {"off", "on", "auto"}
+        Certify through the Lagrangian dual (:func:`fairlist.dual.solve_by_dual`, issue 36):
+        relax the cap with a multiplier and enumerate the relaxed problem's lists under the
+        incumbent's objective plus the penalty, each checked against the cap. "auto" runs the
+        plain search with a quarter of the time limit first and the dual path only when that
+        did not certify (SP, PE and EOpp with two groups under a length cap); "on" always goes
+        through it where the metric's rates are linear (a test and ablation switch); "off"
+        (the default) is the plain search. PP and CUAE keep the plain search. An incomplete
+        enumeration falls back to the plain search with the time left. ``stats["dual"]`` says
+        what ran (docs/certificates.md).
 
     Examples
     --------
@@ -446,6 +456,7 @@ use_terminal_solver, use_two_rule_lookahead, use_terminal_symmetry, use_class_pa
         progress_interval: float = 0.5,
         gap_tolerance: float | None = None,
         n_jobs: int = 1,
+        dual: str = "off",
     ) -> None:
         if gap_tolerance is not None:  # one owner per setting: Limits
             deprecated_option("BnBSolver", "gap_tolerance", "Limits(gap_tolerance=...)")
@@ -473,6 +484,7 @@ use_terminal_solver, use_two_rule_lookahead, use_terminal_symmetry, use_class_pa
         self.progress = progress
         self.progress_interval = progress_interval
         self.n_jobs = n_jobs
+        self.dual = dual
 
     # ------------------------------------------------------------------ validation
     PARAMETER_CONSTRAINTS: ClassVar[dict[str, list]] = {
@@ -490,6 +502,7 @@ use_terminal_solver, use_two_rule_lookahead, use_terminal_symmetry, use_class_pa
         "progress_interval": [PROGRESS_INTERVAL],
         # int64_t in fairlist::Config; 0 is no number of workers
         "n_jobs": N_JOBS,
+        "dual": [Options(("off", "on", "auto"))],  # fairlist.dual.DUAL_MODES
     }
 
     def _validate(self) -> None:
@@ -517,13 +530,26 @@ use_terminal_solver, use_two_rule_lookahead, use_terminal_symmetry, use_class_pa
             n_jobs=int(self.n_jobs),
             rashomon_delta=-1.0,  # the Rashomon mode: fairlist.rashomon
             max_lists=0,
+            rashomon_keep_map=False,  # a certificate's enumeration: fairlist.dual
+            rashomon_ceiling=math.inf,
         )
         return config
 
     # ------------------------------------------------------------------ solving
     def solve(self, problem: Problem) -> Result:
         """Search ``problem`` and return the best fair rule list with its certificate (after
-        the CP-SAT warm start, when ``warm_start_engine`` asks for it)."""
+        the CP-SAT warm start, when ``warm_start_engine`` asks for it; through the Lagrangian
+        dual, when ``dual`` asks for it)."""
+        if self.dual != "off":  # the Lagrangian certificate (fairlist.dual, issue 36)
+            self._validate()
+            if self.warm_start_engine is not None:
+                raise InvalidParameterError(
+                    "dual and warm_start_engine cannot be combined: the dual path finds its own "
+                    "first list (set one of them)"
+                )
+            from ..dual import solve_by_dual
+
+            return solve_by_dual(self, problem)
         start = time.perf_counter()
         if self.warm_start_engine is not None:
             from .warmstart import warm_started  # (CP-SAT loads only when asked for)
@@ -592,6 +618,9 @@ use_terminal_solver, use_two_rule_lookahead, use_terminal_symmetry, use_class_pa
         delta: float,
         max_lists: int | None,
         weights: EngineWeights | None = None,
+        *,
+        keep_map: bool = False,
+        ceiling: float = math.inf,
     ) -> tuple[dict[str, Any], np.ndarray, np.ndarray]:
         """The core's Rashomon mode on ``problem``: every fair list whose objective is within
         ``delta`` of the optimum (the ``max_lists`` least, ties canonical; 0 or None: all),
@@ -599,10 +628,13 @@ use_terminal_solver, use_two_rule_lookahead, use_terminal_symmetry, use_class_pa
         (the lists, ``stats``, ``stop_reason``), the kept antecedent columns and each column's
         representative (identical columns merged, :func:`new_search`);
         :func:`fairlist.rashomon.rashomon_set` makes a :class:`~fairlist.rashomon.RashomonSet`
-        of them. ``weights``: :func:`engine_weights` of the problem (computed when None)."""
+        of them. ``weights``: :func:`engine_weights` of the problem (computed when None).
+        ``keep_map`` and ``ceiling``: a certificate's enumeration (:mod:`fairlist.dual`; the
+        core's ``rashomon_keep_map`` and ``rashomon_ceiling``)."""
         weights = engine_weights(problem) if weights is None else weights
         config = self._config(problem.limits, problem.max_length)
         config.update(rashomon_delta=float(delta), max_lists=int(max_lists or 0))
+        config.update(rashomon_keep_map=bool(keep_map), rashomon_ceiling=float(ceiling))
         epsilon = 0.0 if problem.epsilon is None else float(problem.epsilon)
         search, kept, representative = new_search(problem, weights, epsilon, config)
         deadline = None

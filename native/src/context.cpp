@@ -80,7 +80,13 @@ void SearchContext::set_rashomon() {
     // Switched off: each keeps one list of several, or argues from "cannot beat the best".
     //  * The permutation map keeps one of several prefixes capturing the same samples with the
     //    same counts: their completions differ as lists, and all may lie within delta.
-    config_.use_permutation_map = false;
+    //    With rashomon_keep_map (a certificate's enumeration) it stays on: the caller needs one
+    //    list per key class only (config.hpp).
+    if (!c.rashomon_keep_map) config_.use_permutation_map = false;
+    if (!(c.rashomon_ceiling == c.rashomon_ceiling)) {
+        throw std::invalid_argument("rashomon_ceiling must not be NaN");
+    }
+    list_cap_ = c.rashomon_ceiling;
     //  * The accurate-support bound argues that deleting a rule gives a better list: the worse
     //    list may still lie within delta (and it is off under a cap anyway).
     config_.use_support_bounds = false;

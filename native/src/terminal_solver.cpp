@@ -134,7 +134,7 @@ void TerminalSolver::enumerate(const Finish& p, std::vector<std::uint32_t>* path
     // scan of candidates or pair() can read (the candidates of either label), except in the
     // Rashomon mode, whose same_label_lists reads every active one.
     const std::vector<std::uint32_t>* columns = nullptr;
-    if (rashomon_ == nullptr) {
+    if (!ctx_.all_spellings()) {
         columns_.clear();
         std::set_union(candidates_[0].ids.begin(), candidates_[0].ids.end(),
                        candidates_[1].ids.begin(), candidates_[1].ids.end(),
@@ -200,10 +200,11 @@ bool TerminalSolver::first_rules(const Finish& p, std::vector<std::uint32_t>* pa
     //  * Canonical ties: siblings are finished in increasing antecedent order, so i < j and
     //    the list met below P' comes first among the two (same length, smaller ids).
     //  * Full space only: with majority labels, whether (i, q) may follow (j, q) depends on
-    //    the order.  Not in the Rashomon mode, which lists both orders.
+    //    the order.  Not in the Rashomon mode listing every spelling, which lists both orders
+    //    (with rashomon_keep_map one spelling suffices: context.hpp all_spellings()).
     //  * Only children finished by finish_child (a popped prefix has no such sibling record).
     const bool symmetric = ctx_.config().use_terminal_symmetry && p.last != kNoRule && !maj &&
-                           rashomon_ == nullptr;
+                           !ctx_.all_spellings();
     const int last_q = static_cast<int>(p.last & 1U);
     const auto poll_work = static_cast<std::int64_t>(ctx_.data().n_class_words()) + 1;
     firsts_.clear();
@@ -262,7 +263,7 @@ void TerminalSolver::second_rules(const First& first, std::size_t k2,
     const SplitCounts& rest1 = first.rest1;
     const bool maj = ctx_.majority_labels();
     counts_.set_row(i);
-    if (rashomon_ != nullptr) same_label_lists(first, k2, path);
+    if (ctx_.all_spellings()) same_label_lists(first, k2, path);
     const std::int64_t e_max = max_errors(k2);
     for (int q2 = 0; q2 < 2; ++q2) {
         const int d = 1 - q2;

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstdint>
+#include <limits>
 
 #include "fairlist/metric.hpp"
 #include "fairlist/queue.hpp"
@@ -80,6 +81,18 @@ struct Config {
     // prunes above the max_lists-th it holds (rashomon.hpp); a set it cut has stop reason
     // StopReason::MAX_LISTS and a finite rashomon_complete_below.  0: no cap.
     std::int64_t max_lists = 0;
+    // The Rashomon mode for a certificate (fairlist.dual, docs/design.md §10.2): one list per
+    // prediction count class is enough there, so the permutation map stays on (of two prefixes
+    // capturing the same samples with equal key counts it keeps the one with fewer rules: with
+    // the key fine enough, their completions predict alike count by count), and the terminal
+    // solver skips the orders of two same-label rules a finished sibling covered
+    // (use_terminal_symmetry) and the two-rule lists that predict like a shorter one.  Valid
+    // only where equal key counts mean equal predictions' worth for the caller; false: every
+    // list within the cutoff, as above.
+    bool rashomon_keep_map = false;
+    // The Rashomon mode: no list whose objective exceeds this is kept, and subtrees whose bound
+    // exceeds it are pruned (an absolute threshold beside optimum + rashomon_delta; +inf: none).
+    double rashomon_ceiling = std::numeric_limits<double>::infinity();
 };
 
 // Switches for tests, benchmarks and diagnostics only, apart from Config: no user-facing option

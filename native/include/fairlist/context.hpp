@@ -82,7 +82,10 @@ class SearchContext {
                          : best;
     }
     // The store's cap (Search sets it between nodes; +inf: none).
-    void set_list_cap(double cap) { list_cap_ = cap; }
+    // (Never above Config::rashomon_ceiling.)
+    void set_list_cap(double cap) { list_cap_ = std::min(cap, config_.rashomon_ceiling); }
+    // The Rashomon mode keeps every spelling of its lists (not rashomon_keep_map: config.hpp).
+    bool all_spellings() const { return rashomon_ && !config_.rashomon_keep_map; }
     bool cuts(double bound, double best) const {
         return rashomon_ ? bound > cutoff(best) : bound >= best;
     }

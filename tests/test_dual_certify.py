@@ -1,0 +1,192 @@
+"""The dual certificate (fairlist.dual.certify_by_dual, issue 36 step 2): the enumeration of
+the costed problem's lists under a threshold, every spelling or one per key class, agrees with
+brute force; a threshold one step too low is caught; the engine's absolute ceiling keeps exactly
+the lists under it."""
+
+from __future__ import annotations
+
+import itertools
+import zlib
+
+import numpy as np
+import pytest
+from reference import random_group_problem, reference_rashomon, reference_solve
+from test_dual import _all_lists
+
+import fairlist.dual as dual
+from fairlist.dual import _separated, certify_by_dual, costed_problem
+from fairlist.metrics import METRIC_RATES
+from fairlist.rashomon import _make_set
+from fairlist.solvers.bnb import BnBSolver
+
+METRICS = ("SP", "PE", "EOpp", "EOdds")
+
+
+def _random_nu(rng, problem, scale=0.6):
+    nu = rng.normal(0, scale, size=(len(METRIC_RATES[problem.metric]), problem.n_groups))
+    return nu - nu.mean(axis=1, keepdims=True)
+
+
+def _cellwise_weights(problem, rng):
+    """Weights constant within each (group, label) cell: the keyed form still applies."""
+    w = np.ones(problem.n_samples)
+    for g in range(problem.n_groups):
+        for c in (0, 1):
+            w[(problem.groups == g) & (problem.y == c)] = rng.integers(1, 4)
+    return problem.replace(sample_weight=w)
+
+
+def _constant(problem):
+    """The better fair constant list (predicting 0 is fair for SP, PE, EOpp and EOdds: every
+    rate 0; predicting 1 may not be, a group without negatives having FPR 0)."""
+    lists = [problem.rule_list([], [], d) for d in (0, 1)]
+    lists = [rl for rl in lists if problem.evaluate(rl).fair]
+    return min(lists, key=lambda rl: problem.evaluate(rl).objective)
+
+
+@pytest.mark.parametrize("metric", METRICS)
+@pytest.mark.parametrize("weights", [None, "cellwise", "integer"])
+def test_certify_matches_brute_force(metric, weights):
+    """From the constant list, one spelling per key class (keyed where the weights allow) and
+    every spelling both certify the brute-force optimum; the keyed set is no larger."""
+    rng = np.random.default_rng(zlib.crc32(repr((metric, weights)).encode()))
+    for k, length in ((2, 2), (2, 3), (3, 2)):
+        p = random_group_problem(
+            rng,
+            n=30,
+            m=4,
+            k=k,
+            weights=None if weights == "cellwise" else weights,
+            metric=metric,
+            epsilon=0.05,
+            lam=0.01,
+            max_length=length,
+        )
+        if weights == "cellwise":
+            p = _cellwise_weights(p, rng)
+        ref = reference_solve(p, length)
+        nu = _random_nu(rng, p)
+        one = certify_by_dual(p, _constant(p), nu)
+        every = certify_by_dual(p, _constant(p), nu, one_spelling=False)
+        assert one.one_spelling == (weights != "integer")
+        assert not every.one_spelling
+        for c in (one, every):
+            assert c.certified
+            assert c.objective == pytest.approx(ref.objective, abs=1e-12), (metric, k, nu)
+            assert p.evaluate(c.rule_list).fair
+        assert one.n_checked <= every.n_checked
+        if weights is None:  # a bound from the enumeration: never above the optimum
+            assert one.relaxed_optimum - one.penalty <= ref.objective + 1e-12
+
+
+def test_certify_with_threads_option():
+    """n_jobs in the options: the enumeration runs serially (the Rashomon mode's rule)."""
+    rng = np.random.default_rng(4)
+    p = random_group_problem(rng, n=30, m=4, k=2, metric="SP", epsilon=0.05, lam=0.01, max_length=2)
+    c = certify_by_dual(p, _constant(p), _random_nu(rng, p), n_jobs=1)
+    assert c.certified and c.objective == pytest.approx(reference_solve(p, 2).objective)
+
+
+@pytest.mark.parametrize("metric", ("SP", "PE", "EOpp"))
+def test_threshold_one_step_too_low_is_caught(metric, monkeypatch):
+    """The fair optimum s* at a positive gap, the second-best fair list as the incumbent and nu
+    of the sign of s*'s gap, large (test_dual's construction): s*'s relaxed value lies above
+    the incumbent's objective, within the penalty. A threshold without the penalty certifies
+    the incumbent, a wrong answer that the brute-force comparison catches; the whole
+    threshold finds s*."""
+    rng = np.random.default_rng(101 + len(metric))
+    cases = []
+    while len(cases) < 3:
+        p = random_group_problem(
+            rng, n=30, m=4, k=2, metric=metric, epsilon=0.08, lam=0.01, max_length=2
+        )
+        fair = sorted(
+            (
+                (ev.objective, rl, ev)
+                for rl in _all_lists(p, 2)
+                for ev in [p.evaluate(rl)]
+                if ev.fair
+            ),
+            key=lambda t: t[0],
+        )
+        best, _, ev = fair[0]
+        rate = METRIC_RATES[p.metric][0]
+        gap = getattr(ev.counts.groups[0], rate) - getattr(ev.counts.groups[1], rate)
+        second = [t for t in fair if t[0] > best + 1e-9]
+        if abs(gap) < 0.01 or not second:
+            continue
+        nu = float(np.copysign(2 * (second[0][0] - best) / abs(gap) + 0.5, gap))
+        cases.append((p, second[0][1], nu, best))
+
+    def wrong_answers():
+        return sum(
+            c.certified and c.objective > best + 1e-12
+            for p, incumbent, nu, best in cases
+            for c in [certify_by_dual(p, incumbent, nu)]
+        )
+
+    assert wrong_answers() == 0
+    whole = dual._threshold
+    monkeypatch.setattr(
+        dual, "_threshold", lambda objective, penalty, costed: whole(objective, 0.0, costed)
+    )
+    assert wrong_answers() > 0  # (another optimal list may still lie under it)
+
+
+def test_separated_by_brute_force():
+    rng = np.random.default_rng(0)
+    for _ in range(300):
+        v1, v2 = (int(x) for x in rng.integers(1, 40, size=2))
+        n1, n2 = (int(x) for x in rng.integers(0, 8, size=2))
+        sums = [v1 * a + v2 * b for a, b in itertools.product(range(n1 + 1), range(n2 + 1))]
+        assert _separated(v1, v2, n1, n2) == (len(set(sums)) == len(sums)), (v1, v2, n1, n2)
+
+
+def test_keyed_costs_separate_the_cells():
+    """Per group, the two cells' integer costs (when they share the relabelled label) are
+    separated, and no cost of a non-empty cell is 0; the rounding error bounds the moves."""
+    rng = np.random.default_rng(8)
+    for _ in range(20):
+        p = random_group_problem(rng, n=40, m=3, k=3, metric="SP", epsilon=0.05, lam=0.01)
+        nu = _random_nu(rng, p, scale=rng.choice([0.01, 0.5, 5.0]))
+        costed = costed_problem(p, nu)
+        assert costed.keyed
+        w = costed.problem.weights
+        label = costed.problem.y
+        for g in range(p.n_groups):
+            cells = [(p.groups == g) & (p.y == c) for c in (0, 1)]
+            cells = [m for m in cells if m.any()]
+            for m in cells:
+                assert len(np.unique(w[m])) == 1 and w[m][0] >= 1
+            if len(cells) == 2 and label[cells[0]][0] == label[cells[1]][0]:
+                a, b = cells
+                assert _separated(int(w[a][0]), int(w[b][0]), int(a.sum()), int(b.sum()))
+
+
+@pytest.mark.parametrize("keep_map", [False, True])
+def test_rashomon_ceiling_keeps_exactly_the_lists_under_it(keep_map):
+    """The core's absolute ceiling: every list of objective at most the ceiling (brute force),
+    none above; with keep_map (the certificate's form) a subset with the same prediction
+    classes' least objectives."""
+    rng = np.random.default_rng(21)
+    for _ in range(4):
+        p = random_group_problem(
+            rng, n=24, m=4, k=2, metric="SP", epsilon=0.2, lam=0.01, max_length=2
+        )
+        every = reference_rashomon(p, 2, 0.3)
+        ceiling = float(np.quantile([o for o, _, _ in every], 0.3))
+        solver = BnBSolver(use_fairness_bound=False, use_class_bound=False)
+        raw, kept, rep = solver.solve_rashomon(
+            p, ceiling + 1.0, None, keep_map=keep_map, ceiling=ceiling
+        )
+        found = _make_set(p, raw, kept, rep, ceiling + 1.0)
+        assert found.complete
+        expected = sorted(o for o, _, _ in every if o <= ceiling + 1e-12)
+        got = sorted(float(o) for o in found.objectives)
+        assert all(o <= ceiling + 1e-12 for o in got)
+        if keep_map:
+            assert len(got) <= len(expected) and (
+                not expected or got[0] == pytest.approx(expected[0])
+            )
+        else:
+            assert got == pytest.approx(expected)
