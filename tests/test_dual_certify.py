@@ -13,8 +13,9 @@ import pytest
 from reference import random_group_problem, reference_rashomon, reference_solve
 from test_dual import _all_lists
 
-import fairlist.dual as dual
-from fairlist.dual import _separated, certify_by_dual, costed_problem
+import fairlist.dual.certificate as dual
+from fairlist.dual import certify_by_dual, costed_problem
+from fairlist.dual.certificate import _separated
 from fairlist.metrics import METRIC_RATES
 from fairlist.rashomon import _make_set
 from fairlist.solvers.bnb import BnBSolver

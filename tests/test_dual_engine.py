@@ -86,7 +86,7 @@ def test_auto_refusals_and_no_cap():
 def test_cut_enumeration_falls_back(monkeypatch):
     """An enumeration that max_lists cuts certifies nothing: the plain search runs on, from
     the best list known, and certifies."""
-    import fairlist.dual as dual
+    import fairlist.dual.certificate as dual
 
     rng = np.random.default_rng(12)
     p = random_group_problem(
@@ -144,7 +144,8 @@ def test_estimator_reaches_the_dual_path():
 def test_subgradient_multipliers(metric, k):
     """Several multipliers (EOdds, more groups): the ascent keeps the best L it met, never
     below L(0) and never above the brute-force optimum."""
-    from fairlist.dual import _subgradient_multipliers, lagrangian_bound
+    from fairlist.dual import lagrangian_bound
+    from fairlist.dual.certificate import _subgradient_multipliers
 
     rng = np.random.default_rng(60 + k)
     p = random_group_problem(
