@@ -57,7 +57,7 @@ void TerminalSolver::finish_child(std::uint32_t j, int q, const Fixed& f, std::i
             base_ = true;
         }
         if (counts_.cost(removed_.data()) < counts_.cost(classes_.data())) {
-            counts_.remove(removed_.data());
+            counts_.remove(removed_.data(), j);
         } else {
             counts_.count_alone(classes_.data());
         }

@@ -117,6 +117,10 @@ class PairCounts {
     // From now on the counts are the base's minus those of `removed` (a subset of the base's
     // classes); replaces an earlier removal.  Single counts at once, pair rows by count_rows.
     void remove(const word_t* removed);
+    // The same where removed is the base's classes that antecedent `rule` captures: their
+    // single counts are then the base's pair row of `rule` (with the planes, see
+    // pair_counts.cpp), not counted again.
+    void remove(const word_t* removed, std::uint32_t rule);
     // Counts `classes` afresh, without touching the base; until the next count() or remove(),
     // the counts are theirs.  Single counts at once, pair rows by count_rows.
     void count_alone(const word_t* classes);
@@ -187,6 +191,7 @@ class PairCounts {
     StopCheck* stop_;
     std::size_t m_;
     bool bitwise_;
+    bool planes_on_;  // Config::use_weight_plane_counts (with bitwise_)
     // The classes counted by popcounts (pair_counts.cpp): each has one bit in each bit plane
     // of its weights (planes_, in their own words; the unit classes, one sample of weight 1,
     // one bit in the plane 0 of their (group, label)).  bit_any_: these classes, in the class
@@ -235,19 +240,25 @@ class PairCounts {
     const Quad* minus_row_ = nullptr;
 
     void count_singles(Table& t, const word_t* classes);
+    // count_singles on the base's classes that `rule` captures: from the base's row of `rule`
+    // (the forced errors by their planes, or class by class).
+    void singles_from_row(Table& t, const word_t* classes, std::uint32_t rule);
+    // t.units: the bits of these classes (bitwise counting).
+    void fill_bits(Table& t, const word_t* classes);
     // Row a of t: every column, or (columns not null) at least those columns.
     void count_row(Table& t, std::uint32_t a, const std::vector<std::uint32_t>* columns = nullptr);
     // The constructor's, with bitwise counting: the classes counted by popcounts and their
     // planes (with_planes: every class within a memory budget; else the unit classes).
     void lay_out_bits(bool with_planes);
     // The bitwise path: collects into runs_ / word_masks_ / seg_ the bits of t.units & extra
-    // (extra: an antecedent's bit_rule_, or null) in the first n_planes planes, and returns
+    // (extra: an antecedent's bit_rule_, or null) in the planes [first, last), and returns
     // their number.  The work per antecedent of counting them is dense_work().
-    std::int64_t collect_units(const Table& t, const word_t* extra, std::size_t n_planes);
+    std::int64_t collect_units(const Table& t, const word_t* extra, std::size_t first,
+                               std::size_t last);
     // Adds to out[stride * b + cell] (for b in targets_) the weights of the collected classes
-    // that b captures in each of the first n_planes planes' cells.  False when a poll stopped
+    // that b captures in each of the planes [first, last)'s cells.  False when a poll stopped
     // the search (out partial).
-    bool add_units(std::int32_t* out, std::size_t stride, std::size_t n_planes);
+    bool add_units(std::int32_t* out, std::size_t stride, std::size_t first, std::size_t last);
     double dense_work() const;
     template <int Q, int Gaps>
     std::size_t scan_gainers(std::uint32_t i, const SecondRuleCandidates& candidates,
