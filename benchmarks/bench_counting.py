@@ -143,7 +143,7 @@ def main() -> None:
     ap.add_argument("--lengths", type=int, nargs="+", default=[3, 4])
     ap.add_argument("--counting", nargs="+", default=list(COUNTING), choices=list(COUNTING))
     ap.add_argument("--max-nodes", type=int, default=4_000_000, help="trie budget per run")
-    ap.add_argument("--time-limit", type=float, default=600.0, help="seconds per run")
+    ap.add_argument("--time-limit", type=float, default=3600.0, help="seconds per run")
     ap.add_argument("--one", action="store_true", help=argparse.SUPPRESS)
     ap.add_argument("--length", type=int, default=4, help=argparse.SUPPRESS)
     args = ap.parse_args()

@@ -27,9 +27,10 @@
 // are the children of one expanded prefix Q, one after the other, and child Q + r leaves
 // uncaptured Q's classes minus those r captures; so Q's counts are taken once, and each child's
 // are Q's minus those of the classes r captures (the similarity of MurTree, Q being the cached
-// neighbour), or counted afresh when that is cheaper (PairCounts::cost tells).  The classes of one
-// sample (most of them on large tables) are counted by popcounts of class bitsets instead, where
-// that is less work (Config::use_class_pair_counts; the argument in pair_counts.cpp).
+// neighbour), or counted afresh when that is cheaper (PairCounts::cost tells).  On large tables
+// the classes are counted by popcounts of class bitsets instead, where that is less work: those
+// of one sample (Config::use_class_pair_counts) and the others through the bit planes of their
+// weights (Config::use_weight_plane_counts); the argument in pair_counts.cpp.
 //
 // Exactness: the enumeration (terminal_solver.cpp) visits every list of the space below P with
 // one or two more rules, except lists it proves no better than one it visits or than the
