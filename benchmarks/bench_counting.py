@@ -1,10 +1,13 @@
 """Issue 34 item 3: the terminal solver's counting as the rows grow.  The <= 3- and <= 4-rule
 certificates (SP <= 0.05, lambda 0.005, best-first by lower bound, one core) on a pre-binarized
 224-antecedent 0/1 matrix of ``fairlist.synthetic.make_wide_table(n, seed=0)`` at 5,000 to
-100,000 rows, with the old counting (``use_class_pair_counts=False``: pair rows summed class by
-class over each class's antecedents) and the new (``use_class_pair_counts=True``: pair rows by
-word-level popcounts of the (group, label) class bitsets, see native/src/pair_counts.cpp), one
-run each in its own process pinned to one core.
+100,000 rows, with three countings of the terminal solver's pair rows (native/src/pair_counts.cpp),
+one run each in its own process pinned to one core:
+
+* ``old`` (``use_class_pair_counts=False``): summed class by class over each class's antecedents;
+* ``units`` (``use_weight_plane_counts=False``): the classes of one sample by word-level popcounts
+  of their (group, label) bitsets, the others class by class;
+* ``new`` (the default): every class by popcounts, through the bit planes of its weights.
 
 The matrix (``matrix(n)``, fixed seeds): the ID-like columns dropped; the first six numeric
 columns cut at their quartiles (``x <= q`` and ``x > q``), education, marital and the most
@@ -15,11 +18,11 @@ the issue's census table (there 3,947 / 14,707 / 34,857 / 66,468 at 5k / 20k / 5
 
 Printed per run: rows, rule cap, counting (old/new), status, objective, expansions, prefixes
 finished by counting, distinct row classes, CPU seconds of the solve (user time), µs per
-expansion per 1,000 classes; per case the ratio old/new of CPU seconds, and whether the
-objectives and expansions agree (they must: the counts are the same numbers).
+expansion per 1,000 classes; per case the ratios old/new and units/new of CPU seconds, and
+whether the objectives and expansions agree (they must: the counts are the same numbers).
 
     python benchmarks/bench_counting.py                       # 5k..100k, <= 3 and <= 4 rules
-    python benchmarks/bench_counting.py --rows 50000 --lengths 4 --counting new
+    python benchmarks/bench_counting.py --rows 100000 --lengths 4 --counting old units new
 """
 
 from __future__ import annotations
@@ -32,6 +35,13 @@ import subprocess
 import sys
 
 ROWS = (5_000, 20_000, 50_000, 100_000)
+# The countings compared: class by class; the classes of one sample by popcounts (the rest
+# class by class); every class by popcounts, through the bit planes of its weights.
+COUNTING = {
+    "old": dict(use_class_pair_counts=False),
+    "units": dict(use_class_pair_counts=True, use_weight_plane_counts=False),
+    "new": dict(use_class_pair_counts=True, use_weight_plane_counts=True),
+}
 
 
 def matrix(n: int):
@@ -100,7 +110,7 @@ def run_one(args: argparse.Namespace) -> None:
         feature_names=names,
         limits=Limits(max_nodes=args.max_nodes, time_limit=args.time_limit),
     )
-    solver = BnBSolver(policy="lower_bound", use_class_pair_counts=args.counting == "new")
+    solver = BnBSolver(policy="lower_bound", **COUNTING[args.counting])
     before = resource.getrusage(resource.RUSAGE_SELF)
     result = solver.solve(problem)
     after = resource.getrusage(resource.RUSAGE_SELF)
@@ -131,9 +141,9 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--rows", type=int, nargs="+", default=list(ROWS))
     ap.add_argument("--lengths", type=int, nargs="+", default=[3, 4])
-    ap.add_argument("--counting", nargs="+", default=["old", "new"], choices=["old", "new"])
+    ap.add_argument("--counting", nargs="+", default=list(COUNTING), choices=list(COUNTING))
     ap.add_argument("--max-nodes", type=int, default=4_000_000, help="trie budget per run")
-    ap.add_argument("--time-limit", type=float, default=600.0, help="seconds per run")
+    ap.add_argument("--time-limit", type=float, default=3600.0, help="seconds per run")
     ap.add_argument("--one", action="store_true", help=argparse.SUPPRESS)
     ap.add_argument("--length", type=int, default=4, help=argparse.SUPPRESS)
     args = ap.parse_args()
@@ -158,14 +168,18 @@ def main() -> None:
                     f"{r['classes']:>8,} {r['cpu']:>8.2f} {per:>10.3f}",
                     flush=True,
                 )
-            if len(results) == 2:
-                old, new = results["old"], results["new"]
-                same = old["objective"] == new["objective"] and old["expanded"] == new["expanded"]
-                print(
-                    f"{'':>7} {'':>2} old/new cpu {old['cpu'] / max(new['cpu'], 1e-9):.2f}x, "
-                    f"same objective and expansions: {same}",
-                    flush=True,
-                )
+            if "new" in results:
+                new = results["new"]
+                for base in ("old", "units"):
+                    if base not in results:
+                        continue
+                    r = results[base]
+                    same = r["objective"] == new["objective"] and r["expanded"] == new["expanded"]
+                    print(
+                        f"{'':>7} {'':>2} {base}/new cpu {r['cpu'] / max(new['cpu'], 1e-9):.2f}x, "
+                        f"same objective and expansions: {same}",
+                        flush=True,
+                    )
 
 
 if __name__ == "__main__":

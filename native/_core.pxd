@@ -153,6 +153,7 @@ cdef extern from "fairlist/search.hpp" namespace "fairlist" nogil:
         bint use_two_rule_lookahead  # count a child's 1-2 rule completions when 3+ cannot win
         bint use_terminal_symmetry   # skip first rules a finished sibling already covered
         bint use_class_pair_counts   # terminal pair rows by popcounts of class bitsets
+        bint use_weight_plane_counts  # ... every class, by the bit planes of its weights
         int64_t max_nodes            # trie size limit; 0: none
         double time_limit            # seconds; <= 0: none
         double memory_limit_mb       # MiB of search structures; <= 0: none

@@ -167,6 +167,7 @@ _BOUND_SWITCHES = (
     "use_two_rule_lookahead",
     "use_terminal_symmetry",
     "use_class_pair_counts",
+    "use_weight_plane_counts",
 )
 
 
@@ -311,7 +312,8 @@ class BnBSolver:
         Search only CORELS' majority-label space (faster; see the module docstring).
     use_hierarchical_bound, use_lookahead, use_length_bound, use_equivalent_points, \
 use_fairness_bound, use_class_bound, use_permutation_map, use_support_bounds, \
-use_terminal_solver, use_two_rule_lookahead, use_terminal_symmetry, use_class_pair_counts : bool
+use_terminal_solver, use_two_rule_lookahead, use_terminal_symmetry, use_class_pair_counts, \
+use_weight_plane_counts : bool
         Switch each bound off (for tests and ablations). The support bounds are applied only
         without a fairness cap; the permutation map is keyed safely when there is one. The
         fairness bound is exact for its integer relaxation with two groups and unit weights,
@@ -343,7 +345,9 @@ use_terminal_solver, use_two_rule_lookahead, use_terminal_symmetry, use_class_pa
         certificate from about 97 to 84 CPU seconds. The class pair counts (on by default)
         count the terminal solver's pair tables over the distinct rows that occur once by
         popcounts of bitsets, where that is less work than adding row by row: the same
-        counts, faster as the distinct rows grow (``benchmarks/bench_counting.py``).
+        counts, faster as the distinct rows grow (``benchmarks/bench_counting.py``); with the
+        weight plane counts (on by default) the rows that occur more than once too, by the bit
+        planes of their weights.
     seed : int or None
         None or 0: ties between equal priorities are broken by insertion order; another value
         breaks them by a seeded hash. The search is deterministic for a given input and seed.
@@ -446,6 +450,7 @@ use_terminal_solver, use_two_rule_lookahead, use_terminal_symmetry, use_class_pa
         use_two_rule_lookahead: bool = False,
         use_terminal_symmetry: bool = True,
         use_class_pair_counts: bool = True,
+        use_weight_plane_counts: bool = True,
         seed: int | None = None,
         initial: RuleList | None = None,
         warm_start_engine: str | None = None,
@@ -474,6 +479,7 @@ use_terminal_solver, use_two_rule_lookahead, use_terminal_symmetry, use_class_pa
         self.use_two_rule_lookahead = use_two_rule_lookahead
         self.use_terminal_symmetry = use_terminal_symmetry
         self.use_class_pair_counts = use_class_pair_counts
+        self.use_weight_plane_counts = use_weight_plane_counts
         self.seed = seed
         self.initial = initial
         self.warm_start_engine = warm_start_engine

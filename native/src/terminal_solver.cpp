@@ -26,7 +26,8 @@ TerminalSolver::TerminalSolver(const SearchContext& ctx, Incumbent& incumbent, S
       incumbent_(incumbent),
       poll_(poll),
       stats_(stats),
-      counts_(ctx.data(), &poll, ctx.config().use_class_pair_counts),
+      counts_(ctx.data(), &poll, ctx.config().use_class_pair_counts,
+              ctx.config().use_weight_plane_counts),
       bound_(ctx.data(), ctx.problem().metric, ctx.problem().epsilon),
       classes_(ctx.data().n_class_words()),
       removed_(ctx.data().n_class_words()),
@@ -64,7 +65,7 @@ void TerminalSolver::finish_child(const ChildRecord& child, const word_t* parent
             base_ = true;
         }
         if (counts_.cost(removed_.data()) < counts_.cost(classes_.data())) {
-            counts_.remove(removed_.data());
+            counts_.remove(removed_.data(), j);
         } else {
             counts_.count_alone(classes_.data());
         }

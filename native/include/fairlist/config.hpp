@@ -49,6 +49,10 @@ struct Config {
     // bitsets against each antecedent's (pair_counts.cpp) when that is less work than adding
     // class by class; false: always class by class.  The same counts either way.
     bool use_class_pair_counts = true;
+    // With use_class_pair_counts: the classes of more than one sample (or of a weight above 1)
+    // by popcounts too, through the bit planes of their weights (pair_counts.cpp); false: only
+    // the classes of one sample of weight 1.  The same counts either way.
+    bool use_weight_plane_counts = true;
     std::int64_t max_nodes = 0;         // stop when the trie holds this many nodes; 0: none
     double time_limit = 0.0;            // seconds; <= 0: none
     double memory_limit_mb = 0.0;       // MiB held by the search structures; <= 0: none

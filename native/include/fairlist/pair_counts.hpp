@@ -27,9 +27,10 @@
 // are the children of one expanded prefix Q, one after the other, and child Q + r leaves
 // uncaptured Q's classes minus those r captures; so Q's counts are taken once, and each child's
 // are Q's minus those of the classes r captures (the similarity of MurTree, Q being the cached
-// neighbour), or counted afresh when that is cheaper (PairCounts::cost tells).  The classes of one
-// sample (most of them on large tables) are counted by popcounts of class bitsets instead, where
-// that is less work (Config::use_class_pair_counts; the argument in pair_counts.cpp).
+// neighbour), or counted afresh when that is cheaper (PairCounts::cost tells).  On large tables
+// the classes are counted by popcounts of class bitsets instead, where that is less work: those
+// of one sample (Config::use_class_pair_counts) and the others through the bit planes of their
+// weights (Config::use_weight_plane_counts); the argument in pair_counts.cpp.
 //
 // Exactness: the enumeration (terminal_solver.cpp) visits every list of the space below P with
 // one or two more rules, except lists it proves no better than one it visits or than the
@@ -84,10 +85,18 @@ struct SecondRuleCandidates {
     }
 };
 
-// A run of words of a set of unit classes (PairCounts' bitwise counting): the words
-// [start, start + len) of the unit order, their bits at at, at + 1, ... of a side array.
+// A run of words of a set of classes in the bit order (PairCounts' bitwise counting): the words
+// [start, start + len) of the bit order, their bits at at, at + 1, ... of a side array.
 struct UnitRun {
     std::uint32_t start, len, at;
+};
+
+// One bit plane of the bitwise counting: the words [start, end) of the bit order hold the
+// classes whose weight in `cell` (2 g + y for (group, label); 4: the class's forced errors)
+// has bit `shift` set.
+struct BitPlane {
+    std::uint32_t start, end;
+    int cell, shift;
 };
 
 // Counts of the samples of a set of classes captured by each antecedent and by each pair of
@@ -97,8 +106,10 @@ class PairCounts {
  public:
     // stop: polled while counting (may be null); once it has stopped, the counts are partial and
     // must not be used (count() starts afresh).  bitwise: count the unit classes by popcounts
-    // where that is less work (Config::use_class_pair_counts; the same counts either way).
-    PairCounts(const RuleData& data, StopCheck* stop, bool bitwise = true);
+    // where that is less work (Config::use_class_pair_counts); planes: with bitwise, the
+    // classes of more than one sample or weight too, by the bit planes of their weights
+    // (Config::use_weight_plane_counts).  The same counts whatever the switches.
+    PairCounts(const RuleData& data, StopCheck* stop, bool bitwise = true, bool planes = true);
 
     // Counts the classes in `classes` (words_for(n_classes) words) as the base, with every
     // pair row.  An antecedent of the prefix that left them uncaptured captures none of them,
@@ -107,6 +118,10 @@ class PairCounts {
     // From now on the counts are the base's minus those of `removed` (a subset of the base's
     // classes); replaces an earlier removal.  Single counts at once, pair rows by count_rows.
     void remove(const word_t* removed);
+    // The same where removed is the base's classes that antecedent `rule` captures: their
+    // single counts are then the base's pair row of `rule` (with the planes, see
+    // pair_counts.cpp), not counted again.
+    void remove(const word_t* removed, std::uint32_t rule);
     // Counts `classes` afresh, without touching the base; until the next count() or remove(),
     // the counts are theirs.  Single counts at once, pair rows by count_rows.
     void count_alone(const word_t* classes);
@@ -166,7 +181,7 @@ class PairCounts {
         std::vector<std::int64_t> forced;
         std::vector<std::uint32_t> stamp;
         std::uint32_t epoch = 0;
-        std::vector<word_t> units;  // its unit classes in the unit order (bitwise counting)
+        std::vector<word_t> units;  // its classes' bits in the bit order (bitwise counting)
         // Per row: 0 when counted for every column, else the count_rows call (rows_call_)
         // that counted it for its columns only.
         std::vector<std::uint64_t> part;
@@ -177,25 +192,31 @@ class PairCounts {
     StopCheck* stop_;
     std::size_t m_;
     bool bitwise_;
-    // The unit classes (one sample of weight 1), laid out in their own order (pair_counts.cpp):
-    // those of (group, label) 2 g + y in the words [unit_block_[2 g + y], unit_block_[2 g + y +
-    // 1]), each block sorted so that the classes of one prefix's sets lie close together.
-    // unit_any_: them, in the class order; unit_pos_[e]: unit class e's bit in the unit order;
-    // unit_rule_: per antecedent, the unit classes it captures (unit_words_ words each).
-    std::vector<word_t> unit_any_, unit_rule_;
-    std::vector<std::uint32_t> unit_pos_;
-    std::size_t unit_words_ = 0;
-    std::size_t unit_block_[5] = {0, 0, 0, 0, 0};
-    double unit_degree_ = 0.0;  // mean d_e of the unit classes
-    // Scratch of the bitwise counts: the words of a unit set, as runs of consecutive words
+    bool planes_on_;  // Config::use_weight_plane_counts (with bitwise_)
+    // The classes counted by popcounts (pair_counts.cpp): each has one bit in each bit plane
+    // of its weights (planes_, in their own words; the unit classes, one sample of weight 1,
+    // one bit in the plane 0 of their (group, label)).  bit_any_: these classes, in the class
+    // order; class e's bits are bit_pos_[bit_off_[e] .. bit_off_[e + 1]); bit_rule_: per
+    // antecedent, the bits of the classes it captures (bit_words_ words each).  planes_: those
+    // of the cells (group, label) first (the first pair_planes_: the pair rows' counts), then
+    // those of the forced errors (the single counts' only).  Each plane sorted so that the
+    // classes of one prefix's sets lie close together.
+    std::vector<word_t> bit_any_, bit_rule_;
+    std::vector<std::uint32_t> bit_off_, bit_pos_;
+    std::size_t bit_words_ = 0;
+    std::vector<BitPlane> planes_;
+    std::size_t pair_planes_ = 0;
+    double bit_degree_ = 0.0;  // additions class by class that one bit replaces (mean d_e / bits)
+    // Scratch of the bitwise counts: the words of a bit set, as runs of consecutive words
     // (gaps of a few zero words filled) with their bits side by side in word_masks_, where
-    // each block's runs start (seg_), and the antecedents to count on them.
+    // each plane's runs start (seg_), the planes with runs, and the antecedents to count on them.
     std::vector<UnitRun> runs_;
     std::vector<std::uint32_t> targets_;
     std::vector<word_t> word_masks_;
-    std::size_t seg_[5] = {0, 0, 0, 0, 0};
+    std::vector<std::size_t> seg_;
+    std::size_t busy_planes_ = 0;
     std::uint64_t rows_call_ = 0;  // count_rows calls so far
-    std::vector<Quad> quads_;         // m: count_singles' unit counts
+    std::vector<std::int32_t> sums_;  // m x 8: count_singles' bitwise counts (cells 0..4)
     // The antecedents each class satisfies, ascending: class e's are
     // features_[offsets_[e] .. offsets_[e + 1]).
     std::vector<std::uint32_t> offsets_, features_;
@@ -220,16 +241,25 @@ class PairCounts {
     const Quad* minus_row_ = nullptr;
 
     void count_singles(Table& t, const word_t* classes);
+    // count_singles on the base's classes that `rule` captures: from the base's row of `rule`
+    // (the forced errors by their planes, or class by class).
+    void singles_from_row(Table& t, const word_t* classes, std::uint32_t rule);
+    // t.units: the bits of these classes (bitwise counting).
+    void fill_bits(Table& t, const word_t* classes);
     // Row a of t: every column, or (columns not null) at least those columns.
     void count_row(Table& t, std::uint32_t a, const std::vector<std::uint32_t>* columns = nullptr);
-    void lay_out_units();  // the constructor's, with bitwise counting
-    // The bitwise path: collects into runs_ / word_masks_ / seg_ the unit classes of
-    // t.units & extra (extra: an antecedent's unit_rule_, or null), and returns their number.
-    // The work per antecedent of counting them is dense_work().
-    std::int64_t collect_units(const Table& t, const word_t* extra);
-    // Adds to out[b] (for b in targets_) the counts of the collected unit classes that b
-    // captures.  False when a poll stopped the search (out partial).
-    bool add_units(Quad* out);
+    // The constructor's, with bitwise counting: the classes counted by popcounts and their
+    // planes (with_planes: every class within a memory budget; else the unit classes).
+    void lay_out_bits(bool with_planes);
+    // The bitwise path: collects into runs_ / word_masks_ / seg_ the bits of t.units & extra
+    // (extra: an antecedent's bit_rule_, or null) in the planes [first, last), and returns
+    // their number.  The work per antecedent of counting them is dense_work().
+    std::int64_t collect_units(const Table& t, const word_t* extra, std::size_t first,
+                               std::size_t last);
+    // Adds to out[stride * b + cell] (for b in targets_) the weights of the collected classes
+    // that b captures in each of the planes [first, last)'s cells.  False when a poll stopped
+    // the search (out partial).
+    bool add_units(std::int32_t* out, std::size_t stride, std::size_t first, std::size_t last);
     double dense_work() const;
     template <int Q, int Gaps>
     std::size_t scan_gainers(std::uint32_t i, const SecondRuleCandidates& candidates,
