@@ -156,3 +156,12 @@ def test_subgradient_multipliers(metric, k):
     L = lagrangian_bound(p, nu).bound
     assert lagrangian_bound(p, np.zeros_like(nu)).bound <= L + 1e-12
     assert L <= reference_solve(p, 2).objective + 1e-12
+
+
+def test_the_dual_path_and_a_warm_start_are_refused_together():
+    """Both supply the search's first list: asking for both is one clear error, not one of
+    them silently dropped."""
+    rng = np.random.default_rng(5)
+    p = random_group_problem(rng, n=30, m=4, k=2, metric="SP", epsilon=0.1, lam=0.01, max_length=2)
+    with pytest.raises(InvalidParameterError, match="dual and warm_start_engine"):
+        BnBSolver(dual="on", warm_start_engine="cpsat").solve(p)
