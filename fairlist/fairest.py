@@ -27,7 +27,25 @@ lists of unfairness at most ``c`` (the engine's cap: ``<= c`` up to
    ``c + FEASIBILITY_TOL``, so above that of the witness, so above ``u*``. No tolerance enters
    the answer: it is a minimum over a complete enumeration.
 
-The search: first the Rashomon set under the problem's own cap, at most ``max_lists`` lists
+Three methods (``method=``), each exact; the first is the default with the branch-and-bound:
+
+* ``"front"``: **one search** (the core's Rashomon mode with ``rashomon_front``): the optimum is
+  certified as in the Rashomon enumeration, but instead of the set the core keeps only its
+  Pareto front in (objective, unfairness), a handful of lists: a member dominated by another
+  (no more objective, no more unfairness) is never the answer when the other is within ``T``
+  too, which it is. The permutation map and the terminal solver's shortcuts stay on (the
+  enumeration of every spelling turns them off): each skips a list only for one of the same
+  unfairness and no more objective. The answer is the least unfair front list of objective at
+  most ``T`` (ties: the least objective), exact when the search completes.
+* ``"ceiling"``: two searches: the optimum (certified), then the core's fairest mode
+  (``Config::fairest_ceiling = T``), which minimises unfairness among the fair lists of
+  objective at most ``T`` directly: subtrees whose objective bound exceeds ``T`` are pruned, and
+  the fairness bounds run with a falling cap, the incumbent's unfairness (native/src/context.cpp
+  ``set_fairest`` argues each pruning). Its answer is exact when the second search completes;
+  stopped, its list is a witness (no bound on the unfairness is proved).
+* ``"caps"`` (the first method, kept for comparison, and the one of the CP-SAT engine), below.
+
+The caps: first the Rashomon set under the problem's own cap, at most ``max_lists`` lists
 (it certifies ``opt`` and, when the set is small, is step 3 at once: the same work as
 enumerating it). Otherwise it tries the least witness unfairness as the cap (an optimum-only
 solve for ``opt(c)``, then step 3 with the narrow width ``T - opt(c)``), and when that set is
@@ -51,12 +69,19 @@ from typing import Any
 import numpy as np
 
 from ._params import INT64_MAX, Interval, Options, validate_params
-from .errors import DataError
-from .rashomon import ENGINES, SLACK, cpsat_rashomon, prepare_problem, search_rashomon
+from .errors import DataError, InvalidParameterError
+from .rashomon import (
+    ENGINES,
+    SLACK,
+    cpsat_rashomon,
+    prepare_problem,
+    search_rashomon,
+    useful_delta,
+)
 from .rulelist import RuleList
 from .solvers import Problem, Status, solve
 from .solvers.base import DEFAULT_LAM, DEFAULT_TIME_LIMIT
-from .solvers.bnb import engine_weights
+from .solvers.bnb import BnBSolver, engine_weights
 
 __all__ = ["fairest_within", "search_fairest", "FairestResult"]
 
@@ -74,10 +99,15 @@ MAX_LISTS = 1_000_000
 #: refutation halves it; a cap is never tried twice).
 MAX_STEPS = 64
 
+#: The methods of the search (the module docstring): ``auto`` is ``front`` with the
+#: branch-and-bound and ``caps`` with CP-SAT (which has neither core mode).
+METHODS = ("auto", "front", "ceiling", "caps")
+
 PARAMETER_CONSTRAINTS: dict[str, list] = {
     "delta": [Interval(numbers.Real, 0, None, closed="left")],
     "max_lists": [Interval(numbers.Integral, 1, INT64_MAX)],
     "engine": [Options(ENGINES)],
+    "method": [Options(METHODS)],
 }
 
 
@@ -107,8 +137,9 @@ class FairestResult:
     optimum, delta, max_length, metric : float, float, int or None, str
         The problem: the certified optimum, the width, the length cap, the metric's short name.
     steps : tuple of dict
-        Each search made: ``kind`` (``rashomon`` or ``optimum``), ``cap``, ``outcome``
-        (``refuted``, ``witness``, ``exact``, ``cut``, ``stopped``), ``lists`` and ``seconds``.
+        Each search made: ``kind`` (``front``, ``fairest``: the core's modes; ``rashomon`` or
+        ``optimum``), ``cap``, ``outcome`` (``refuted``, ``witness``, ``exact``, ``cut``,
+        ``stopped``), ``lists`` and ``seconds`` (CPU seconds).
     stats : dict
         ``seconds`` (the whole search), ``searches``.
     """
@@ -172,6 +203,7 @@ def fairest_within(
     max_length: int | None = None,
     delta: float,
     engine: str = "bnb",
+    method: str = "auto",
     max_lists: int = MAX_LISTS,
     protected: Any = None,
     sample_weight: Any = None,
@@ -199,10 +231,15 @@ def fairest_within(
     engine : {"bnb", "cpsat"}
         The engine of every step (``cpsat``: small problems, a cross-check; it needs
         ``max_length``).
+    method : {"auto", "front", "ceiling", "caps"}
+        How (:mod:`fairlist.fairest`): ``front``, one search keeping the Pareto front of
+        (objective, unfairness) (``auto`` with ``bnb``); ``ceiling``, the optimum then a search
+        minimising unfairness under the objective ceiling; ``caps``, the Rashomon set and a
+        bisection of caps (``auto`` with ``cpsat``, the only method it has).
     max_lists : int
-        The most lists one step enumerates (1,000,000 by default, about 40 MB; the first
-        step's is the set itself when it is that small); a set cut by it gives witnesses only
-        and the search goes on under lower caps.
+        ``caps`` only: the most lists one step enumerates (1,000,000 by default, about 40 MB;
+        the first step's is the set itself when it is that small); a set cut by it gives
+        witnesses only and the search goes on under lower caps.
     max_nodes, time_limit, memory_limit_mb
         Limits: ``time_limit`` (60 s by default) covers every step; ``max_nodes`` and
         ``memory_limit_mb`` bound each. A limit returns status ``feasible`` with its gap.
@@ -230,7 +267,7 @@ def fairest_within(
     validate_params(
         "fairest_within",
         PARAMETER_CONSTRAINTS,
-        {"delta": delta, "max_lists": max_lists, "engine": engine},
+        {"delta": delta, "max_lists": max_lists, "engine": engine, "method": method},
     )
     problem = prepare_problem(
         "fairest_within",
@@ -249,7 +286,9 @@ def fairest_within(
         memory_limit_mb=memory_limit_mb,
         start=start,
     )
-    return search_fairest(problem, float(delta), max_lists=max_lists, engine=engine, start=start)
+    return search_fairest(
+        problem, float(delta), max_lists=max_lists, engine=engine, method=method, start=start
+    )
 
 
 def search_fairest(
@@ -258,17 +297,27 @@ def search_fairest(
     *,
     max_lists: int = MAX_LISTS,
     engine: str = "bnb",
+    method: str = "auto",
     start: float | None = None,
 ) -> FairestResult:
     """:func:`fairest_within` on a :class:`~fairlist.solvers.Problem` (after the data are
     prepared); its limits bound the search (``time_limit``: all the steps together)."""
     start = time.perf_counter() if start is None else start
+    validate_params("search_fairest", {"method": [Options(METHODS)]}, {"method": method})
+    if method == "auto":
+        method = "front" if engine == "bnb" else "caps"
+    if engine != "bnb" and method != "caps":
+        raise InvalidParameterError(
+            f"method={method!r} runs a mode of the branch-and-bound core: engine='cpsat' has "
+            "method='caps' only"
+        )
     if not engine_weights(problem).exact:
         raise DataError(
             "sample_weight: fairest_within needs weights the engine reads exactly (decimals, "
             "simple fractions, integers, totalling at most 2**31 units); these are rounded"
         )
-    return _Search(problem, delta, max_lists, engine, start).run()
+    search = _Search(problem, delta, max_lists, engine, start)
+    return {"front": search.run_front, "ceiling": search.run_ceiling}.get(method, search.run)()
 
 
 class _Search:
@@ -402,6 +451,82 @@ class _Search:
         # no list is less unfair than 0: a witness of unfairness 0 is certified as such (the
         # least objective among such lists only when a set reached step 3)
         return self._result("optimal" if self.best_unfairness <= 0 else "feasible", optimum)
+
+    # ------------------------------------------------------------------ the core's modes
+    def _list(self, kept, rules, default: int) -> RuleList:
+        """A list of the core's codes (antecedent << 1 | prediction, over the kept columns)."""
+        return self.problem.rule_list(
+            [int(kept[int(r) >> 1]) for r in rules], [int(r) & 1 for r in rules], int(default)
+        )
+
+    def _certified(self, raw) -> FairestResult | None:
+        """The result when the core's optimum is not certified (or no fair list exists), else
+        None, with ``self.optimum`` set."""
+        status = raw["status"].name
+        if status == "INFEASIBLE":  # completed: no fair list at all
+            return self._result("infeasible", math.inf)
+        if status != "OPTIMAL":
+            return self._result("unknown", math.inf)
+        self.optimum = float(raw["objective"])
+        return None
+
+    def run_front(self) -> FairestResult:
+        """Method ``front``: one search keeping the Pareto front of (objective, unfairness) of
+        the Rashomon set (the module docstring; rashomon.hpp gives the argument)."""
+        t0 = time.process_time()
+        p = self._limited(None)
+        if p is None:
+            return self._result("unknown", math.inf)
+        width = useful_delta(p, self.delta)  # finite (the core's Rashomon mode needs it)
+        raw, kept, _ = BnBSolver().solve_rashomon(p, width, None, keep_map=True, front=True)
+        n_front = len(raw["rashomon_objectives"])
+        outcome = self._certified(raw)
+        if outcome is not None:
+            self._record("front", self.problem.epsilon, "stopped", n_front, t0)
+            return outcome
+        threshold = self.optimum + self.delta + SLACK
+        starts = raw["rashomon_starts"]
+        for i in range(n_front):
+            rules = raw["rashomon_rules"][starts[i] : starts[i + 1]]
+            self._offer(self._list(kept, rules, raw["rashomon_defaults"][i]), threshold)
+        # every list within the threshold was evaluated: the search completed and the store
+        # dropped nothing for memory or time (a complete set, as RashomonSet.complete)
+        exact = raw["stop_reason"].name == "COMPLETED" and math.isinf(
+            float(raw["rashomon_complete_below"])
+        )
+        self._record("front", self.problem.epsilon, "exact" if exact else "cut", n_front, t0)
+        return self._result("optimal" if exact else "feasible", self.optimum)
+
+    def run_ceiling(self) -> FairestResult:
+        """Method ``ceiling``: the optimum, then the core's fairest mode under the objective
+        ceiling ``T`` (the module docstring; native/src/context.cpp set_fairest)."""
+        t0 = time.process_time()
+        p = self._limited(None)
+        res = solve(p, self.engine) if p is not None else None
+        if res is None or res.status not in (Status.OPTIMAL, Status.INFEASIBLE):
+            self._record("optimum", self.problem.epsilon, "stopped", 0, t0)
+            return self._result("unknown", math.inf)
+        if res.status is Status.INFEASIBLE:
+            return self._result("infeasible", math.inf)
+        self.optimum = res.objective
+        self._record("optimum", self.problem.epsilon, "witness", 1, t0)
+        threshold = self.optimum + self.delta + SLACK
+        self._offer(res.rule_list, threshold)  # the optimum: a first witness
+        t0 = time.process_time()
+        p = self._limited(None)
+        if p is None:
+            return self._result("feasible", self.optimum)
+        raw, kept = BnBSolver().solve_fairest(p, threshold, initial=res.rule_list)
+        if raw["has_solution"]:
+            self._offer(self._list(kept, self._rules(raw), raw["default_prediction"]), threshold)
+        exact = raw["status"].name == "OPTIMAL"
+        self._record("fairest", self.problem.epsilon, "exact" if exact else "stopped", 1, t0)
+        return self._result("optimal" if exact else "feasible", self.optimum)
+
+    @staticmethod
+    def _rules(raw) -> list[int]:
+        pairs = zip(raw["antecedents"], raw["predictions"], strict=True)
+        return [int(j) << 1 | int(q) for j, q in pairs]
 
     def _next_cap(self) -> float | None:
         """The next cap: the best witness's own unfairness when not tried yet (its step 3

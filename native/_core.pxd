@@ -166,12 +166,15 @@ cdef extern from "fairlist/search.hpp" namespace "fairlist" nogil:
         int64_t max_lists            # Rashomon mode: keep the max_lists of least objective; 0: all
         bint rashomon_keep_map       # Rashomon mode for a certificate: map and symmetry stay on
         double rashomon_ceiling      # Rashomon mode: no list above this objective; +inf: none
+        bint rashomon_front          # Rashomon mode: keep the (objective, unfairness) front only
+        double fairest_ceiling       # fairest mode: least unfair list of objective <= this; < 0: off
 
     # The test and diagnostic switches (config.hpp), apart from Config.
     cdef struct Diagnostics:
         bint wide_map_counts         # 32-bit permutation-map counts on any size
         bint canonical_ties          # ties decided canonically with one worker too
         bint finished_tie_cut        # canonical ties: drop a tying equivalent of a finished prefix
+        bint fairest_falling_cap     # fairest mode: the incumbent's unfairness caps the bounds
 
     cdef struct Stats:
         int64_t nodes_expanded
@@ -227,6 +230,7 @@ cdef extern from "fairlist/search.hpp" namespace "fairlist" nogil:
         int64_t errors                 # weight of the misclassified samples (integer units)
         double objective               # inf without a solution
         double lower_bound
+        double unfairness              # the list's (fairest mode: minimised; lower_bound bounds it)
         Stats stats
         vector[uint32_t] rashomon_rules       # Rashomon mode: every list's rules, concatenated
         vector[uint64_t] rashomon_starts      # list i: rashomon_rules[starts[i]:starts[i + 1]]

@@ -1,7 +1,10 @@
 """fairlist.fairest_within: the least unfair list within delta of the optimum, against the brute
 force (tests/reference.py), the Rashomon enumeration (RashomonSet.fairest) and the CP-SAT
-engine; every metric, several groups, sample weights; both routes of the search (the set at
-once, and the bisection of caps that a small max_lists forces)."""
+engine; every metric, several groups, sample weights; every method of the search (the core's
+Pareto front of one search, ``front``; the optimum then the core's fairest mode under the
+objective ceiling, ``ceiling``; and ``caps``: the set at once, and the bisection of caps that a
+small max_lists forces). The core's fairest mode is also checked on its own under arbitrary
+ceilings (tests/test_fairest_core.py)."""
 
 from __future__ import annotations
 
@@ -20,6 +23,9 @@ from fairlist.rashomon import search_rashomon
 from fairlist.solvers import Limits
 
 METRICS = list(Metric)
+#: The methods of the core (fairlist.fairest.METHODS but auto and caps, which the tests pass as
+#: the default max_lists and a bisecting one).
+CORE_METHODS = ("front", "ceiling")
 
 
 def _members(problem, max_length: int, delta: float) -> list[tuple[float, float]]:
@@ -76,9 +82,11 @@ def test_every_metric_equals_brute_force_both_routes(metric):
         if bisected >= 2:
             break
         problem = random_problem(rng, n=30, m=5, metric=metric, epsilon=0.25, lam=0.01)
-        assert_fairest(problem, 3, 0.06)  # the set at once
+        for method in CORE_METHODS:
+            assert_fairest(problem, 3, 0.06, method=method)
+        assert_fairest(problem, 3, 0.06, method="caps")  # the set at once
         cap = _bisecting_cap(problem, 3, 0.06)
-        found = assert_fairest(problem, 3, 0.06, max_lists=cap)  # the caps bisected
+        found = assert_fairest(problem, 3, 0.06, method="caps", max_lists=cap)  # bisected
         bisected += any(step["kind"] == "optimum" for step in found.steps)
     assert bisected  # the bisection ran
 
@@ -91,8 +99,10 @@ def test_groups_and_weights_equal_brute_force(weights):
         problem = random_group_problem(
             rng, n=30, m=4, k=3, weights=weights, metric=metric, epsilon=0.5, lam=0.01
         )
-        assert_fairest(problem, 3, 0.08)
-        assert_fairest(problem, 3, 0.08, max_lists=_bisecting_cap(problem, 3, 0.08))
+        for method in CORE_METHODS:
+            assert_fairest(problem, 3, 0.08, method=method)
+        cap = _bisecting_cap(problem, 3, 0.08)
+        assert_fairest(problem, 3, 0.08, method="caps", max_lists=cap)
 
 
 def test_three_groups_and_weights_fast():
@@ -107,15 +117,32 @@ def test_three_groups_and_weights_fast():
         epsilon=0.5,
         lam=0.01,
     )
-    assert_fairest(problem, 2, 0.08, max_lists=_bisecting_cap(problem, 2, 0.08))
+    assert_fairest(problem, 2, 0.08, method="caps", max_lists=_bisecting_cap(problem, 2, 0.08))
+    for method in CORE_METHODS:
+        assert_fairest(problem, 2, 0.08, method=method)
+
+
+@pytest.mark.parametrize("method", CORE_METHODS)
+def test_core_methods_on_three_groups_and_weights(method):
+    rng = np.random.default_rng(712)
+    cases = ((Metric.STATISTICAL_PARITY, "integer"), (Metric.EQUAL_OPPORTUNITY, None))
+    for metric, weights in cases:
+        problem = random_group_problem(
+            rng, n=24, m=4, k=3, weights=weights, metric=metric, epsilon=0.4, lam=0.01
+        )
+        assert_fairest(problem, 3, 0.08, method=method)
 
 
 def test_no_cap_and_delta_zero():
     rng = np.random.default_rng(720)
     problem = random_problem(rng, n=30, m=5, epsilon=None, lam=0.01)
-    assert_fairest(problem, 3, 0.05, max_lists=_bisecting_cap(problem, 3, 0.05))
+    assert_fairest(problem, 3, 0.05, method="caps", max_lists=_bisecting_cap(problem, 3, 0.05))
+    for method in CORE_METHODS:  # no cap: the core searches with one every list meets
+        assert_fairest(problem, 3, 0.05, method=method)
     problem = random_problem(rng, n=24, m=5, epsilon=0.2, lam=0.0)
-    assert_fairest(problem, 3, 0.0, max_lists=_bisecting_cap(problem, 3, 0.0))
+    assert_fairest(problem, 3, 0.0, method="caps", max_lists=_bisecting_cap(problem, 3, 0.0))
+    for method in CORE_METHODS:
+        assert_fairest(problem, 3, 0.0, method=method)
 
 
 @pytest.mark.slow
@@ -126,7 +153,7 @@ def test_sets_too_large_for_max_lists_never_claim_too_much(metric):
     problem = random_problem(rng, n=30, m=5, metric=metric, epsilon=0.25, lam=0.01)
     problem = problem.replace(max_length=3)
     u, _ = _expected(problem, 3, 0.06)
-    found = search_fairest(problem, 0.06, max_lists=1)
+    found = search_fairest(problem, 0.06, method="caps", max_lists=1)
     if math.isinf(u):
         assert found.status == "infeasible"
         return
@@ -151,9 +178,10 @@ def test_agrees_with_the_rashomon_set_and_cpsat():
         rs = search_rashomon(problem, 0.1, None)
         frame = rs.to_frame(columns=["objective", metric.short_name])
         i = rs.fairest()
-        by_bnb = search_fairest(problem, 0.1, max_lists=2)
+        by_bnb = search_fairest(problem, 0.1, method="caps", max_lists=2)
         by_cpsat = search_fairest(problem, 0.1, max_lists=2, engine="cpsat")
-        for found in (by_bnb, by_cpsat):
+        by_core = [search_fairest(problem, 0.1, method=method) for method in CORE_METHODS]
+        for found in (by_bnb, by_cpsat, *by_core):
             assert found.status == "optimal"
             assert found.unfairness == pytest.approx(frame[metric.short_name][i], abs=1e-12)
             assert found.objective == pytest.approx(frame["objective"][i], abs=1e-12)
@@ -162,14 +190,18 @@ def test_agrees_with_the_rashomon_set_and_cpsat():
 def test_infeasible_and_limits():
     rng = np.random.default_rng(740)
     problem = random_problem(rng, n=30, m=5, epsilon=0.2, lam=0.005, max_length=4)
-    infeasible = search_fairest(problem.replace(epsilon=0.0, metric="cuae"), 0.05)
-    if infeasible.rule_list is None:
-        assert infeasible.status == "infeasible"
-        assert "no rule list of at most 4 rules meets the cap" in infeasible.certificate
+    for method in ("caps", *CORE_METHODS):
+        never = problem.replace(epsilon=0.0, metric="cuae")
+        infeasible = search_fairest(never, 0.05, method=method)
+        if infeasible.rule_list is None:
+            assert infeasible.status == "infeasible"
+            assert "no rule list of at most 4 rules meets the cap" in infeasible.certificate
     # a node limit: never a wrong claim
     u, _ = _expected(problem, 4, 0.05)
-    for nodes in (1, 3, 10):
-        found = search_fairest(problem.with_limits(Limits(max_nodes=nodes)), 0.05, max_lists=2)
+    runs = [(nodes, {"method": "caps", "max_lists": 2}) for nodes in (1, 3, 10)]
+    runs += [(nodes, {"method": method}) for nodes in (1, 3, 10, 30) for method in CORE_METHODS]
+    for nodes, kwargs in runs:
+        found = search_fairest(problem.with_limits(Limits(max_nodes=nodes)), 0.05, **kwargs)
         assert found.status in ("optimal", "feasible", "unknown")
         assert found.unfairness_bound <= u + 1e-12
         if found.rule_list is not None:
@@ -206,6 +238,10 @@ def test_public_function_routes_tables_and_checks_its_arguments():
         fairest_within(*args, delta=0.1, engine="exhaustive")
     with pytest.raises(InvalidParameterError, match="max_lists"):
         fairest_within(*args, delta=0.1, max_lists=0)
+    with pytest.raises(InvalidParameterError, match="method"):
+        fairest_within(*args, delta=0.1, method="enumerate")
+    with pytest.raises(InvalidParameterError, match="engine='cpsat' has method='caps' only"):
+        fairest_within(*args, delta=0.1, engine="cpsat", method="front")
     with pytest.raises(InvalidParameterError, match="lam"):
         fairest_within(*args, delta=0.1, lam=-1)
     with pytest.raises(DataError, match="sample_weight"):

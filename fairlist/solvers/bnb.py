@@ -538,6 +538,8 @@ use_weight_plane_counts : bool
             max_lists=0,
             rashomon_keep_map=False,  # a certificate's enumeration: fairlist.dual
             rashomon_ceiling=math.inf,
+            rashomon_front=False,  # the least unfair list within delta: fairlist.fairest
+            fairest_ceiling=-1.0,  # the fairest mode: fairlist.fairest
         )
         return config
 
@@ -627,6 +629,7 @@ use_weight_plane_counts : bool
         *,
         keep_map: bool = False,
         ceiling: float = math.inf,
+        front: bool = False,
     ) -> tuple[dict[str, Any], np.ndarray, np.ndarray]:
         """The core's Rashomon mode on ``problem``: every fair list whose objective is within
         ``delta`` of the optimum (the ``max_lists`` least, ties canonical; 0 or None: all),
@@ -636,17 +639,42 @@ use_weight_plane_counts : bool
         :func:`fairlist.rashomon.rashomon_set` makes a :class:`~fairlist.rashomon.RashomonSet`
         of them. ``weights``: :func:`engine_weights` of the problem (computed when None).
         ``keep_map`` and ``ceiling``: a certificate's enumeration (:mod:`fairlist.dual`; the
-        core's ``rashomon_keep_map`` and ``rashomon_ceiling``)."""
+        core's ``rashomon_keep_map`` and ``rashomon_ceiling``). ``front``: only the Pareto front
+        of (objective, unfairness) is kept (the core's ``rashomon_front``,
+        :mod:`fairlist.fairest`)."""
         weights = engine_weights(problem) if weights is None else weights
         config = self._config(problem.limits, problem.max_length)
         config.update(rashomon_delta=float(delta), max_lists=int(max_lists or 0))
         config.update(rashomon_keep_map=bool(keep_map), rashomon_ceiling=float(ceiling))
+        config.update(rashomon_front=bool(front))
         epsilon = 0.0 if problem.epsilon is None else float(problem.epsilon)
         search, kept, representative = new_search(problem, weights, epsilon, config)
         deadline = None
         if problem.limits.time_limit is not None:
             deadline = time.perf_counter() + float(problem.limits.time_limit)
         return self._run(search, deadline), kept, representative
+
+    def solve_fairest(
+        self, problem: Problem, ceiling: float, initial: RuleList | None = None
+    ) -> tuple[dict[str, Any], np.ndarray]:
+        """The core's fairest mode on ``problem`` (exact weights): the least unfair fair list
+        of objective at most ``ceiling`` (ties: the lower objective), under the problem's
+        limits and this solver's settings; ``initial``: a first incumbent (a list within the
+        ceiling). Returns the core's raw result (its ``unfairness``; ``lower_bound`` bounds
+        the unfairness) and the kept antecedent columns (:func:`new_search`);
+        :func:`fairlist.fairest.search_fairest` reads them."""
+        if not float(ceiling) >= 0:  # (the core reads a negative one as its mode off)
+            raise InvalidParameterError(f"ceiling must be a number >= 0, got {ceiling!r}")
+        config = self._config(problem.limits, problem.max_length)
+        config.update(fairest_ceiling=float(ceiling))
+        epsilon = 0.0 if problem.epsilon is None else float(problem.epsilon)
+        search, kept, representative = new_search(problem, engine_weights(problem), epsilon, config)
+        if initial is not None:
+            self._offer_initial(search, problem, representative, initial)
+        deadline = None
+        if problem.limits.time_limit is not None:
+            deadline = time.perf_counter() + float(problem.limits.time_limit)
+        return self._run(search, deadline), kept
 
     def _result(
         self,

@@ -19,6 +19,10 @@ inline bool has(const word_t* set, std::size_t e) {
 
 }  // namespace
 
+void ClassFairnessBound::set_cap(double epsilon) {
+    cap_ = epsilon + kFeasibilityTol + kCapMargin;
+}
+
 ClassFairnessBound::ClassFairnessBound(const RuleData& data, Metric metric, double epsilon)
     : data_(data),
       cap_(epsilon + kFeasibilityTol + kCapMargin),

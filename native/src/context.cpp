@@ -8,25 +8,48 @@
 
 namespace fairlist {
 
+namespace {
+
+// The problem the search runs: the caller's, but in the fairest mode and the Rashomon mode's
+// front always constrained (an unconstrained one with the cap kNoUnfairnessCap, which every
+// list meets): the fairness bounds, the permutation map's key (the counts the metric reads, so
+// that equal keys mean equal unfairness: without a cap the key is the captured samples alone,
+// and the map would drop a prefix whose completions are less unfair) and the full space of
+// both labels all need a cap (set_fairest).
+ProblemSpec searched(const ProblemSpec& problem, const Config& config) {
+    ProblemSpec p = problem;
+    const bool front = config.rashomon_front && config.rashomon_delta >= 0.0;
+    if ((config.fairest_ceiling >= 0.0 || front) && !p.constrained) {
+        p.constrained = true;
+        p.epsilon = kNoUnfairnessCap;
+    }
+    return p;
+}
+
+}  // namespace
+
 SearchContext::SearchContext(const word_t* rules, const word_t* labels,
                              const std::int32_t* groups, const std::int64_t* weights,
                              std::size_t n_samples, std::size_t n_antecedents, int n_groups,
                              const ProblemSpec& problem, const Config& config,
                              const Diagnostics& diagnostics)
     : data_(rules, labels, groups, weights, n_samples, n_antecedents, n_groups),
-      problem_(problem),
+      problem_(searched(problem, config)),
       config_(config),
       diagnostics_(diagnostics),
       n_(static_cast<double>(data_.total_weight())),
-      use_class_bound_(problem.constrained && config.use_class_bound &&
+      use_class_bound_(problem_.constrained && config.use_class_bound &&
                        is_metric(static_cast<int>(problem.metric)) && is_linear(problem.metric)),
-      use_sample_bound_(problem.constrained && config.use_fairness_bound &&
-                        !(use_class_bound_ && problem.epsilon > 0.0)),
+      // (The fairest mode applies the class-bound rule to its falling cap: use_sample_bound.)
+      use_sample_bound_(problem_.constrained && config.use_fairness_bound &&
+                        (config.fairest_ceiling >= 0.0 ||
+                         !(use_class_bound_ && problem.epsilon > 0.0))),
       exact_two_groups_(n_groups == 2 && data_.unit_weights()),
       // Without a cap the majority labels dominate (search.hpp): an argument for the optimum
-      // only, so the Rashomon mode searches both labels.
+      // only, so the Rashomon mode searches both labels (and so does the fairest mode, whose
+      // problem_ is always constrained).
       majority_labels_(config.majority_only ||
-                       (!problem.constrained && !(config.rashomon_delta >= 0.0))) {
+                       (!problem_.constrained && !(config.rashomon_delta >= 0.0))) {
     if (n_samples >= (std::size_t{1} << 31)) {
         throw std::invalid_argument("too many samples (>= 2^31)");
     }
@@ -52,6 +75,13 @@ SearchContext::SearchContext(const word_t* rules, const word_t* labels,
     }
     canonical_ties_ = diagnostics.canonical_ties || n_jobs_ > 1;
     if (config.rashomon_delta >= 0.0) set_rashomon();
+    if (std::isnan(config.fairest_ceiling)) {
+        throw std::invalid_argument("fairest_ceiling must not be NaN");
+    }
+    if (config.fairest_ceiling >= 0.0) set_fairest();
+    if (config.rashomon_front && !rashomon_) {
+        throw std::invalid_argument("rashomon_front needs the Rashomon mode (rashomon_delta >= 0)");
+    }
     // A list never has more rules than antecedents.
     max_length_ = n_antecedents;
     if (config.max_length >= 0) {
@@ -82,7 +112,11 @@ void SearchContext::set_rashomon() {
     //    same counts: their completions differ as lists, and all may lie within delta.
     //    With rashomon_keep_map (a certificate's enumeration) it stays on: the caller needs one
     //    list per key class only (config.hpp).
-    if (!c.rashomon_keep_map) config_.use_permutation_map = false;
+    //    So does rashomon_front (the fairest list within delta: the arguments of set_fairest).
+    if (!c.rashomon_keep_map && !c.rashomon_front) config_.use_permutation_map = false;
+    if (c.rashomon_front && c.max_lists > 0) {  // max_lists keeps lists by objective alone
+        throw std::invalid_argument("rashomon_front refuses max_lists > 0");
+    }
     if (!(c.rashomon_ceiling == c.rashomon_ceiling)) {
         throw std::invalid_argument("rashomon_ceiling must not be NaN");
     }
@@ -101,6 +135,61 @@ void SearchContext::set_rashomon() {
     // different labels cost every list the same errors), and the fairness and class bounds.
     // A rule capturing no sample (of positive weight) is never generated (expander.cpp):
     // the set is defined without such rules.
+}
+
+// The fairest mode: what each pruning and shortcut of the search becomes when it minimises
+// unfairness among the fair lists of objective at most the ceiling T (ties: the lower objective,
+// then canonically).  The answer is a list L* with (u*, o*) least lexicographically; a pruning
+// is valid when it never skips a list with objective <= T and unfairness <= the incumbent's
+// (such a list may still beat or tie it), and a shortcut when it skips only lists some
+// evaluated list is at least as good as in (unfairness, objective).
+void SearchContext::set_fairest() {
+    const Config& c = config_;
+    // Refused: each assumes "minimise the objective".
+    if (rashomon_) throw std::invalid_argument("the fairest mode refuses the Rashomon mode");
+    if (n_jobs_ != 1) throw std::invalid_argument("the fairest mode runs with n_jobs = 1 only");
+    if (c.deepen_length > 0) {  // its phases prune lists that do not beat the incumbent's objective
+        throw std::invalid_argument("the fairest mode refuses deepen_length > 0");
+    }
+    if (c.gap_tolerance > 0) {  // a gap on the objective, not on the unfairness
+        throw std::invalid_argument("the fairest mode refuses gap_tolerance > 0");
+    }
+    if (c.majority_only) {  // relabelling by majority changes the unfairness: the full space
+        throw std::invalid_argument("the fairest mode refuses majority_only");
+    }
+    fairest_ = true;
+    // Switched off:
+    //  * the accurate-support bound: deleting a rule lowers the objective but may raise the
+    //    unfairness (and it is off under a cap anyway; problem_ is always constrained here);
+    //  * the beam search: it ranks and offers lists by objective (Incumbent::offer); the
+    //    fairest incumbent starts from the constant lists and the warm start instead.  It
+    //    changes what a limited search returns only, never a certificate;
+    //  * canonical ties: tie_may_precede and the map's canonical rule compare objectives with
+    //    the incumbent's; the serial search offers every list the prunings keep, and
+    //    offer_fairest takes the canonical first of those of least (unfairness, objective).
+    config_.use_support_bounds = false;
+    config_.beam_width = 0;
+    canonical_ties_ = false;
+    // Restated against T (cuts(), cutoff()), each a lower bound on the objective of every list
+    // of a subtree, so a subtree whose bound exceeds T holds no list of interest: the
+    // hierarchical bound, lookahead (the prefix's own lists "prefix + default" are offered when
+    // it is created), the maximum useful length (lam times the fewest rules), equivalent points,
+    // and the errors the fairness bounds add (every fair completion with unfairness at most the
+    // cap makes them), the two-rule lookahead, and the terminal solver's e_max (the most errors
+    // of a list within T; T is fixed, so its candidates' floor stays valid).
+    // Restated with the falling cap (fair_cap): the class bound, the per-sample fairness bound
+    // and the terminal solver's fairness screen; an infeasible relaxation means no completion
+    // with unfairness at most the incumbent's.
+    // Kept, because each skips a list only for another with the same unfairness and no more
+    // objective (so at least as good in (unfairness, objective), and within T when it is):
+    //  * the permutation map: equal keys (the captured samples and the counts the metric reads
+    //    on them) give completions P + S and Q + S equal unfairness, and the prefix kept has no
+    //    more errors and no more rules (frontier.cpp judge);
+    //  * the terminal solver's two-rule lists P + (i, q1) + (j, q2) + default q2, which predict
+    //    as P + (i, q1) + default q2 with one rule more: the same unfairness, an objective lam
+    //    higher (equal with lam = 0, and the shorter comes first canonically);
+    //  * its sibling symmetry: Q + (j, q) + (i, q) + R predicts as Q + (i, q) + (j, q) + R, of
+    //    the same length, met below the earlier sibling under a cap no lower than today's.
 }
 
 NodeQueue::Order SearchContext::queue_order() const {
@@ -163,14 +252,14 @@ int SearchContext::key_counts(const Fixed& f, std::uint32_t* out) const {
 }
 
 FairnessBound SearchContext::sample_bound(const Fixed& f, const SplitCounts& u,
-                                          std::int64_t work_budget) const {
+                                          std::int64_t work_budget, double cap) const {
     if (exact_two_groups_) {
-        return fairness_lower_bound(problem_.metric, problem_.epsilon, f.g[0], f.g[1],
-                                    u.uncaptured(0), u.uncaptured(1), work_budget);
+        return fairness_lower_bound(problem_.metric, cap, f.g[0], f.g[1], u.uncaptured(0),
+                                    u.uncaptured(1), work_budget);
     }
     Uncaptured free[kMaxGroups];
     for (int g = 0; g < u.k; ++g) free[g] = u.uncaptured(g);
-    return group_fairness_lower_bound(problem_.metric, problem_.epsilon, f, free);
+    return group_fairness_lower_bound(problem_.metric, cap, f, free);
 }
 
 bool SearchContext::walk_prefix(const std::uint32_t* rules, std::size_t n, word_t* free,

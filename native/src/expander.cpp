@@ -43,11 +43,13 @@ bool Expander::root_bound(std::int64_t* rest) {
     if (!problem.constrained || !ctx_.config().use_fairness_bound) return true;
     ++stats_.fairness_bound_calls;
     const Fixed none(data.n_groups());
-    const FairnessBound fb = ctx_.sample_bound(none, data.totals(), kExactWorkBudget);
+    const double cap = ctx_.fair_cap(incumbent_);
+    const FairnessBound fb = ctx_.sample_bound(none, data.totals(), kExactWorkBudget, cap);
     bool feasible = fb.feasible;
     if (fb.feasible) *rest = std::max(*rest, fb.min_errors);
     if (fb.feasible && ctx_.use_class_bound()) {
         std::int64_t cb;
+        class_bound_.set_cap(cap);
         class_bound_.prepare(data.class_all());
         if (class_bound_.bound(none, data.class_all(), scratch_.class_none.data(),
                                class_bound_.majority_positive(data.class_all()),
@@ -102,6 +104,7 @@ void Expander::prepare_prefix() {
     }
     if (ctx_.use_class_bound()) {
         scratch_.class_positive = class_bound_.majority_positive(scratch_.class_free.data());
+        class_bound_.set_cap(ctx_.fair_cap(incumbent_));  // for this expansion's children
         class_bound_.prepare(scratch_.class_free.data());
     }
 }

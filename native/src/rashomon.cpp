@@ -10,8 +10,9 @@
 
 namespace fairlist {
 
-RashomonStore::RashomonStore(std::int64_t max_lists)
+RashomonStore::RashomonStore(std::int64_t max_lists, bool front)
     : max_lists_(max_lists > 0 ? static_cast<std::size_t>(max_lists) : 0),
+      front_(front),
       compacted_at_(std::numeric_limits<double>::infinity()),
       cap_(std::numeric_limits<double>::infinity()),
       next_cap_(max_lists_),
@@ -24,7 +25,8 @@ RashomonStore::RashomonStore(std::int64_t max_lists)
 std::size_t RashomonStore::footprint(std::size_t rule_capacity, std::size_t list_capacity) const {
     const std::size_t arrays = rule_capacity * sizeof(std::uint32_t) +
                                (list_capacity + 1) * sizeof(std::uint64_t) +
-                               list_capacity * (1 + sizeof(std::int64_t) + sizeof(double));
+                               list_capacity * (1 + sizeof(std::int64_t) + sizeof(double)) +
+                               (front_ ? list_capacity * sizeof(double) : 0);
     // Twice the arrays (the store and the sorted copy finish() makes, which becomes the numpy
     // arrays), finish()'s keys and order (32 bytes a list) and the copy of the objectives that
     // trim() and make_way() select in.
@@ -53,14 +55,23 @@ bool RashomonStore::make_room(std::size_t n_rules) {
         defaults_.reserve(list_capacity);
         errors_.reserve(list_capacity);
         objectives_.reserve(list_capacity);
+        if (front_) unfairness_.reserve(list_capacity);
         return true;
     }
     return false;
 }
 
 void RashomonStore::add(const std::uint32_t* prefix, std::size_t n, std::uint32_t last, int d,
-                        std::int64_t errors, double objective) {
+                        std::int64_t errors, double objective, double unfairness) {
     if (objective >= memory_cut_) return;  // dropped for memory: the search prunes there too
+    if (front_) {  // the Pareto front: a dominated list is not kept (see rashomon.hpp)
+        for (std::size_t i = 0; i < size(); ++i) {
+            if (objectives_[i] <= objective && unfairness_[i] <= unfairness) return;
+        }
+        keep_if([&](std::size_t i) {
+            return !(objective <= objectives_[i] && unfairness <= unfairness_[i]);
+        });
+    }
     const std::size_t n_rules = n + (last != Incumbent::kNoRule ? 1 : 0);
     const bool over_limit = size() >= list_limit_;
     if (over_limit || !make_room(n_rules)) {
@@ -76,6 +87,7 @@ void RashomonStore::add(const std::uint32_t* prefix, std::size_t n, std::uint32_
     defaults_.push_back(static_cast<std::uint8_t>(d));
     errors_.push_back(errors);
     objectives_.push_back(objective);
+    if (front_) unfairness_.push_back(unfairness);
 }
 
 void RashomonStore::make_way(std::size_t n_rules, bool over_limit) {
@@ -119,9 +131,14 @@ double RashomonStore::trim(double cutoff) {
 
 void RashomonStore::compact(double cutoff) {
     compacted_at_ = cutoff;
+    keep_if([&](std::size_t i) { return objectives_[i] <= cutoff; });
+}
+
+template <class Keep>
+void RashomonStore::keep_if(Keep keep) {
     std::size_t kept = 0, kept_rules = 0;
     for (std::size_t i = 0; i < size(); ++i) {
-        if (objectives_[i] > cutoff) continue;
+        if (!keep(i)) continue;
         const std::uint64_t begin = starts_[i], end = starts_[i + 1];
         std::copy(rules_.begin() + static_cast<std::ptrdiff_t>(begin),
                   rules_.begin() + static_cast<std::ptrdiff_t>(end),
@@ -131,6 +148,7 @@ void RashomonStore::compact(double cutoff) {
         defaults_[kept] = defaults_[i];
         errors_[kept] = errors_[i];
         objectives_[kept] = objectives_[i];
+        if (front_) unfairness_[kept] = unfairness_[i];
         ++kept;
     }
     rules_.resize(kept_rules);
@@ -139,6 +157,7 @@ void RashomonStore::compact(double cutoff) {
     defaults_.resize(kept);
     errors_.resize(kept);
     objectives_.resize(kept);
+    if (front_) unfairness_.resize(kept);
 }
 
 bool RashomonStore::before(std::size_t a, std::size_t b) const {
@@ -223,6 +242,7 @@ void RashomonStore::finish(double cutoff, double complete_below, SearchResult* r
     std::vector<std::uint8_t>().swap(defaults_);
     std::vector<std::int64_t>().swap(errors_);
     std::vector<double>().swap(objectives_);
+    std::vector<double>().swap(unfairness_);
     std::vector<double>().swap(scratch_);
 }
 

@@ -36,7 +36,8 @@ Search::Search(const word_t* rules, const word_t* labels, const std::int32_t* gr
       worker_(std::make_unique<Expander>(*ctx_, *frontier_, *incumbent_, &stop_)),
       cut_bound_(kInf) {
     if (ctx_->rashomon()) {
-        rashomon_ = std::make_unique<RashomonStore>(ctx_->config().max_lists);
+        rashomon_ = std::make_unique<RashomonStore>(ctx_->config().max_lists,
+                                                    ctx_->config().rashomon_front);
         worker_->set_rashomon(rashomon_.get());
     }
 }
@@ -78,6 +79,14 @@ bool Search::set_initial(const std::vector<std::uint32_t>& antecedents,
     add_predicted(w.fixed, w.free, default_prediction);
     const std::int64_t errors = w.errors + w.free.label(1 - default_prediction);
     if (!ctx_->fair(w.fixed)) return false;
+    if (ctx_->fairest()) {  // within the ceiling, by (unfairness, objective): ListSink::offer
+        const double objective = ctx_->objective(errors, rules.size());
+        if (!(objective <= ctx_->ceiling())) return false;
+        incumbent_->offer_fairest(unfairness(ctx_->problem().metric, w.fixed), objective, errors,
+                                  rules.data(), rules.size(), Incumbent::kNoRule,
+                                  default_prediction);
+        return true;
+    }
     incumbent_->offer(ctx_->objective(errors, rules.size()), errors, rules.data(), rules.size(),
                       Incumbent::kNoRule, default_prediction, [] { return true; }, nullptr);
     return true;
@@ -363,6 +372,14 @@ SearchResult Search::make_result(StopReason reason) {
         }
         result.default_prediction = best.default_prediction;
         result.errors = best.errors;
+        // Its unfairness, from its counts (the fairest mode's incumbent knows it already).
+        std::vector<word_t> free(ctx_->data().n_words());
+        Walk w;
+        ctx_->walk_prefix(best.rules.data(), best.rules.size(), free.data(), &w);
+        add_predicted(w.fixed, w.free, best.default_prediction);
+        result.unfairness = unfairness(ctx_->problem().metric, w.fixed);
+    } else {
+        result.unfairness = kInf;
     }
     result.objective = best.objective;
     if (reason == StopReason::COMPLETED) {
@@ -371,6 +388,13 @@ SearchResult Search::make_result(StopReason reason) {
     } else {
         result.status = result.has_solution ? SearchStatus::FEASIBLE : SearchStatus::UNKNOWN;
         result.lower_bound = lower_bound_at_stop();
+    }
+    if (ctx_->fairest()) {
+        // The bound on the unfairness: the list's own when the search completed (every list
+        // within the ceiling less unfair was pruned soundly or evaluated: context.cpp
+        // set_fairest), none otherwise (the queued prefixes carry bounds on the objective
+        // only): the list is then a witness.
+        result.lower_bound = reason == StopReason::COMPLETED ? result.unfairness : 0.0;
     }
     if (rashomon_ != nullptr) {
         // Every list not evaluated extends a queued prefix or the cut node: below the least of

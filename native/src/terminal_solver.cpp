@@ -126,6 +126,7 @@ void TerminalSolver::enumerate(const Finish& p, std::vector<std::uint32_t>* path
     ++stats_.terminal_prefixes;
     if (ctx_.use_class_bound()) {
         positive_ = bound_.majority_positive(p.classes);
+        bound_.set_cap(ctx_.fair_cap(incumbent_));  // for this prefix's first rules
         bound_.prepare(p.classes);
     }
     if (!first_rules(p, path)) return;  // cut short: the caller's node keeps its bound
@@ -298,7 +299,8 @@ SecondRuleScreen TerminalSolver::make_screen(const First& first, int q2,
     SecondRuleScreen screen;
     screen.n_gaps = screen_gaps_;
     screen.sign = q2 == 1 ? 1.0 : -1.0;
-    screen.cap = ctx_.problem().epsilon + kFeasibilityTol + kScreenMargin;
+    // (The fairest mode's cap falls: SearchContext::fair_cap.)
+    screen.cap = ctx_.fair_cap(incumbent_) + kFeasibilityTol + kScreenMargin;
     for (int k = 0; k < screen_gaps_; ++k) {
         const auto& c = bound_.gap_coef(static_cast<std::size_t>(k));
         for (int g = 0; g < 2; ++g) {
@@ -337,7 +339,8 @@ bool TerminalSolver::bound_child(const ChildRecord& child, const word_t* classes
 
 std::int64_t TerminalSolver::max_errors(std::size_t length) const {
     const double best = incumbent_.objective();
-    if (!(best < std::numeric_limits<double>::infinity())) {
+    // (The fairest mode's threshold is its ceiling from the start, incumbent or not.)
+    if (!ctx_.fairest() && !(best < std::numeric_limits<double>::infinity())) {
         return std::numeric_limits<std::int64_t>::max() / 4;
     }
     // From the continuous answer, then +-1 steps on the very comparison the search makes

@@ -55,7 +55,8 @@ struct PreparedClassBound {
 // uncaptured classes `prefix` was prepared for: each relaxes the completions of the child; when
 // none is fair the child goes, otherwise the fewest errors a fair one makes on the uncaptured
 // samples bound those of every completion.  False when one prunes the child (prunes() against
-// the incumbent), else raises b->rest.
+// the incumbent), else raises b->rest.  The cap is SearchContext::fair_cap (the class bound's
+// was set by the caller when it prepared it: ClassFairnessBound::set_cap).
 inline bool fairness_bounds(const SearchContext& ctx, const Incumbent& incumbent,
                             const PreparedClassBound& prefix, const ChildRecord& child,
                             ErrorBound* b, Stats* stats) {
@@ -79,9 +80,10 @@ inline bool fairness_bounds(const SearchContext& ctx, const Incumbent& incumbent
         }
         b->rest = std::max(b->rest, e);
     }
-    if (ctx.use_sample_bound()) {
+    const double cap = ctx.fair_cap(incumbent);  // (the fairest mode's falls: context.hpp)
+    if (ctx.use_sample_bound(cap)) {
         ++stats->fairness_bound_calls;
-        const FairnessBound fb = ctx.sample_bound(f, *child.free, kSearchWorkBudget);
+        const FairnessBound fb = ctx.sample_bound(f, *child.free, kSearchWorkBudget, cap);
         if (!fb.feasible) {
             ++stats->pruned_infeasible;
             return false;

@@ -52,6 +52,10 @@ class ClassFairnessBound {
  public:
     ClassFairnessBound(const RuleData& data, Metric metric, double epsilon);
 
+    // The cap of the next bound() calls (the fairest mode's falling cap, SearchContext::
+    // fair_cap; the constructor's epsilon otherwise): only bound() reads it.
+    void set_cap(double epsilon);
+
     // Whether the metric is handled (SP, PE, EOpp, EOdds).
     bool active() const { return !gaps_.empty(); }
 

@@ -97,6 +97,21 @@ struct Config {
     // The Rashomon mode: no list whose objective exceeds this is kept, and subtrees whose bound
     // exceeds it are pruned (an absolute threshold beside optimum + rashomon_delta; +inf: none).
     double rashomon_ceiling = std::numeric_limits<double>::infinity();
+    // The Rashomon mode for the least unfair list within delta (fairlist.fairest_within): the
+    // store keeps only the Pareto front of (objective, unfairness) of the set (rashomon.hpp),
+    // and, as with rashomon_keep_map, the permutation map and the terminal solver's shortcuts
+    // stay on (each skips a list only for one of the same unfairness and no more objective:
+    // context.cpp set_fairest gives the arguments).  One search gives the optimum (certified)
+    // and, among the front's lists within optimum + delta, the fairest.  Refuses max_lists > 0.
+    bool rashomon_front = false;
+    // The fairest mode (>= 0: on; context.cpp set_fairest): the search minimises unfairness
+    // (under the problem's metric) among the fair lists whose objective is at most this
+    // ceiling T (+inf: any objective), ties of unfairness broken by the lower objective, then
+    // canonically (Incumbent::offer_fairest).  Subtrees are pruned when their objective bound
+    // exceeds T, and the fairness bounds run with a falling cap, the incumbent's unfairness.
+    // fairlist.fairest_within sets T = optimum + delta + slack.  It refuses the Rashomon mode,
+    // n_jobs != 1, deepen_length > 0, gap_tolerance > 0 and majority_only.  < 0: off.
+    double fairest_ceiling = -1.0;
 };
 
 // Switches for tests, benchmarks and diagnostics only, apart from Config: no user-facing option
@@ -124,6 +139,9 @@ struct Diagnostics {
     // does (Incumbent::equivalent_may_precede; the argument is at
     // Frontier::cut_after_finished).  Off: Q's subtree is searched, as before the cut.
     bool finished_tie_cut = true;
+    // The fairest mode's falling cap (SearchContext::fair_cap): false keeps the fairness bounds
+    // at epsilon, so that tests can check that the cap changes the work and not the answer.
+    bool fairest_falling_cap = true;
 };
 
 }  // namespace fairlist

@@ -13,6 +13,7 @@
 #include "fairlist/config.hpp"
 #include "fairlist/counts.hpp"
 #include "fairlist/fairness_bound.hpp"
+#include "fairlist/incumbent.hpp"
 #include "fairlist/permutation_map.hpp"
 #include "fairlist/queue.hpp"
 #include "fairlist/rule_data.hpp"
@@ -23,6 +24,10 @@ namespace fairlist {
 // The Rashomon mode's slack: a list whose objective exceeds the optimum + rashomon_delta by at
 // most this is in the set (objectives are sums of floating-point terms).
 constexpr double kRashomonSlack = 1e-9;
+
+// The fairest mode's cap without a constraint: no metric's unfairness exceeds 2 (at most two
+// gaps between rates in [0, 1]), so every list meets it (context.cpp set_fairest).
+constexpr double kNoUnfairnessCap = 2.0;
 
 // A prefix walked from the root (SearchContext::walk_prefix).
 struct Walk {
@@ -55,7 +60,11 @@ class SearchContext {
     // (SP, EOpp, EOdds at 0.02-0.1, 300,000 nodes) it changed no lower bound, at 10% of the
     // time.  At epsilon = 0 integrality matters (the class bound is a linear relaxation), so
     // both run.
-    bool use_sample_bound() const { return use_sample_bound_; }
+    // In the fairest mode the cap falls (fair_cap): the rule above is applied to the cap of the
+    // moment, so both run once it reaches 0.
+    bool use_sample_bound(double cap) const {
+        return use_sample_bound_ && !(fairest_ && use_class_bound_ && cap > 0.0);
+    }
     // Predictions keep to majority labels: majority_only, or no constraint (search.hpp).
     bool majority_labels() const { return majority_labels_; }
     // Worker threads (Config::n_jobs resolved: at least 1).
@@ -74,10 +83,18 @@ class SearchContext {
     //    skipped stays outside the final set, and lists recorded under a larger one are dropped
     //    (rashomon.hpp).
     bool rashomon() const { return rashomon_; }
+    //  * Fairest mode (Config::fairest_ceiling): cutoff = the ceiling T whatever `best`, and a
+    //    subtree is skipped only when its bound exceeds T.  The incumbent is the least unfair
+    //    list within T (Incumbent::offer_fairest), which no objective comparison can tell
+    //    apart from a less unfair one; its unfairness prunes through the fairness bounds
+    //    instead (fair_cap).  T is fixed, so every decision against it stays valid.
+    bool fairest() const { return fairest_; }
+    double ceiling() const { return config_.fairest_ceiling; }
     //    With max_lists, the cutoff is also at most the store's cap (rashomon.hpp): the
     //    max_lists-th least objective stored, above which no list can be among the first
     //    max_lists of the set.
     double cutoff(double best) const {
+        if (fairest_) return config_.fairest_ceiling;
         return rashomon_ ? std::min(best + config_.rashomon_delta + kRashomonSlack, list_cap_)
                          : best;
     }
@@ -85,9 +102,12 @@ class SearchContext {
     // (Never above Config::rashomon_ceiling.)
     void set_list_cap(double cap) { list_cap_ = std::min(cap, config_.rashomon_ceiling); }
     // The Rashomon mode keeps every spelling of its lists (not rashomon_keep_map: config.hpp).
-    bool all_spellings() const { return rashomon_ && !config_.rashomon_keep_map; }
+    // (Nor with rashomon_front: one list of each (objective, unfairness) is enough there.)
+    bool all_spellings() const {
+        return rashomon_ && !config_.rashomon_keep_map && !config_.rashomon_front;
+    }
     bool cuts(double bound, double best) const {
-        return rashomon_ ? bound > cutoff(best) : bound >= best;
+        return rashomon_ || fairest_ ? bound > cutoff(best) : bound >= best;
     }
 
     // The running phase: lists of at most max_length() rules; lists shorter than min_length()
@@ -107,6 +127,20 @@ class SearchContext {
     bool fair(const Fixed& f) const {
         return !problem_.constrained || is_fair(unfairness(problem_.metric, f), problem_.epsilon);
     }
+    // Whether an unfairness meets the cap (constrained).
+    bool fair_value(double u) const { return is_fair(u, problem_.epsilon); }
+    // The cap of the fairness bounds (fairness_bounds, the class bound, the terminal solver's
+    // screen): epsilon, and in the fairest mode the incumbent's unfairness once it is lower.
+    // Argument: a list can become the fairest incumbent only if its unfairness is at most the
+    // incumbent's u (equal ones are wanted for the objective's tie-break), and the bounds keep
+    // every completion whose unfairness is at most the cap + kFeasibilityTol, so a subtree
+    // they prune holds no such list within the ceiling.  u only falls: a cap read earlier is
+    // larger and prunes less, so each decision stays valid.
+    double fair_cap(const Incumbent& incumbent) const {
+        return fairest_ && diagnostics_.fairest_falling_cap
+                   ? std::min(problem_.epsilon, incumbent.unfairness())
+                   : problem_.epsilon;
+    }
     // The permutation map's key counts: what the metric's value depends on among the captured
     // samples' confusion counts, given the captured set (none without a constraint).
     int key_size() const;
@@ -119,8 +153,9 @@ class SearchContext {
     // uncaptured samples u: with two groups and unit weights the exact integer one
     // (fairness_bound.cpp), otherwise the real-valued one over k groups
     // (fairness_bound_groups.cpp).
-    FairnessBound sample_bound(const Fixed& f, const SplitCounts& u,
-                               std::int64_t work_budget) const;
+    // cap: fair_cap() (epsilon outside the fairest mode).
+    FairnessBound sample_bound(const Fixed& f, const SplitCounts& u, std::int64_t work_budget,
+                               double cap) const;
 
     // Walks a prefix from the root (rules: antecedent << 1 | prediction, n of them): leaves in
     // free (n_words words) the samples it does not capture and counts both sides in *walk.
@@ -170,6 +205,7 @@ class SearchContext {
     std::size_t n_jobs_ = 1;
     bool canonical_ties_ = false;
     bool rashomon_ = false;
+    bool fairest_ = false;
     double list_cap_ = std::numeric_limits<double>::infinity();
     std::size_t max_length_;   // effective cap on the length (of the running phase)
     std::size_t min_length_ = 0;
@@ -177,6 +213,8 @@ class SearchContext {
 
     // Validates the Rashomon mode's options and switches off what it must (context.cpp).
     void set_rashomon();
+    // Validates the fairest mode's options and switches off what it must (context.cpp).
+    void set_fairest();
 };
 
 }  // namespace fairlist

@@ -67,6 +67,39 @@ class Incumbent {
         return true;
     }
 
+    // The fairest mode (Config::fairest_ceiling; the caller has checked the list's objective
+    // against the ceiling and its fairness): offers the list as offer() does, ordered by
+    // (unfairness, objective, canonical order) instead of (objective, canonical order).  Lists
+    // of equal unfairness (equal doubles: the metric's value, computed alike everywhere) tie on
+    // it and are decided by the objective.  True when it became the incumbent.  The fairest
+    // mode is serial (context.cpp), but the list is published the same way.
+    bool offer_fairest(double unfairness, double objective, std::int64_t errors,
+                       const std::uint32_t* prefix, std::size_t n, std::uint32_t last,
+                       int default_prediction) EXCLUDES(mutex_) {
+        if (unfairness > this->unfairness()) return false;
+        MutexLock lock(mutex_);
+        const List& now = *published();
+        if (unfairness != now.unfairness) {
+            if (unfairness > now.unfairness) return false;
+        } else if (!may_take(objective, prefix, n, last, default_prediction, now)) {
+            return false;
+        }
+        auto list = std::make_unique<List>();
+        list->rules.assign(prefix, prefix + n);
+        if (last != kNoRule) list->rules.push_back(last);
+        list->default_prediction = default_prediction;
+        list->errors = errors;
+        list->objective = objective;
+        list->unfairness = unfairness;
+        publish(std::move(list));
+        objective_.store(objective, std::memory_order_relaxed);
+        unfairness_.store(unfairness, std::memory_order_relaxed);
+        return true;
+    }
+    // The fairest mode: the incumbent's unfairness (+inf while there is none; set by
+    // offer_fairest only).  It only falls: the falling cap of the fairness bounds.
+    double unfairness() const { return unfairness_.load(std::memory_order_relaxed); }
+
     // Canonical ties (context.hpp): whether a subtree whose lists have objectives of
     // at least `bound`, at least min_length rules, and start with the rules prefix[0 .. n)
     // (+ last, unless kNoRule) may hold a list that becomes the incumbent: bound below the
@@ -93,6 +126,8 @@ class Incumbent {
         int default_prediction = 0;
         std::int64_t errors = 0;
         double objective = std::numeric_limits<double>::infinity();
+        // Set by offer_fairest only (+inf otherwise: offer() does not compute it).
+        double unfairness = std::numeric_limits<double>::infinity();
     };
     List get() const EXCLUDES(mutex_);
 
@@ -110,6 +145,7 @@ class Incumbent {
     // larger value prunes less), published_ release / acquire (the List it points to is
     // immutable).
     std::atomic<double> objective_{std::numeric_limits<double>::infinity()};
+    std::atomic<double> unfairness_{std::numeric_limits<double>::infinity()};
     std::atomic<const List*> published_;
     std::vector<std::unique_ptr<const List>> lists_ GUARDED_BY(mutex_);  // the published one last
 

@@ -1,6 +1,7 @@
 // Where a complete rule list the search evaluates goes: offered to the incumbent (kept when it is
 // fair and better, or, with canonical ties, an equal list that comes first: incumbent.hpp) and,
-// in the Rashomon mode, to the store (kept when it is fair and within the cutoff: rashomon.hpp).
+// in the Rashomon mode, to the store (kept when it is fair and within the cutoff: rashomon.hpp);
+// in the fairest mode, to the incumbent as the least unfair list within the ceiling.
 // The one offer of the expander (the constant lists, the lists "child + default") and of the
 // terminal solver (the lists of one or two more rules it counts); each owns a ListSink, counting
 // into its worker's statistics.
@@ -35,6 +36,15 @@ class ListSink {
         bool improved = false;
         const double objective = ctx_.objective(errors, length);
         const std::uint32_t last = length > path.size() ? last_rule : Incumbent::kNoRule;
+        if (ctx_.fairest()) {  // the least unfair fair list within the ceiling (context.hpp)
+            if (!(objective <= ctx_.ceiling())) return;
+            const double u = unfairness(ctx_.problem().metric, counts);
+            if (u > incumbent_.unfairness() || !ctx_.fair_value(u)) return;
+            if (incumbent_.offer_fairest(u, objective, errors, path.data(), path.size(), last, d)) {
+                ++stats_.incumbent_updates;
+            }
+            return;
+        }
         incumbent_.offer(objective, errors, path.data(), path.size(), last, d,
                          [&] { return ctx_.fair(counts); }, &improved);
         if (improved) ++stats_.incumbent_updates;
@@ -42,7 +52,9 @@ class ListSink {
         // by this very list, when it improved it).
         if (rashomon_ != nullptr && objective <= ctx_.cutoff(incumbent_.objective()) &&
             ctx_.fair(counts)) {
-            rashomon_->add(path.data(), path.size(), last, d, errors, objective);
+            const bool front = ctx_.config().rashomon_front;  // (the store's front mode)
+            rashomon_->add(path.data(), path.size(), last, d, errors, objective,
+                           front ? unfairness(ctx_.problem().metric, counts) : 0.0);
         }
     }
 

@@ -26,6 +26,16 @@
 // still be among them, and the search prunes above it too (SearchContext::cutoff).  It is
 // never below the true max_lists-th objective of the set: the stored lists within the
 // threshold are members, or lie above every member.
+//
+// The front mode (Config::rashomon_front, for fairlist.fairest_within): the store keeps only the
+// Pareto front of the lists offered, in (objective, unfairness): a list is dropped (or not
+// stored) when another stored list has no more of both (an equal one: the first offered is
+// kept).  The question it answers is "the least unfair list within the final threshold T (ties:
+// the least objective)": a list L within T dominated by M has M within T too (no more
+// objective) and M is at least as good in (unfairness, objective), so the front restricted to
+// T holds an answer; and a list above the threshold dominates only lists above it, so compacting
+// by the threshold loses none.  The front is small (at most one list per objective value), so
+// add() scans it.
 #pragma once
 
 #include <cstddef>
@@ -39,11 +49,13 @@ struct SearchResult;
 class RashomonStore {
  public:
     // max_lists: the most lists the set returns (those of least objective); 0: no cap.
-    explicit RashomonStore(std::int64_t max_lists);
+    // front: keep the Pareto front only (Config::rashomon_front, below).
+    explicit RashomonStore(std::int64_t max_lists, bool front = false);
 
-    // Records the list prefix[0 .. n) (+ last, unless Incumbent::kNoRule) + default d.
+    // Records the list prefix[0 .. n) (+ last, unless Incumbent::kNoRule) + default d
+    // (unfairness: its metric's value, read in the front mode only).
     void add(const std::uint32_t* prefix, std::size_t n, std::uint32_t last, int d,
-             std::int64_t errors, double objective);
+             std::int64_t errors, double objective, double unfairness = 0.0);
 
     // Called before each node with the search's threshold: drops the lists above it once the
     // store has doubled (and the threshold fell since it last did), and, beyond max_lists
@@ -84,6 +96,7 @@ class RashomonStore {
  private:
     static constexpr std::size_t kFirstCompaction = 4096;
     std::size_t max_lists_;  // 0: none
+    bool front_;             // the Pareto front only
     double compacted_at_;    // the cutoff of the last compaction (+inf: none yet)
     double cap_;             // cap() (+inf: none)
     std::size_t next_compaction_ = kFirstCompaction;  // compact beyond this many lists
@@ -94,6 +107,7 @@ class RashomonStore {
     std::vector<std::uint8_t> defaults_;
     std::vector<std::int64_t> errors_;
     std::vector<double> objectives_;
+    std::vector<double> unfairness_;  // the front mode's (empty otherwise)
     double budget_;          // set_budget() (+inf: none)
     double memory_cut_;      // memory_cut() (+inf: none)
     double cutoff_;          // the threshold trim() was last given (+inf: none yet)
@@ -110,6 +124,9 @@ class RashomonStore {
     void make_way(std::size_t n_rules, bool over_limit);
     // Drops the lists whose objectives exceed `cutoff`.
     void compact(double cutoff);
+    // Keeps the lists i for which keep(i) holds, in order.
+    template <class Keep>
+    void keep_if(Keep keep);
     // Whether list a comes before list b: objective, then the canonical order.
     bool before(std::size_t a, std::size_t b) const;
 };

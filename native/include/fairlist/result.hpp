@@ -128,6 +128,11 @@ struct SearchResult {
     std::int64_t errors = 0;   // weight of the misclassified samples (integer weights' units)
     double objective = 0.0;    // errors / total weight + lam * length (+inf without a solution)
     double lower_bound = 0.0;  // proved lower bound on the optimum (== objective if optimal)
+    // The list's unfairness under the problem's metric (+inf without a solution).  The fairest
+    // mode (Config::fairest_ceiling >= 0) minimises it: lower_bound is then a proved lower
+    // bound on the unfairness of every fair list within the ceiling (== unfairness if optimal,
+    // 0 when a limit stopped the search: the list is a witness only).
+    double unfairness = 0.0;
     Stats stats;
     // The Rashomon mode (Config::rashomon_delta >= 0; empty otherwise): the fair lists of
     // objective at most objective + rashomon_delta (+ kRashomonSlack), sorted by objective and
