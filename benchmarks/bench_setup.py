@@ -148,7 +148,7 @@ def old_stages(est, X, y, sensitive, fitted) -> dict:
     with (
         stage(figures, "prepare"),
         mock.patch.object(Binarizer, "fit", fit),
-        mock.patch("fairlist.estimator.to_antecedents", old_to_antecedents),
+        mock.patch("fairlist.prepare.to_antecedents", old_to_antecedents),
         mock.patch("fairlist.solvers.base.as_binary", old_as_binary),
         mock.patch("fairlist.sensitive._PREFIX_ROWS", None),
     ):

@@ -302,6 +302,26 @@ def test_write_report_writes_the_rendered_page(tmp_path):
     assert (tmp_path / "r.html").read_text(encoding="utf-8") == render_report(clf, X, y, s)
 
 
+def test_the_estimators_report_is_render_reports_page(tmp_path):
+    clf, X, y, s = fitted()
+    Xt, yt, st_ = small(seed=1)
+    page = clf.report(
+        X, y, s, X_test=Xt, y_test=yt, sensitive_features_test=st_, level=0.9,
+        path=tmp_path / "r.html",
+    )  # fmt: skip
+    same = render_report(clf, X, y, s, X_test=Xt, y_test=yt, sensitive_features_test=st_, level=0.9)
+    assert page == same
+    assert (tmp_path / "r.html").read_text(encoding="utf-8") == page
+    body = words(page)
+    assert " ".join(str(clf.rule_list_).split()) in body and "Status: optimal" in body
+    for split in (audit_split(clf, X, y, s, level=0.9), audit_split(clf, Xt, yt, st_, level=0.9)):
+        for group in split.groups:
+            assert f"{group.rates['positive_rate'].text()}" in body
+    assert clf.report(X, y, s) == render_report(clf, X, y, s)  # no path: nothing written
+    with pytest.raises(fairlist.errors.DataError, match="y_test"):
+        clf.report(X, y, s, X_test=Xt)
+
+
 # --------------------------------------------------------------------------- COMPAS
 def test_the_compas_report(shared_data, tmp_path):
     """Issue 35's target: the report of a COMPAS model (<= 3 rules) holds the list, the status
