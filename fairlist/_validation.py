@@ -31,7 +31,6 @@ __all__ = [
     "encode_labels",
     "encode_target",
     "check_is_table",
-    "check_target",
 ]
 
 
@@ -304,11 +303,6 @@ def check_is_table(X: Any) -> None:
         )
 
 
-def check_target(y: Any, n_rows: int, name: str = "y") -> None:
-    """A binary classification target of ``n_rows`` labels, as scikit-learn words its errors."""
-    encode_target(y, n_rows, name)
-
-
 def encode_target(y: Any, n_rows: int, name: str = "y", *, checked: bool = False) -> Target:
     """The binary classification target ``y`` of ``n_rows`` labels, checked and encoded once;
     errors worded as scikit-learn's (its checks match them), then ours (which labels).
@@ -317,8 +311,8 @@ def encode_target(y: Any, n_rows: int, name: str = "y", *, checked: bool = False
     scikit-learn's own checks could word a missing label without its row), so they are not
     scanned again. Labels of a kind scikit-learn calls ``binary`` whenever they hold two values
     (integers, booleans, text) are then encoded at once, and its checks run only to word an
-    error; any other kind (floats, which it may call ``continuous``; objects) goes through its
-    checks first, as before.
+    error; any other kind (floats, which it may call ``continuous``; objects other than text,
+    which it calls ``unknown``) goes through its checks first.
 
     >>> t = encode_target(["no", "yes", "yes"], 3)
     >>> t.classes.tolist(), t.codes.tolist()

@@ -4,6 +4,7 @@ scanned and encoded once, the matrix checked once."""
 
 from __future__ import annotations
 
+import re
 import warnings
 
 import numpy as np
@@ -92,3 +93,40 @@ def test_the_labels_are_checked_and_encoded_once_and_the_matrix_checked_once(mon
     assert (clf.binarizer_ is not None) == raw
     assert problem.classes == ("no", "yes") and clf.classes_.tolist() == ["no", "yes"]
     assert problem.y.tolist() == (y == "yes").astype(int).tolist()
+
+
+@pytest.mark.parametrize(
+    "y",
+    [
+        [0, 1, 1, 0],
+        [True, False, True, True],
+        ["no", "yes", "yes", "no"],
+        pd.Series(["b", "a", "a", "b"], dtype=object, name="label"),
+        pd.Series(["b", "a", "a", "b"], dtype="category"),
+        np.array([0.0, 1.0, 1.0, 0.0]),
+        np.array([2, 7, 7, 2], dtype=np.int8),
+    ],
+)
+def test_the_labels_one_encoding_is_the_encoding(y):
+    from fairlist._validation import check_labels, encode_labels, encode_target
+
+    check_labels(y, n_rows=4)
+    target = encode_target(y, 4, checked=True)
+    classes, codes = encode_labels(y, n_rows=4)
+    assert target.classes.tolist() == classes.tolist() and target.codes.tolist() == codes.tolist()
+    assert target.codes.dtype == np.uint8
+
+
+@pytest.mark.parametrize(
+    ("y", "words"),
+    [
+        (["a", "b", "c", "a"], "The type of the target is multiclass: y must be binary; it has 3"),
+        ([0.5, 1.5, 0.5, 1.5], "Unknown label type: continuous"),
+        ([1, 1, 1, 1], "y has 1 class (1) only"),
+    ],
+)
+def test_the_labels_errors_keep_scikit_learns_words(y, words):
+    from fairlist._validation import encode_target
+
+    with pytest.raises(ValueError, match=re.escape(words)):
+        encode_target(y, 4, checked=True)
