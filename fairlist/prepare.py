@@ -126,7 +126,9 @@ def prepare(
     phase: Callable[..., None] | None = None,
 ) -> Prepared:
     """The problem of ``X``, ``y`` and the groups under ``params`` (validated by the caller: the
-    keys of :data:`PARAMETER_CONSTRAINTS`, an absent one unset), a raw table binarized by
+    keys of :data:`PARAMETER_CONSTRAINTS`; an absent one takes the :class:`Problem`'s default for
+    ``metric``, ``epsilon``, ``lam`` and ``max_length``, ``"auto"`` for ``binarizer``, and is
+    unset (no limit, the binarizer's own setting) for the others), a raw table binarized by
     ``start + time_limit``.
 
     ``owner`` is the estimator scikit-learn's ``validate_data`` records ``n_features_in_`` and
