@@ -21,6 +21,13 @@ budget is the binarizer's business):
 * ``build``: the native search constructed (identical rows merged, bit sets laid out). The old
   native build is not in this binary: at 5b6dbf4 it took 7.1 CPU s on the 200,000 x 2,550
   matrix (check out that commit and run this script to see it).
+* the labels' route (``--label-repeats``, 5 by default; 0 leaves it out): ``prepare`` with the
+  labels checked and encoded once against the same ``prepare`` with the old route put back
+  (:func:`old_encode_target`: scikit-learn's two target checks and an encoding, then the labels
+  handed on to be encoded again by the binarizer and ``Problem.from_data``; the matrix 0/1
+  checked a second time in ``Problem.__post_init__``), alternated, the least CPU seconds of
+  each; on a raw table once with the labels as given and once as text (``yes``/``no``, as a
+  CSV gives them), whose encoding costs more.
 * ``first node``: the search run to its first node (``max_nodes=1``): the constant lists, the
   beam (``beam_seconds``) and the root. This is search, not set-up; it is shown so that the
   set-up can be read against it.
@@ -37,6 +44,7 @@ with twin and negated columns.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import gc
 import time
 from collections.abc import Callable
@@ -47,9 +55,11 @@ from unittest import mock
 
 import numpy as np
 import pandas as pd
+from sklearn.utils.multiclass import check_classification_targets, type_of_target
 
 from fairlist import FairRuleListClassifier
 from fairlist._core import BranchAndBound, pack_bits, pack_matrix
+from fairlist._validation import encode_labels
 from fairlist.binarize import Binarizer
 from fairlist.solvers import Limits, Problem
 from fairlist.solvers.bnb import BnBSolver, distinct_packed, engine_weights
@@ -107,11 +117,25 @@ def stage(figures: dict[str, tuple[float, float, float, bool]], name: str):
 
 
 # ------------------------------------------------------------------------------ the stages
+def prefitted_route(fitted, *, encode: bool = False):
+    """``fairlist.table.to_antecedents`` with the binarizer fitted before: its antecedents of
+    X as the one uint8 matrix. ``encode``: the labels encoded as the binarizer's fit encodes
+    them (the labels' share of its fit, for :func:`label_stages`)."""
+
+    def to_antecedents(binarizer, X, y=None, *, deadline=None):
+        if encode and y is not None:
+            encode_labels(y, n_rows=len(X), require_two=False)
+        matrix = fitted.transform(X, deadline=deadline, as_array=True)
+        return fitted, matrix, [str(c) for c in fitted.get_feature_names_out()]
+
+    return to_antecedents
+
+
 def new_stages(est, X, y, sensitive, fitted) -> tuple[dict, dict]:
     """This code's stages; returns the figures and the search's stats."""
     figures: dict = {}
-    fit = lambda self, *args, **kwargs: fitted  # noqa: E731 - the binarizer fitted before
-    with stage(figures, "prepare"), mock.patch.object(Binarizer, "fit", fit):
+    route = prefitted_route(fitted)  # the binarizer fitted before (fit_transform, not fit)
+    with stage(figures, "prepare"), mock.patch("fairlist.prepare.to_antecedents", route):
         problem = est.prepare(X, y, sensitive, start=time.perf_counter())
     with stage(figures, "merge"):
         packed = pack_matrix(problem.X)
@@ -148,7 +172,7 @@ def old_stages(est, X, y, sensitive, fitted) -> dict:
     with (
         stage(figures, "prepare"),
         mock.patch.object(Binarizer, "fit", fit),
-        mock.patch("fairlist.estimator.to_antecedents", old_to_antecedents),
+        mock.patch("fairlist.prepare.to_antecedents", old_to_antecedents),
         mock.patch("fairlist.solvers.base.as_binary", old_as_binary),
         mock.patch("fairlist.sensitive._PREFIX_ROWS", None),
     ):
@@ -157,6 +181,59 @@ def old_stages(est, X, y, sensitive, fitted) -> dict:
         kept, _ = loop_distinct_columns(problem.X)
         pack_matrix(np.ascontiguousarray(problem.X[:, kept]))
     return figures
+
+
+class _Bare:
+    """In place of ``fairlist.solvers.base._Checked``: ``from_data`` hands the bare arrays on,
+    and ``Problem.__post_init__`` checks them again (the old second 0/1 pass over X)."""
+
+    def __new__(cls, values):
+        return values
+
+
+def old_encode_target(y, n_rows, name="y", *, checked=False):
+    """The old ``check_target``: scikit-learn's two target checks and an encoding, then the
+    labels handed on as they are (the binarizer and ``Problem.from_data`` encode them again)."""
+    check_classification_targets(y)
+    type_of_target(y, input_name="y")
+    encode_labels(y, name=name, n_rows=n_rows)
+    return y
+
+
+def label_stages(est, X, y, sensitive, fitted, repeats: int) -> dict:
+    """``prepare`` with the labels' one route against the old one (the labels scanned and
+    encoded in ``check_target``, the binarizer and ``from_data``, X 0/1-checked twice), both
+    with the binarizer fitted before (its fit's use of the labels, their encoding, kept).
+    Alternated ``repeats`` times; the least CPU seconds of each."""
+
+    prefitted = prefitted_route(fitted, encode=True)
+    old_route = (
+        mock.patch("fairlist.prepare.encode_target", old_encode_target),
+        mock.patch("fairlist.solvers.base._Checked", _Bare),
+    )
+    best: dict[str, tuple] = {}
+    for _ in range(repeats):
+        for name, patches in (("labels new", ()), ("labels old", old_route)):
+            figures: dict = {}
+            with contextlib.ExitStack() as stack:
+                stack.enter_context(mock.patch("fairlist.prepare.to_antecedents", prefitted))
+                for patch in patches:
+                    stack.enter_context(patch)
+                with stage(figures, "prepare"):
+                    est.prepare(y=y, X=X, sensitive_features=sensitive, start=time.perf_counter())
+            if name not in best or figures["prepare"][0] < best[name][0]:
+                best[name] = figures["prepare"]
+    return best
+
+
+def report_labels(best: dict, labels: str = "labels as given") -> None:
+    new, old = best["labels new"][0], best["labels old"][0]
+    print(
+        f"  prepare, the labels' route ({labels}; binarizer fitted before, least of the "
+        "repeats): "
+        f"once {new:.3f} CPU s, old (scanned 4x, encoded 3x + type_of_target 2x, X checked "
+        f"twice) {old:.3f} CPU s: {old - new:+.3f} s saved, {old / new:.2f}x"
+    )
 
 
 def _search(problem: Problem, rules: np.ndarray) -> Any:
@@ -236,7 +313,9 @@ def report(name: str, new: dict, old: dict, stats: dict, extra: str) -> None:
     print(f"  {'set-up':<11}{total_new:10.2f}{'':18}{total_old:11.2f}  (old without its build)")
 
 
-def run_raw(name: str, X, y, sensitive: str, binarizer: Binarizer, max_length: int) -> None:
+def run_raw(
+    name: str, X, y, sensitive: str, binarizer: Binarizer, max_length: int, repeats: int = 0
+) -> None:
     cpu = time.process_time()
     fitted = Binarizer(**binarizer.get_params()).fit(X.drop(columns=[sensitive]), y)
     fit_cpu = time.process_time() - cpu
@@ -246,15 +325,21 @@ def run_raw(name: str, X, y, sensitive: str, binarizer: Binarizer, max_length: i
     new, stats = new_stages(est, X, y, sensitive, fitted)
     old = old_stages(est, X, y, sensitive, fitted)
     report(name, new, old, stats, f"{len(X)} rows, binarizer fit {fit_cpu:.2f} CPU s (apart)")
+    if repeats:
+        report_labels(label_stages(est, X, y, sensitive, fitted, repeats))
+        text = np.where(np.asarray(y) == 1, "yes", "no").astype(object)  # as a CSV gives them
+        report_labels(label_stages(est, X, text, sensitive, fitted, repeats), "text labels")
 
 
-def run_matrix(rows: int, max_length: int) -> None:
+def run_matrix(rows: int, max_length: int, repeats: int = 0) -> None:
     X, y, groups = structured_matrix(rows)
     frame = pd.DataFrame(X, columns=[f"a{j}" for j in range(X.shape[1])])
     est = FairRuleListClassifier(metric="SP", epsilon=0.05, lam=0.001, max_length=max_length)
     new, stats = new_stages(est, frame, y, groups, None)
     old = old_stages(est, frame, y, groups, None)
     report("pre-binarized matrix", new, old, stats, f"{rows} rows x {X.shape[1]} 0/1 columns")
+    if repeats:
+        report_labels(label_stages(est, frame, y, groups, None, repeats))
 
 
 def main() -> None:
@@ -264,16 +349,27 @@ def main() -> None:
     parser.add_argument("--antecedents", type=int, default=2500, help="binarizer budget")
     parser.add_argument("--max-length", type=int, default=3)
     parser.add_argument(
+        "--label-repeats",
+        type=int,
+        default=5,
+        help="prepare with the labels' one route against the old one, this many times (0: not)",
+    )
+    parser.add_argument(
         "--tables", default="synthetic,adult,matrix", help="comma-separated: synthetic,adult,matrix"
     )
     args = parser.parse_args()
     tables = {t.strip() for t in args.tables.split(",")}
     runs: dict[str, Callable[[], None]] = {
-        "matrix": lambda: run_matrix(args.rows, args.max_length),
+        "matrix": lambda: run_matrix(args.rows, args.max_length, args.label_repeats),
         "synthetic": lambda: run_raw(
-            "synthetic table", *synthetic(args.rows, args.antecedents), args.max_length
+            "synthetic table",
+            *synthetic(args.rows, args.antecedents),
+            args.max_length,
+            args.label_repeats,
         ),
-        "adult": lambda: run_raw("Adult", *adult(args.data, args.antecedents), args.max_length),
+        "adult": lambda: run_raw(
+            "Adult", *adult(args.data, args.antecedents), args.max_length, args.label_repeats
+        ),
     }
     print("CPU seconds of one process (the machine may be shared: wall seconds are noisy)")
     for name in ("matrix", "synthetic", "adult"):

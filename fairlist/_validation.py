@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import numbers
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
@@ -26,9 +27,10 @@ __all__ = [
     "is_binary_table",
     "stray_binary_cell",
     "check_labels",
+    "Target",
     "encode_labels",
+    "encode_target",
     "check_is_table",
-    "check_target",
 ]
 
 
@@ -230,20 +232,43 @@ def check_labels(y: Any, *, name: str = "y", n_rows: int | None = None) -> np.nd
     return arr
 
 
+@dataclass(frozen=True)
+class Target:
+    """Labels checked and encoded once (:func:`encode_target`): ``classes[codes]`` are the
+    labels. Handed on in place of the labels (to the binarizer, to
+    :meth:`~fairlist.solvers.Problem.from_data`), it is not checked nor encoded again:
+    :func:`encode_labels` returns its two arrays as they are."""
+
+    classes: np.ndarray  # sorted: classes[1] is the positive class
+    codes: np.ndarray  # uint8, one 0/1 code a row
+
+    def __len__(self) -> int:
+        return self.codes.shape[0]
+
+
 def encode_labels(
     y: Any, *, name: str = "y", n_rows: int | None = None, require_two: bool = True
 ) -> tuple[np.ndarray, np.ndarray]:
     """The classes of a binary target and its codes: ``classes[codes] == y``.
 
     Classes are in sorted order, so ``classes[1]`` (the larger) is the positive class, as in
-    scikit-learn. ``require_two=False`` accepts a target with a single class (code 0).
+    scikit-learn. ``require_two=False`` accepts a target with a single class (code 0). A
+    :class:`Target` (labels encoded before) gives its classes and codes, its length checked.
 
     Returns
     -------
     classes : ndarray of shape (2,) (or (1,))
     codes : ndarray of uint8, shape (n,)
     """
-    arr = check_labels(y, name=name, n_rows=n_rows)
+    if isinstance(y, Target):
+        if n_rows is not None and len(y) != n_rows:
+            raise DataError(f"{name} has {len(y)} rows, X has {n_rows}")
+        return y.classes, y.codes
+    return _encode(check_labels(y, name=name, n_rows=n_rows), name, require_two)
+
+
+def _encode(arr: np.ndarray, name: str, require_two: bool) -> tuple[np.ndarray, np.ndarray]:
+    """:func:`encode_labels` of labels :func:`check_labels` accepted."""
     try:
         classes, codes = np.unique(arr, return_inverse=True)
     except TypeError:  # values of types that do not compare (1 and "a")
@@ -278,8 +303,30 @@ def check_is_table(X: Any) -> None:
         )
 
 
-def check_target(y: Any, n_rows: int, name: str = "y") -> None:
-    """A binary classification target of ``n_rows`` labels, as scikit-learn words its errors."""
+def encode_target(y: Any, n_rows: int, name: str = "y", *, checked: bool = False) -> Target:
+    """The binary classification target ``y`` of ``n_rows`` labels, checked and encoded once;
+    errors worded as scikit-learn's (its checks match them), then ours (which labels).
+
+    ``checked``: ``y`` holds the labels :func:`check_labels` accepted (in ``prepare``, before
+    scikit-learn's own checks could word a missing label without its row), so they are not
+    scanned again. Labels of a kind scikit-learn calls ``binary`` whenever they hold two values
+    (integers, booleans, text) are then encoded at once, and its checks run only to word an
+    error; any other kind (floats, which it may call ``continuous``; objects other than text,
+    which it calls ``unknown``) goes through its checks first.
+
+    >>> t = encode_target(["no", "yes", "yes"], 3)
+    >>> t.classes.tolist(), t.codes.tolist()
+    (['no', 'yes'], [0, 1, 1])
+    """
+    arr = np.asarray(y) if checked else None
+    plain = arr is not None and arr.ndim == 1 and arr.shape[0] == n_rows > 0
+    plain = plain and (
+        arr.dtype.kind in "biuUS" or (arr.dtype == object and isinstance(arr.flat[0], str))
+    )
+    if plain:  # (a mix of types that do not compare: checked and refused, never here)
+        classes, codes = np.unique(arr, return_inverse=True)
+        if classes.size == 2:
+            return Target(classes, np.asarray(codes, dtype=np.uint8).reshape(-1))
     check_classification_targets(y)
     y_type = type_of_target(y, input_name="y")
     if y_type != "binary":
@@ -291,4 +338,4 @@ def check_target(y: Any, n_rows: int, name: str = "y") -> None:
         raise DataError(
             f"Only binary classification is supported. The type of the target is {y_type}{detail}"
         )
-    encode_labels(y, name=name, n_rows=n_rows)
+    return Target(*encode_labels(y, name=name, n_rows=n_rows))

@@ -30,8 +30,7 @@ from typing import Any
 
 import numpy as np
 import pandas as pd
-from scipy import sparse
-from sklearn.base import BaseEstimator, ClassifierMixin, clone
+from sklearn.base import BaseEstimator, ClassifierMixin
 from sklearn.exceptions import ConvergenceWarning
 from sklearn.utils.validation import check_is_fitted
 
@@ -43,32 +42,22 @@ from ._params import (
     WARM_START_SECONDS,
     InstanceOf,
     Interval,
-    Options,
     Satisfies,
     validate_params,
 )
-from ._validation import (
-    as_binary,
-    as_table,
-    check_fit_rows,
-    check_is_table,
-    check_labels,
-    check_target,
-    is_binary_table,
-    named,
-)
-from .binarize import PARAMETER_CONSTRAINTS as BINARIZER_CONSTRAINTS
+from ._validation import as_binary, check_is_table
 from .binarize import Binarizer
 from .errors import DataError, InfeasibleError, InvalidParameterError, MissingColumnError
 from .estimator_document import from_model_document, model_document
 from .groups import SensitiveColumnWarning, group_rates
 from .length_penalty import check_length_penalty
-from .metrics import Metric, check_sample_weight
+from .metrics import Metric
 from .metrics import protected_mask as sensitive_mask
 from .model_file import MODEL_FORMAT, check_model, read_document
+from .prepare import PARAMETER_CONSTRAINTS as ROUTE_CONSTRAINTS
+from .prepare import prepare as prepare_data
 from .progress import ProgressLog, phase_text, progress_text, result_info, say
 from .rulelist import RuleList
-from .sensitive import split_sensitive
 from .solvers import (
     ENGINE_NAMES,
     ENGINES,
@@ -90,7 +79,6 @@ from .solvers.base import (
     MAX_LENGTH,
     METRIC,
 )
-from .table import to_antecedents
 
 try:  # scikit-learn >= 1.6
     from sklearn.utils.validation import validate_data as _validate_data
@@ -132,12 +120,11 @@ PARAMETER_CONSTRAINTS: dict[str, list] = {
     "engine_options": [None, InstanceOf(Mapping, "a dict")],
     "warm_start_engine": WARM_START_ENGINE,
     "warm_start_seconds": WARM_START_SECONDS,
-    "binarizer": [None, Options(("auto",)), InstanceOf(Binarizer, "a Binarizer")],
-    "handle_missing": [None, *BINARIZER_CONSTRAINTS["handle_missing"]],
-    "handle_unknown": [None, *BINARIZER_CONSTRAINTS["handle_unknown"]],
-    "keep_id_columns": [None, *BINARIZER_CONSTRAINTS["keep_id_columns"]],
-    "cuts": [None, *BINARIZER_CONSTRAINTS["numeric"]],
-    "allow_sensitive_antecedents": [BOOLEAN],
+    **{  # the data route's (fairlist.prepare): how X becomes antecedents
+        name: ROUTE_CONSTRAINTS[name]
+        for name in ("binarizer", "handle_missing", "handle_unknown", "keep_id_columns", "cuts")
+    },
+    "allow_sensitive_antecedents": ROUTE_CONSTRAINTS["allow_sensitive_antecedents"],
     "verbose": [BOOLEAN, Interval(numbers.Integral, 0, None, closed="left")],
 }
 
@@ -341,6 +328,7 @@ class FairRuleListClassifier(ClassifierMixin, BaseEstimator):
     >>> clf = FairRuleListClassifier(metric="SP", epsilon=0.5, lam=0.01)
     >>> clf.fit(X, y, sensitive_features=[1, 1, 1, 0, 0, 0]).predict(X[:2])
     array(['yes', 'yes'], dtype='<U3')
+    >>> from sklearn.base import clone
     >>> warm = clone(clf).set_params(warm_start_engine="cpsat", warm_start_seconds=1.0)
     >>> warm.fit(X, y, sensitive_features=[1, 1, 1, 0, 0, 0]).stats_["warm_start_cpsat"]["outcome"]
     'kept'
@@ -450,32 +438,6 @@ class FairRuleListClassifier(ClassifierMixin, BaseEstimator):
             options["progress"] = ProgressLog(options.get("progress"))
         return get_solver(self.engine, **options)
 
-    def _binarizes(self, X: Any) -> bool:
-        """Whether fit turns X into antecedents with a binarizer (see ``binarizer``)."""
-        if self.binarizer is None or sparse.issparse(X):
-            return False
-        if isinstance(self.binarizer, Binarizer):
-            return True
-        if isinstance(X, pd.DataFrame):
-            return not is_binary_table(X)
-        values = np.asarray(X)
-        if values.dtype == bool:
-            return False
-        if values.dtype.kind not in "iuf":
-            return values.dtype.kind in "OSU"
-        return bool(((values != 0) & (values != 1)).any())
-
-    def _new_binarizer(self) -> Binarizer:
-        """The unfitted binarizer of ``binarizer``, with ``handle_missing``, ``handle_unknown``,
-        ``keep_id_columns`` and ``cuts`` set."""
-        binarizer = Binarizer() if self.binarizer == "auto" else clone(self.binarizer)
-        for name in ("handle_missing", "handle_unknown", "keep_id_columns"):
-            if getattr(self, name) is not None:
-                binarizer.set_params(**{name: getattr(self, name)})
-        if self.cuts is not None:
-            binarizer.set_params(numeric=self.cuts)
-        return binarizer
-
     def prepare(
         self,
         X: Any,
@@ -497,70 +459,25 @@ class FairRuleListClassifier(ClassifierMixin, BaseEstimator):
         4
         """
         start = time.perf_counter() if start is None else start
-        validate_params(type(self).__name__, PARAMETER_CONSTRAINTS, self.get_params(deep=False))
-        for attr in ("feature_names_in_", "n_features_in_"):
-            if hasattr(self, attr):  # a refit must not inherit the previous data's names
-                delattr(self, attr)
+        params = self.get_params(deep=False)
+        validate_params(type(self).__name__, PARAMETER_CONSTRAINTS, params)
         self._report_phase("preparing", start)
-        check_is_table(X)
-        if not hasattr(X, "shape") and hasattr(X, "__array__") and not hasattr(X, "__len__"):
-            X = np.asarray(X)  # an array-like known only by its __array__
-        check_fit_rows("X", X)  # 0 or 1 row: said so, before errors about constant columns
-        if sample_weight is not None:  # its own errors first, as scikit-learn's checks expect
-            check_sample_weight(sample_weight, X.shape[0] if hasattr(X, "shape") else len(X))
-        X, groups, self.sensitive_columns_ = split_sensitive(
-            as_table("X", X), sensitive_features, self.allow_sensitive_antecedents
-        )
-        if len(getattr(X, "shape", ())) == 2 and X.shape[1] == 0:
-            what = "once the sensitive columns are out" if self.sensitive_columns_ else "at all"
-            raise DataError(  # scikit-learn's words first: its checks match them
-                f"Found array with 0 feature(s) (shape={tuple(X.shape)}) while a minimum of 1 is "
-                f"required: X has no column {what}, nothing to build rules from"
-            )
-        label = named("y", y)  # "y (column 'label')": the name is lost once y is an array
-        if y is not None and getattr(y, "ndim", 1) == 1:  # a missing label named by its row,
-            # before scikit-learn's checks (they warn about a column vector and ravel it)
-            check_labels(y, n_rows=X.shape[0] if hasattr(X, "shape") else len(X))
         self.binarizer_ = None
-        if self._binarizes(X):
-            X, y = _validate_data(self, X, y, skip_check_array=True)  # names and counts only
-            check_target(y, len(X), label)  # before the binarizer learns from it
-            binarizer = self._new_binarizer()
-            if self.sensitive_columns_:
-                binarizer.set_params(sensitive=None)  # those columns are already out of X
-            deadline = None if self.time_limit is None else start + float(self.time_limit)
-            columns = X.shape[1] if len(X.shape) == 2 else 1  # (1-d: the binarizer's error)
-            self._report_phase("binarizing", start, rows=X.shape[0], columns=columns)
-            # the table's one conversion: antecedents as a uint8 matrix (fairlist.table)
-            self.binarizer_, X, names = to_antecedents(binarizer, X, y, deadline=deadline)
-        else:
-            X, y = _validate_data(self, X, y, dtype=None, ensure_min_samples=1)
-            names = (
-                [str(c) for c in self.feature_names_in_]
-                if hasattr(self, "feature_names_in_")
-                else None
-            )
-            check_target(y, len(X), label)  # (binarized: checked above, before the binarizer)
-        problem = Problem.from_data(
+        prepared = prepare_data(
+            self,
             X,
             y,
-            groups,
+            sensitive_features,
             protected,
-            sample_weight=sample_weight,
-            feature_names=names,
-            metric=self.metric,
-            epsilon=self.epsilon,
-            lam=self.lam,
-            max_length=self.max_length,
-            limits=Limits(
-                max_nodes=self.max_nodes,
-                time_limit=self.time_limit,
-                gap_tolerance=self.gap_tolerance,
-                memory_limit_mb=self.memory_limit_mb,
-            ),
+            sample_weight,
+            params,
+            start=start,
+            phase=self._report_phase,
         )
-        self.classes_ = np.asarray(problem.classes)
-        return problem
+        self.sensitive_columns_ = prepared.sensitive_columns
+        self.binarizer_ = prepared.binarizer
+        self.classes_ = np.asarray(prepared.problem.classes)
+        return prepared.problem
 
     # ------------------------------------------------------------------ fit
     def fit(
@@ -894,3 +811,45 @@ class FairRuleListClassifier(ClassifierMixin, BaseEstimator):
         """Read a model written by :meth:`save` (checked as :meth:`from_dict` does; the
         messages name ``path``)."""
         return cls.from_dict(read_document(path), source=path)
+
+    # ------------------------------------------------------------------ the audit
+    def report(
+        self,
+        X: Any,
+        y: Any,
+        sensitive_features: Any = None,
+        protected: Any = None,
+        *,
+        X_test: Any = None,
+        y_test: Any = None,
+        sensitive_features_test: Any = None,
+        path: str | Path | None = None,
+        **options: Any,
+    ) -> str:
+        """The audit of the fitted list as one self-contained HTML page, returned (and written
+        to ``path``, atomically, when given): the list, what was certified, each group's
+        confusion counts and rates with confidence intervals on ``X`` (the training data, as
+        ``fit`` took it) and on the held-out ``X_test``, ``y_test`` (with
+        ``sensitive_features_test``, which defaults to ``sensitive_features`` when that names
+        columns), and whether the cap holds there. ``options`` are
+        :func:`fairlist.report.render_report`'s (``sample_weight``, ``front``, ``delta``,
+        ``level``, ``title``, ...): the same page as that function's for the same inputs. Needs
+        Jinja2 (``pip install 'fairlist[report]'``).
+
+        >>> import numpy as np
+        >>> X = np.array([[1, 0], [1, 1], [0, 1], [0, 0], [1, 0], [0, 1]])
+        >>> y, s = [1, 1, 0, 0, 1, 0], [1, 1, 1, 0, 0, 0]
+        >>> clf = FairRuleListClassifier(lam=0.01, epsilon=0.5).fit(X, y, sensitive_features=s)
+        >>> page = clf.report(X, y, s, X_test=X[:4], y_test=y[:4], sensitive_features_test=s[:4])
+        >>> page.startswith("<!DOCTYPE html>"), "Certified optimal." in page
+        (True, True)
+        """
+        from .report import render_report  # (matplotlib and Jinja2 load with the first page)
+
+        html = render_report(
+            self, X, y, sensitive_features, protected, X_test=X_test, y_test=y_test,
+            sensitive_features_test=sensitive_features_test, **options,
+        )  # fmt: skip
+        if path is not None:
+            write_text(path, html)
+        return html

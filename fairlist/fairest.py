@@ -76,14 +76,8 @@ import numpy as np
 
 from ._params import INT64_MAX, Interval, Options, validate_params
 from .errors import DataError, InvalidParameterError
-from .rashomon import (
-    ENGINES,
-    SLACK,
-    cpsat_rashomon,
-    prepare_problem,
-    search_rashomon,
-    useful_delta,
-)
+from .prepare import prepare_problem
+from .rashomon import ENGINES, SLACK, cpsat_rashomon, search_rashomon, useful_delta
 from .rulelist import RuleList
 from .solvers import Problem, Status, solve
 from .solvers.base import DEFAULT_LAM, DEFAULT_TIME_LIMIT

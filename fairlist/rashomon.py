@@ -48,6 +48,7 @@ import numpy as np
 
 from ._params import INT64_MAX, Interval, Options, validate_params
 from .errors import DataError, InvalidParameterError
+from .prepare import prepare_problem
 from .rashomon_result import CHUNK_BYTES, RashomonSet
 from .solvers.base import DEFAULT_LAM, Problem, StopReason
 from .solvers.bnb import (
@@ -169,33 +170,6 @@ def rashomon_set(
     if engine == "cpsat":
         return cpsat_rashomon(problem, float(delta), max_lists)
     return search_rashomon(problem, float(delta), max_lists, policy=policy)
-
-
-def prepare_problem(
-    caller: str,
-    X: Any,
-    y: Any,
-    sensitive_features: Any,
-    *,
-    protected: Any,
-    sample_weight: Any,
-    binarizer: Any,
-    start: float,
-    **parameters: Any,
-) -> Problem:
-    """The :class:`~fairlist.solvers.Problem` that ``fit`` would search, by the estimator's
-    one route (:meth:`FairRuleListClassifier.prepare
-    <fairlist.FairRuleListClassifier.prepare>`: a raw table through the binarizer, or 0/1
-    antecedents), its parameters (``metric``, ``epsilon``, ``lam``, ``max_length`` and the
-    limits) checked against the estimator's table in the name of ``caller``; the time limit
-    lowered by the time spent since ``start``."""
-    from .estimator import PARAMETER_CONSTRAINTS as ESTIMATOR_CONSTRAINTS
-    from .estimator import FairRuleListClassifier
-
-    est = FairRuleListClassifier(binarizer=binarizer, **parameters)
-    validate_params(caller, ESTIMATOR_CONSTRAINTS, est.get_params(deep=False))
-    problem = est.prepare(X, y, sensitive_features, protected, sample_weight, start=start)
-    return problem.with_limits(problem.limits.minus(time.perf_counter() - start))
 
 
 def search_rashomon(

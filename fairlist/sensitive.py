@@ -86,7 +86,7 @@ def drop_copies(X: Any, s: Any) -> tuple[Any, Any, list[str]]:
         "they are left out of the antecedents (as sensitive_features=<column name> does) and "
         "ignored by predict; allow_sensitive_antecedents=True keeps them",
         SensitiveColumnWarning,
-        stacklevel=5,
+        stacklevel=6,  # drop_copies, split_sensitive, prepare.prepare, prepare, fit, the caller
     )
     return X.drop(columns=copies), s, copies
 

@@ -621,7 +621,7 @@ def test_training_front_refuses_a_policy_of_an_engine_without_policies_by_name()
 
 
 def test_the_thread_count_constraint_is_declared_once(monkeypatch):
-    from fairlist import rashomon
+    from fairlist import prepare, rashomon
     from fairlist._params import N_JOBS
     from fairlist.estimator import PARAMETER_CONSTRAINTS as ESTIMATOR
     from fairlist.pareto import _CV_CONSTRAINTS
@@ -638,13 +638,16 @@ def test_the_thread_count_constraint_is_declared_once(monkeypatch):
 
     def record(owner, constraints, params):
         seen.append(constraints)
-        if "n_jobs" in constraints:
+        if "lam" in constraints:
             raise Seen
 
-    monkeypatch.setattr(rashomon, "validate_params", record)
+    # the Rashomon set (no n_jobs of its own) validates its problem by the data route's table,
+    # whose entries are the estimator's, the same objects
+    monkeypatch.setattr(prepare, "validate_params", record)
     with pytest.raises(Seen):
         rashomon.rashomon_set(*data(), delta=0.1)
-    assert seen[-1]["n_jobs"] is N_JOBS  # the Rashomon set validates by the estimator's table
+    assert seen[-1] is prepare.PARAMETER_CONSTRAINTS
+    assert all(ESTIMATOR[k] is v for k, v in prepare.PARAMETER_CONSTRAINTS.items())
     for bad in (0, 2000, -2000):
         with pytest.raises(InvalidParameterError, match="n_jobs"):
             cross_validated_front(*data(), n_jobs=bad)

@@ -294,12 +294,69 @@ def test_the_command_reads_the_roles_from_the_model(tmp_path):
     assert doc == {"report": str(out), "bytes": out.stat().st_size, "status": "optimal"}
 
 
+@pytest.mark.parametrize("raw", [False, True])
+def test_a_model_fitted_with_a_weight_and_dropped_columns_reads_its_own_columns(tmp_path, raw):
+    # the table keeps the weight and the dropped column (informative: the label follows it);
+    # neither may be a feature of predict or of the report, and the report weighs the rows as
+    # the fit did (the model file names its weight column)
+    rng = np.random.default_rng(4)
+    n = 400
+    junk = rng.integers(0, 2, n)
+    frame = pd.DataFrame({"a": rng.integers(0, 2, n), "b": rng.integers(0, 2, n), "junk": junk})
+    if raw:
+        frame["job"] = rng.choice(["x", "y", "z"], n)
+    frame["w"] = rng.integers(1, 5, n)
+    frame["sex"] = rng.choice(["F", "M"], n)
+    frame["label"] = np.where((junk == 1) ^ (rng.random(n) < 0.2) | (frame["a"] == 1), "yes", "no")
+    data, model = tmp_path / "t.csv", tmp_path / "m.json"
+    frame.to_csv(data, index=False)
+    fit = ["fit", str(data), "--target", "label", "--sensitive", "sex", "--weight", "w"]
+    fit += ["--drop", "junk", "--epsilon", "0.3", "--max-length", "2", "--output", str(model)]
+    assert runner.invoke(app, fit).exit_code == 0
+    clf = FairRuleListClassifier.load(model)
+    columns = ["a", "b", "job"] if raw else ["a", "b"]
+    assert list(clf.feature_names_in_) == columns
+    predicted = runner.invoke(app, ["predict", str(model), str(data), "--json"])
+    assert predicted.exit_code == 0, predicted.output
+    got = [r["prediction"] for r in json.loads(predicted.stdout)["predictions"]]
+    assert got == clf.predict(frame[columns]).tolist()
+    out = tmp_path / "r.html"
+    result = runner.invoke(app, ["report", str(model), "--data", str(data), "-o", str(out)])
+    assert result.exit_code == 0, result.output
+    weighted = audit_split(clf, frame[columns + ["sex"]], frame["label"], "sex", None, frame["w"])
+    plain = audit_split(clf, frame[columns + ["sex"]], frame["label"], "sex")
+    assert f"{weighted.unfairness.value:.3f}" != f"{plain.unfairness.value:.3f}"  # tells them
+    assert math.isclose(weighted.unfairness.value, clf.unfairness_, abs_tol=1e-9)
+    body = words(out.read_text(encoding="utf-8"))
+    assert f"on the training data ({clf.unfairness_:.3f})" in body
+
+
 def test_write_report_writes_the_rendered_page(tmp_path):
     from fairlist.report import write_report
 
     clf, X, y, s = fitted()
     assert write_report(tmp_path / "r.html", clf, X, y, s) == tmp_path / "r.html"
     assert (tmp_path / "r.html").read_text(encoding="utf-8") == render_report(clf, X, y, s)
+
+
+def test_the_estimators_report_is_render_reports_page(tmp_path):
+    clf, X, y, s = fitted()
+    Xt, yt, st_ = small(seed=1)
+    page = clf.report(
+        X, y, s, X_test=Xt, y_test=yt, sensitive_features_test=st_, level=0.9,
+        path=tmp_path / "r.html",
+    )  # fmt: skip
+    same = render_report(clf, X, y, s, X_test=Xt, y_test=yt, sensitive_features_test=st_, level=0.9)
+    assert page == same
+    assert (tmp_path / "r.html").read_text(encoding="utf-8") == page
+    body = words(page)
+    assert " ".join(str(clf.rule_list_).split()) in body and "Status: optimal" in body
+    for split in (audit_split(clf, X, y, s, level=0.9), audit_split(clf, Xt, yt, st_, level=0.9)):
+        for group in split.groups:
+            assert f"{group.rates['positive_rate'].text()}" in body
+    assert clf.report(X, y, s) == render_report(clf, X, y, s)  # no path: nothing written
+    with pytest.raises(fairlist.errors.DataError, match="y_test"):
+        clf.report(X, y, s, X_test=Xt)
 
 
 # --------------------------------------------------------------------------- COMPAS

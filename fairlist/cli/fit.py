@@ -163,7 +163,7 @@ def fit(
         )
         _fit_quietly(clf, table, None)  # (the live line is up from the reading on)
         if output is not None:
-            _save_model(clf, table, output, target, sensitive)
+            _save_model(clf, table, output, target, sensitive, weight)
     if as_json:
         emit_json(_fit_summary(clf, epsilon, output))
     else:
@@ -172,14 +172,21 @@ def fit(
 
 
 def _save_model(
-    clf: Any, table: Any, output: Path, target: str | None, sensitive: list[str] | None
+    clf: Any,
+    table: Any,
+    output: Path,
+    target: str | None,
+    sensitive: list[str] | None,
+    weight: str | None = None,
 ) -> None:
-    """Write the fitted model to ``output`` with the data it was fitted on as metadata."""
+    """Write the fitted model to ``output`` with the data it was fitted on as metadata (the
+    columns' roles: ``fairlist report`` reads them back)."""
     metadata = {
         "data": table.source,
         "target": target,
         "sensitive": sensitive,
         "protected": jsonable(table.protected),
+        "weight": weight,
     }
     clf.save(output, metadata=metadata)
 

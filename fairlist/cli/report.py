@@ -73,6 +73,22 @@ def _roles(clf: Any, target: str | None, sensitive: list[str] | None, protected:
     return target, sensitive, protected
 
 
+def _weight(clf: Any, data: str, weight: str | None) -> str | None:
+    """``--weight``, else the model's weight column (its metadata) when the CSV file ``data``
+    holds it: the rows weighed as the fit weighed them (a table without it: unweighted)."""
+    column = (getattr(clf, "metadata_", None) or {}).get("weight")
+    if weight is not None or column is None or not Path(data).is_file():
+        return weight
+    import csv
+
+    try:
+        with open(data, newline="", encoding="utf-8-sig") as lines:
+            header = next((row for row in csv.reader(lines) if row), [])
+    except (OSError, UnicodeDecodeError, csv.Error):  # read_table says what is wrong
+        return None
+    return column if column in header else None
+
+
 def _model_columns(clf: Any, table: Any) -> Any:
     """The table's columns the model reads (and the sensitive ones), in the model's order: a
     column the fit left out (``--drop``) is not an error here."""
@@ -110,7 +126,8 @@ def report(
     confidence intervals on TRAIN and TEST, and whether the fairness cap holds on TEST within
     them; with --front, the model's place on a Pareto front; with --delta, the least unfair
     list within DELTA of the optimum and how much the near-optimal lists disagree. The roles
-    of the columns (--target, --sensitive, --protected) default to the model's. Needs Jinja2:
+    of the columns (--target, --sensitive, --protected, and --weight where the table holds the
+    model's weight column) default to the model's. Needs Jinja2:
     pip install 'fairlist[report]'.
     """
     from ..estimator import FairRuleListClassifier
@@ -129,7 +146,7 @@ def report(
                 protected,
                 drop,
                 antecedents=False,
-                weight=weight,
+                weight=_weight(clf, name, weight),
                 groups=groups.value,
             )
 

@@ -131,6 +131,18 @@ def _rate(
     return Estimate(p, low, high), p * n_eff, n_eff
 
 
+def _model_columns(clf: Any, X: Any) -> Any:
+    """The columns of the DataFrame ``X`` the model reads, by name, when it has them all: the
+    table audited may hold others beside them (the sensitive columns, a sample weight, a column
+    the fit dropped), which ``predict`` would refuse as columns it was not fitted on. Otherwise
+    ``X`` as it is (``predict`` names what is missing)."""
+    fitted = getattr(clf, "feature_names_in_", None)
+    if fitted is None or not isinstance(X, pd.DataFrame):
+        return X
+    names = [str(c) for c in fitted]
+    return X[names] if set(names) <= set(X.columns) else X
+
+
 def audit_split(
     clf: Any,
     X: Any,
@@ -161,7 +173,7 @@ def audit_split(
     truth = _labels(clf, y, split)
     if len(truth) != n:
         raise DataError(f"the {split} data: X has {n} rows, y has {len(truth)}")
-    pred = clf.predict(X) == np.asarray(clf.classes_)[1]
+    pred = clf.predict(_model_columns(clf, X)) == np.asarray(clf.classes_)[1]
     weights = check_sample_weight(sample_weight, n)
     k = len(encoded.names)
     sums, squares = _cell_sums(truth, pred, encoded.codes, k, weights)

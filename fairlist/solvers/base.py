@@ -14,7 +14,7 @@ import threading
 import warnings
 from collections.abc import Sequence
 from dataclasses import dataclass, field, fields
-from typing import Any, ClassVar, Protocol, runtime_checkable
+from typing import Any, ClassVar, NamedTuple, Protocol, runtime_checkable
 
 import numpy as np
 
@@ -167,6 +167,16 @@ PROGRESS_INTERVAL = Interval(numbers.Real, 0, threading.TIMEOUT_MAX, closed="rig
 MAX_LENGTH = [None, Interval(numbers.Integral, 0, INT64_MAX)]  # the C++ core's int64_t
 
 
+class _Checked(NamedTuple):
+    """An array :meth:`Problem.from_data` has just checked: the C-contiguous ``uint8`` 0/1
+    matrix :func:`~fairlist._validation.as_binary` returned (its check names the column of a
+    bad cell, which the constructor's cannot), or the 0/1 codes of the labels' one encoding.
+    The constructor takes it as it is rather than scan it again; private, so a
+    :class:`Problem` built directly is always checked."""
+
+    values: np.ndarray
+
+
 @dataclass(frozen=True, eq=False)
 class Problem:
     """A fair rule-list learning problem.
@@ -242,8 +252,8 @@ class Problem:
     def __post_init__(self) -> None:
         set_ = lambda k, v: object.__setattr__(self, k, v)  # noqa: E731
         validate_params("Problem", self.PARAMETER_CONSTRAINTS, self.__dict__)
-        X = as_binary("X", self.X, 2)
-        y = as_binary("y", self.y, 1)
+        X = self.X.values if isinstance(self.X, _Checked) else as_binary("X", self.X, 2)
+        y = self.y.values if isinstance(self.y, _Checked) else as_binary("y", self.y, 1)
         n, m = X.shape
         if n == 0:
             raise DataError("X has no rows")
@@ -352,8 +362,8 @@ class Problem:
         # Two groups go in as the mask of group 0 (0/1 codes would read as a mask, 1 protected).
         group_arg = groups.codes == 0 if groups.k == 2 else groups.codes
         return cls(
-            Xb,
-            codes,
+            _Checked(Xb),  # checked just above (a second min/max pass over X saved)
+            _Checked(np.ascontiguousarray(codes, dtype=np.uint8)),  # 0/1 by construction
             group_arg,
             feature_names=tuple(names or ()),
             labels=tuple(labels or ()),
