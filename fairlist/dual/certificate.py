@@ -166,7 +166,9 @@ class DualCertificate:
     ``relaxed_optimum - penalty`` is ``L(nu)`` when the set is complete and not empty);
     ``one_spelling`` whether one list per key class was enumerated (:func:`costed_problem`);
     ``stats`` the enumeration's; ``lower_bound`` :func:`lagrangian_bound` at ``nu`` when
-    asked for."""
+    asked for; ``enumerated_below`` the rounded relaxed value below which every list was
+    enumerated (``inf`` when the set is complete; below ``threshold`` when a limit cut it: how
+    far a cut enumeration got, docs/performance.md), ``n_held`` the lists it held."""
 
     rule_list: Any
     objective: float
@@ -180,6 +182,8 @@ class DualCertificate:
     cpu_seconds: float = 0.0
     stats: dict = field(default_factory=dict, repr=False)
     lower_bound: LagrangianBound | None = None
+    enumerated_below: float = math.inf
+    n_held: int = 0
 
 
 def certify_by_dual(
@@ -250,6 +254,8 @@ def certify_by_dual(
     threshold = _threshold(start.objective, penalty, costed)
     best, best_objective, checked = incumbent, start.objective, 0
 
+    reach = {"enumerated_below": math.inf, "n_held": 0}
+
     def answer(certified: bool, relaxed_optimum: float = math.inf, stats=None):
         return DualCertificate(
             best,
@@ -264,6 +270,7 @@ def certify_by_dual(
             time.process_time() - cpu,
             stats or {},
             bound,
+            **reach,
         )
 
     relaxed = costed.problem
@@ -281,10 +288,11 @@ def certify_by_dual(
         relaxed, ceiling + 1.0, max_lists, keep_map=costed.keyed, ceiling=ceiling
     )
     stats = dict(raw["stats"])
-    complete = raw["stop_reason"].name == "COMPLETED" and math.isinf(
-        float(raw["rashomon_complete_below"])
-    )
+    below = float(raw["rashomon_complete_below"])
+    complete = raw["stop_reason"].name == "COMPLETED" and math.isinf(below)
+    reach["n_held"] = len(raw["rashomon_defaults"])
     if not complete:
+        reach["enumerated_below"] = costed.constant + costed.scale * below
         return answer(False, stats=stats)
     # The lists come sorted by relaxed objective. A fair list s has objective(s) >= g~(s) -
     # error - slack - penalty, so once that reaches the best fair objective found, no later
@@ -294,6 +302,7 @@ def certify_by_dual(
     floor = costed.constant + costed.scale * objectives - costed.error - costed.slack - penalty
     limit = problem.limits.time_limit
     started = time.perf_counter()
+    checks_cpu = time.process_time()
     for i, rule_list in enumerate(_lists(problem, raw, kept)):
         if floor[i] >= best_objective:
             break
@@ -303,6 +312,7 @@ def certify_by_dual(
         ev = problem.evaluate(rule_list)
         if ev.fair and ev.objective < best_objective:
             best, best_objective = rule_list, ev.objective
+    stats["checks_cpu_seconds"] = time.process_time() - checks_cpu
     optimum = math.inf
     if len(objectives):
         optimum = costed.constant + costed.scale * float(min(objectives)) - costed.error
@@ -507,6 +517,8 @@ def solve_by_dual(solver: Any, problem: Problem) -> Result:
         enumeration_cpu_seconds=cert.cpu_seconds,
         enumeration_nodes=cert.stats.get("nodes_expanded"),
     )
+    if not math.isinf(cert.enumerated_below):  # how far a cut enumeration got
+        info["enumerated_below"] = cert.enumerated_below
     if cert.certified:
         ev = problem.evaluate(cert.rule_list)
         info["cpu_seconds"] = time.process_time() - cpu
