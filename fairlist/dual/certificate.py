@@ -230,6 +230,11 @@ def certify_by_dual(
     >>> c = certify_by_dual(p, p.rule_list([], [], 0), -0.3)    # from a constant list
     >>> c.certified, abs(c.objective - solve(p).objective) < 1e-12
     (True, True)
+    >>> from fairlist.solvers import Limits                     # a node budget cuts it short
+    >>> cut = certify_by_dual(p.with_limits(Limits(max_nodes=2)), p.rule_list([], [], 0), -0.3,
+    ...                       use_terminal_solver=False)
+    >>> cut.certified, cut.enumerated_below < cut.threshold, c.enumerated_below
+    (False, True, inf)
     """
     from ..rulelist import RuleList
     from ..solvers import get_solver
