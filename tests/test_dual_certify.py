@@ -244,3 +244,90 @@ def test_cut_enumeration_reports_how_far_it_got():
             below = int((values < cut.enumerated_below - 1e-12).sum())
             assert cut.n_held >= below, (trial, nodes)
     assert seen_cut >= 3
+
+
+def _cut_cases(metric, seed, count=3):
+    """test_threshold_one_step_too_low_is_caught's construction: a fair optimum s* at a
+    positive gap, nu of that gap's sign and large, so that s*'s relaxed value lies well above
+    its objective (within the penalty)."""
+    rng = np.random.default_rng(seed)
+    cases = []
+    while len(cases) < count:
+        p = random_group_problem(
+            rng, n=30, m=4, k=2, metric=metric, epsilon=0.08, lam=0.01, max_length=2
+        )
+        fair = [ev for rl in _all_lists(p, 2) for ev in [p.evaluate(rl)] if ev.fair]
+        ev = min(fair, key=lambda e: e.objective)
+        best = ev.objective
+        rate = METRIC_RATES[p.metric][0]
+        gap = getattr(ev.counts.groups[0], rate) - getattr(ev.counts.groups[1], rate)
+        if abs(gap) < 0.01:
+            continue
+        cases.append((p, float(np.copysign(1.5, gap)), best))
+    return cases
+
+
+@pytest.mark.parametrize("metric", ("SP", "PE", "EOpp"))
+def test_cut_enumeration_proves_a_bound(metric, monkeypatch):
+    """A cut enumeration's ``proved_bound`` is never above the brute-force fair optimum, over
+    caps on the lists that cut it at every point (max_lists 1, 2, ...: the set then holds the
+    lists of least relaxed value, ``enumerated_below`` the next one's), one spelling and every
+    spelling, and node budgets; without the penalty in the bound (a cut between s*'s objective
+    and its relaxed value) it is above the optimum somewhere."""
+    from fairlist.solvers import Limits
+
+    cases = _cut_cases(metric, 31 + len(metric))
+
+    def bounds():
+        out = []
+        for p, nu, best in cases:
+            for one in (True, False):
+                for k in range(1, 60, 2):
+                    c = certify_by_dual(p, _constant(p), nu, max_lists=k, one_spelling=one)
+                    if c.certified:
+                        break
+                    out.append((c.proved_bound, best))
+                for nodes in (1, 2, 4):
+                    c = certify_by_dual(
+                        p.with_limits(Limits(max_nodes=nodes)),
+                        _constant(p),
+                        nu,
+                        one_spelling=one,
+                        use_terminal_solver=False,
+                    )
+                    out += [(c.proved_bound, best)] if not c.certified else []
+        return out
+
+    found = bounds()
+    assert len(found) >= 10
+    assert all(b <= best + 1e-12 for b, best in found)
+    assert any(b > -np.inf for b, _ in found)
+    whole = dual._cut_bound
+    monkeypatch.setattr(
+        dual, "_cut_bound", lambda below, penalty, costed: whole(below, 0.0, costed)
+    )
+    assert any(b > best + 1e-12 for b, best in bounds())
+
+
+def test_fallback_keeps_the_proved_bounds(monkeypatch):
+    """The dual path's fallback (the set cut by DUAL_MAX_LISTS) keeps the largest proved lower
+    bound: never above the brute-force optimum nor the result's objective, and never below the
+    fallback's own (USE_EARLIER_BOUNDS off)."""
+    from fairlist.solvers import Limits
+
+    monkeypatch.setattr(dual, "DUAL_MAX_LISTS", 2)
+    seen = raised = 0
+    for p, _, best in _cut_cases("SP", 5, count=4):
+        p = p.with_limits(Limits(max_nodes=3))
+        results = {}
+        for keep in (True, False):
+            monkeypatch.setattr(dual, "USE_EARLIER_BOUNDS", keep)
+            results[keep] = BnBSolver(dual="on", use_terminal_solver=False).solve(p)
+        on, off = results[True], results[False]
+        if not on.stats["dual"].get("fallback"):
+            continue
+        seen += 1
+        assert on.lower_bound <= min(best, on.objective) + 1e-12
+        assert on.lower_bound >= off.lower_bound - 1e-12
+        raised += on.lower_bound > off.lower_bound + 1e-12
+    assert seen >= 2 and raised >= 1

@@ -168,7 +168,9 @@ class DualCertificate:
     ``stats`` the enumeration's; ``lower_bound`` :func:`lagrangian_bound` at ``nu`` when
     asked for; ``enumerated_below`` the rounded relaxed value below which every list was
     enumerated (``inf`` when the set is complete; below ``threshold`` when a limit cut it: how
-    far a cut enumeration got, docs/performance.md), ``n_held`` the lists it held."""
+    far a cut enumeration got, docs/performance.md), ``n_held`` the lists it held;
+    ``proved_bound`` a lower bound on the fair optimum the enumeration proved (``objective``
+    when certified; from a cut one, see :func:`certify_by_dual`; ``-inf``: none)."""
 
     rule_list: Any
     objective: float
@@ -184,6 +186,7 @@ class DualCertificate:
     lower_bound: LagrangianBound | None = None
     enumerated_below: float = math.inf
     n_held: int = 0
+    proved_bound: float = -math.inf
 
 
 def certify_by_dual(
@@ -259,7 +262,7 @@ def certify_by_dual(
     threshold = _threshold(start.objective, penalty, costed)
     best, best_objective, checked = incumbent, start.objective, 0
 
-    reach = {"enumerated_below": math.inf, "n_held": 0}
+    reach = {"enumerated_below": math.inf, "n_held": 0, "proved_bound": -math.inf}
 
     def answer(certified: bool, relaxed_optimum: float = math.inf, stats=None):
         return DualCertificate(
@@ -298,11 +301,13 @@ def certify_by_dual(
     reach["n_held"] = len(raw["rashomon_defaults"])
     if not complete:
         reach["enumerated_below"] = costed.constant + costed.scale * below
-        return answer(False, stats=stats)
+        if reach["n_held"] > CUT_CHECKS:
+            return answer(False, stats=stats)
     # The lists come sorted by relaxed objective. A fair list s has objective(s) >= g~(s) -
     # error - slack - penalty, so once that reaches the best fair objective found, no later
     # list can beat it: the check stops there (the threshold falling with the incumbent).
     # The checks are Python's: the time limit bounds them too (cut, nothing is certified).
+    # A cut enumeration's lists are checked too (at most CUT_CHECKS), for the bound below.
     objectives = np.asarray(raw["rashomon_objectives"], dtype=float)
     floor = costed.constant + costed.scale * objectives - costed.error - costed.slack - penalty
     limit = problem.limits.time_limit
@@ -318,6 +323,16 @@ def certify_by_dual(
         if ev.fair and ev.objective < best_objective:
             best, best_objective = rule_list, ev.objective
     stats["checks_cpu_seconds"] = time.process_time() - checks_cpu
+    if not complete:
+        # What a cut enumeration proves. Let s* be a fair optimum. If g~(s*) < enumerated_below,
+        # s* (or a list of its key class, as fair and no worse) was held and checked, unless the
+        # checks stopped at a list whose floor reached the best fair objective found, past
+        # which none beats it: either way best_objective <= objective(s*). Otherwise
+        # objective(s*) >= g~(s*) - error - slack - penalty >= the second term below.
+        reached = _cut_bound(reach["enumerated_below"], penalty, costed)
+        reach["proved_bound"] = min(best_objective, reached)
+        return answer(False, stats=stats)
+    reach["proved_bound"] = best_objective
     optimum = math.inf
     if len(objectives):
         optimum = costed.constant + costed.scale * float(min(objectives)) - costed.error
@@ -343,6 +358,13 @@ def _threshold(objective: float, penalty: float, costed: CostedProblem) -> float
     return objective + penalty + costed.error + costed.slack
 
 
+def _cut_bound(enumerated_below: float, penalty: float, costed: CostedProblem) -> float:
+    """The least objective of a fair list of rounded relaxed value at least
+    ``enumerated_below`` (see :func:`certify_by_dual`): a test drops the penalty to show the
+    suite fails."""
+    return enumerated_below - costed.error - costed.slack - penalty
+
+
 # --------------------------------------------------------------------- the engine's dual path
 
 #: ``BnBSolver(dual=...)``: "off" (the plain search), "on" (always through the dual certificate
@@ -359,6 +381,12 @@ NU_LENGTH = 3
 #: The enumeration's cap on the lists under the threshold; past it the search falls back (each
 #: list is checked in Python: about a millisecond on COMPAS).
 DUAL_MAX_LISTS = 200_000
+#: A cut enumeration's lists are checked (for the lower bound it proves,
+#: ``DualCertificate.proved_bound``) when it holds at most this many (about 1 ms each).
+CUT_CHECKS = 10_000
+#: The fallback's result keeps the larger of its lower bound and those the first search and a
+#: cut enumeration proved (:func:`solve_by_dual`); False: its own only (a test switch).
+USE_EARLIER_BOUNDS = True
 #: "auto" without a time limit: the enumeration may take this many times the first search's
 #: seconds (at least 10 s) before the plain search takes over.
 ENUMERATION_FACTOR = 3.0
@@ -438,10 +466,13 @@ def solve_by_dual(solver: Any, problem: Problem) -> Result:
     how. Otherwise (the set over :data:`DUAL_MAX_LISTS`, or the time limit), the plain search
     runs with the time left, warm-started from that list (``stats["dual"]["fallback"]``).
     Where the dual path does not apply (:func:`dual_path_refusal`) the plain search runs and
-    ``stats["dual"]`` gives the reason. "auto" bounds the enumeration (half the time left;
-    without a time limit :data:`ENUMERATION_FACTOR` times the first search's seconds) so that
-    the fallback keeps a share; it is still slower than "off" where the enumeration does not
-    finish (the fallback starts afresh, warm-started only by the list).
+    ``stats["dual"]`` gives the reason. The fallback's lower bound is the largest of its own,
+    the first search's and the cut enumeration's (``DualCertificate.proved_bound``;
+    ``stats["dual"]["fallback_lower_bound"]`` keeps its own when that was less). "auto" bounds
+    the enumeration (half the time left; without a time limit :data:`ENUMERATION_FACTOR` times
+    the first search's seconds) so that the fallback keeps a share; it is still slower than
+    "off" where the enumeration does not finish (the fallback starts afresh, warm-started only
+    by the list).
 
     Examples
     --------
@@ -554,4 +585,11 @@ def solve_by_dual(solver: Any, problem: Problem) -> Result:
     result = plain.solve(problem.with_limits(dataclasses.replace(limits, time_limit=left())))
     info["cpu_seconds"] = time.process_time() - cpu
     result.stats["dual"] = info
+    # The fallback starts afresh: the bounds the first search and a cut enumeration proved
+    # (both on the fair optimum of this problem) still hold, and may be higher (never above
+    # the objective of a fair list). USE_EARLIER_BOUNDS switches it off.
+    proved = max(first.lower_bound, cert.proved_bound)
+    if USE_EARLIER_BOUNDS and result.rule_list is not None and proved > result.lower_bound:
+        info["fallback_lower_bound"] = result.lower_bound
+        result = dataclasses.replace(result, lower_bound=min(proved, result.objective))
     return result
