@@ -309,7 +309,8 @@ def test_cut_enumeration_proves_a_bound(metric, monkeypatch):
     assert any(b > best + 1e-12 for b, best in bounds())
 
 
-def test_fallback_keeps_the_proved_bounds(monkeypatch):
+@pytest.mark.parametrize("n_jobs", [1, 2])
+def test_fallback_keeps_the_proved_bounds(n_jobs, monkeypatch):
     """The dual path's fallback (the set cut by DUAL_MAX_LISTS) keeps the largest proved lower
     bound: never above the brute-force optimum nor the result's objective, and never below the
     fallback's own (USE_EARLIER_BOUNDS off)."""
@@ -322,7 +323,8 @@ def test_fallback_keeps_the_proved_bounds(monkeypatch):
         results = {}
         for keep in (True, False):
             monkeypatch.setattr(dual, "USE_EARLIER_BOUNDS", keep)
-            results[keep] = BnBSolver(dual="on", use_terminal_solver=False).solve(p)
+            solver = BnBSolver(dual="on", use_terminal_solver=False, n_jobs=n_jobs)
+            results[keep] = solver.solve(p)
         on, off = results[True], results[False]
         if not on.stats["dual"].get("fallback"):
             continue
@@ -331,3 +333,34 @@ def test_fallback_keeps_the_proved_bounds(monkeypatch):
         assert on.lower_bound >= off.lower_bound - 1e-12
         raised += on.lower_bound > off.lower_bound + 1e-12
     assert seen >= 2 and raised >= 1
+
+
+@pytest.mark.parametrize("metric", METRICS)
+@pytest.mark.parametrize("weights", [None, "cellwise", "integer"])
+def test_cut_bound_never_above_optimum(metric, weights):
+    """Every metric the dual takes, two and three groups, weights: a cut enumeration's
+    ``proved_bound`` (max_lists cuts at every point, random multipliers) is never above the
+    brute-force fair optimum."""
+    rng = np.random.default_rng(zlib.crc32(repr(("cut", metric, weights)).encode()))
+    for k in (2, 3):
+        p = random_group_problem(
+            rng,
+            n=30,
+            m=4,
+            k=k,
+            weights=None if weights == "cellwise" else weights,
+            metric=metric,
+            epsilon=0.05,
+            lam=0.01,
+            max_length=2,
+        )
+        if weights == "cellwise":
+            p = _cellwise_weights(p, rng)
+        best = reference_solve(p, 2).objective
+        nu = _random_nu(rng, p, scale=1.5)
+        for size in range(1, 80, 3):
+            c = certify_by_dual(p, _constant(p), nu, max_lists=size)
+            if c.certified:
+                assert c.proved_bound == pytest.approx(best, abs=1e-12)
+                break
+            assert c.proved_bound <= best + 1e-12, (k, size)
