@@ -364,3 +364,13 @@ def test_cut_bound_never_above_optimum(metric, weights):
                 assert c.proved_bound == pytest.approx(best, abs=1e-12)
                 break
             assert c.proved_bound <= best + 1e-12, (k, size)
+
+
+def test_cut_enumeration_too_large_to_check_proves_nothing(monkeypatch):
+    """Past CUT_CHECKS held lists a cut enumeration is not checked and proves no bound."""
+    p, nu, _ = _cut_cases("SP", 33)[0]
+    c = certify_by_dual(p, _constant(p), nu, max_lists=5)
+    assert not c.certified and c.n_held == 5 and c.proved_bound > -np.inf
+    monkeypatch.setattr(dual, "CUT_CHECKS", 4)
+    c = certify_by_dual(p, _constant(p), nu, max_lists=5)
+    assert not c.certified and c.n_checked == 0 and c.proved_bound == -np.inf

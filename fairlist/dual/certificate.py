@@ -382,8 +382,9 @@ NU_LENGTH = 3
 #: list is checked in Python: about a millisecond on COMPAS).
 DUAL_MAX_LISTS = 200_000
 #: A cut enumeration's lists are checked (for the lower bound it proves,
-#: ``DualCertificate.proved_bound``) when it holds at most this many (about 1 ms each).
-CUT_CHECKS = 10_000
+#: ``DualCertificate.proved_bound``) when it holds at most this many (about 1 ms each: a
+#: second at most past the enumeration's time limit); more, and it proves none.
+CUT_CHECKS = 1_000
 #: The fallback's result keeps the larger of its lower bound and those the first search and a
 #: cut enumeration proved (:func:`solve_by_dual`); False: its own only (a test switch).
 USE_EARLIER_BOUNDS = True
