@@ -289,6 +289,7 @@ def main() -> None:
             d = on["dual"]
             keys = ("mode", "certified", "nu", "n_checked", "one_spelling")
             keys += ("enumeration_cpu_seconds", "enumeration_nodes", "fallback", "reason")
+            keys += ("enumerated_below", "fallback_lower_bound")
             print(f"{'':<11} dual: " + ", ".join(f"{k} {d[k]}" for k in keys if k in d))
 
 

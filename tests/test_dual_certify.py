@@ -191,3 +191,186 @@ def test_rashomon_ceiling_keeps_exactly_the_lists_under_it(keep_map):
             )
         else:
             assert got == pytest.approx(expected)
+
+
+def test_cut_enumeration_reports_how_far_it_got():
+    """An enumeration a node budget cuts certifies nothing and reports ``enumerated_below``,
+    the rounded relaxed value below which it enumerated every list: every spelling
+    (``one_spelling=False``) then holds at least every list of the costed problem below it
+    (brute force over the lists whose rules each capture a sample); a complete one reports
+    ``inf``. Reporting the threshold instead would fail the brute-force count."""
+    from fairlist.solvers import Limits
+
+    rng = np.random.default_rng(7)
+    seen_cut = 0
+    for trial in range(6):
+        p = random_group_problem(
+            rng, n=30, m=4, k=2, metric="SP", epsilon=0.05, lam=0.005, max_length=3
+        )
+        if len({p.X[:, j].tobytes() for j in range(p.n_antecedents)}) < p.n_antecedents:
+            continue  # identical columns are merged by the engine: not counted here
+        nu = _random_nu(rng, p)
+        whole = certify_by_dual(p, _constant(p), nu, one_spelling=False)
+        assert whole.certified and whole.enumerated_below == float("inf")
+        costed = costed_problem(p, nu, one_spelling=False)
+        values = []
+        for length in range(4):
+            for ants in itertools.permutations(range(p.n_antecedents), length):
+                free = np.ones(p.n_samples, bool)
+                useful = True
+                for j in ants:
+                    useful = useful and bool((free & (p.X[:, j] == 1)).any())
+                    free &= p.X[:, j] == 0
+                if not useful:
+                    continue
+                for preds in itertools.product((0, 1), repeat=length):
+                    for d in (0, 1):
+                        r = costed.problem.rule_list(list(ants), list(preds), d)
+                        objective = costed.problem.evaluate(r).objective
+                        values.append(costed.constant + costed.scale * objective)
+        values = np.array(values)
+        for nodes in (2, 5, 20):
+            cut = certify_by_dual(
+                p.with_limits(Limits(max_nodes=nodes)),
+                _constant(p),
+                nu,
+                one_spelling=False,
+                use_terminal_solver=False,  # (it finishes prefixes without storing them)
+            )
+            if cut.certified:
+                continue
+            seen_cut += 1
+            assert cut.enumerated_below <= cut.threshold
+            below = int((values < cut.enumerated_below - 1e-12).sum())
+            assert cut.n_held >= below, (trial, nodes)
+    assert seen_cut >= 3
+
+
+def _cut_cases(metric, seed, count=3):
+    """test_threshold_one_step_too_low_is_caught's construction: a fair optimum s* at a
+    positive gap, nu of that gap's sign and large, so that s*'s relaxed value lies well above
+    its objective (within the penalty)."""
+    rng = np.random.default_rng(seed)
+    cases = []
+    while len(cases) < count:
+        p = random_group_problem(
+            rng, n=30, m=4, k=2, metric=metric, epsilon=0.08, lam=0.01, max_length=2
+        )
+        fair = [ev for rl in _all_lists(p, 2) for ev in [p.evaluate(rl)] if ev.fair]
+        ev = min(fair, key=lambda e: e.objective)
+        best = ev.objective
+        rate = METRIC_RATES[p.metric][0]
+        gap = getattr(ev.counts.groups[0], rate) - getattr(ev.counts.groups[1], rate)
+        if abs(gap) < 0.01:
+            continue
+        cases.append((p, float(np.copysign(1.5, gap)), best))
+    return cases
+
+
+@pytest.mark.parametrize("metric", ("SP", "PE", "EOpp"))
+def test_cut_enumeration_proves_a_bound(metric, monkeypatch):
+    """A cut enumeration's ``proved_bound`` is never above the brute-force fair optimum, over
+    caps on the lists that cut it at every point (max_lists 1, 2, ...: the set then holds the
+    lists of least relaxed value, ``enumerated_below`` the next one's), one spelling and every
+    spelling, and node budgets; without the penalty in the bound (a cut between s*'s objective
+    and its relaxed value) it is above the optimum somewhere."""
+    from fairlist.solvers import Limits
+
+    cases = _cut_cases(metric, 31 + len(metric))
+
+    def bounds():
+        out = []
+        for p, nu, best in cases:
+            for one in (True, False):
+                for k in range(1, 60, 2):
+                    c = certify_by_dual(p, _constant(p), nu, max_lists=k, one_spelling=one)
+                    if c.certified:
+                        break
+                    out.append((c.proved_bound, best))
+                for nodes in (1, 2, 4):
+                    c = certify_by_dual(
+                        p.with_limits(Limits(max_nodes=nodes)),
+                        _constant(p),
+                        nu,
+                        one_spelling=one,
+                        use_terminal_solver=False,
+                    )
+                    out += [(c.proved_bound, best)] if not c.certified else []
+        return out
+
+    found = bounds()
+    assert len(found) >= 10
+    assert all(b <= best + 1e-12 for b, best in found)
+    assert any(b > -np.inf for b, _ in found)
+    whole = dual._cut_bound
+    monkeypatch.setattr(
+        dual, "_cut_bound", lambda below, penalty, costed: whole(below, 0.0, costed)
+    )
+    assert any(b > best + 1e-12 for b, best in bounds())
+
+
+@pytest.mark.parametrize("n_jobs", [1, 2])
+def test_fallback_keeps_the_proved_bounds(n_jobs, monkeypatch):
+    """The dual path's fallback (the set cut by DUAL_MAX_LISTS) keeps the largest proved lower
+    bound: never above the brute-force optimum nor the result's objective, and never below the
+    fallback's own (USE_EARLIER_BOUNDS off)."""
+    from fairlist.solvers import Limits
+
+    monkeypatch.setattr(dual, "DUAL_MAX_LISTS", 2)
+    seen = raised = 0
+    for p, _, best in _cut_cases("SP", 5, count=4):
+        p = p.with_limits(Limits(max_nodes=3))
+        results = {}
+        for keep in (True, False):
+            monkeypatch.setattr(dual, "USE_EARLIER_BOUNDS", keep)
+            solver = BnBSolver(dual="on", use_terminal_solver=False, n_jobs=n_jobs)
+            results[keep] = solver.solve(p)
+        on, off = results[True], results[False]
+        if not on.stats["dual"].get("fallback"):
+            continue
+        seen += 1
+        assert on.lower_bound <= min(best, on.objective) + 1e-12
+        assert on.lower_bound >= off.lower_bound - 1e-12
+        raised += on.lower_bound > off.lower_bound + 1e-12
+    assert seen >= 2 and raised >= 1
+
+
+@pytest.mark.parametrize("metric", METRICS)
+@pytest.mark.parametrize("weights", [None, "cellwise", "integer"])
+def test_cut_bound_never_above_optimum(metric, weights):
+    """Every metric the dual takes, two and three groups, weights: a cut enumeration's
+    ``proved_bound`` (max_lists cuts at every point, random multipliers) is never above the
+    brute-force fair optimum."""
+    rng = np.random.default_rng(zlib.crc32(repr(("cut", metric, weights)).encode()))
+    for k in (2, 3):
+        p = random_group_problem(
+            rng,
+            n=30,
+            m=4,
+            k=k,
+            weights=None if weights == "cellwise" else weights,
+            metric=metric,
+            epsilon=0.05,
+            lam=0.01,
+            max_length=2,
+        )
+        if weights == "cellwise":
+            p = _cellwise_weights(p, rng)
+        best = reference_solve(p, 2).objective
+        nu = _random_nu(rng, p, scale=1.5)
+        for size in range(1, 80, 3):
+            c = certify_by_dual(p, _constant(p), nu, max_lists=size)
+            if c.certified:
+                assert c.proved_bound == pytest.approx(best, abs=1e-12)
+                break
+            assert c.proved_bound <= best + 1e-12, (k, size)
+
+
+def test_cut_enumeration_too_large_to_check_proves_nothing(monkeypatch):
+    """Past CUT_CHECKS held lists a cut enumeration is not checked and proves no bound."""
+    p, nu, _ = _cut_cases("SP", 33)[0]
+    c = certify_by_dual(p, _constant(p), nu, max_lists=5)
+    assert not c.certified and c.n_held == 5 and c.proved_bound > -np.inf
+    monkeypatch.setattr(dual, "CUT_CHECKS", 4)
+    c = certify_by_dual(p, _constant(p), nu, max_lists=5)
+    assert not c.certified and c.n_checked == 0 and c.proved_bound == -np.inf

@@ -166,7 +166,11 @@ class DualCertificate:
     ``relaxed_optimum - penalty`` is ``L(nu)`` when the set is complete and not empty);
     ``one_spelling`` whether one list per key class was enumerated (:func:`costed_problem`);
     ``stats`` the enumeration's; ``lower_bound`` :func:`lagrangian_bound` at ``nu`` when
-    asked for."""
+    asked for; ``enumerated_below`` the rounded relaxed value below which every list was
+    enumerated (``inf`` when the set is complete; below ``threshold`` when a limit cut it: how
+    far a cut enumeration got, docs/performance.md), ``n_held`` the lists it held;
+    ``proved_bound`` a lower bound on the fair optimum the enumeration proved (``objective``
+    when certified; from a cut one, see :func:`certify_by_dual`; ``-inf``: none)."""
 
     rule_list: Any
     objective: float
@@ -180,6 +184,9 @@ class DualCertificate:
     cpu_seconds: float = 0.0
     stats: dict = field(default_factory=dict, repr=False)
     lower_bound: LagrangianBound | None = None
+    enumerated_below: float = math.inf
+    n_held: int = 0
+    proved_bound: float = -math.inf
 
 
 def certify_by_dual(
@@ -226,6 +233,11 @@ def certify_by_dual(
     >>> c = certify_by_dual(p, p.rule_list([], [], 0), -0.3)    # from a constant list
     >>> c.certified, abs(c.objective - solve(p).objective) < 1e-12
     (True, True)
+    >>> from fairlist.solvers import Limits                     # a node budget cuts it short
+    >>> cut = certify_by_dual(p.with_limits(Limits(max_nodes=2)), p.rule_list([], [], 0), -0.3,
+    ...                       use_terminal_solver=False)
+    >>> cut.certified, cut.enumerated_below < cut.threshold, c.enumerated_below
+    (False, True, inf)
     """
     from ..rulelist import RuleList
     from ..solvers import get_solver
@@ -250,6 +262,8 @@ def certify_by_dual(
     threshold = _threshold(start.objective, penalty, costed)
     best, best_objective, checked = incumbent, start.objective, 0
 
+    reach = {"enumerated_below": math.inf, "n_held": 0, "proved_bound": -math.inf}
+
     def answer(certified: bool, relaxed_optimum: float = math.inf, stats=None):
         return DualCertificate(
             best,
@@ -264,6 +278,7 @@ def certify_by_dual(
             time.process_time() - cpu,
             stats or {},
             bound,
+            **reach,
         )
 
     relaxed = costed.problem
@@ -281,19 +296,23 @@ def certify_by_dual(
         relaxed, ceiling + 1.0, max_lists, keep_map=costed.keyed, ceiling=ceiling
     )
     stats = dict(raw["stats"])
-    complete = raw["stop_reason"].name == "COMPLETED" and math.isinf(
-        float(raw["rashomon_complete_below"])
-    )
+    below = float(raw["rashomon_complete_below"])
+    complete = raw["stop_reason"].name == "COMPLETED" and math.isinf(below)
+    reach["n_held"] = len(raw["rashomon_defaults"])
     if not complete:
-        return answer(False, stats=stats)
+        reach["enumerated_below"] = costed.constant + costed.scale * below
+        if reach["n_held"] > CUT_CHECKS:
+            return answer(False, stats=stats)
     # The lists come sorted by relaxed objective. A fair list s has objective(s) >= g~(s) -
     # error - slack - penalty, so once that reaches the best fair objective found, no later
     # list can beat it: the check stops there (the threshold falling with the incumbent).
     # The checks are Python's: the time limit bounds them too (cut, nothing is certified).
+    # A cut enumeration's lists are checked too (at most CUT_CHECKS), for the bound below.
     objectives = np.asarray(raw["rashomon_objectives"], dtype=float)
     floor = costed.constant + costed.scale * objectives - costed.error - costed.slack - penalty
     limit = problem.limits.time_limit
     started = time.perf_counter()
+    checks_cpu = time.process_time()
     for i, rule_list in enumerate(_lists(problem, raw, kept)):
         if floor[i] >= best_objective:
             break
@@ -303,6 +322,17 @@ def certify_by_dual(
         ev = problem.evaluate(rule_list)
         if ev.fair and ev.objective < best_objective:
             best, best_objective = rule_list, ev.objective
+    stats["checks_cpu_seconds"] = time.process_time() - checks_cpu
+    if not complete:
+        # What a cut enumeration proves. Let s* be a fair optimum. If g~(s*) < enumerated_below,
+        # s* (or a list of its key class, as fair and no worse) was held and checked, unless the
+        # checks stopped at a list whose floor reached the best fair objective found, past
+        # which none beats it: either way best_objective <= objective(s*). Otherwise
+        # objective(s*) >= g~(s*) - error - slack - penalty >= the second term below.
+        reached = _cut_bound(reach["enumerated_below"], penalty, costed)
+        reach["proved_bound"] = min(best_objective, reached)
+        return answer(False, stats=stats)
+    reach["proved_bound"] = best_objective
     optimum = math.inf
     if len(objectives):
         optimum = costed.constant + costed.scale * float(min(objectives)) - costed.error
@@ -328,6 +358,13 @@ def _threshold(objective: float, penalty: float, costed: CostedProblem) -> float
     return objective + penalty + costed.error + costed.slack
 
 
+def _cut_bound(enumerated_below: float, penalty: float, costed: CostedProblem) -> float:
+    """The least objective of a fair list of rounded relaxed value at least
+    ``enumerated_below`` (see :func:`certify_by_dual`): a test drops the penalty to show the
+    suite fails."""
+    return enumerated_below - costed.error - costed.slack - penalty
+
+
 # --------------------------------------------------------------------- the engine's dual path
 
 #: ``BnBSolver(dual=...)``: "off" (the plain search), "on" (always through the dual certificate
@@ -344,6 +381,13 @@ NU_LENGTH = 3
 #: The enumeration's cap on the lists under the threshold; past it the search falls back (each
 #: list is checked in Python: about a millisecond on COMPAS).
 DUAL_MAX_LISTS = 200_000
+#: A cut enumeration's lists are checked (for the lower bound it proves,
+#: ``DualCertificate.proved_bound``) when it holds at most this many (about 1 ms each: a
+#: second at most past the enumeration's time limit); more, and it proves none.
+CUT_CHECKS = 1_000
+#: The fallback's result keeps the larger of its lower bound and those the first search and a
+#: cut enumeration proved (:func:`solve_by_dual`); False: its own only (a test switch).
+USE_EARLIER_BOUNDS = True
 #: "auto" without a time limit: the enumeration may take this many times the first search's
 #: seconds (at least 10 s) before the plain search takes over.
 ENUMERATION_FACTOR = 3.0
@@ -423,10 +467,13 @@ def solve_by_dual(solver: Any, problem: Problem) -> Result:
     how. Otherwise (the set over :data:`DUAL_MAX_LISTS`, or the time limit), the plain search
     runs with the time left, warm-started from that list (``stats["dual"]["fallback"]``).
     Where the dual path does not apply (:func:`dual_path_refusal`) the plain search runs and
-    ``stats["dual"]`` gives the reason. "auto" bounds the enumeration (half the time left;
-    without a time limit :data:`ENUMERATION_FACTOR` times the first search's seconds) so that
-    the fallback keeps a share; it is still slower than "off" where the enumeration does not
-    finish (the fallback starts afresh, warm-started only by the list).
+    ``stats["dual"]`` gives the reason. The fallback's lower bound is the largest of its own,
+    the first search's and the cut enumeration's (``DualCertificate.proved_bound``;
+    ``stats["dual"]["fallback_lower_bound"]`` keeps its own when that was less). "auto" bounds
+    the enumeration (half the time left; without a time limit :data:`ENUMERATION_FACTOR` times
+    the first search's seconds) so that the fallback keeps a share; it is still slower than
+    "off" where the enumeration does not finish (the fallback starts afresh, warm-started only
+    by the list).
 
     Examples
     --------
@@ -507,6 +554,8 @@ def solve_by_dual(solver: Any, problem: Problem) -> Result:
         enumeration_cpu_seconds=cert.cpu_seconds,
         enumeration_nodes=cert.stats.get("nodes_expanded"),
     )
+    if not math.isinf(cert.enumerated_below):  # how far a cut enumeration got
+        info["enumerated_below"] = cert.enumerated_below
     if cert.certified:
         ev = problem.evaluate(cert.rule_list)
         info["cpu_seconds"] = time.process_time() - cpu
@@ -537,4 +586,11 @@ def solve_by_dual(solver: Any, problem: Problem) -> Result:
     result = plain.solve(problem.with_limits(dataclasses.replace(limits, time_limit=left())))
     info["cpu_seconds"] = time.process_time() - cpu
     result.stats["dual"] = info
+    # The fallback starts afresh: the bounds the first search and a cut enumeration proved
+    # (both on the fair optimum of this problem) still hold, and may be higher (never above
+    # the objective of a fair list). USE_EARLIER_BOUNDS switches it off.
+    proved = max(first.lower_bound, cert.proved_bound)
+    if USE_EARLIER_BOUNDS and result.rule_list is not None and proved > result.lower_bound:
+        info["fallback_lower_bound"] = result.lower_bound
+        result = dataclasses.replace(result, lower_bound=min(proved, result.objective))
     return result
