@@ -10,8 +10,9 @@ runs the plain search (``BnBSolver(dual="off")``) then the Lagrangian certificat
 enumeration under the threshold, the plain search as fallback; issue 36) and prints, for the
 second, the multiplier, the lists checked and the enumeration's CPU seconds; ``--compare
 default`` runs ``deepen_length=0`` (the default before issue 36) then the library's default
-(``deepen_length="auto"``: every length without a cap, when the run has a time limit;
-``fairlist/solvers/deepening.py``), every other setting the library's or the case's.
+(``deepen_length="auto"``: every length without a cap, a node budget or a memory budget, so
+give ``--max-nodes 0`` to see it act; ``fairlist/solvers/deepening.py``), every other setting
+the library's or the case's.
 
 Each case runs twice, off then on, each in its own process pinned to one core, under the same
 budget: a trie of at most ``--max-nodes`` nodes and ``--time-limit`` seconds (the terminal
@@ -57,8 +58,9 @@ trie 19,783); issue 16 reports 850 s and 60.5 M expansions without it, on an old
     python benchmarks/bench_certify.py --compare deepen --policy lower_bound --time-limit 400 \
         --cases t005_SP_05 t005_SP_01 t005_EOpp_05 t005_EOdds_05
     python benchmarks/bench_certify.py --compare dual --cases sp_L5 sp_L6 --time-limit 100
-    python benchmarks/bench_certify.py --compare default --policy bfs --time-limit 60 \
-        --cases sp_01 t005_SP_05 t005_SP_01 t005_EOpp_05 t005_EOdds_05 sp_L4
+    python benchmarks/bench_certify.py --compare default --cases sp_L4 sp_L5 --time-limit 600
+    python benchmarks/bench_certify.py --compare default --max-nodes 0 --cases sp_01 \
+        --time-limit 400
 """
 
 from __future__ import annotations
@@ -121,7 +123,7 @@ def run_one(args: argparse.Namespace) -> None:
         lam=lam,
         max_length=max_length,
         feature_names=list(frame.columns[2:-1]),
-        limits=Limits(max_nodes=args.max_nodes, time_limit=args.time_limit),
+        limits=Limits(max_nodes=args.max_nodes or None, time_limit=args.time_limit),
     )
     before = resource.getrusage(resource.RUSAGE_SELF)
     deepen = args.deepen_length
@@ -216,7 +218,10 @@ def main() -> None:
         help=f"some of: {' '.join(CASES)}",
     )
     ap.add_argument(
-        "--max-nodes", type=int, default=4_000_000, help="trie budget per run (issue 16: 4,000,000)"
+        "--max-nodes",
+        type=int,
+        default=4_000_000,
+        help="trie budget per run (issue 16: 4,000,000; 0: none, where the default deepens)",
     )
     ap.add_argument("--time-limit", type=float, default=20.0, help="seconds per run")
     ap.add_argument(

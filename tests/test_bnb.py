@@ -631,10 +631,11 @@ def test_the_default_deepens_every_length_without_a_cap_and_is_exact(metric, n_j
         assert problem.evaluate(result.rule_list).fair, context
 
 
-def test_the_default_deepens_only_where_its_work_is_bounded(compas):
-    """The resolved ``deepen_length`` of ``"auto"``: none under a cap, with lam 0, or with only
-    a node or memory budget (the phases store almost no trie); every length otherwise. An
-    integer is used as given, and the Rashomon mode's configuration gets 0."""
+def test_the_default_deepens_only_without_a_cap_or_a_space_budget(compas):
+    """The resolved ``deepen_length`` of ``"auto"``: none under a cap, with lam 0, or with a
+    node or memory budget (the phases store almost no trie, so those would not bound them);
+    every length otherwise. An integer is used as given, and the Rashomon mode's
+    configuration gets 0."""
     auto = BnBSolver()
     assert auto.deepen_length == "auto"
 
@@ -648,20 +649,20 @@ def test_the_default_deepens_only_where_its_work_is_bounded(compas):
         )
 
     assert resolved(limits=Limits(time_limit=60)) == EVERY_LENGTH
-    assert resolved(limits=Limits(time_limit=60, max_nodes=4_000_000)) == EVERY_LENGTH
     assert resolved(limits=Limits()) == EVERY_LENGTH
+    assert resolved(limits=Limits(max_nodes=4_000_000, time_limit=60)) == 0
     assert resolved(limits=Limits(max_nodes=4_000_000)) == 0
-    assert resolved(limits=Limits(memory_limit_mb=8)) == 0
+    assert resolved(limits=Limits(memory_limit_mb=8, time_limit=60)) == 0
     assert resolved(limits=Limits(time_limit=60), max_length=5) == 0
     assert resolved(limits=Limits(time_limit=60), lam=0.0) == 0
     assert deepen_phases(2, max_length=5, lam=0.0, limits=Limits(max_nodes=9)) == 2
     assert auto._config(Limits(time_limit=60), None)["deepen_length"] == 0  # the Rashomon mode's
-    # Solves (lambda 0.02): the node budget alone keeps the plain search, stopped by it; with
-    # a time limit too the phases run, every length, and certify the optimum (0.3 CPU s).
+    # Solves (lambda 0.02): a node budget keeps the plain search, stopped by it; with a time
+    # limit alone the phases run, every length, and certify the optimum (0.3 CPU s).
     problem = compas.replace(metric="SP", epsilon=0.05, lam=0.02)
-    plain = auto.solve(problem.replace(limits=Limits(max_nodes=20_000)))
+    plain = auto.solve(problem.replace(limits=Limits(max_nodes=20_000, time_limit=60)))
     assert plain.stats["certified_length"] == 0 and plain.status is Status.FEASIBLE
-    deepened = auto.solve(problem.replace(limits=Limits(max_nodes=20_000, time_limit=60)))
+    deepened = auto.solve(problem.replace(limits=Limits(time_limit=60)))
     assert deepened.status is Status.OPTIMAL and deepened.stats["certified_length"] > 100
     assert deepened.objective <= plain.objective
 

@@ -67,7 +67,7 @@ DeepenLengthOpt = Annotated[
     typer.Option(
         help="bnb: certify the lists of at most 1..N rules first (0: off); phases past the "
         "lengths that can still win end at once. Default: every length without --max-length "
-        "(and lam > 0), off with it.",
+        "and with --max-nodes 0 (lam > 0), off otherwise.",
         show_default=False,
     ),
 ]

@@ -373,12 +373,12 @@ use_weight_plane_counts : bool
         finds without it. A phase ends at once when the root's bound plus ``lam`` per rule
         already reaches the incumbent, so a large value deepens through every
         length that can still win and then ends: at lambda 0.01 (COMPAS, SP <= 0.05, no cap)
-        6 certifies the optimum in 63-74 CPU s, against 486 s without deepening. ``"auto"``
+        6 certifies the optimum in 63-77 CPU s, against 486 s without deepening. ``"auto"``
         (the default; :mod:`fairlist.solvers.deepening`) deepens through every length when
-        there is no length cap, ``lam > 0`` and the run has a time limit or no limit at all,
-        and is 0 otherwise: under a cap the search has the terminal solver from the start,
-        and a node or memory budget alone would not bound the phases, whose terminal solver
-        stores almost no trie.
+        there is no length cap, ``lam > 0`` and no node or memory budget
+        (``Limits.max_nodes`` and ``memory_limit_mb`` None), and is 0 otherwise: under a cap
+        the search has the terminal solver from the start, and a node or memory budget would
+        not bound the phases, whose terminal solver stores almost no trie.
     initial : RuleList or None
         A warm start (for example from the CP-SAT engine). It is ignored with a warning when it
         is unfair on the problem, longer than ``max_length``, or outside the searched space.

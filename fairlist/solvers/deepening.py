@@ -12,19 +12,21 @@ rules): deepening "through every length" is a complete search by phases.
 ``"auto"`` resolves to:
 
 * every length (:data:`EVERY_LENGTH`; the core stops one rule below the cap) when there is no
-  length cap, ``lam > 0`` and the run has a time limit or no budget at all. Without a cap the main
-  search has no terminal solver (it acts only under a cap), while each phase has one: on COMPAS
-  (SP <= 0.05, lambda 0.01, one core) the phases certify in 63-74 CPU s what the plain search
-  certifies in 486 (``docs/performance.md``, "Length deepening as the default");
-* 0 (off) when the run has a node or memory budget (``Limits.max_nodes``,
-  ``Limits.memory_limit_mb``) and no time limit: those bound the trie, and the phases' terminal
-  solver stores almost none, so they would not bound the phases' work (a plain search under a
-  4,000,000-node or 8 MB budget stops within seconds on COMPAS; the phases could run for
-  minutes);
+  length cap, ``lam > 0`` and no node or memory budget (``Limits.max_nodes`` and
+  ``Limits.memory_limit_mb`` None; a time limit or none). Without a cap the main search has no
+  terminal solver (it acts only under a cap), while each phase has one: on COMPAS (SP <= 0.05,
+  lambda 0.01, one core) the phases certify in 74-77 CPU s what the plain search certifies in
+  486 (``docs/performance.md``, "Length deepening as the default");
+* 0 (off) with a node or memory budget: those bound the trie, and the phases' terminal solver
+  stores almost none, so they would not bound the phases' work; the time limit would (the
+  estimator's 60 s, a sweep's 10 s safety net), and the run would no longer be reproducible.
+  Measured with the estimator's budgets (4 M nodes, 60 s) the phases leave 0.62-0.85 of the
+  plain gap on COMPAS, but take the whole time limit where the plain search stops at its
+  budget in 5-11 CPU s;
 * 0 under a length cap: the search is then capped from the start, with its terminal solver,
   and the phases repeat the shorter lists' work (COMPAS SP <= 0.05, lambda 0.005: at most 4
-  rules 2.00 CPU s plain, 2.02 deepened; at most 5 rules certified in 102 CPU s plain, not
-  certified in 96 deepened);
+  rules the same expansions; at most 5 rules certified in 102 CPU s plain, not certified in
+  96 deepened to 4);
 * 0 when ``lam == 0``: no phase can end early (the root's bound does not grow with the
   length), so the phases would search every length below the cap again and again;
 * 0 in the Rashomon mode (the core refuses deepening there: its phases prune the lists that do
@@ -36,7 +38,7 @@ An integer is used as given (0: off).
 >>> from fairlist.solvers import Limits
 >>> deepen_phases("auto", max_length=None, lam=0.01, limits=Limits(time_limit=60))
 9223372036854775807
->>> deepen_phases("auto", max_length=None, lam=0.01, limits=Limits(max_nodes=10_000))
+>>> deepen_phases("auto", max_length=None, lam=0.01, limits=Limits(10_000, time_limit=60))
 0
 >>> deepen_phases("auto", max_length=None, lam=0.01, limits=Limits())
 9223372036854775807
@@ -64,9 +66,7 @@ def deepen_phases(
     says) on a problem with this cap, length penalty and limits."""
     if deepen_length != DEEPEN_AUTO:
         return int(deepen_length)
-    space_budget_only = limits.time_limit is None and (
-        limits.max_nodes is not None or limits.memory_limit_mb is not None
-    )
-    if max_length is not None or not lam > 0 or space_budget_only:
+    space_budget = limits.max_nodes is not None or limits.memory_limit_mb is not None
+    if max_length is not None or not lam > 0 or space_budget:
         return 0
     return EVERY_LENGTH
