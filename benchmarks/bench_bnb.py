@@ -116,8 +116,7 @@ def run_one(args: argparse.Namespace) -> None:
     rss_before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
     start, cpu_start = time.perf_counter(), cpu_seconds()
     options = {} if args.beam_width is None else {"beam_width": args.beam_width}
-    if args.deepen_length:
-        options["deepen_length"] = args.deepen_length
+    options["deepen_length"] = args.deepen_length  # 0: off, not the library's "auto"
     solver = BnBSolver(policy=args.policy, majority_only=args.majority_only, **options)
     result = solver.solve(problem)
     wall, cpu = time.perf_counter() - start, cpu_seconds() - cpu_start
@@ -337,7 +336,8 @@ def main() -> None:
         "--deepen-length",
         type=int,
         default=0,
-        help="certify the lists of at most 1..N rules first (length deepening)",
+        help="certify the lists of at most 1..N rules first (length deepening; 0, the "
+        "default here: off, whatever the library's default)",
     )
     ap.add_argument(
         "--like-for-like",

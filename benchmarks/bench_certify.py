@@ -8,7 +8,11 @@ runs the cases without a cap plainly, then with length deepening to ``--deepen-l
 runs the plain search (``BnBSolver(dual="off")``) then the Lagrangian certificate
 (``--dual-mode``, default "on": a first incumbent from the beam, the multiplier, the
 enumeration under the threshold, the plain search as fallback; issue 36) and prints, for the
-second, the multiplier, the lists checked and the enumeration's CPU seconds.
+second, the multiplier, the lists checked and the enumeration's CPU seconds; ``--compare
+default`` runs ``deepen_length=0`` (the default before issue 36) then the library's default
+(``deepen_length="auto"``: every length without a cap, a node budget or a memory budget, so
+give ``--max-nodes 0`` to see it act; ``fairlist/solvers/deepening.py``), every other setting
+the library's or the case's.
 
 Each case runs twice, off then on, each in its own process pinned to one core, under the same
 budget: a trie of at most ``--max-nodes`` nodes and ``--time-limit`` seconds (the terminal
@@ -54,6 +58,9 @@ trie 19,783); issue 16 reports 850 s and 60.5 M expansions without it, on an old
     python benchmarks/bench_certify.py --compare deepen --policy lower_bound --time-limit 400 \
         --cases t005_SP_05 t005_SP_01 t005_EOpp_05 t005_EOdds_05
     python benchmarks/bench_certify.py --compare dual --cases sp_L5 sp_L6 --time-limit 100
+    python benchmarks/bench_certify.py --compare default --cases sp_L4 sp_L5 --time-limit 600
+    python benchmarks/bench_certify.py --compare default --max-nodes 0 --cases sp_01 \
+        --time-limit 400
 """
 
 from __future__ import annotations
@@ -116,13 +123,15 @@ def run_one(args: argparse.Namespace) -> None:
         lam=lam,
         max_length=max_length,
         feature_names=list(frame.columns[2:-1]),
-        limits=Limits(max_nodes=args.max_nodes, time_limit=args.time_limit),
+        limits=Limits(max_nodes=args.max_nodes or None, time_limit=args.time_limit),
     )
     before = resource.getrusage(resource.RUSAGE_SELF)
     deepen = args.deepen_length
     if args.compare == "deepen":
         deepen = deepen if args.terminal == "on" else 0
     options = {"deepen_length": deepen} if max_length is None else {}
+    if args.compare == "default":  # the old default (no deepening), then the library's own
+        options = {"deepen_length": 0} if args.terminal == "off" else {}
     # --compare terminal: the terminal solver off (issue 16's baseline) against on;
     # --compare lookahead: the terminal solver on, the two-rule lookahead off (issue 23's
     # baseline) against on.
@@ -131,6 +140,7 @@ def run_one(args: argparse.Namespace) -> None:
         "lookahead": {"use_two_rule_lookahead": args.terminal == "on"},
         "deepen": {"use_two_rule_lookahead": False},
         "dual": {"dual": args.dual_mode if args.terminal == "on" else "off"},
+        "default": {},
     }[args.compare]
     solver = BnBSolver(policy=policy, **switch, **options)
     result = solver.solve(problem)
@@ -208,7 +218,10 @@ def main() -> None:
         help=f"some of: {' '.join(CASES)}",
     )
     ap.add_argument(
-        "--max-nodes", type=int, default=4_000_000, help="trie budget per run (issue 16: 4,000,000)"
+        "--max-nodes",
+        type=int,
+        default=4_000_000,
+        help="trie budget per run (issue 16: 4,000,000; 0: none, where the default deepens)",
     )
     ap.add_argument("--time-limit", type=float, default=20.0, help="seconds per run")
     ap.add_argument(
@@ -220,12 +233,13 @@ def main() -> None:
     )
     ap.add_argument(
         "--compare",
-        choices=("lookahead", "terminal", "deepen", "dual"),
+        choices=("lookahead", "terminal", "deepen", "dual", "default"),
         default="lookahead",
         help="the switch set off then on: the two-rule lookahead (issue 23; the terminal solver "
         "on in both runs), the terminal solver (issue 16; the lookahead off in both runs) or "
         "length deepening to --deepen-length rules in the cases without a cap (default 6), "
-        "or the Lagrangian certificate (issue 36: BnBSolver(dual=--dual-mode))",
+        "or the Lagrangian certificate (issue 36: BnBSolver(dual=--dual-mode)), or the old "
+        "default deepen_length=0 against the library's default (deepen_length='auto')",
     )
     ap.add_argument(
         "--dual-mode", choices=("on", "auto"), default="on", help="--compare dual's second run"

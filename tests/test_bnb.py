@@ -28,6 +28,7 @@ from fairlist.solvers.bnb import (
     default_memory_limit_mb,
     distinct_columns,
 )
+from fairlist.solvers.deepening import EVERY_LENGTH, deepen_phases
 
 METRICS = tuple(Metric)
 EPSILONS = (None, 0.0, 0.04, 0.15)
@@ -599,6 +600,71 @@ def test_length_deepening_is_exact_when_rules_are_cheap(metric, n_jobs):
                 assert result.status is Status.INFEASIBLE
             else:
                 assert result.objective == pytest.approx(expected, abs=1e-9), (trial, deepen_length)
+
+
+@pytest.mark.parametrize("n_jobs", [1, 2])
+@pytest.mark.parametrize("metric", list(Metric))
+def test_the_default_deepens_every_length_without_a_cap_and_is_exact(metric, n_jobs):
+    """``deepen_length="auto"`` (the default) without a length cap, lam > 0 and a time limit
+    runs a phase per length below the number of antecedents (``certified_length`` m - 1) and
+    certifies the brute-force optimum over lists of every length; with lam 0 it is off."""
+    rng = np.random.default_rng(int(metric) + 500)
+    for trial in range(10):
+        m = int(rng.integers(3, 6))
+        lam = (0.0, 0.005, 0.02, 0.05, 0.1)[trial % 5]
+        problem = random_problem(
+            rng, n=int(rng.integers(20, 51)), m=m, metric=metric, lam=lam, max_length=None
+        )
+        problem = problem.replace(
+            epsilon=(None, 0.05, 0.15)[trial % 3], limits=Limits(time_limit=60)
+        )
+        expected = reference_solve(problem, m).objective
+        result = BnBSolver(beam_width=int(trial % 2) * 8, n_jobs=n_jobs).solve(problem)
+        context = (metric, trial, lam, problem.epsilon)
+        assert result.stats["certified_length"] == (m - 1 if lam > 0 else 0), context
+        if math.isinf(expected):
+            assert result.status is Status.INFEASIBLE, context
+            continue
+        assert result.status is Status.OPTIMAL, context
+        assert result.objective == pytest.approx(expected, abs=1e-9), context
+        assert result.lower_bound == result.objective, context
+        assert problem.evaluate(result.rule_list).fair, context
+
+
+def test_the_default_deepens_only_without_a_cap_or_a_space_budget(compas):
+    """The resolved ``deepen_length`` of ``"auto"``: none under a cap, with lam 0, or with a
+    node or memory budget (the phases store almost no trie, so those would not bound them);
+    every length otherwise. An integer is used as given, and the Rashomon mode's
+    configuration gets 0."""
+    auto = BnBSolver()
+    assert auto.deepen_length == "auto"
+
+    def resolved(**changes) -> int:
+        problem = compas.replace(**{"metric": "SP", "epsilon": 0.05, "lam": 0.01, **changes})
+        return deepen_phases(
+            auto.deepen_length,
+            max_length=problem.max_length,
+            lam=problem.lam,
+            limits=problem.limits,
+        )
+
+    assert resolved(limits=Limits(time_limit=60)) == EVERY_LENGTH
+    assert resolved(limits=Limits()) == EVERY_LENGTH
+    assert resolved(limits=Limits(max_nodes=4_000_000, time_limit=60)) == 0
+    assert resolved(limits=Limits(max_nodes=4_000_000)) == 0
+    assert resolved(limits=Limits(memory_limit_mb=8, time_limit=60)) == 0
+    assert resolved(limits=Limits(time_limit=60), max_length=5) == 0
+    assert resolved(limits=Limits(time_limit=60), lam=0.0) == 0
+    assert deepen_phases(2, max_length=5, lam=0.0, limits=Limits(max_nodes=9)) == 2
+    assert auto._config(Limits(time_limit=60), None)["deepen_length"] == 0  # the Rashomon mode's
+    # Solves (lambda 0.02): a node budget keeps the plain search, stopped by it; with a time
+    # limit alone the phases run, every length, and certify the optimum (0.3 CPU s).
+    problem = compas.replace(metric="SP", epsilon=0.05, lam=0.02)
+    plain = auto.solve(problem.replace(limits=Limits(max_nodes=20_000, time_limit=60)))
+    assert plain.stats["certified_length"] == 0 and plain.status is Status.FEASIBLE
+    deepened = auto.solve(problem.replace(limits=Limits(time_limit=60)))
+    assert deepened.status is Status.OPTIMAL and deepened.stats["certified_length"] > 100
+    assert deepened.objective <= plain.objective
 
 
 @pytest.mark.parametrize("metric", list(Metric))

@@ -136,6 +136,27 @@ def test_fit_passes_every_option_down(tmp_path, monkeypatch):
     assert doc["rule_list"]["format"] == "fairlist.rule_list"
 
 
+@pytest.mark.parametrize(("given", "expected"), [([], None), (["--deepen-length", "0"], 0)])
+def test_fit_leaves_deepening_to_the_engine_unless_asked(tmp_path, monkeypatch, given, expected):
+    """No --deepen-length: the engine's default ("auto"); --deepen-length 0 switches it off."""
+    data = tmp_path / "d.csv"
+    binary_csv(data)
+    seen = {}
+    original = FairRuleListClassifier._solver
+
+    def spy(self):
+        seen.update(self.get_params())
+        return original(self)
+
+    monkeypatch.setattr(est_module.FairRuleListClassifier, "_solver", spy)
+    args = ["fit", str(data), *FIT[1:], "--engine", "bnb", "--time-limit", "5", *given]
+    result = runner.invoke(app, args)
+    if "not importable" in result.output or "No module named" in result.output:
+        pytest.skip("the bnb engine is not importable")
+    assert result.exit_code == 0, result.output
+    assert (seen["engine_options"] or {}).get("deepen_length") == expected
+
+
 def test_predict_writes_classes_rules_and_rates(tmp_path):
     data = tmp_path / "d.csv"
     frame = binary_csv(data)

@@ -63,10 +63,12 @@ GapToleranceOpt = Annotated[
     typer.Option(help="Stop once the best objective is within this of the lower bound (0: never)."),
 ]
 DeepenLengthOpt = Annotated[
-    int,
+    Optional[int],
     typer.Option(
         help="bnb: certify the lists of at most 1..N rules first (0: off); phases past the "
-        "lengths that can still win end at once."
+        "lengths that can still win end at once. Default: every length without --max-length "
+        "and with --max-nodes 0 (lam > 0), off otherwise.",
+        show_default=False,
     ),
 ]
 MinSupportOpt = Annotated[
@@ -99,7 +101,7 @@ def fit(
     max_nodes: FitMaxNodesOpt = DEFAULT_MAX_NODES,
     memory_limit: MemoryLimitOpt = None,
     gap_tolerance: GapToleranceOpt = 0.0,
-    deepen_length: DeepenLengthOpt = 0,
+    deepen_length: DeepenLengthOpt = None,
     warm_start: WarmStartOpt = None,
     warm_start_seconds: WarmStartSecondsOpt = DEFAULT_WARM_START_SECONDS,
     min_support: MinSupportOpt = None,
@@ -196,7 +198,7 @@ def _classifier(
     min_support: float | None,
     max_antecedents: int | None,
     callback: Any,
-    deepen_length: int,
+    deepen_length: int | None,
     **params: Any,
 ) -> Any:
     """The estimator ``fit`` runs: the command's settings, the progress callback and, for a
@@ -205,7 +207,7 @@ def _classifier(
     from ..estimator import FairRuleListClassifier
 
     options: dict[str, Any] = {"progress": callback} if callback else {}
-    if deepen_length:
+    if deepen_length is not None:  # None: the engine's default, "auto"
         options["deepen_length"] = deepen_length
     binarizer: Any = "auto"
     if table.sensitive_columns and (min_support is not None or max_antecedents is not None):

@@ -100,6 +100,7 @@ from .base import (
     check_problem,
     deprecated_option,
 )
+from .deepening import DEEPEN_AUTO, deepen_phases
 from .runtime import run_interruptibly
 from .weights import (
     WEIGHT_LIMIT,
@@ -358,21 +359,26 @@ use_weight_plane_counts : bool
         what a limited search returns; it changes no certificate. With ``initial`` both run
         and the better list is the first incumbent. ``Result.stats`` reports the best objective
         after it (``beam_objective``) and when it ended (``beam_seconds``).
-    deepen_length : int
+    deepen_length : int or "auto"
         Length deepening: before the main search, certify the optimum among lists of at most
         1, 2, ..., ``deepen_length`` rules (each phase a search capped at that length that
         knows the shorter lists certified), then search on knowing that no list of at most
         ``deepen_length`` rules beats the incumbent, so every prefix's bound counts at least
-        ``deepen_length + 1`` rules. 0 (the default) switches it off. Certificates are the same
-        either way; under limits it returns a partial one, ``stats["certified_length"]`` (no
-        list of at most that many rules beats the result), and short optimal lists that a
-        breadth-first search under a node budget misses. Each phase has the node and memory
-        limits to itself; the time limit is shared. On COMPAS (163 antecedents, lambda 0.005)
-        4 costs 20-40 s and, in 4 of 6 constrained cases, beats the list a 4,000,000-node
-        search finds without it. A phase ends at once when the root's bound plus ``lam`` per
-        rule already reaches the incumbent, so a large value deepens through every length
-        that can still win: at lambda 0.01 (SP <= 0.05, no cap) 6 certifies the optimum in
-        about 63 CPU s, against 486 s without deepening.
+        ``deepen_length + 1`` rules. 0 switches it off. Certificates are the same either way;
+        under limits it returns a partial one, ``stats["certified_length"]`` (no list of at
+        most that many rules beats the result), and short optimal lists that a breadth-first
+        search under a node budget misses. Each phase has the node and memory limits to
+        itself; the time limit is shared. On COMPAS (163 antecedents, lambda 0.005) 4 costs
+        20-40 s and, in 4 of 6 constrained cases, beats the list a 4,000,000-node search
+        finds without it. A phase ends at once when the root's bound plus ``lam`` per rule
+        already reaches the incumbent, so a large value deepens through every
+        length that can still win and then ends: at lambda 0.01 (COMPAS, SP <= 0.05, no cap)
+        6 certifies the optimum in 63-77 CPU s, against 486 s without deepening. ``"auto"``
+        (the default; :mod:`fairlist.solvers.deepening`) deepens through every length when
+        there is no length cap, ``lam > 0`` and no node or memory budget
+        (``Limits.max_nodes`` and ``memory_limit_mb`` None), and is 0 otherwise: under a cap
+        the search has the terminal solver from the start, and a node or memory budget would
+        not bound the phases, whose terminal solver stores almost no trie.
     initial : RuleList or None
         A warm start (for example from the CP-SAT engine). It is ignored with a warning when it
         is unfair on the problem, longer than ``max_length``, or outside the searched space.
@@ -456,7 +462,7 @@ use_weight_plane_counts : bool
         warm_start_engine: str | None = None,
         warm_start_seconds: float = DEFAULT_WARM_START_SECONDS,
         beam_width: int = 1024,
-        deepen_length: int = 0,
+        deepen_length: int | str = DEEPEN_AUTO,
         progress: Callable[[dict[str, Any]], None] | None = None,
         progress_interval: float = 0.5,
         gap_tolerance: float | None = None,
@@ -502,7 +508,7 @@ use_weight_plane_counts : bool
         "warm_start_engine": WARM_START_ENGINE,
         "warm_start_seconds": WARM_START_SECONDS,
         "beam_width": [Interval(numbers.Integral, 0, INT64_MAX)],  # int64_t in fairlist::Config
-        "deepen_length": [Interval(numbers.Integral, 0, INT64_MAX)],
+        "deepen_length": [Interval(numbers.Integral, 0, INT64_MAX), Options((DEEPEN_AUTO,))],
         "gap_tolerance": [None, Interval(numbers.Real, 0, None, closed="left")],
         "progress": [None, Satisfies(callable, "a callable")],
         "progress_interval": [PROGRESS_INTERVAL],
@@ -516,7 +522,9 @@ use_weight_plane_counts : bool
 
     def _config(self, limits: Limits, max_length: int | None) -> dict[str, Any]:
         """Every field of ``fairlist::Config`` (the binding requires them all; its test
-        switches, ``fairlist::Diagnostics``, keep their defaults unless a test adds them)."""
+        switches, ``fairlist::Diagnostics``, keep their defaults unless a test adds them);
+        ``deepen_length="auto"`` is 0 here, as the Rashomon mode needs, and :meth:`solve`
+        resolves it (:mod:`.deepening`)."""
         config: dict[str, Any] = {name: bool(getattr(self, name)) for name in _BOUND_SWITCHES}
         config.update(
             policy=POLICIES[self.policy],
@@ -531,7 +539,7 @@ use_weight_plane_counts : bool
             ),
             seed=int(self.seed or 0),
             beam_width=int(self.beam_width),
-            deepen_length=int(self.deepen_length),
+            deepen_length=0 if self.deepen_length == DEEPEN_AUTO else int(self.deepen_length),
             gap_tolerance=gap_tolerance(self.gap_tolerance, limits.gap_tolerance),
             n_jobs=int(self.n_jobs),
             rashomon_delta=-1.0,  # the Rashomon mode: fairlist.rashomon
@@ -606,6 +614,12 @@ use_weight_plane_counts : bool
                     ),
                 )
         config = self._config(problem.limits.minus(time.perf_counter() - start), problem.max_length)
+        config["deepen_length"] = deepen_phases(
+            self.deepen_length,
+            max_length=problem.max_length,
+            lam=problem.lam,
+            limits=problem.limits,
+        )
         search, kept, representative = new_search(problem, weights, epsilon, config)
         warm_start = self._offer_initial(
             search, problem, representative, self.initial, weights.exact
