@@ -30,8 +30,7 @@ import os
 import time
 from pathlib import Path
 
-import numpy as np
-import pandas as pd
+from bench_dual import problem
 
 from fairlist.dual import certify_by_dual, lagrangian_bound
 from fairlist.solvers import Limits, Problem
@@ -42,18 +41,7 @@ DATA = ROOT.parent / "shared" / "data" / "faircorels" / "compas_rules_full.csv"
 
 
 def compas(path: Path, max_length: int, time_limit: float | None, max_nodes=None) -> Problem:
-    frame = pd.read_csv(path)
-    return Problem(
-        frame.iloc[:, 2:-1].to_numpy(np.uint8),
-        frame.iloc[:, -1].to_numpy(np.uint8),
-        frame.iloc[:, 0].to_numpy(bool),
-        metric="SP",
-        epsilon=0.05,
-        lam=0.005,
-        max_length=max_length,
-        feature_names=list(frame.columns[2:-1]),
-        limits=Limits(time_limit=time_limit, max_nodes=max_nodes),
-    )
+    return problem(path, max_length, Limits(time_limit=time_limit, max_nodes=max_nodes))
 
 
 def stages(path: Path, length: int, nu: float, time_limit: float) -> dict:

@@ -16,6 +16,15 @@ import numpy as np
 import pandas as pd
 from sklearn.utils.multiclass import check_classification_targets, type_of_target
 
+try:  # scikit-learn >= 1.6
+    from sklearn.utils.validation import validate_data
+except ImportError:  # pragma: no cover - older scikit-learn
+
+    def validate_data(estimator, X, y="no_validation", **kwargs):
+        """scikit-learn's ``validate_data`` before 1.6: the estimator's own method."""
+        return estimator._validate_data(X, y, **kwargs)
+
+
 from .errors import DataError
 
 __all__ = [

@@ -45,7 +45,7 @@ from ._params import (
     Satisfies,
     validate_params,
 )
-from ._validation import as_binary, check_is_table
+from ._validation import as_binary, check_is_table, validate_data
 from .binarize import Binarizer
 from .errors import DataError, InfeasibleError, InvalidParameterError, MissingColumnError
 from .estimator_document import from_model_document, model_document
@@ -79,14 +79,6 @@ from .solvers.base import (
     MAX_LENGTH,
     METRIC,
 )
-
-try:  # scikit-learn >= 1.6
-    from sklearn.utils.validation import validate_data as _validate_data
-except ImportError:  # pragma: no cover - older scikit-learn
-
-    def _validate_data(estimator, X, y="no_validation", **kwargs):
-        return estimator._validate_data(X, y, **kwargs)
-
 
 __all__ = [
     "FairRuleListClassifier",
@@ -631,9 +623,9 @@ class FairRuleListClassifier(ClassifierMixin, BaseEstimator):
         raw = self.binarizer_ is not None
         try:  # scikit-learn's checks of the columns (count, names), raised as a DataError
             if raw:
-                X = _validate_data(self, X, reset=False, skip_check_array=True)
+                X = validate_data(self, X, reset=False, skip_check_array=True)
             else:
-                X = _validate_data(self, X, dtype=None, reset=False)
+                X = validate_data(self, X, dtype=None, reset=False)
         except DataError:
             raise
         except ValueError as exc:  # its messages run to several lines: one line here

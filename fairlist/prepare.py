@@ -34,6 +34,7 @@ from ._validation import (
     encode_target,
     is_binary_table,
     named,
+    validate_data,
 )
 from .binarize import PARAMETER_CONSTRAINTS as BINARIZER_CONSTRAINTS
 from .binarize import Binarizer
@@ -43,14 +44,6 @@ from .sensitive import split_sensitive
 from .solvers import Limits, Problem
 from .solvers.base import EPSILON, LAM, MAX_LENGTH, METRIC
 from .table import to_antecedents
-
-try:  # scikit-learn >= 1.6
-    from sklearn.utils.validation import validate_data as _validate_data
-except ImportError:  # pragma: no cover - older scikit-learn
-
-    def _validate_data(estimator, X, y="no_validation", **kwargs):
-        return estimator._validate_data(X, y, **kwargs)
-
 
 __all__ = ["PARAMETER_CONSTRAINTS", "Prepared", "prepare", "prepare_problem"]
 
@@ -160,7 +153,7 @@ def prepare(
     fitted = None
     time_limit = params.get("time_limit")
     if binarizes(params.get("binarizer", "auto"), X):
-        X, y = _validate_data(owner, X, y, skip_check_array=True)  # names and counts only
+        X, y = validate_data(owner, X, y, skip_check_array=True)  # names and counts only
         target = encode_target(y, len(X), label, checked=checked)  # before the binarizer
         binarizer = new_binarizer(params)
         if sensitive_columns:
@@ -172,7 +165,7 @@ def prepare(
         # the table's one conversion: antecedents as a uint8 matrix (fairlist.table)
         fitted, X, names = to_antecedents(binarizer, X, target, deadline=deadline)
     else:
-        X, y = _validate_data(owner, X, y, dtype=None, ensure_min_samples=1)
+        X, y = validate_data(owner, X, y, dtype=None, ensure_min_samples=1)
         names = (
             [str(c) for c in owner.feature_names_in_]
             if hasattr(owner, "feature_names_in_")

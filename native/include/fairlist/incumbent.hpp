@@ -55,13 +55,7 @@ class Incumbent {
         if (!may_take(objective, prefix, n, last, default_prediction, now)) return false;
         if (!fair()) return false;
         const bool better = objective < now.objective;
-        auto list = std::make_unique<List>();
-        list->rules.assign(prefix, prefix + n);
-        if (last != kNoRule) list->rules.push_back(last);
-        list->default_prediction = default_prediction;
-        list->errors = errors;
-        list->objective = objective;
-        publish(std::move(list));
+        publish(make_list(objective, errors, prefix, n, last, default_prediction));
         objective_.store(objective, std::memory_order_relaxed);
         if (improved != nullptr) *improved = better;
         return true;
@@ -84,12 +78,7 @@ class Incumbent {
         } else if (!may_take(objective, prefix, n, last, default_prediction, now)) {
             return false;
         }
-        auto list = std::make_unique<List>();
-        list->rules.assign(prefix, prefix + n);
-        if (last != kNoRule) list->rules.push_back(last);
-        list->default_prediction = default_prediction;
-        list->errors = errors;
-        list->objective = objective;
+        auto list = make_list(objective, errors, prefix, n, last, default_prediction);
         list->unfairness = unfairness;
         publish(std::move(list));
         objective_.store(objective, std::memory_order_relaxed);
@@ -151,6 +140,18 @@ class Incumbent {
 
     const List* published() const { return published_.load(std::memory_order_acquire); }
     void publish(std::unique_ptr<List> list) REQUIRES(mutex_);
+    // The list offered: the rules prefix[0 .. n) (+ last, unless kNoRule).
+    static std::unique_ptr<List> make_list(double objective, std::int64_t errors,
+                                           const std::uint32_t* prefix, std::size_t n,
+                                           std::uint32_t last, int default_prediction) {
+        auto list = std::make_unique<List>();
+        list->rules.assign(prefix, prefix + n);
+        if (last != kNoRule) list->rules.push_back(last);
+        list->default_prediction = default_prediction;
+        list->errors = errors;
+        list->objective = objective;
+        return list;
+    }
     // Whether a list of this objective may replace `now`: better, or as good and first in the
     // canonical order.
     static bool may_take(double objective, const std::uint32_t* prefix, std::size_t n,
