@@ -172,6 +172,7 @@ cdef extern from "fairlist/search.hpp" namespace "fairlist" nogil:
         bint wide_map_counts         # 32-bit permutation-map counts on any size
         bint canonical_ties          # ties decided canonically with one worker too
         bint finished_tie_cut        # canonical ties: drop a tying equivalent of a finished prefix
+        bint packed_pair_counts      # terminal pair rows of sparse sets on a packed bit layout
 
     cdef struct Stats:
         int64_t nodes_expanded

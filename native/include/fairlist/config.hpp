@@ -124,6 +124,10 @@ struct Diagnostics {
     // does (Incumbent::equivalent_may_precede; the argument is at
     // Frontier::cut_after_finished).  Off: Q's subtree is searched, as before the cut.
     bool finished_tie_cut = true;
+    // The terminal solver's pair rows of a set whose bits are sparse in the bit layout counted
+    // on a copy of the layout packed to that set's bits (pair_counts.cpp, "Packed layouts"),
+    // where the processor runs pext fast; false: on the whole layout.  The same counts.
+    bool packed_pair_counts = true;
 };
 
 }  // namespace fairlist
