@@ -328,23 +328,28 @@ inline word_t extract_bits(word_t x, word_t m) {
     return r;
 }
 
-// The append: x holds k bits; acc holds `fill` (< 64) bits not yet stored.
-#define FAIRLIST_PACK_LOOP(EXTRACT)                                  \
-    word_t acc = 0;                                                  \
-    unsigned fill = 0;                                               \
-    for (std::size_t i = 0; i < n; ++i) {                            \
-        const std::uint32_t w = words[i];                            \
-        const word_t x = EXTRACT(src[w], mask[w]);                   \
+// The append, without branches (whether a word fills up is data, and mispredicted it cost
+// most of the packing): x holds its k bits; acc, the `fill` (< 64) bits of out[at] so far, is
+// stored at every step; once full, out[at + 1] starts with x's k - (64 - fill) high bits,
+// x >> (64 - fill) written (x >> 1) >> (63 - fill) so that no shift reaches 64.
+#define FAIRLIST_PACK_LOOP(EXTRACT)                                          \
+    word_t acc = 0;                                                          \
+    unsigned fill = 0;                                                       \
+    std::size_t at = 0;                                                      \
+    for (std::size_t i = 0; i < n; ++i) {                                    \
+        const std::uint32_t w = words[i];                                    \
+        const word_t x = EXTRACT(src[w], mask[w]);                           \
         const auto k = static_cast<unsigned>(portable::popcount64(mask[w])); \
-        acc |= x << fill;                                            \
-        fill += k;                                                   \
-        if (fill >= 64U) {                                           \
-            *out++ = acc;                                            \
-            fill -= 64U;                                             \
-            acc = fill != 0 ? x >> (k - fill) : 0;                   \
-        }                                                            \
-    }                                                                \
-    if (fill != 0) *out = acc;
+        acc |= x << fill;                                                    \
+        out[at] = acc;                                                       \
+        const word_t high = (x >> 1) >> (63U - fill);                        \
+        fill += k;                                                           \
+        const bool full = fill >= 64U;                                       \
+        at += full;                                                          \
+        fill -= full ? 64U : 0U;                                             \
+        acc = full ? high : acc;                                             \
+    }                                                                        \
+    if (fill != 0) out[at] = acc;
 
 void pack_bits_portable(const word_t* src, const word_t* mask, const std::uint32_t* words,
                         std::size_t n, word_t* out) {
@@ -713,8 +718,8 @@ void PairCounts::count_singles(Table& t, const word_t* classes) {
     }
 }
 
-void PairCounts::count_row(Table& t, std::uint32_t a,
-                           const std::vector<std::uint32_t>* columns) {
+void PairCounts::count_row(Table& t, std::uint32_t a, const std::vector<std::uint32_t>* columns,
+                           std::size_t share) {
     // Each class of the set that a captures adds its counts to (a, b) for each of its
     // antecedents b: the row of a, where they add up, stays in the first-level cache.
     Quad* const row = t.pair.data() + a * m_;
@@ -724,7 +729,8 @@ void PairCounts::count_row(Table& t, std::uint32_t a,
     const std::uint32_t* const features = features_.data();
     // The laid-out classes by popcounts when that is less work, against the antecedents the
     // set leaves active (for any other b, no class of the set is b's: (a, b) stays 0); on the
-    // set's packed layout where it has one (fill_bits), packing the targets it lacks.
+    // set's packed layout where it has one (fill_bits), packing the targets it lacks: a
+    // packed target serves every later row of the set, so a row is charged 1 / share of it.
     bool units = false;
     const bool packed = bitwise_ && bit_words_ > 0 && t.packed;
     if (bitwise_ && bit_words_ > 0) {
@@ -752,9 +758,9 @@ void PairCounts::count_row(Table& t, std::uint32_t a,
             } else {
                 for (std::uint32_t b = 0; b < m_; ++b) add_target(b);
             }
-            const double work =
-                dense_work() * static_cast<double>(targets_.size()) +
-                kPackWork * static_cast<double>(t.pwords.size()) * static_cast<double>(fresh);
+            const double work = dense_work() * static_cast<double>(targets_.size()) +
+                                kPackWork * static_cast<double>(t.pwords.size()) *
+                                    static_cast<double>(fresh) / static_cast<double>(share);
             units = kAlwaysBitwise || work < n * bit_degree_;
         }
     }
@@ -822,8 +828,10 @@ void PairCounts::make_view() {
 void PairCounts::count(const word_t* classes) {
     base_cost_ = cost(classes);
     count_singles(base_, classes);
+    std::size_t left = 0;
+    for (std::uint32_t a = 0; a < m_; ++a) left += base_.single[a].total() > 0;
     for (std::uint32_t a = 0; a < m_; ++a) {
-        if (base_.single[a].total() > 0) count_row(base_, a);
+        if (base_.single[a].total() > 0) count_row(base_, a, nullptr, left--);
     }
     plus_ = &base_;
     minus_ = nullptr;
@@ -856,13 +864,15 @@ void PairCounts::count_rows(const std::vector<std::uint32_t>& rows,
                             const std::vector<std::uint32_t>* columns) {
     if (plus_ == &base_ && minus_ == nullptr) return;  // the base has every row
     ++rows_call_;
+    std::size_t left = rows.size();
     for (const std::uint32_t a : rows) {
         // A row counted for the columns of an earlier call, or of this one when every column
         // is needed now, is counted again.
         const std::uint64_t part = other_.part[a];
         const bool valid = other_.has_row(a) &&
                            (part == 0 || (columns != nullptr && part == rows_call_));
-        if (other_.single[a].total() > 0 && !valid) count_row(other_, a, columns);
+        if (other_.single[a].total() > 0 && !valid) count_row(other_, a, columns, left);
+        --left;
         if (stop_ != nullptr && stop_->stopped()) return;
     }
 }

@@ -278,8 +278,10 @@ class PairCounts {
     void fill_bits(Table& t, const word_t* classes);
     // Packs the rows of these antecedents that t's packed layout lacks.
     void pack_rows(Table& t, const std::uint32_t* ids, std::size_t n);
-    // Row a of t: every column, or (columns not null) at least those columns.
-    void count_row(Table& t, std::uint32_t a, const std::vector<std::uint32_t>* columns = nullptr);
+    // Row a of t: every column, or (columns not null) at least those columns.  share: the rows
+    // of t left to count in this pass, a included (the packing's cost is shared among them).
+    void count_row(Table& t, std::uint32_t a, const std::vector<std::uint32_t>* columns,
+                   std::size_t share);
     // The constructor's, with bitwise counting: the classes counted by popcounts and their
     // planes (with_planes: every class within a memory budget; else the unit classes).
     void lay_out_bits(bool with_planes);
