@@ -558,16 +558,23 @@ bool PairCounts::add_units(std::int32_t* out, std::size_t stride, const word_t* 
     return true;
 }
 
-void PairCounts::fill_bits(Table& t, const word_t* classes) {
-    std::fill(t.units.begin(), t.units.end(), 0);
+void PairCounts::fill_bits(Table& t, const word_t* classes, const word_t* rule_bits) {
     t.rest.clear();
     for (std::size_t w = 0; w < data_.n_class_words(); ++w) {
         if ((classes[w] & ~bit_any_[w]) != 0) t.rest.push_back(static_cast<std::uint32_t>(w));
-        for (word_t x = classes[w] & bit_any_[w]; x; x &= x - 1) {
-            const std::size_t e = w * kWordBits + static_cast<std::size_t>(portable::ctz64(x));
-            for (std::uint32_t i = bit_off_[e]; i < bit_off_[e + 1]; ++i) {
-                const std::uint32_t p = bit_pos_[i];
-                t.units[p / kWordBits] |= word_t{1} << (p % kWordBits);
+    }
+    if (rule_bits != nullptr) {
+        for (std::size_t w = 0; w < bit_words_; ++w) t.units[w] = base_.units[w] & rule_bits[w];
+    } else {
+        std::fill(t.units.begin(), t.units.end(), 0);
+        for (std::size_t w = 0; w < data_.n_class_words(); ++w) {
+            for (word_t x = classes[w] & bit_any_[w]; x; x &= x - 1) {
+                const std::size_t e =
+                    w * kWordBits + static_cast<std::size_t>(portable::ctz64(x));
+                for (std::uint32_t i = bit_off_[e]; i < bit_off_[e + 1]; ++i) {
+                    const std::uint32_t p = bit_pos_[i];
+                    t.units[p / kWordBits] |= word_t{1} << (p % kWordBits);
+                }
             }
         }
     }
@@ -643,7 +650,7 @@ void PairCounts::singles_from_row(Table& t, const word_t* classes, std::uint32_t
     t.single[rule] = base_.single[rule];
     bool units = false;
     if (bit_words_ > 0) {
-        fill_bits(t, classes);
+        fill_bits(t, classes, bit_rule_.data() + rule * bit_words_);
         collect_units(t.units.data(), nullptr, planes_.data(), pair_planes_, planes_.size());
         units = true;
     }

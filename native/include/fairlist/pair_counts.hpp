@@ -274,8 +274,10 @@ class PairCounts {
     // (the forced errors by their planes, or class by class).
     void singles_from_row(Table& t, const word_t* classes, std::uint32_t rule);
     // t.units: the bits of these classes (bitwise counting); t.rest; and t's packed layout
-    // planned (pack_rows fills it).
-    void fill_bits(Table& t, const word_t* classes);
+    // planned (pack_rows fills it).  rule_bits (not null): an antecedent's bit_rule_, where
+    // `classes` are the base's that it captures: their bits are then the base's units & its
+    // bits (a class's bits are where bit_rule_ marks the classes it captures), one AND a word.
+    void fill_bits(Table& t, const word_t* classes, const word_t* rule_bits = nullptr);
     // Packs the rows of these antecedents that t's packed layout lacks.
     void pack_rows(Table& t, const std::uint32_t* ids, std::size_t n);
     // Row a of t: every column, or (columns not null) at least those columns.  share: the rows
