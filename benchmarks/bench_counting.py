@@ -9,7 +9,10 @@ one run each in its own process pinned to one core:
   of their (group, label) bitsets, the others class by class;
 * ``new`` (the default): every class by popcounts, through the bit planes of its weights, the
   pair rows of a sparse set on the bit layout packed to its bits (pext);
-* ``unpacked`` (``Diagnostics::packed_pair_counts`` off): ``new`` on the whole layout.
+* ``unpacked`` (``Diagnostics::packed_pair_counts`` off): ``new`` on the whole layout;
+* ``unmirrored`` (``Diagnostics::mirrored_pair_rows`` off): ``new`` counting both (a, b) and
+  (b, a) where it now copies one;
+* ``plain``: both off (``new`` of the last session, but for the cost model and the loops).
 
 The matrix (``matrix(n)``, fixed seeds): the ID-like columns dropped; the first six numeric
 columns cut at their quartiles (``x <= q`` and ``x > q``), education, marital and the most
@@ -18,21 +21,21 @@ conjunctions of those from different columns (support at least 2 %, drawn with s
 224 antecedents.  Conjunctions add no distinct rows, so the distinct rows grow with n much as in
 the issue's census table (there 3,947 / 14,707 / 34,857 / 66,468 at 5k / 20k / 50k / 100k).
 
-Printed per run: rows, rule cap, counting (old/new), status, objective, expansions, prefixes
-finished by counting, distinct row classes, CPU seconds of the solve (user time), µs per
-expansion per 1,000 classes; per case the ratios old/new, units/new and unpacked/new of CPU
-seconds, and
-whether the objectives and expansions agree (they must: the counts are the same numbers).
+Printed per run: rows, rule cap, counting, status, objective, expansions, prefixes finished by
+counting, distinct row classes, CPU seconds of the solve (user time), µs per expansion per 1,000
+classes; per case each counting's CPU seconds over new's, and whether the objectives and
+expansions agree (they must: the counts are the same numbers).
 
     python benchmarks/bench_counting.py                       # 5k..100k, <= 3 and <= 4 rules
     python benchmarks/bench_counting.py --rows 100000 --lengths 4 --counting old units new
-    python benchmarks/bench_counting.py --rows 100000 --lengths 4 --counting units unpacked new
+    python benchmarks/bench_counting.py --rows 100000 --lengths 4 \
+        --counting units plain unpacked unmirrored new
 
 ``--compas`` runs the paper's binarized COMPAS instead (``../shared/data/faircorels``, or
 ``$FAIRLIST_DATA_HOME/faircorels``): SP and EOdds <= 0.05, unweighted and with positives
 weighing 2 (``+w``), at each rule cap; there the countings must expand the same nodes too.
 
-    python benchmarks/bench_counting.py --compas --lengths 4 --counting old units unpacked new
+    python benchmarks/bench_counting.py --compas --lengths 4 --counting old units plain new
 """
 
 from __future__ import annotations
@@ -55,6 +58,15 @@ COUNTING = {
     "units": dict(use_class_pair_counts=True, use_weight_plane_counts=False),
     "unpacked": dict(
         use_class_pair_counts=True, use_weight_plane_counts=True, packed_pair_counts=False
+    ),
+    "unmirrored": dict(
+        use_class_pair_counts=True, use_weight_plane_counts=True, mirrored_pair_rows=False
+    ),
+    "plain": dict(
+        use_class_pair_counts=True,
+        use_weight_plane_counts=True,
+        packed_pair_counts=False,
+        mirrored_pair_rows=False,
     ),
     "new": dict(use_class_pair_counts=True, use_weight_plane_counts=True),
 }
@@ -199,7 +211,7 @@ def main() -> None:
         args.counting = args.counting[0]
         return run_one(args)
     print(
-        f"{'rows':>7} {'L':>2} {'count':<5} {'status':<9} {'objective':>9} {'expanded':>9} "
+        f"{'rows':>7} {'L':>2} {'count':<10} {'status':<9} {'objective':>9} {'expanded':>9} "
         f"{'finished':>9} {'classes':>8} {'cpu_s':>8} {'us/exp/kcl':>10}"
     )
     for rows in COMPAS_CASES if args.compas else args.rows:
@@ -211,14 +223,14 @@ def main() -> None:
                 per = 1e6 * r["cpu"] / max(r["expanded"], 1) / (r["classes"] / 1000)
                 label = rows if isinstance(rows, str) else f"{rows:,}"
                 print(
-                    f"{label:>7} {length:>2} {counting:<5} {r['status']:<9} "
+                    f"{label:>7} {length:>2} {counting:<10} {r['status']:<9} "
                     f"{r['objective']:>9.6f} {r['expanded']:>9,} {r['terminal']:>9,} "
                     f"{r['classes']:>8,} {r['cpu']:>8.2f} {per:>10.3f}",
                     flush=True,
                 )
             if "new" in results:
                 new = results["new"]
-                for base in ("old", "units", "unpacked"):
+                for base in ("old", "units", "plain", "unpacked", "unmirrored"):
                     if base not in results:
                         continue
                     r = results[base]

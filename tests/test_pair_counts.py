@@ -4,8 +4,9 @@
 counts the classes of one sample of weight 1 by popcounts of their (group, label) bitsets;
 ``planes`` (the default) counts every class by popcounts, through the bit planes of its weights
 (sum over b of 2^b popcount(S & A & B & P_b)), the pair rows of a sparse set on the layout packed
-to its bits (pext; Diagnostics::packed_pair_counts); ``unpacked`` the same on the whole layout.
-The counts decide every step of the search, so all
+to its bits (pext; Diagnostics::packed_pair_counts) and a pair (a, b) copied from (b, a) where
+that is counted (Diagnostics::mirrored_pair_rows); ``unpacked`` and ``unmirrored`` the same
+without one of the two. The counts decide every step of the search, so all
 must search alike: the same objective, list and statistics, on weights of many bits, large
 weights, heavy classes of mixed labels (forced errors), classes whose weights have too many bits
 for the layout's budget (added class by class beside the popcounts), every metric, and both
@@ -34,6 +35,9 @@ COUNTINGS = {
     "planes": dict(use_class_pair_counts=True, use_weight_plane_counts=True),
     "unpacked": dict(
         use_class_pair_counts=True, use_weight_plane_counts=True, packed_pair_counts=False
+    ),
+    "unmirrored": dict(
+        use_class_pair_counts=True, use_weight_plane_counts=True, mirrored_pair_rows=False
     ),
 }
 STATS = ("nodes_expanded", "terminal_prefixes", "terminal_lists", "children_evaluated")
@@ -172,17 +176,19 @@ def test_the_bitwise_path_everywhere_counts_what_the_class_by_class_sums_count(s
     assert out.stdout.strip() == "ok"
 
 
-def test_the_packed_layout_counts_what_the_whole_layout_counts():
+def test_the_packed_layout_and_the_mirrors_count_what_every_pair_counts():
     # Many classes of one sample and a few heavy ones: the sets a first rule takes from an
     # expanded prefix are sparse in the bit layout, so their pair rows are counted on the
     # layout packed to their bits (where the processor runs pext fast; everywhere in the
-    # FAIRLIST_ALWAYS_BITWISE_COUNTS test above).  Packed, unpacked and class by class must
-    # search alike, on unit weights and on weights of many bits.
+    # FAIRLIST_ALWAYS_BITWISE_COUNTS test above), and the rows of the expanded prefix and of
+    # the first rules copy the pairs counted in the other order.  Packed, unpacked,
+    # unmirrored and class by class must search alike, on unit weights and on weights of many
+    # bits.
     for weights in ("unit", "bits"):
         problem = weighted_problem(5, n=4000, m=24, weights=weights, max_length=4)
         runs = {
             name: make_solver(**COUNTINGS[name]).solve(problem)
-            for name in ("old", "planes", "unpacked")
+            for name in ("old", "planes", "unpacked", "unmirrored")
         }
         old = runs["old"]
         assert old.stats["terminal_prefixes"] > 0

@@ -38,13 +38,14 @@ bool packing_pays();
 }  // namespace
 
 PairCounts::PairCounts(const RuleData& data, StopCheck* stop, bool bitwise, bool planes,
-                       bool packed)
+                       bool packed, bool mirrored)
     : data_(data),
       stop_(stop),
       m_(data.n_antecedents()),
       bitwise_(bitwise),
       planes_on_(bitwise && planes),
-      packed_on_(bitwise && packed && packing_pays()) {
+      packed_on_(bitwise && packed && packing_pays()),
+      mirrored_on_(bitwise && mirrored) {
     const std::size_t nc = data.n_classes();
     bit_any_.assign(data.n_class_words(), 0);
     sums_.assign(bitwise ? 8 * m_ : 0, 0);
@@ -108,8 +109,8 @@ std::size_t PairCounts::bytes() const {
                     vector_bytes(forced_) + vector_bytes(label_[0]) + vector_bytes(label_[1]) +
                     vector_bytes(bit_any_) + vector_bytes(bit_rule_) + vector_bytes(bit_off_) +
                     vector_bytes(bit_pos_) + vector_bytes(planes_) + vector_bytes(runs_) +
-                    vector_bytes(targets_) + vector_bytes(word_masks_) + vector_bytes(seg_) +
-                    vector_bytes(sums_);
+                    vector_bytes(targets_) + vector_bytes(mirrors_) +
+                    vector_bytes(word_masks_) + vector_bytes(seg_) + vector_bytes(sums_);
     for (const Table* t : {&base_, &other_}) {
         b += vector_bytes(t->units) + vector_bytes(t->classes) + vector_bytes(t->pair) + vector_bytes(t->single) +
              vector_bytes(t->forced) + vector_bytes(t->stamp) + vector_bytes(t->part) +
@@ -738,8 +739,24 @@ void PairCounts::count_row(Table& t, std::uint32_t a, const std::vector<std::uin
     // set leaves active (for any other b, no class of the set is b's: (a, b) stays 0); on the
     // set's packed layout where it has one (fill_bits), packing the targets it lacks: a
     // packed target serves every later row of the set, so a row is charged 1 / share of it.
+    //
+    // Mirrors (Diagnostics::mirrored_pair_rows).  (a, b) and (b, a) count the same samples, those
+    // of the set that both capture, so a target b whose row already holds (b, a), in full (the
+    // class-by-class additions and the popcounts), is not counted again: (a, b) is copied from
+    // it.  Row b holds it when counted for this set (has_row) for every column (part 0), or
+    // for the columns of this count_rows call with a among them.  In count(), every row is
+    // counted for every column, so row a copies the columns of the rows before it, and half
+    // the pairs are counted; in count_rows, the pairs of two first rules that are both
+    // candidates.
     bool units = false;
     const bool packed = bitwise_ && bit_words_ > 0 && t.packed;
+    const bool a_column =
+        columns != nullptr && std::binary_search(columns->begin(), columns->end(), a);
+    auto holds = [&](std::uint32_t b) {
+        return mirrored_on_ && t.has_row(b) &&
+               (t.part[b] == 0 || (a_column && t.part[b] == rows_call_));
+    };
+    mirrors_.clear();
     if (bitwise_ && bit_words_ > 0) {
         std::int64_t bits = 0;
         if (packed) {
@@ -757,6 +774,10 @@ void PairCounts::count_row(Table& t, std::uint32_t a, const std::vector<std::uin
             std::size_t fresh = 0;  // targets not packed yet
             auto add_target = [&](std::uint32_t b) {
                 if (b == a || t.single[b].total() <= 0) return;
+                if (holds(b)) {
+                    mirrors_.push_back(b);
+                    return;
+                }
                 targets_.push_back(b);
                 if (packed && t.pstamp[b] != t.pepoch) ++fresh;
             };
@@ -807,6 +828,7 @@ void PairCounts::count_row(Table& t, std::uint32_t a, const std::vector<std::uin
                    : add_units(&row[0].v[0], 4, bit_rule_.data(), bit_words_, planes_.data(), 0,
                                pair_planes_);
         if (!done) return;
+        for (const std::uint32_t b : mirrors_) row[b] = t.pair[b * m_ + a];
     }
     row[a] = Quad{};  // (a, a) is not a pair
     t.stamp[a] = t.epoch;

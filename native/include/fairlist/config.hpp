@@ -128,6 +128,10 @@ struct Diagnostics {
     // on a copy of the layout packed to that set's bits (pair_counts.cpp, "Packed layouts"),
     // where the processor runs pext fast; false: on the whole layout.  The same counts.
     bool packed_pair_counts = true;
+    // The terminal solver's popcounts skip a pair (a, b) whose (b, a) is already counted for the
+    // same set, and copy it (pair_counts.cpp, "Mirrors"); false: every pair counted.  The same
+    // counts.
+    bool mirrored_pair_rows = true;
 };
 
 }  // namespace fairlist

@@ -112,9 +112,11 @@ class PairCounts {
     // classes of more than one sample or weight too, by the bit planes of their weights
     // (Config::use_weight_plane_counts); packed: with bitwise, the pair rows of a set whose
     // bits are sparse in the layout on the layout packed to its bits (Diagnostics::
-    // packed_pair_counts).  The same counts whatever the switches.
+    // packed_pair_counts); mirrored: with bitwise, a pair (a, b) whose (b, a) is counted
+    // copied, not counted again (Diagnostics::mirrored_pair_rows).  The same counts whatever
+    // the switches.
     PairCounts(const RuleData& data, StopCheck* stop, bool bitwise = true, bool planes = true,
-               bool packed = true);
+               bool packed = true, bool mirrored = true);
 
     // Counts the classes in `classes` (words_for(n_classes) words) as the base, with every
     // pair row.  An antecedent of the prefix that left them uncaptured captures none of them,
@@ -220,7 +222,8 @@ class PairCounts {
     std::size_t m_;
     bool bitwise_;
     bool planes_on_;  // Config::use_weight_plane_counts (with bitwise_)
-    bool packed_on_;  // Diagnostics::packed_pair_counts (with bitwise_)
+    bool packed_on_;    // Diagnostics::packed_pair_counts (with bitwise_)
+    bool mirrored_on_;  // Diagnostics::mirrored_pair_rows (with bitwise_)
     // The classes counted by popcounts (pair_counts.cpp): each has one bit in each bit plane
     // of its weights (planes_, in their own words; the unit classes, one sample of weight 1,
     // one bit in the plane 0 of their (group, label)).  bit_any_: these classes, in the class
@@ -239,7 +242,7 @@ class PairCounts {
     // (gaps of a few zero words filled) with their bits side by side in word_masks_, where
     // each plane's runs start (seg_), the planes with runs, and the antecedents to count on them.
     std::vector<UnitRun> runs_;
-    std::vector<std::uint32_t> targets_;
+    std::vector<std::uint32_t> targets_, mirrors_;  // mirrors_: copied, not counted
     std::vector<word_t> word_masks_;
     std::vector<std::size_t> seg_;
     std::size_t busy_planes_ = 0;
