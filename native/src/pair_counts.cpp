@@ -73,7 +73,8 @@ PairCounts::PairCounts(const RuleData& data, StopCheck* stop, bool bitwise, bool
         const auto d = static_cast<std::int64_t>(offsets_[e + 1] - offsets_[e]);
         class_cost_.push_back(d * d);
     }
-    if (bitwise_) lay_out_bits(planes);  // the laid-out classes' cost() too
+    class_bit_cost_ = class_cost_;
+    if (bitwise_) lay_out_bits(planes);  // the laid-out classes' class_bit_cost_ too
     for (Table* t : {&base_, &other_}) {
         t->units.assign(bit_words_, 0);
         t->classes.assign(data.n_class_words(), 0);
@@ -105,6 +106,7 @@ std::size_t PairCounts::bytes() const {
     std::size_t b = vector_bytes(offsets_) + vector_bytes(features_) +
                     vector_bytes(class_counts_) + vector_bytes(class_quad_) +
                     vector_bytes(class_forced_) + vector_bytes(class_cost_) +
+                    vector_bytes(class_bit_cost_) +
                     vector_bytes(active_) + vector_bytes(single_) + vector_bytes(single4_) +
                     vector_bytes(forced_) + vector_bytes(label_[0]) + vector_bytes(label_[1]) +
                     vector_bytes(bit_any_) + vector_bytes(bit_rule_) + vector_bytes(bit_off_) +
@@ -129,14 +131,36 @@ SplitCounts PairCounts::split(const Quad& q) {
     return s;
 }
 
-std::int64_t PairCounts::cost(const word_t* classes) const {
-    std::int64_t total = 0;
+// Costs.  Class by class, a class of d_e antecedents adds its counts d_e times in each of the
+// d_e rows it is in: d_e^2.  By popcounts (pair_counts.cpp's bitwise counting), a laid-out
+// class's n bits are in d_e rows, each bit about kUnitWordWork / kBitsPerMaskWord a target
+// (a row's mask words hold several bits), for at most m targets: class_bit_cost_; and each
+// set costs a fixed set_cost_ (a pass over the pair planes per row and target, m^2 of them).
+// Each row takes the less of the two ways, so a set's cost is the less of their sums: on
+// COMPAS's few hundred classes the additions, on bench_counting's 100,000 rows the popcounts
+// (about 700 a class against d_e^2 = 5,800: only the sum of d_e^2 was counted before).
+void PairCounts::sums(const word_t* classes, std::int64_t* out) const {
+    out[0] = out[1] = 0;
     for (std::size_t w = 0; w < data_.n_class_words(); ++w) {
         for (word_t x = classes[w]; x; x &= x - 1) {
-            total += class_cost_[w * kWordBits + static_cast<std::size_t>(portable::ctz64(x))];
+            const std::size_t e = w * kWordBits + static_cast<std::size_t>(portable::ctz64(x));
+            out[0] += class_cost_[e];
+            out[1] += class_bit_cost_[e];
         }
     }
-    return total;
+}
+
+std::int64_t PairCounts::cost(const word_t* classes) const {
+    std::int64_t s[2];
+    sums(classes, s);
+    return std::min(s[0], s[1] + set_cost_);
+}
+
+bool PairCounts::cheaper_to_remove(const word_t* removed) const {
+    std::int64_t s[2];
+    sums(removed, s);
+    return std::min(s[0], s[1] + set_cost_) <
+           std::min(base_cost_[0] - s[0], base_cost_[1] - s[1] + set_cost_);
 }
 
 // Bitwise counting (Config::use_class_pair_counts, Config::use_weight_plane_counts).  Class by
@@ -439,15 +463,12 @@ void PairCounts::lay_out_bits(bool with_planes) {
     }
     const auto n_chosen = static_cast<std::int64_t>(chosen.size());
     bit_degree_ = bits > 0 ? static_cast<double>(degrees) / static_cast<double>(bits) : 0.0;
-    // cost() of a laid-out class: it is in d_e rows, where each of its n bits costs about
-    // kUnitWordWork / kBitsPerMaskWord per target (a row's mask words hold several bits), for
-    // at most m targets; never more than its additions class by class, d_e^2, which a row
-    // takes instead when they are less work.
+    // The popcounts' costs (cost(), "Costs").
     for (const std::uint32_t e : chosen) {
         const auto d = static_cast<double>(offsets_[e + 1] - offsets_[e]);
         const double bitwise = d * n_bits[e] * static_cast<double>(m_) * kUnitWordWork /
                                kBitsPerMaskWord;
-        class_cost_[e] = std::min(class_cost_[e], static_cast<std::int64_t>(std::ceil(bitwise)));
+        class_bit_cost_[e] = static_cast<std::int64_t>(std::ceil(bitwise));
     }
     // Rank of each antecedent: the most even splits first.
     std::vector<std::uint32_t> by_split(m_), rank(m_);
@@ -497,6 +518,8 @@ void PairCounts::lay_out_bits(bool with_planes) {
         }
     }
     bit_words_ = word;
+    set_cost_ = static_cast<std::int64_t>(kPlaneWork * static_cast<double>(pair_planes_) *
+                                          static_cast<double>(m_ * m_));
     seg_.assign(planes_.size() + 1, 0);
     bit_rule_.assign(m_ * bit_words_, 0);
     for (const std::uint32_t e : chosen) {
@@ -855,7 +878,7 @@ void PairCounts::make_view() {
 }
 
 void PairCounts::count(const word_t* classes) {
-    base_cost_ = cost(classes);
+    sums(classes, base_cost_);
     count_singles(base_, classes);
     std::size_t left = 0;
     for (std::uint32_t a = 0; a < m_; ++a) left += base_.single[a].total() > 0;

@@ -138,15 +138,12 @@ class PairCounts {
     // scans of gainers); the others of these rows may then be left wrong.
     void count_rows(const std::vector<std::uint32_t>& rows,
                     const std::vector<std::uint32_t>* columns = nullptr);
-    // The work of counting these classes' pair rows: d_e^2 for a class added class by class,
-    // far less for one laid out for the popcounts (pair_counts.cpp).
+    // The work of counting these classes' pair rows (pair_counts.cpp, "Costs"): the less of
+    // class by class (sum of d_e^2) and by popcounts where the classes are laid out.
     std::int64_t cost(const word_t* classes) const;
     // After count(): whether the base's classes in `removed` cost less than the others of the
     // base (cost(removed) < cost(base's classes minus removed)), scanning `removed` only.
-    bool cheaper_to_remove(const word_t* removed) const {
-        const std::int64_t c = cost(removed);
-        return c < base_cost_ - c;
-    }
+    bool cheaper_to_remove(const word_t* removed) const;
     // Bytes its tables hold (allocated once, in the constructor: two pair tables of m^2 Quads).
     std::size_t bytes() const;
 
@@ -254,8 +251,12 @@ class PairCounts {
     std::vector<SplitCounts> class_counts_;   // each class's counts (k = 2)
     std::vector<Quad> class_quad_;            // the same in 32 bits
     std::vector<std::int64_t> class_forced_;  // min(pos, neg) of each class
-    std::vector<std::int64_t> class_cost_;    // cost()'s, per class
-    std::int64_t base_cost_ = 0;              // cost() of the base's classes
+    std::vector<std::int64_t> class_cost_;    // d_e^2
+    std::vector<std::int64_t> class_bit_cost_;  // the same by popcounts where laid out
+    std::int64_t set_cost_ = 0;               // the popcounts' fixed work on a set
+    std::int64_t base_cost_[2] = {0, 0};      // sums() of the base's classes
+    // Sums of class_cost_ and class_bit_cost_ over these classes.
+    void sums(const word_t* classes, std::int64_t* out) const;
     Table base_, other_;
     const Table* plus_ = &base_;    // the counts are plus_'s
     const Table* minus_ = nullptr;  // minus minus_'s, when not null
