@@ -773,12 +773,6 @@ void PairCounts::count_row(Table& t, std::uint32_t a, const std::vector<std::uin
     // candidates.
     bool units = false;
     const bool packed = bitwise_ && bit_words_ > 0 && t.packed;
-    const bool a_column =
-        columns != nullptr && std::binary_search(columns->begin(), columns->end(), a);
-    auto holds = [&](std::uint32_t b) {
-        return mirrored_on_ && t.has_row(b) &&
-               (t.part[b] == 0 || (a_column && t.part[b] == rows_call_));
-    };
     mirrors_.clear();
     if (bitwise_ && bit_words_ > 0) {
         std::int64_t bits = 0;
@@ -797,10 +791,6 @@ void PairCounts::count_row(Table& t, std::uint32_t a, const std::vector<std::uin
             std::size_t fresh = 0;  // targets not packed yet
             auto add_target = [&](std::uint32_t b) {
                 if (b == a || t.single[b].total() <= 0) return;
-                if (holds(b)) {
-                    mirrors_.push_back(b);
-                    return;
-                }
                 targets_.push_back(b);
                 if (packed && t.pstamp[b] != t.pepoch) ++fresh;
             };
@@ -814,6 +804,21 @@ void PairCounts::count_row(Table& t, std::uint32_t a, const std::vector<std::uin
                                     static_cast<double>(fresh) / static_cast<double>(share);
             units = kAlwaysBitwise || work < n * bit_degree_;
         }
+    }
+    // The mirrors among the targets (estimated as counted: looked for only on the popcounts'
+    // path, whose rows are few where additions win).
+    if (units && mirrored_on_) {
+        const bool a_column =
+            columns != nullptr && std::binary_search(columns->begin(), columns->end(), a);
+        std::size_t kept = 0;
+        for (const std::uint32_t b : targets_) {
+            if (t.has_row(b) && (t.part[b] == 0 || (a_column && t.part[b] == rows_call_))) {
+                mirrors_.push_back(b);
+            } else {
+                targets_[kept++] = b;
+            }
+        }
+        targets_.resize(kept);
     }
     // The others class by class: with the popcounts, only the classes not laid out (t.rest's
     // words).
