@@ -175,6 +175,8 @@ cdef extern from "fairlist/search.hpp" namespace "fairlist" nogil:
         bint canonical_ties          # ties decided canonically with one worker too
         bint finished_tie_cut        # canonical ties: drop a tying equivalent of a finished prefix
         bint fairest_falling_cap     # fairest mode: the incumbent's unfairness caps the bounds
+        bint packed_pair_counts      # terminal pair rows of sparse sets on a packed bit layout
+        bint mirrored_pair_rows      # terminal pair (a, b) copied from (b, a) where counted
 
     cdef struct Stats:
         int64_t nodes_expanded

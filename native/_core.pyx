@@ -192,8 +192,8 @@ cdef class BranchAndBound:
         Every field of ``fairlist::Config`` (``_core.pxd``); policy a :class:`Policy` or its
         value. A missing field raises ``ValueError`` naming it. Tests and benchmarks may add
         the fields of ``fairlist::Diagnostics`` (``DIAGNOSTICS``: wide_map_counts,
-        canonical_ties, finished_tie_cut, fairest_falling_cap), which are split off; an absent one
-        keeps its default.
+        canonical_ties, finished_tie_cut, fairest_falling_cap, packed_pair_counts,
+        mirrored_pair_rows), which are split off; an absent one keeps its default.
     """
 
     cdef Search* search

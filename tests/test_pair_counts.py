@@ -1,10 +1,13 @@
-"""The terminal solver's three countings give the same counts (native/src/pair_counts.cpp).
+"""The terminal solver's countings give the same counts (native/src/pair_counts.cpp).
 
 ``old`` adds each class's counts to its antecedents and pairs one class at a time; ``units``
 counts the classes of one sample of weight 1 by popcounts of their (group, label) bitsets;
 ``planes`` (the default) counts every class by popcounts, through the bit planes of its weights
-(sum over b of 2^b popcount(S & A & B & P_b)). The counts decide every step of the search, so the
-three must search alike: the same objective, list and statistics, on weights of many bits, large
+(sum over b of 2^b popcount(S & A & B & P_b)), the pair rows of a sparse set on the layout packed
+to its bits (pext; Diagnostics::packed_pair_counts) and a pair (a, b) copied from (b, a) where
+that is counted (Diagnostics::mirrored_pair_rows); ``unpacked`` and ``unmirrored`` the same
+without one of the two. The counts decide every step of the search, so all
+must search alike: the same objective, list and statistics, on weights of many bits, large
 weights, heavy classes of mixed labels (forced errors), classes whose weights have too many bits
 for the layout's budget (added class by class beside the popcounts), every metric, and both
 search spaces; and each must equal brute force (tests/reference.py) on small tables.
@@ -21,6 +24,7 @@ import numpy as np
 import pytest
 from reference import assert_certifies, reference_solve
 
+from fairlist._core import DIAGNOSTICS
 from fairlist.metrics import Metric
 from fairlist.solvers import Problem, Status
 from fairlist.solvers.bnb import BnBSolver
@@ -29,6 +33,12 @@ COUNTINGS = {
     "old": dict(use_class_pair_counts=False),
     "units": dict(use_class_pair_counts=True, use_weight_plane_counts=False),
     "planes": dict(use_class_pair_counts=True, use_weight_plane_counts=True),
+    "unpacked": dict(
+        use_class_pair_counts=True, use_weight_plane_counts=True, packed_pair_counts=False
+    ),
+    "unmirrored": dict(
+        use_class_pair_counts=True, use_weight_plane_counts=True, mirrored_pair_rows=False
+    ),
 }
 STATS = ("nodes_expanded", "terminal_prefixes", "terminal_lists", "children_evaluated")
 
@@ -72,9 +82,21 @@ def weighted_problem(
     return Problem.from_data(X, y, sensitive, sample_weight=w, **kwargs)
 
 
+def make_solver(**options) -> BnBSolver:
+    """A lower-bound BnBSolver with these options, the fields of ``fairlist::Diagnostics``
+    among them handed to the core beside its Config."""
+    diagnostics = {k: options.pop(k) for k in DIAGNOSTICS if k in options}
+
+    class Diagnosed(BnBSolver):
+        def _config(self, limits, max_length):
+            return {**super()._config(limits, max_length), **diagnostics}
+
+    return Diagnosed(policy="lower_bound", **options)
+
+
 def solve_all(problem: Problem, **options) -> dict:
     return {
-        name: BnBSolver(policy="lower_bound", **counting, **options).solve(problem)
+        name: make_solver(**counting, **options).solve(problem)
         for name, counting in COUNTINGS.items()
     }
 
@@ -123,7 +145,7 @@ def test_the_countings_agree_under_length_deepening_and_threads():
     base = solve_all(problem)["old"]
     for name, counting in COUNTINGS.items():
         for options in (dict(deepen_length=2), dict(n_jobs=2)):
-            result = BnBSolver(policy="lower_bound", **counting, **options).solve(problem)
+            result = make_solver(**counting, **options).solve(problem)
             assert result.status is base.status, (name, options)
             assert result.objective == base.objective, (name, options)
 
@@ -152,3 +174,26 @@ def test_the_bitwise_path_everywhere_counts_what_the_class_by_class_sums_count(s
     )
     assert out.returncode == 0, out.stderr[-3000:]
     assert out.stdout.strip() == "ok"
+
+
+def test_the_packed_layout_and_the_mirrors_count_what_every_pair_counts():
+    # Many classes of one sample and a few heavy ones: the sets a first rule takes from an
+    # expanded prefix are sparse in the bit layout, so their pair rows are counted on the
+    # layout packed to their bits (where the processor runs pext fast; everywhere in the
+    # FAIRLIST_ALWAYS_BITWISE_COUNTS test above), and the rows of the expanded prefix and of
+    # the first rules copy the pairs counted in the other order.  Packed, unpacked,
+    # unmirrored and class by class must search alike, on unit weights and on weights of many
+    # bits.
+    for weights in ("unit", "bits"):
+        problem = weighted_problem(5, n=4000, m=24, weights=weights, max_length=4)
+        runs = {
+            name: make_solver(**COUNTINGS[name]).solve(problem)
+            for name in ("old", "planes", "unpacked", "unmirrored")
+        }
+        old = runs["old"]
+        assert old.stats["terminal_prefixes"] > 0
+        for name, result in runs.items():
+            assert result.objective == old.objective, (weights, name)
+            assert result.rule_list == old.rule_list, (weights, name)
+            for key in STATS:
+                assert result.stats[key] == old.stats[key], (weights, name, key)

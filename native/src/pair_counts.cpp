@@ -32,14 +32,20 @@ inline void accumulate(SplitCounts& into, const SplitCounts& s) {
     into.n[1] += s.n[1];
 }
 
+// Whether packed layouts are used (below, with the packing kernels).
+bool packing_pays();
+
 }  // namespace
 
-PairCounts::PairCounts(const RuleData& data, StopCheck* stop, bool bitwise, bool planes)
+PairCounts::PairCounts(const RuleData& data, StopCheck* stop, bool bitwise, bool planes,
+                       bool packed, bool mirrored)
     : data_(data),
       stop_(stop),
       m_(data.n_antecedents()),
       bitwise_(bitwise),
-      planes_on_(bitwise && planes) {
+      planes_on_(bitwise && planes),
+      packed_on_(bitwise && packed && packing_pays()),
+      mirrored_on_(bitwise && mirrored) {
     const std::size_t nc = data.n_classes();
     bit_any_.assign(data.n_class_words(), 0);
     sums_.assign(bitwise ? 8 * m_ : 0, 0);
@@ -67,7 +73,8 @@ PairCounts::PairCounts(const RuleData& data, StopCheck* stop, bool bitwise, bool
         const auto d = static_cast<std::int64_t>(offsets_[e + 1] - offsets_[e]);
         class_cost_.push_back(d * d);
     }
-    if (bitwise_) lay_out_bits(planes);
+    class_bit_cost_ = class_cost_;
+    if (bitwise_) lay_out_bits(planes);  // the laid-out classes' class_bit_cost_ too
     for (Table* t : {&base_, &other_}) {
         t->units.assign(bit_words_, 0);
         t->classes.assign(data.n_class_words(), 0);
@@ -76,6 +83,8 @@ PairCounts::PairCounts(const RuleData& data, StopCheck* stop, bool bitwise, bool
         t->forced.assign(m_, 0);
         t->stamp.assign(m_, 0);  // epoch 0: every (zero) row valid
         t->part.assign(m_, 0);
+        t->pstamp.assign(m_, 0);
+        t->pseg.assign(planes_.size() + 1, 0);
     }
     single_.assign(m_, SplitCounts(2));
     single4_.assign(m_, Four{});
@@ -97,15 +106,18 @@ std::size_t PairCounts::bytes() const {
     std::size_t b = vector_bytes(offsets_) + vector_bytes(features_) +
                     vector_bytes(class_counts_) + vector_bytes(class_quad_) +
                     vector_bytes(class_forced_) + vector_bytes(class_cost_) +
+                    vector_bytes(class_bit_cost_) +
                     vector_bytes(active_) + vector_bytes(single_) + vector_bytes(single4_) +
                     vector_bytes(forced_) + vector_bytes(label_[0]) + vector_bytes(label_[1]) +
                     vector_bytes(bit_any_) + vector_bytes(bit_rule_) + vector_bytes(bit_off_) +
                     vector_bytes(bit_pos_) + vector_bytes(planes_) + vector_bytes(runs_) +
-                    vector_bytes(targets_) + vector_bytes(word_masks_) + vector_bytes(seg_) +
-                    vector_bytes(sums_);
+                    vector_bytes(targets_) + vector_bytes(mirrors_) +
+                    vector_bytes(word_masks_) + vector_bytes(seg_) + vector_bytes(sums_);
     for (const Table* t : {&base_, &other_}) {
         b += vector_bytes(t->units) + vector_bytes(t->classes) + vector_bytes(t->pair) + vector_bytes(t->single) +
-             vector_bytes(t->forced) + vector_bytes(t->stamp) + vector_bytes(t->part);
+             vector_bytes(t->forced) + vector_bytes(t->stamp) + vector_bytes(t->part) +
+             vector_bytes(t->pplanes) + vector_bytes(t->pwords) + vector_bytes(t->pseg) +
+             vector_bytes(t->prow) + vector_bytes(t->pstamp) + vector_bytes(t->rest);
     }
     return b;
 }
@@ -119,14 +131,36 @@ SplitCounts PairCounts::split(const Quad& q) {
     return s;
 }
 
-std::int64_t PairCounts::cost(const word_t* classes) const {
-    std::int64_t total = 0;
+// Costs.  Class by class, a class of d_e antecedents adds its counts d_e times in each of the
+// d_e rows it is in: d_e^2.  By popcounts (pair_counts.cpp's bitwise counting), a laid-out
+// class's n bits are in d_e rows, each bit about kUnitWordWork / kBitsPerMaskWord a target
+// (a row's mask words hold several bits), for at most m targets: class_bit_cost_; and each
+// set costs a fixed set_cost_ (a pass over the pair planes per row and target, m^2 of them).
+// Each row takes the less of the two ways, so a set's cost is the less of their sums: on
+// COMPAS's few hundred classes the additions, on bench_counting's 100,000 rows the popcounts
+// (about 700 a class against d_e^2 = 5,800: only the sum of d_e^2 was counted before).
+void PairCounts::sums(const word_t* classes, std::int64_t* out) const {
+    out[0] = out[1] = 0;
     for (std::size_t w = 0; w < data_.n_class_words(); ++w) {
         for (word_t x = classes[w]; x; x &= x - 1) {
-            total += class_cost_[w * kWordBits + static_cast<std::size_t>(portable::ctz64(x))];
+            const std::size_t e = w * kWordBits + static_cast<std::size_t>(portable::ctz64(x));
+            out[0] += class_cost_[e];
+            out[1] += class_bit_cost_[e];
         }
     }
-    return total;
+}
+
+std::int64_t PairCounts::cost(const word_t* classes) const {
+    std::int64_t s[2];
+    sums(classes, s);
+    return std::min(s[0], s[1] + set_cost_);
+}
+
+bool PairCounts::cheaper_to_remove(const word_t* removed) const {
+    std::int64_t s[2];
+    sums(removed, s);
+    return std::min(s[0], s[1] + set_cost_) <
+           std::min(base_cost_[0] - s[0], base_cost_[1] - s[1] + set_cost_);
 }
 
 // Bitwise counting (Config::use_class_pair_counts, Config::use_weight_plane_counts).  Class by
@@ -182,6 +216,9 @@ constexpr double kWordWork = 1.0;
 constexpr double kWordWorkAvx512 = 0.25;
 // Zero words a run may cover rather than end (they count nothing).
 constexpr std::size_t kRunGap = 3;
+// The bits a row's mask holds per word, about (cost()'s estimate; on bench_counting's
+// 100,000-row table six unpacked, nine packed).
+constexpr double kBitsPerMaskWord = 8.0;
 // The bits the planes may hold per class (above).
 constexpr std::size_t kBitsPerClass = 2;
 
@@ -282,6 +319,107 @@ std::int64_t count_bits(const word_t* words, std::size_t n) {
     return c;
 }
 
+// Packed layouts (Diagnostics::packed_pair_counts; PairCounts::fill_bits, pack_rows).  A set's
+// pair row a reads, for each target b, every word of b's layout where the set and a share a
+// bit: on bench_counting's 100,000-row table a child's set (the classes a first rule takes
+// from its parent's) holds about 17,000 bits over 740 of the 1,350 words, and a row's mask
+// about 2,350 bits over 390 words, six bits a word: the popcount kernel was 40 % of the
+// certificate, memory-bound on those reads.  So the rows of a sparse set S are counted on a
+// copy of the layout packed to S's bits: for each antecedent b, the word pext(B[w], S[w]) of
+// each word w where S is nonzero, appended bit after bit, each plane from a word boundary (17,000
+// bits: about 270 words).  Packing keeps S's bits in order and drops the others, and it is the
+// same map for every antecedent, so bit i of packed(X) is X's bit at S's i-th bit, and
+//   popcount(packed(A) & packed(B)) over plane p = popcount(S & A & B) over plane p:
+// the same sums, read from fewer words.  A row's mask is packed(A) (packed(S) is all ones).  An
+// antecedent is packed once per set, when a row first needs it (pack_rows), for as many words
+// as S has nonzero (kPackWork each in count_row's estimate).  A set is packed when that shrinks
+// its words at least kPackShrink times (a child's: 2.8 times; the sets of an expanded prefix
+// are dense and stay as they are).  With FAIRLIST_ALWAYS_BITWISE_COUNTS every set is packed;
+// tests/test_pair_counts.py compares the counts with and without, and with brute force.
+constexpr double kPackWork = 2.0;
+constexpr std::size_t kPackShrink = 2;
+
+// out[0 ..] = the bits of src[w] at the positions of mask[w]'s, for w in words[0 .. n), packed
+// in order from bit 0 (the words written: words_for of their number of bits).
+using PackFn = void (*)(const word_t*, const word_t*, const std::uint32_t*, std::size_t,
+                        word_t*);
+
+// x's bits at m's, packed from bit 0 (the software pext: one step per bit of m).
+inline word_t extract_bits(word_t x, word_t m) {
+    word_t r = 0;
+    for (word_t bit = 1; m != 0; bit <<= 1, m &= m - 1) {
+        if ((x & m & (~m + 1)) != 0) r |= bit;
+    }
+    return r;
+}
+
+// The append, without branches (whether a word fills up is data, and mispredicted it cost
+// most of the packing): x holds its k bits; acc, the `fill` (< 64) bits of out[at] so far, is
+// stored at every step; once full, out[at + 1] starts with x's k - (64 - fill) high bits,
+// x >> (64 - fill) written (x >> 1) >> (63 - fill) so that no shift reaches 64.
+#define FAIRLIST_PACK_LOOP(EXTRACT)                                          \
+    word_t acc = 0;                                                          \
+    unsigned fill = 0;                                                       \
+    std::size_t at = 0;                                                      \
+    for (std::size_t i = 0; i < n; ++i) {                                    \
+        const std::uint32_t w = words[i];                                    \
+        const word_t x = EXTRACT(src[w], mask[w]);                           \
+        const auto k = static_cast<unsigned>(portable::popcount64(mask[w])); \
+        acc |= x << fill;                                                    \
+        out[at] = acc;                                                       \
+        const word_t high = (x >> 1) >> (63U - fill);                        \
+        fill += k;                                                           \
+        const bool full = fill >= 64U;                                       \
+        at += full;                                                          \
+        fill -= full ? 64U : 0U;                                             \
+        acc = full ? high : acc;                                             \
+    }                                                                        \
+    if (fill != 0) out[at] = acc;
+
+void pack_bits_portable(const word_t* src, const word_t* mask, const std::uint32_t* words,
+                        std::size_t n, word_t* out) {
+    FAIRLIST_PACK_LOOP(extract_bits)
+}
+
+#if FAIRLIST_HAVE_AVX512_POPCOUNT
+// The same with the BMI2 instruction pext.
+__attribute__((target("bmi2,popcnt")))
+void pack_bits_bmi2(const word_t* src, const word_t* mask, const std::uint32_t* words,
+                    std::size_t n, word_t* out) {
+    FAIRLIST_PACK_LOOP(_pext_u64)
+}
+#endif
+#undef FAIRLIST_PACK_LOOP
+
+// pext where the processor runs it in a few cycles: BMI2, but not AMD's before Zen 3
+// (families 15h and 17h: microcode, hundreds of cycles).
+bool fast_pext() {
+#if FAIRLIST_HAVE_AVX512_POPCOUNT
+    static const bool fast =
+        __builtin_cpu_supports("bmi2") &&
+        !(__builtin_cpu_is("amd") && (__builtin_cpu_is("amdfam15h") ||
+                                      __builtin_cpu_is("znver1") || __builtin_cpu_is("znver2")));
+    return fast;
+#else
+    return false;
+#endif
+}
+
+// The kernel, chosen at load time: pext where fast, unless FAIRLIST_SCALAR_UNIT_COUNTS asks
+// for the portable one (tests/test_pair_counts.py runs both).
+PackFn pick_pack_bits() {
+#if FAIRLIST_HAVE_AVX512_POPCOUNT
+    if (fast_pext() && std::getenv("FAIRLIST_SCALAR_UNIT_COUNTS") == nullptr) {
+        return pack_bits_bmi2;
+    }
+#endif
+    return pack_bits_portable;
+}
+const PackFn pack_bits = pick_pack_bits();
+
+// Packed layouts where pext is fast, or everywhere when the tests force the bitwise path.
+bool packing_pays() { return fast_pext() || kAlwaysBitwise; }
+
 }  // namespace
 
 void PairCounts::lay_out_bits(bool with_planes) {
@@ -325,6 +463,13 @@ void PairCounts::lay_out_bits(bool with_planes) {
     }
     const auto n_chosen = static_cast<std::int64_t>(chosen.size());
     bit_degree_ = bits > 0 ? static_cast<double>(degrees) / static_cast<double>(bits) : 0.0;
+    // The popcounts' costs (cost(), "Costs").
+    for (const std::uint32_t e : chosen) {
+        const auto d = static_cast<double>(offsets_[e + 1] - offsets_[e]);
+        const double bitwise = d * n_bits[e] * static_cast<double>(m_) * kUnitWordWork /
+                               kBitsPerMaskWord;
+        class_bit_cost_[e] = static_cast<std::int64_t>(std::ceil(bitwise));
+    }
     // Rank of each antecedent: the most even splits first.
     std::vector<std::uint32_t> by_split(m_), rank(m_);
     for (std::uint32_t j = 0; j < m_; ++j) by_split[j] = j;
@@ -373,6 +518,8 @@ void PairCounts::lay_out_bits(bool with_planes) {
         }
     }
     bit_words_ = word;
+    set_cost_ = static_cast<std::int64_t>(kPlaneWork * static_cast<double>(pair_planes_) *
+                                          static_cast<double>(m_ * m_));
     seg_.assign(planes_.size() + 1, 0);
     bit_rule_.assign(m_ * bit_words_, 0);
     for (const std::uint32_t e : chosen) {
@@ -386,15 +533,16 @@ void PairCounts::lay_out_bits(bool with_planes) {
     }
 }
 
-std::int64_t PairCounts::collect_units(const Table& t, const word_t* extra, std::size_t first,
+std::int64_t PairCounts::collect_units(const word_t* units, const word_t* extra,
+                                       const BitPlane* planes, std::size_t first,
                                        std::size_t last) {
     runs_.clear();
     word_masks_.clear();
     busy_planes_ = 0;
     for (std::size_t p = first; p < last; ++p) {
         seg_[p] = runs_.size();
-        for (std::size_t w = planes_[p].start; w < planes_[p].end; ++w) {
-            word_t x = t.units[w];
+        for (std::size_t w = planes[p].start; w < planes[p].end; ++w) {
+            word_t x = units != nullptr ? units[w] : ~word_t{0};
             if (extra != nullptr) x &= extra[w];
             if (x == 0) continue;
             const auto wi = static_cast<std::uint32_t>(w);
@@ -419,31 +567,83 @@ double PairCounts::dense_work() const {
            kUnitWordWork * static_cast<double>(word_masks_.size());
 }
 
-bool PairCounts::add_units(std::int32_t* out, std::size_t stride, std::size_t first,
+bool PairCounts::add_units(std::int32_t* out, std::size_t stride, const word_t* rules,
+                           std::size_t uw, const BitPlane* planes, std::size_t first,
                            std::size_t last) {
     // In chunks of targets, polling between them.
     constexpr std::size_t kChunk = 16;
     const std::size_t nw = word_masks_.size();
     for (std::size_t lo = 0; lo < targets_.size(); lo += kChunk) {
         const std::size_t n = std::min(kChunk, targets_.size() - lo);
-        unit_counts(bit_rule_.data(), bit_words_, targets_.data() + lo, n, runs_.data(),
-                    word_masks_.data(), seg_.data() + first, planes_.data() + first, last - first,
-                    out, stride);
+        unit_counts(rules, uw, targets_.data() + lo, n, runs_.data(), word_masks_.data(),
+                    seg_.data() + first, planes + first, last - first, out, stride);
         if (stop_ != nullptr && stop_->poll(static_cast<std::int64_t>(n * nw) + 1)) return false;
     }
     return true;
 }
 
-void PairCounts::fill_bits(Table& t, const word_t* classes) {
-    std::fill(t.units.begin(), t.units.end(), 0);
+void PairCounts::fill_bits(Table& t, const word_t* classes, const word_t* rule_bits) {
+    t.rest.clear();
     for (std::size_t w = 0; w < data_.n_class_words(); ++w) {
-        for (word_t x = classes[w] & bit_any_[w]; x; x &= x - 1) {
-            const std::size_t e = w * kWordBits + static_cast<std::size_t>(portable::ctz64(x));
-            for (std::uint32_t i = bit_off_[e]; i < bit_off_[e + 1]; ++i) {
-                const std::uint32_t p = bit_pos_[i];
-                t.units[p / kWordBits] |= word_t{1} << (p % kWordBits);
+        if ((classes[w] & ~bit_any_[w]) != 0) t.rest.push_back(static_cast<std::uint32_t>(w));
+    }
+    if (rule_bits != nullptr) {
+        for (std::size_t w = 0; w < bit_words_; ++w) t.units[w] = base_.units[w] & rule_bits[w];
+    } else {
+        std::fill(t.units.begin(), t.units.end(), 0);
+        for (std::size_t w = 0; w < data_.n_class_words(); ++w) {
+            for (word_t x = classes[w] & bit_any_[w]; x; x &= x - 1) {
+                const std::size_t e =
+                    w * kWordBits + static_cast<std::size_t>(portable::ctz64(x));
+                for (std::uint32_t i = bit_off_[e]; i < bit_off_[e + 1]; ++i) {
+                    const std::uint32_t p = bit_pos_[i];
+                    t.units[p / kWordBits] |= word_t{1} << (p % kWordBits);
+                }
             }
         }
+    }
+    // The packed layout's plan (pair_counts.cpp, "Packed layouts"): the pair planes' nonzero
+    // words, and each plane's packed words.
+    t.packed = false;
+    if (!packed_on_) return;
+    t.pwords.clear();
+    t.pplanes.clear();
+    std::size_t pw = 0;
+    for (std::size_t p = 0; p < pair_planes_; ++p) {
+        t.pseg[p] = static_cast<std::uint32_t>(t.pwords.size());
+        std::size_t bits = 0;
+        for (std::uint32_t w = planes_[p].start; w < planes_[p].end; ++w) {
+            if (t.units[w] == 0) continue;
+            t.pwords.push_back(w);
+            bits += static_cast<std::size_t>(portable::popcount64(t.units[w]));
+        }
+        const auto start = static_cast<std::uint32_t>(pw);
+        pw += words_for(bits);
+        t.pplanes.push_back(
+            BitPlane{start, static_cast<std::uint32_t>(pw), planes_[p].cell, planes_[p].shift});
+    }
+    t.pseg[pair_planes_] = static_cast<std::uint32_t>(t.pwords.size());
+    t.packed = kAlwaysBitwise || pw * kPackShrink <= t.pwords.size();
+    if (!t.packed) return;
+    t.pw = pw;
+    if (t.prow.size() < m_ * pw) t.prow.resize(m_ * pw);
+    if (++t.pepoch == 0) {  // wrapped: no row may look packed
+        std::fill(t.pstamp.begin(), t.pstamp.end(), 0U);
+        t.pepoch = 1;
+    }
+}
+
+void PairCounts::pack_rows(Table& t, const std::uint32_t* ids, std::size_t n) {
+    for (std::size_t k = 0; k < n; ++k) {
+        const std::uint32_t b = ids[k];
+        if (t.pstamp[b] == t.pepoch) continue;
+        const word_t* src = bit_rule_.data() + b * bit_words_;
+        word_t* out = t.prow.data() + b * t.pw;
+        for (std::size_t p = 0; p < pair_planes_; ++p) {
+            pack_bits(src, t.units.data(), t.pwords.data() + t.pseg[p],
+                      t.pseg[p + 1] - t.pseg[p], out + t.pplanes[p].start);
+        }
+        t.pstamp[b] = t.pepoch;
     }
 }
 
@@ -465,6 +665,8 @@ void PairCounts::singles_from_row(Table& t, const word_t* classes, std::uint32_t
     if (base_.single[rule].total() == 0) {  // R is empty (and row `rule` never counted)
         std::fill(t.single.begin(), t.single.end(), SplitCounts(2));
         if (bit_words_ > 0) std::fill(t.units.begin(), t.units.end(), 0);
+        t.rest.clear();
+        t.packed = false;
         return;
     }
     const Quad* row = base_.pair.data() + rule * m_;
@@ -472,8 +674,8 @@ void PairCounts::singles_from_row(Table& t, const word_t* classes, std::uint32_t
     t.single[rule] = base_.single[rule];
     bool units = false;
     if (bit_words_ > 0) {
-        fill_bits(t, classes);
-        collect_units(t, nullptr, pair_planes_, planes_.size());
+        fill_bits(t, classes, bit_rule_.data() + rule * bit_words_);
+        collect_units(t.units.data(), nullptr, planes_.data(), pair_planes_, planes_.size());
         units = true;
     }
     for (std::size_t w = 0; w < cw; ++w) {
@@ -493,7 +695,10 @@ void PairCounts::singles_from_row(Table& t, const word_t* classes, std::uint32_t
     targets_.resize(m_);
     for (std::uint32_t j = 0; j < m_; ++j) targets_[j] = j;
     std::fill(sums_.begin(), sums_.end(), 0);
-    if (!add_units(sums_.data(), 8, pair_planes_, planes_.size())) return;  // partial: stops
+    if (!add_units(sums_.data(), 8, bit_rule_.data(), bit_words_, planes_.data(), pair_planes_,
+                   planes_.size())) {
+        return;  // partial: the search stops
+    }
     for (std::size_t j = 0; j < m_; ++j) t.forced[j] += sums_[8 * j + 4];
 }
 
@@ -511,7 +716,8 @@ void PairCounts::count_singles(Table& t, const word_t* classes) {
     bool units = false;
     if (bitwise_ && bit_words_ > 0) {
         fill_bits(t, classes);
-        const auto n = static_cast<double>(collect_units(t, nullptr, 0, planes_.size()));
+        const auto n = static_cast<double>(
+            collect_units(t.units.data(), nullptr, planes_.data(), 0, planes_.size()));
         units = kAlwaysBitwise || dense_work() * static_cast<double>(m_) < n * bit_degree_;
     }
     for (std::size_t w = 0; w < cw; ++w) {
@@ -532,7 +738,10 @@ void PairCounts::count_singles(Table& t, const word_t* classes) {
     targets_.resize(m_);
     for (std::uint32_t j = 0; j < m_; ++j) targets_[j] = j;
     std::fill(sums_.begin(), sums_.end(), 0);
-    if (!add_units(sums_.data(), 8, 0, planes_.size())) return;  // partial: the search stops
+    if (!add_units(sums_.data(), 8, bit_rule_.data(), bit_words_, planes_.data(), 0,
+                   planes_.size())) {
+        return;  // partial: the search stops
+    }
     for (std::size_t j = 0; j < m_; ++j) {
         const std::int32_t* s = sums_.data() + 8 * j;
         accumulate(t.single[j], split(Quad{{s[0], s[1], s[2], s[3]}}));
@@ -540,8 +749,8 @@ void PairCounts::count_singles(Table& t, const word_t* classes) {
     }
 }
 
-void PairCounts::count_row(Table& t, std::uint32_t a,
-                           const std::vector<std::uint32_t>* columns) {
+void PairCounts::count_row(Table& t, std::uint32_t a, const std::vector<std::uint32_t>* columns,
+                           std::size_t share) {
     // Each class of the set that a captures adds its counts to (a, b) for each of its
     // antecedents b: the row of a, where they add up, stays in the first-level cache.
     Quad* const row = t.pair.data() + a * m_;
@@ -550,31 +759,71 @@ void PairCounts::count_row(Table& t, std::uint32_t a,
     const word_t* r = data_.class_rule(a);
     const std::uint32_t* const features = features_.data();
     // The laid-out classes by popcounts when that is less work, against the antecedents the
-    // set leaves active (for any other b, no class of the set is b's: (a, b) stays 0).
+    // set leaves active (for any other b, no class of the set is b's: (a, b) stays 0); on the
+    // set's packed layout where it has one (fill_bits), packing the targets it lacks: a
+    // packed target serves every later row of the set, so a row is charged 1 / share of it.
+    //
+    // Mirrors (Diagnostics::mirrored_pair_rows).  (a, b) and (b, a) count the same samples, those
+    // of the set that both capture, so a target b whose row already holds (b, a), in full (the
+    // class-by-class additions and the popcounts), is not counted again: (a, b) is copied from
+    // it.  Row b holds it when counted for this set (has_row) for every column (part 0), or
+    // for the columns of this count_rows call with a among them.  In count(), every row is
+    // counted for every column, so row a copies the columns of the rows before it, and half
+    // the pairs are counted; in count_rows, the pairs of two first rules that are both
+    // candidates.
     bool units = false;
+    const bool packed = bitwise_ && bit_words_ > 0 && t.packed;
+    mirrors_.clear();
     if (bitwise_ && bit_words_ > 0) {
-        const auto n = static_cast<double>(
-            collect_units(t, bit_rule_.data() + a * bit_words_, 0, pair_planes_));
+        std::int64_t bits = 0;
+        if (packed) {
+            pack_rows(t, &a, 1);
+            bits = collect_units(nullptr, t.prow.data() + a * t.pw, t.pplanes.data(), 0,
+                                 pair_planes_);
+        } else {
+            bits = collect_units(t.units.data(), bit_rule_.data() + a * bit_words_,
+                                 planes_.data(), 0, pair_planes_);
+        }
+        const auto n = static_cast<double>(bits);
         // Not worth listing the targets when even one would cost more than the additions.
         if (kAlwaysBitwise || n * bit_degree_ > dense_work()) {
             targets_.clear();
+            std::size_t fresh = 0;  // targets not packed yet
+            auto add_target = [&](std::uint32_t b) {
+                if (b == a || t.single[b].total() <= 0) return;
+                targets_.push_back(b);
+                if (packed && t.pstamp[b] != t.pepoch) ++fresh;
+            };
             if (columns != nullptr) {
-                for (const std::uint32_t b : *columns) {
-                    if (b != a && t.single[b].total() > 0) targets_.push_back(b);
-                }
+                for (const std::uint32_t b : *columns) add_target(b);
             } else {
-                for (std::uint32_t b = 0; b < m_; ++b) {
-                    if (b != a && t.single[b].total() > 0) targets_.push_back(b);
-                }
+                for (std::uint32_t b = 0; b < m_; ++b) add_target(b);
             }
-            units = kAlwaysBitwise ||
-                    dense_work() * static_cast<double>(targets_.size()) < n * bit_degree_;
+            const double work = dense_work() * static_cast<double>(targets_.size()) +
+                                kPackWork * static_cast<double>(t.pwords.size()) *
+                                    static_cast<double>(fresh) / static_cast<double>(share);
+            units = kAlwaysBitwise || work < n * bit_degree_;
         }
     }
-    for (std::size_t w = 0; w < cw; ++w) {
+    // The mirrors among the targets (estimated as counted: looked for only on the popcounts'
+    // path, whose rows are few where additions win).
+    if (units && mirrored_on_) {
+        const bool a_column =
+            columns != nullptr && std::binary_search(columns->begin(), columns->end(), a);
+        std::size_t kept = 0;
+        for (const std::uint32_t b : targets_) {
+            if (t.has_row(b) && (t.part[b] == 0 || (a_column && t.part[b] == rows_call_))) {
+                mirrors_.push_back(b);
+            } else {
+                targets_[kept++] = b;
+            }
+        }
+        targets_.resize(kept);
+    }
+    // The others class by class: with the popcounts, only the classes not laid out (t.rest's
+    // words).
+    auto add_classes = [&](std::size_t w, word_t x) {
         std::int64_t work = 1;
-        word_t x = r[w] & t.classes[w];
-        if (units) x &= ~bit_any_[w];
         for (; x; x &= x - 1) {
             const std::size_t e = w * kWordBits + static_cast<std::size_t>(portable::ctz64(x));
             const Quad q = class_quad_[e];
@@ -585,10 +834,30 @@ void PairCounts::count_row(Table& t, std::uint32_t a,
                 for (int k = 0; k < 4; ++k) p.v[k] += q.v[k];
             }
         }
-        if (stop_ != nullptr && stop_->poll(work)) return;  // partial, and not marked counted
+        return work;
+    };
+    if (units) {
+        for (const std::uint32_t w : t.rest) {
+            const std::int64_t work = add_classes(w, r[w] & t.classes[w] & ~bit_any_[w]);
+            if (stop_ != nullptr && stop_->poll(work)) return;  // partial, not marked counted
+        }
+    } else {
+        for (std::size_t w = 0; w < cw; ++w) {
+            const std::int64_t work = add_classes(w, r[w] & t.classes[w]);
+            if (stop_ != nullptr && stop_->poll(work)) return;  // partial, not marked counted
+        }
     }
     // Partial, and not marked counted, when a poll stops the search.
-    if (units && !add_units(&row[0].v[0], 4, 0, pair_planes_)) return;
+    if (units) {
+        if (packed) pack_rows(t, targets_.data(), targets_.size());
+        const bool done =
+            packed ? add_units(&row[0].v[0], 4, t.prow.data(), t.pw, t.pplanes.data(), 0,
+                               pair_planes_)
+                   : add_units(&row[0].v[0], 4, bit_rule_.data(), bit_words_, planes_.data(), 0,
+                               pair_planes_);
+        if (!done) return;
+        for (const std::uint32_t b : mirrors_) row[b] = t.pair[b * m_ + a];
+    }
     row[a] = Quad{};  // (a, a) is not a pair
     t.stamp[a] = t.epoch;
     // The class-by-class path counts every column; the bitwise one its targets.
@@ -614,9 +883,12 @@ void PairCounts::make_view() {
 }
 
 void PairCounts::count(const word_t* classes) {
+    sums(classes, base_cost_);
     count_singles(base_, classes);
+    std::size_t left = 0;
+    for (std::uint32_t a = 0; a < m_; ++a) left += base_.single[a].total() > 0;
     for (std::uint32_t a = 0; a < m_; ++a) {
-        if (base_.single[a].total() > 0) count_row(base_, a);
+        if (base_.single[a].total() > 0) count_row(base_, a, nullptr, left--);
     }
     plus_ = &base_;
     minus_ = nullptr;
@@ -649,13 +921,15 @@ void PairCounts::count_rows(const std::vector<std::uint32_t>& rows,
                             const std::vector<std::uint32_t>* columns) {
     if (plus_ == &base_ && minus_ == nullptr) return;  // the base has every row
     ++rows_call_;
+    std::size_t left = rows.size();
     for (const std::uint32_t a : rows) {
         // A row counted for the columns of an earlier call, or of this one when every column
         // is needed now, is counted again.
         const std::uint64_t part = other_.part[a];
         const bool valid = other_.has_row(a) &&
                            (part == 0 || (columns != nullptr && part == rows_call_));
-        if (other_.single[a].total() > 0 && !valid) count_row(other_, a, columns);
+        if (other_.single[a].total() > 0 && !valid) count_row(other_, a, columns, left);
+        --left;
         if (stop_ != nullptr && stop_->stopped()) return;
     }
 }

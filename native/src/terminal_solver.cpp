@@ -27,7 +27,8 @@ TerminalSolver::TerminalSolver(const SearchContext& ctx, Incumbent& incumbent, S
       poll_(poll),
       stats_(stats),
       counts_(ctx.data(), &poll, ctx.config().use_class_pair_counts,
-              ctx.config().use_weight_plane_counts),
+              ctx.config().use_weight_plane_counts, ctx.diagnostics().packed_pair_counts,
+              ctx.diagnostics().mirrored_pair_rows),
       bound_(ctx.data(), ctx.problem().metric, ctx.problem().epsilon),
       classes_(ctx.data().n_class_words()),
       removed_(ctx.data().n_class_words()),
@@ -64,7 +65,7 @@ void TerminalSolver::finish_child(const ChildRecord& child, const word_t* parent
             counts_.count(parent_classes);
             base_ = true;
         }
-        if (counts_.cost(removed_.data()) < counts_.cost(classes_.data())) {
+        if (counts_.cheaper_to_remove(removed_.data())) {
             counts_.remove(removed_.data(), j);
         } else {
             counts_.count_alone(classes_.data());

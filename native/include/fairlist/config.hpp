@@ -142,6 +142,14 @@ struct Diagnostics {
     // The fairest mode's falling cap (SearchContext::fair_cap): false keeps the fairness bounds
     // at epsilon, so that tests can check that the cap changes the work and not the answer.
     bool fairest_falling_cap = true;
+    // The terminal solver's pair rows of a set whose bits are sparse in the bit layout counted
+    // on a copy of the layout packed to that set's bits (pair_counts.cpp, "Packed layouts"),
+    // where the processor runs pext fast; false: on the whole layout.  The same counts.
+    bool packed_pair_counts = true;
+    // The terminal solver's popcounts skip a pair (a, b) whose (b, a) is already counted for the
+    // same set, and copy it (pair_counts.cpp, "Mirrors"); false: every pair counted.  The same
+    // counts.
+    bool mirrored_pair_rows = true;
 };
 
 }  // namespace fairlist

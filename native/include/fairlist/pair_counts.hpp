@@ -30,7 +30,9 @@
 // neighbour), or counted afresh when that is cheaper (PairCounts::cost tells).  On large tables
 // the classes are counted by popcounts of class bitsets instead, where that is less work: those
 // of one sample (Config::use_class_pair_counts) and the others through the bit planes of their
-// weights (Config::use_weight_plane_counts); the argument in pair_counts.cpp.
+// weights (Config::use_weight_plane_counts), and the pair rows of a sparse set on a copy of the
+// bit layout packed to that set's bits (Diagnostics::packed_pair_counts); the arguments in
+// pair_counts.cpp.
 //
 // Exactness: the enumeration (terminal_solver.cpp) visits every list of the space below P with
 // one or two more rules, except lists it proves no better than one it visits or than the
@@ -108,8 +110,13 @@ class PairCounts {
     // must not be used (count() starts afresh).  bitwise: count the unit classes by popcounts
     // where that is less work (Config::use_class_pair_counts); planes: with bitwise, the
     // classes of more than one sample or weight too, by the bit planes of their weights
-    // (Config::use_weight_plane_counts).  The same counts whatever the switches.
-    PairCounts(const RuleData& data, StopCheck* stop, bool bitwise = true, bool planes = true);
+    // (Config::use_weight_plane_counts); packed: with bitwise, the pair rows of a set whose
+    // bits are sparse in the layout on the layout packed to its bits (Diagnostics::
+    // packed_pair_counts); mirrored: with bitwise, a pair (a, b) whose (b, a) is counted
+    // copied, not counted again (Diagnostics::mirrored_pair_rows).  The same counts whatever
+    // the switches.
+    PairCounts(const RuleData& data, StopCheck* stop, bool bitwise = true, bool planes = true,
+               bool packed = true, bool mirrored = true);
 
     // Counts the classes in `classes` (words_for(n_classes) words) as the base, with every
     // pair row.  An antecedent of the prefix that left them uncaptured captures none of them,
@@ -131,8 +138,12 @@ class PairCounts {
     // scans of gainers); the others of these rows may then be left wrong.
     void count_rows(const std::vector<std::uint32_t>& rows,
                     const std::vector<std::uint32_t>* columns = nullptr);
-    // The work count() or count_alone() would do on these classes (sum of d_e^2).
+    // The work of counting these classes' pair rows (pair_counts.cpp, "Costs"): the less of
+    // class by class (sum of d_e^2) and by popcounts where the classes are laid out.
     std::int64_t cost(const word_t* classes) const;
+    // After count(): whether the base's classes in `removed` cost less than the others of the
+    // base (cost(removed) < cost(base's classes minus removed)), scanning `removed` only.
+    bool cheaper_to_remove(const word_t* removed) const;
     // Bytes its tables hold (allocated once, in the constructor: two pair tables of m^2 Quads).
     std::size_t bytes() const;
 
@@ -186,6 +197,21 @@ class PairCounts {
         // that counted it for its columns only.
         std::vector<std::uint64_t> part;
         bool has_row(std::uint32_t a) const { return stamp[a] == epoch; }
+        // The packed layout of these classes (pair_counts.cpp, Diagnostics::packed_pair_counts):
+        // antecedent b's bits of the pair planes at the positions of `units`' bits, plane by
+        // plane, each plane from a word boundary (pplanes: the pair planes' words there), in
+        // prow[b * pw .. (b + 1) * pw), valid once pstamp[b] == pepoch (packed on demand).
+        // pwords: the nonzero words of units in the pair planes, ascending; pseg[p]: where
+        // plane p's begin.  packed: the pair rows of this set are counted on it.
+        bool packed = false;
+        std::vector<BitPlane> pplanes;
+        std::vector<std::uint32_t> pwords, pseg;
+        std::size_t pw = 0;
+        std::vector<word_t> prow;
+        std::vector<std::uint32_t> pstamp;
+        std::uint32_t pepoch = 0;
+        // Words of `classes` holding a class not laid out (added class by class), ascending.
+        std::vector<std::uint32_t> rest;
     };
 
     const RuleData& data_;
@@ -193,6 +219,8 @@ class PairCounts {
     std::size_t m_;
     bool bitwise_;
     bool planes_on_;  // Config::use_weight_plane_counts (with bitwise_)
+    bool packed_on_;    // Diagnostics::packed_pair_counts (with bitwise_)
+    bool mirrored_on_;  // Diagnostics::mirrored_pair_rows (with bitwise_)
     // The classes counted by popcounts (pair_counts.cpp): each has one bit in each bit plane
     // of its weights (planes_, in their own words; the unit classes, one sample of weight 1,
     // one bit in the plane 0 of their (group, label)).  bit_any_: these classes, in the class
@@ -211,7 +239,7 @@ class PairCounts {
     // (gaps of a few zero words filled) with their bits side by side in word_masks_, where
     // each plane's runs start (seg_), the planes with runs, and the antecedents to count on them.
     std::vector<UnitRun> runs_;
-    std::vector<std::uint32_t> targets_;
+    std::vector<std::uint32_t> targets_, mirrors_;  // mirrors_: copied, not counted
     std::vector<word_t> word_masks_;
     std::vector<std::size_t> seg_;
     std::size_t busy_planes_ = 0;
@@ -224,6 +252,11 @@ class PairCounts {
     std::vector<Quad> class_quad_;            // the same in 32 bits
     std::vector<std::int64_t> class_forced_;  // min(pos, neg) of each class
     std::vector<std::int64_t> class_cost_;    // d_e^2
+    std::vector<std::int64_t> class_bit_cost_;  // the same by popcounts where laid out
+    std::int64_t set_cost_ = 0;               // the popcounts' fixed work on a set
+    std::int64_t base_cost_[2] = {0, 0};      // sums() of the base's classes
+    // Sums of class_cost_ and class_bit_cost_ over these classes.
+    void sums(const word_t* classes, std::int64_t* out) const;
     Table base_, other_;
     const Table* plus_ = &base_;    // the counts are plus_'s
     const Table* minus_ = nullptr;  // minus minus_'s, when not null
@@ -244,22 +277,32 @@ class PairCounts {
     // count_singles on the base's classes that `rule` captures: from the base's row of `rule`
     // (the forced errors by their planes, or class by class).
     void singles_from_row(Table& t, const word_t* classes, std::uint32_t rule);
-    // t.units: the bits of these classes (bitwise counting).
-    void fill_bits(Table& t, const word_t* classes);
-    // Row a of t: every column, or (columns not null) at least those columns.
-    void count_row(Table& t, std::uint32_t a, const std::vector<std::uint32_t>* columns = nullptr);
+    // t.units: the bits of these classes (bitwise counting); t.rest; and t's packed layout
+    // planned (pack_rows fills it).  rule_bits (not null): an antecedent's bit_rule_, where
+    // `classes` are the base's that it captures: their bits are then the base's units & its
+    // bits (a class's bits are where bit_rule_ marks the classes it captures), one AND a word.
+    void fill_bits(Table& t, const word_t* classes, const word_t* rule_bits = nullptr);
+    // Packs the rows of these antecedents that t's packed layout lacks.
+    void pack_rows(Table& t, const std::uint32_t* ids, std::size_t n);
+    // Row a of t: every column, or (columns not null) at least those columns.  share: the rows
+    // of t left to count in this pass, a included (the packing's cost is shared among them).
+    void count_row(Table& t, std::uint32_t a, const std::vector<std::uint32_t>* columns,
+                   std::size_t share);
     // The constructor's, with bitwise counting: the classes counted by popcounts and their
     // planes (with_planes: every class within a memory budget; else the unit classes).
     void lay_out_bits(bool with_planes);
-    // The bitwise path: collects into runs_ / word_masks_ / seg_ the bits of t.units & extra
-    // (extra: an antecedent's bit_rule_, or null) in the planes [first, last), and returns
-    // their number.  The work per antecedent of counting them is dense_work().
-    std::int64_t collect_units(const Table& t, const word_t* extra, std::size_t first,
-                               std::size_t last);
+    // The bitwise path: collects into runs_ / word_masks_ / seg_ the bits of units & extra
+    // (either null: all ones; extra: an antecedent's row) in the planes [first, last) of
+    // `planes` (planes_, or a packed layout's), and returns their number.  The work per
+    // antecedent of counting them is dense_work().
+    std::int64_t collect_units(const word_t* units, const word_t* extra, const BitPlane* planes,
+                               std::size_t first, std::size_t last);
     // Adds to out[stride * b + cell] (for b in targets_) the weights of the collected classes
-    // that b captures in each of the planes [first, last)'s cells.  False when a poll stopped
-    // the search (out partial).
-    bool add_units(std::int32_t* out, std::size_t stride, std::size_t first, std::size_t last);
+    // that b captures in each of the planes [first, last)'s cells, reading b's bits in
+    // rules[b * uw ..] (bit_rule_, or a packed layout's rows) laid out as `planes`.  False when
+    // a poll stopped the search (out partial).
+    bool add_units(std::int32_t* out, std::size_t stride, const word_t* rules, std::size_t uw,
+                   const BitPlane* planes, std::size_t first, std::size_t last);
     double dense_work() const;
     template <int Q, int Gaps>
     std::size_t scan_gainers(std::uint32_t i, const SecondRuleCandidates& candidates,
