@@ -23,8 +23,9 @@ rules): deepening "through every length" is a complete search by phases.
   expansion: 30-112) where the plain search's stored node costs 0.85-2: the same budget buys
   the phases 15-65 times the plain search's time. At 200,000 nodes (a sweep's budget) they
   leave 0.44-0.79 of the plain gap in 5-15 CPU s against 0.17-0.25 (``docs/performance.md``,
-  "Length deepening under a node budget"); at 4 M (the estimator's) they would need 130-330
-  CPU s, so the 60 s time limit would stop them, not the budget. A memory budget does not
+  "Length deepening under a node budget"); at 4 M (the estimator's) they may run 130-330
+  CPU s (SP 0.05, lambda 0.01 certifies in 65 CPU s against 8 plain), so the 60 s time limit,
+  not the budget, would end most runs. A memory budget does not
   bound their time at all. Ask for them with an integer (``deepen_length=50``): the node
   budget then bounds the whole solve;
 * 0 under a length cap: the search is then capped from the start, with its terminal solver,
