@@ -116,10 +116,10 @@ class Search {
     // What progress() reports: the workers' nodes_expanded and children_evaluated, added up.
     std::int64_t progress_expanded_ GUARDED_BY(frontier_lock) = 0;
     std::int64_t progress_children_ GUARDED_BY(frontier_lock) = 0;
-    // The node budget (Config::max_nodes) spent by the deepening phases: their nodes expanded
-    // or finished by counting (progress_expanded_), the running phase's included, since the
-    // first phase began (phase_spent_start_).  A phase stores almost no trie, so its work is
-    // counted against the budget instead (limit_reached).
+    // The node budget (Config::max_nodes) spent by the deepening phases ended so far: the nodes
+    // they expanded or finished by counting (what they added to progress_expanded_).  While
+    // one runs (in_deepening_phase_), its own count is progress_expanded_ - phase_spent_start_.
+    // A phase stores almost no trie, so its work is counted against the budget (budget_spent).
     std::int64_t phase_spent_ GUARDED_BY(frontier_lock) = 0;
     std::int64_t phase_spent_start_ GUARDED_BY(frontier_lock) = 0;
     bool in_deepening_phase_ GUARDED_BY(frontier_lock) = false;
