@@ -15,8 +15,9 @@ give ``--max-nodes 0`` to see it act; ``fairlist/solvers/deepening.py``), every 
 the library's or the case's.
 
 Each case runs twice, off then on, each in its own process pinned to one core, under the same
-budget: a trie of at most ``--max-nodes`` nodes and ``--time-limit`` seconds (the terminal
-solver stores almost no trie, so the time limit is what bounds its runs). Printed per run:
+budget: ``--max-nodes`` nodes and ``--time-limit`` seconds (the terminal solver stores almost
+no trie: the node budget counts the trie plus length deepening's nodes expanded or finished by
+counting, so under a cap the time limit is what bounds its runs). Printed per run:
 status, objective, lower bound at exit, gap (objective - lower bound), nodes expanded, peak
 trie, seconds of search (wall, as the solver reports them), CPU seconds of the solve (user
 time: the figure to compare on a shared machine), bytes per stored node (the search

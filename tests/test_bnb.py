@@ -633,7 +633,8 @@ def test_the_default_deepens_every_length_without_a_cap_and_is_exact(metric, n_j
 
 def test_the_default_deepens_only_without_a_cap_or_a_space_budget(compas):
     """The resolved ``deepen_length`` of ``"auto"``: none under a cap, with lam 0, or with a
-    node or memory budget (the phases store almost no trie, so those would not bound them);
+    node or memory budget (a node budget counts the phases' nodes, but buys them far more time
+    than the plain search: tests/test_deepening_budget.py);
     every length otherwise. An integer is used as given, and the Rashomon mode's
     configuration gets 0."""
     auto = BnBSolver()

@@ -51,7 +51,9 @@ class Limits:
     ``absolute_gap_limit``). 0 or None searches on to a certificate or another limit.
     """
 
-    max_nodes: int | None = None  # trie size (the paper uses 4,000,000)
+    # Trie size (the paper uses 4,000,000), plus the nodes length deepening's phases expanded
+    # or finished by counting (their trie stays small: fairlist/solvers/deepening.py).
+    max_nodes: int | None = None
     time_limit: float | None = None  # seconds
     # Memory of the search structures; None: the engine's default (bnb: three quarters of the
     # physical memory, see bnb.default_memory_limit_mb; cpsat: none).

@@ -17,12 +17,17 @@ rules): deepening "through every length" is a complete search by phases.
   terminal solver (it acts only under a cap), while each phase has one: on COMPAS (SP <= 0.05,
   lambda 0.01, one core) the phases certify in 71-77 CPU s what the plain search certifies in
   486 (``docs/performance.md``, "Length deepening as the default");
-* 0 (off) with a node or memory budget: those bound the trie, and the phases' terminal solver
-  stores almost none, so they would not bound the phases' work; the time limit would (the
-  estimator's 60 s, a sweep's 10 s safety net), and the run would no longer be reproducible.
-  Measured with the estimator's budgets (4 M nodes, 60 s) the phases leave 0.62-0.85 of the
-  plain gap on COMPAS, but take the whole time limit where the plain search stops at its
-  budget in 5-11 CPU s;
+* 0 (off) with a node or memory budget. A node budget does bound the phases (the core counts
+  their nodes expanded or finished by counting against ``max_nodes``, besides the live trie:
+  ``Search::budget_spent``), but a phase's node costs 33-83 CPU us on COMPAS (about a plain
+  expansion: 30-112) where the plain search's stored node costs 0.85-2: the same budget buys
+  the phases 15-65 times the plain search's time. At 200,000 nodes (a sweep's budget) they
+  leave 0.44-0.79 of the plain gap in 5-15 CPU s against 0.17-0.25 (``docs/performance.md``,
+  "Length deepening under a node budget"); at 4 M (the estimator's) they may run 130-330
+  CPU s (SP 0.05, lambda 0.01 certifies in 65 CPU s against 8 plain), so the 60 s time limit,
+  not the budget, would end most runs. A memory budget does not
+  bound their time at all. Ask for them with an integer (``deepen_length=50``): the node
+  budget then bounds the whole solve;
 * 0 under a length cap: the search is then capped from the start, with its terminal solver,
   and the phases repeat the shorter lists' work (COMPAS SP <= 0.05, lambda 0.005: at most 4
   rules the same expansions; at most 5 rules certified in 102 CPU s plain, not certified in

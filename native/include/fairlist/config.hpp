@@ -53,7 +53,9 @@ struct Config {
     // by popcounts too, through the bit planes of their weights (pair_counts.cpp); false: only
     // the classes of one sample of weight 1.  The same counts either way.
     bool use_weight_plane_counts = true;
-    std::int64_t max_nodes = 0;         // stop when the trie holds this many nodes; 0: none
+    // Stop when the trie holds this many nodes, less the nodes the length-deepening phases
+    // expanded or finished by counting (their trie stays small; Search::budget_spent); 0: none.
+    std::int64_t max_nodes = 0;
     double time_limit = 0.0;            // seconds; <= 0: none
     double memory_limit_mb = 0.0;       // MiB held by the search structures; <= 0: none
     std::uint64_t seed = 0;             // 0: ties broken by insertion order; else seeded hash

@@ -116,6 +116,13 @@ class Search {
     // What progress() reports: the workers' nodes_expanded and children_evaluated, added up.
     std::int64_t progress_expanded_ GUARDED_BY(frontier_lock) = 0;
     std::int64_t progress_children_ GUARDED_BY(frontier_lock) = 0;
+    // The node budget (Config::max_nodes) spent by the deepening phases ended so far: the nodes
+    // they expanded or finished by counting (what they added to progress_expanded_).  While
+    // one runs (in_deepening_phase_), its own count is progress_expanded_ - phase_spent_start_.
+    // A phase stores almost no trie, so its work is counted against the budget (budget_spent).
+    std::int64_t phase_spent_ GUARDED_BY(frontier_lock) = 0;
+    std::int64_t phase_spent_start_ GUARDED_BY(frontier_lock) = 0;
+    bool in_deepening_phase_ GUARDED_BY(frontier_lock) = false;
 
     std::chrono::steady_clock::time_point start_;
     std::atomic<bool> stop_{false};
@@ -161,6 +168,9 @@ class Search {
     // The root node: its bound (the fairness bounds of the empty prefix); false when no fair
     // list exists.
     bool push_root() REQUIRES(frontier_lock);
+    // What Config::max_nodes is compared with: the live trie plus the deepening phases' nodes
+    // expanded or finished by counting (phase_spent_; limit_reached).
+    std::int64_t budget_spent() const REQUIRES(frontier_lock);
     // The reason to stop before popping the next node (COMPLETED: none).
     StopReason limit_reached(std::size_t iterations) REQUIRES(frontier_lock);
     // The phases of length deepening, then the full search.
