@@ -84,6 +84,7 @@ PairCounts::PairCounts(const RuleData& data, StopCheck* stop, bool bitwise, bool
         t->stamp.assign(m_, 0);  // epoch 0: every (zero) row valid
         t->part.assign(m_, 0);
         t->pstamp.assign(m_, 0);
+        t->live.assign(m_, 0);
         t->pseg.assign(planes_.size() + 1, 0);
     }
     single_.assign(m_, SplitCounts(2));
@@ -138,7 +139,11 @@ SplitCounts PairCounts::split(const Quad& q) {
 // set costs a fixed set_cost_ (a pass over the pair planes per row and target, m^2 of them).
 // Each row takes the less of the two ways, so a set's cost is the less of their sums: on
 // COMPAS's few hundred classes the additions, on bench_counting's 100,000 rows the popcounts
-// (about 700 a class against d_e^2 = 5,800: only the sum of d_e^2 was counted before).
+// (about 700 a class against d_e^2 = 5,800: only the sum of d_e^2 was counted before).  The
+// estimate itself must cost less than the additions it may spare: on COMPAS (550 classes) no
+// row takes the popcounts, yet collecting each row's bits and listing its targets doubled
+// count_row's time (rdtsc per row: 1,248 cycles median against 468 class by class), so
+// count_row checks two floors of the popcounts' work first (the same choice; see there).
 void PairCounts::sums(const word_t* classes, std::int64_t* out) const {
     out[0] = out[1] = 0;
     for (std::size_t w = 0; w < data_.n_class_words(); ++w) {
@@ -602,6 +607,8 @@ void PairCounts::fill_bits(Table& t, const word_t* classes, const word_t* rule_b
             }
         }
     }
+    const std::size_t pair_end = pair_planes_ > 0 ? planes_[pair_planes_ - 1].end : 0;
+    t.pair_bits = count_bits(t.units.data(), pair_end);
     // The packed layout's plan (pair_counts.cpp, "Packed layouts"): the pair planes' nonzero
     // words, and each plane's packed words.
     t.packed = false;
@@ -651,13 +658,16 @@ void PairCounts::pack_rows(Table& t, const std::uint32_t* ids, std::size_t n) {
 // captures them (R = Q & rule's classes: finish_child's `removed`): R & b = Q & rule & b, so
 // b's counts on R are the base's pair (rule, b), counted for every column by count(), and
 // rule's own are its base single counts.  Only the forced errors, which the pair rows do not
-// hold, are counted: by their planes (cell 4) where the classes are laid out, else class by
+// hold, are counted: by their planes (cell 4) where the classes are laid out and that is less
+// work (count_singles' estimate; before, always: on COMPAS, where few classes hold forced
+// errors, that was a pass of m targets per child for a handful of additions), else class by
 // class.  On bench_counting's 100,000-row table the singles of a child were about an eighth
 // of the profile, counted over every antecedent and every plane.
 void PairCounts::singles_from_row(Table& t, const word_t* classes, std::uint32_t rule) {
     if (++t.epoch == 0) {  // wrapped: no row may look counted
         std::fill(t.stamp.begin(), t.stamp.end(), 0U);
         t.epoch = 1;
+        t.live_epoch = 0;
     }
     const std::size_t cw = data_.n_class_words();
     std::copy(classes, classes + cw, t.classes.begin());
@@ -675,8 +685,10 @@ void PairCounts::singles_from_row(Table& t, const word_t* classes, std::uint32_t
     bool units = false;
     if (bit_words_ > 0) {
         fill_bits(t, classes, bit_rule_.data() + rule * bit_words_);
-        collect_units(t.units.data(), nullptr, planes_.data(), pair_planes_, planes_.size());
-        units = true;
+        const auto n = static_cast<double>(collect_units(t.units.data(), nullptr,
+                                                         planes_.data(), pair_planes_,
+                                                         planes_.size()));
+        units = kAlwaysBitwise || dense_work() * static_cast<double>(m_) < n * bit_degree_;
     }
     for (std::size_t w = 0; w < cw; ++w) {
         std::int64_t work = 1;
@@ -706,6 +718,7 @@ void PairCounts::count_singles(Table& t, const word_t* classes) {
     if (++t.epoch == 0) {  // wrapped: no row may look counted
         std::fill(t.stamp.begin(), t.stamp.end(), 0U);
         t.epoch = 1;
+        t.live_epoch = 0;
     }
     const std::size_t cw = data_.n_class_words();
     std::copy(classes, classes + cw, t.classes.begin());
@@ -775,8 +788,45 @@ void PairCounts::count_row(Table& t, std::uint32_t a, const std::vector<std::uin
     const bool packed = bitwise_ && bit_words_ > 0 && t.packed;
     mirrors_.clear();
     if (bitwise_ && bit_words_ > 0) {
+        // Floors of the popcounts' work, checked before the work they spare ("Costs"): the
+        // targets (the set's live antecedents, b != a, among the columns) each cost at least
+        // dense_work(), itself at least one plane, one run and one word; the row's bits are
+        // at most the set's.  The popcounts are taken only where n * bit_degree_ exceeds
+        // dense_work() * max(1, targets), so a row failing a floor would have been added
+        // class by class anyway: the same choice, without collecting the row's bits (two
+        // scans of the pair planes, and a pext of row a where packed) nor listing the targets
+        // (a pass over m SplitCounts of a kilobyte each).  On COMPAS no row takes the
+        // popcounts, and these two were half of count_row.
+        if (t.live_epoch != t.epoch) {
+            t.n_live = 0;
+            for (std::size_t b = 0; b < m_; ++b) {
+                t.live[b] = t.single[b].total() > 0 ? 1 : 0;
+                t.n_live += t.live[b];
+            }
+            t.live_epoch = t.epoch;
+            t.live_call = 0;
+        }
+        std::size_t n_targets = 0;
+        if (columns != nullptr) {
+            if (t.live_call != rows_call_) {  // once per count_rows call
+                t.n_live_columns = 0;
+                for (const std::uint32_t b : *columns) t.n_live_columns += t.live[b];
+                t.live_call = rows_call_;
+            }
+            n_targets = t.n_live_columns;
+            if (t.live[a] != 0 && std::binary_search(columns->begin(), columns->end(), a)) {
+                --n_targets;
+            }
+        } else {
+            n_targets = t.n_live - t.live[a];
+        }
+        const auto per_target = static_cast<double>(std::max<std::size_t>(n_targets, 1));
+        const bool may_pay = kAlwaysBitwise ||
+                             static_cast<double>(t.pair_bits) * bit_degree_ >
+                                 (kPlaneWork + kRunWork + kUnitWordWork) * per_target;
         std::int64_t bits = 0;
-        if (packed) {
+        if (!may_pay) {
+        } else if (packed) {
             pack_rows(t, &a, 1);
             bits = collect_units(nullptr, t.prow.data() + a * t.pw, t.pplanes.data(), 0,
                                  pair_planes_);
@@ -785,12 +835,12 @@ void PairCounts::count_row(Table& t, std::uint32_t a, const std::vector<std::uin
                                  planes_.data(), 0, pair_planes_);
         }
         const auto n = static_cast<double>(bits);
-        // Not worth listing the targets when even one would cost more than the additions.
-        if (kAlwaysBitwise || n * bit_degree_ > dense_work()) {
+        // Not worth listing the targets when they would cost more than the additions.
+        if (kAlwaysBitwise || (may_pay && n * bit_degree_ > dense_work() * per_target)) {
             targets_.clear();
             std::size_t fresh = 0;  // targets not packed yet
             auto add_target = [&](std::uint32_t b) {
-                if (b == a || t.single[b].total() <= 0) return;
+                if (b == a || t.live[b] == 0) return;
                 targets_.push_back(b);
                 if (packed && t.pstamp[b] != t.pepoch) ++fresh;
             };

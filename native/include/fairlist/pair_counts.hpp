@@ -212,6 +212,16 @@ class PairCounts {
         std::uint32_t pepoch = 0;
         // Words of `classes` holding a class not laid out (added class by class), ascending.
         std::vector<std::uint32_t> rest;
+        // live[b]: single[b].total() > 0, n_live of them, valid once live_epoch == epoch
+        // (count_row's; a byte per antecedent, where a SplitCounts spans a kilobyte).
+        std::vector<std::uint8_t> live;
+        std::size_t n_live = 0;
+        std::uint32_t live_epoch = 0;
+        // n_live_columns: those among the columns of count_rows call live_call (0: none).
+        std::size_t n_live_columns = 0;
+        std::uint64_t live_call = 0;
+        // pair_bits: the bits of `units` in the pair planes (fill_bits).
+        std::int64_t pair_bits = 0;
     };
 
     const RuleData& data_;
