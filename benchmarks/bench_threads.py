@@ -23,6 +23,10 @@ The counts are 1, 2 and, where the machine has the cores (``os.sched_getaffinity
     python benchmarks/bench_threads.py --jobs 1 4 --time-limit 120
     python benchmarks/bench_threads.py --max-length 5 --lam 0.015 --canonical   # ~20 s at 1
     python benchmarks/bench_threads.py --policy bfs --lam 0.001 --max-length 10 --max-nodes 1000000
+    python benchmarks/bench_threads.py --max-length 0 --lam 0.01 --policy bfs   # no cap: deepened
+
+``--max-length 0`` sets no cap: the library's default ``deepen_length="auto"`` then deepens
+through every length (without a node budget), its phases on the same workers.
 """
 
 from __future__ import annotations
@@ -71,7 +75,8 @@ def lock_columns(stats: dict, worker_seconds: float) -> str:
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--data", type=Path, default=DATA)
-    ap.add_argument("--max-length", type=int, default=5)
+    ap.add_argument("--max-length", type=int, default=5, help="0: no cap")
+    ap.add_argument("--metric", default="SP")
     ap.add_argument("--lam", type=float, default=0.005)
     ap.add_argument("--epsilon", type=float, default=0.05)
     ap.add_argument("--policy", default="lower_bound")
@@ -88,15 +93,16 @@ def main() -> None:
         frame.iloc[:, 2:-1].to_numpy(np.uint8),
         frame.iloc[:, -1].to_numpy(np.uint8),
         frame.iloc[:, 0].to_numpy(bool),
-        metric=Metric.parse("SP"),
+        metric=Metric.parse(args.metric),
         epsilon=args.epsilon,
         lam=args.lam,
-        max_length=args.max_length,
+        max_length=args.max_length or None,
         feature_names=list(frame.columns[2:-1]),
         limits=Limits(time_limit=args.time_limit, max_nodes=args.max_nodes),
     )
     print(
-        f"SP <= {args.epsilon}, lambda {args.lam}, at most {args.max_length} rules, policy "
+        f"{args.metric} <= {args.epsilon}, lambda {args.lam}, at most {args.max_length or 'any'} "
+        f"rules, policy "
         f"{args.policy}; {cores()} cores"
     )
     print(
