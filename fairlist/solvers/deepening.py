@@ -15,7 +15,7 @@ rules): deepening "through every length" is a complete search by phases.
   length cap, ``lam > 0`` and no node or memory budget (``Limits.max_nodes`` and
   ``Limits.memory_limit_mb`` None; a time limit or none). Without a cap the main search has no
   terminal solver (it acts only under a cap), while each phase has one: on COMPAS (SP <= 0.05,
-  lambda 0.01, one core) the phases certify in 71-77 CPU s what the plain search certifies in
+  lambda 0.01, one core) the phases certify in 60-77 CPU s what the plain search certifies in
   486 (``docs/performance.md``, "Length deepening as the default");
 * 0 (off) with a node or memory budget. A node budget does bound the phases (the core counts
   their nodes expanded or finished by counting against ``max_nodes``, besides the live trie:
