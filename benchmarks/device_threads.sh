@@ -23,7 +23,7 @@
 #      is left of the budget: the gap it reaches;
 #   E. issue 36's certificates on 16 threads, what they cost in core-seconds: the <= 6-rule one
 #      (SP <= 0.05, lambda 0.005, best-first), then without a cap (the default length deepening,
-#      breadth-first) lambda 0.01 on 16 threads, and lambda 0.005, each with its share of what
+#      breadth-first) lambda 0.01 on 4 and 16 threads, and lambda 0.005, each with its share of what
 #      is left (FL_SECTIONS=E; run alone, they take the whole budget).
 set -o pipefail
 export PYTHONUNBUFFERED=1
@@ -106,7 +106,7 @@ if on E; then
     echo "== E1. <= 6 rules, SP <= 0.05, lambda 0.005, 16 threads ($(left) s left)"
     timeout "$(cap 280)" python3 "$REPO/benchmarks/bench_threads.py" --data "$D" \
         --max-length 6 --lam 0.005 --jobs 16 --time-limit "$(( $(cap 280) - 20 ))" --lists
-    echo "== E2. no cap, SP <= 0.05, lambda 0.01, 16 threads then 4 ($(left) s left)"
+    echo "== E2. no cap, SP <= 0.05, lambda 0.01, 4 threads then 16 ($(left) s left)"
     timeout "$(cap 90)" python3 "$REPO/benchmarks/bench_threads.py" --data "$D" \
         --max-length 0 --lam 0.01 --policy bfs --jobs 16 4 --time-limit 40
     T=$(( $(left) - 15 ))
