@@ -85,9 +85,8 @@ def test_fit_prints_the_rule_list_and_writes_the_model(tmp_path):
     assert shown.exit_code == 0 and shown.stdout.startswith(str(clf.rule_list_) + "\n")
 
 
-def test_fit_passes_every_option_down(tmp_path, monkeypatch):
-    data = tmp_path / "d.csv"
-    binary_csv(data)
+def fit_params(monkeypatch) -> dict:
+    """The parameters of the estimator the command fits, filled in when it builds its solver."""
     seen = {}
     original = FairRuleListClassifier._solver
 
@@ -96,6 +95,13 @@ def test_fit_passes_every_option_down(tmp_path, monkeypatch):
         return original(self)
 
     monkeypatch.setattr(est_module.FairRuleListClassifier, "_solver", spy)
+    return seen
+
+
+def test_fit_passes_every_option_down(tmp_path, monkeypatch):
+    data = tmp_path / "d.csv"
+    binary_csv(data)
+    seen = fit_params(monkeypatch)
     result = runner.invoke(
         app,
         [
@@ -141,14 +147,7 @@ def test_fit_leaves_deepening_to_the_engine_unless_asked(tmp_path, monkeypatch, 
     """No --deepen-length: the engine's default ("auto"); --deepen-length 0 switches it off."""
     data = tmp_path / "d.csv"
     binary_csv(data)
-    seen = {}
-    original = FairRuleListClassifier._solver
-
-    def spy(self):
-        seen.update(self.get_params())
-        return original(self)
-
-    monkeypatch.setattr(est_module.FairRuleListClassifier, "_solver", spy)
+    seen = fit_params(monkeypatch)
     args = ["fit", str(data), *FIT[1:], "--engine", "bnb", "--time-limit", "5", *given]
     result = runner.invoke(app, args)
     if "not importable" in result.output or "No module named" in result.output:
